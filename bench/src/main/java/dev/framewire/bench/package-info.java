@@ -1,0 +1,4 @@
+/**
+ * JMH benchmarks, each beside the baselines it is compared with.
+ */
+package dev.framewire.bench;

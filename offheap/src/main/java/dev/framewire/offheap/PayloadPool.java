@@ -1,0 +1,356 @@
+package dev.framewire.offheap;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where off-heap payloads come from: one pool per engine, with a size class per power of two,
+ * each growing by whole 64-byte aligned slabs up to the {@link MemoryBudget}.
+ *
+ * <p>{@link #acquire(int)} and {@link Payload#release()} are lock-free and allocate nothing
+ * once a size class has its slabs (a slab is added under a lock when a class runs dry, within
+ * the budget's maximum). Stats are read without allocating.
+ *
+ * <p>Threading: every method is safe from any thread. {@link #close()} must come after every
+ * other thread has stopped using the pool.
+ */
+public final class PayloadPool implements AutoCloseable
+{
+    /** Byte alignment of every slab, and so of every slot: a cache line. */
+    public static final int ALIGNMENT = 64;
+
+    private final MemoryBudget budget;
+    private final SizeClass[] sizeClasses;
+    private final int minSlotShift;
+    private final int maxSlotBytes;
+    private final boolean leakTracking;
+    private final boolean useAfterReleaseCheck;
+    private final AtomicLong copies = new AtomicLong();
+    private final AtomicLong failedAcquires = new AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * Makes a pool with default settings (see {@link PoolContext}).
+     */
+    public PayloadPool()
+    {
+        this(new PoolContext());
+    }
+
+    /**
+     * Makes a pool. No memory is reserved until the first acquire of each size class.
+     *
+     * @param ctx the settings, validated here.
+     * @throws IllegalArgumentException naming the setting that is out of range.
+     */
+    public PayloadPool(final PoolContext ctx)
+    {
+        ctx.validate();
+        final long max = ctx.maxBytes();
+        this.budget = new MemoryBudget(max, (long)(max * ctx.softLimitRatio()), (long)(max * ctx.hardLimitRatio()));
+        this.leakTracking = ctx.leakTracking();
+        this.useAfterReleaseCheck = ctx.useAfterReleaseCheck();
+        this.minSlotShift = Integer.numberOfTrailingZeros(ctx.minSlotBytes());
+        this.maxSlotBytes = ctx.maxSlotBytes();
+        final int classes = Integer.numberOfTrailingZeros(ctx.maxSlotBytes()) - minSlotShift + 1;
+        this.sizeClasses = new SizeClass[classes];
+        for (int i = 0; i < classes; i++)
+        {
+            sizeClasses[i] = new SizeClass(this, i, ctx.minSlotBytes() << i, ctx.slabBytes());
+        }
+    }
+
+    /**
+     * Takes a slot big enough for {@code length} bytes, with one reference, the caller's.
+     * Its contents are whatever the slot held last.
+     *
+     * @param length bytes, 1 up to the largest slot size.
+     * @return a payload with a reference count of 1.
+     * @throws IllegalArgumentException if {@code length} is out of range.
+     * @throws MemoryBudgetExceededException if the hard limit or the maximum would be passed.
+     * @throws IllegalStateException if the pool is closed.
+     */
+    public Payload acquire(final int length)
+    {
+        if (length <= 0 || length > maxSlotBytes)
+        {
+            throw new IllegalArgumentException(
+                "payload length " + length + " out of range, valid is 1.." + maxSlotBytes + " bytes");
+        }
+        if (closed)
+        {
+            throw new IllegalStateException("payload pool is closed");
+        }
+        final SizeClass sizeClass = sizeClasses[classIndex(length)];
+        if (!budget.tryUse(sizeClass.slotBytes))
+        {
+            failedAcquires.incrementAndGet();
+            throw exceeded("hard limit " + budget.hardLimitBytes() + " B", sizeClass.slotBytes);
+        }
+        Payload payload = sizeClass.poll();
+        if (payload == null && (payload = sizeClass.grow()) == null)
+        {
+            budget.unuse(sizeClass.slotBytes);
+            failedAcquires.incrementAndGet();
+            throw exceeded("maximum " + budget.maxBytes() + " B of slabs", sizeClass.slotBytes);
+        }
+        payload.onAcquire(length, leakTracking ? new Throwable("acquired here") : null);
+        return payload;
+    }
+
+    /**
+     * Takes a slot for a frame with the tightest stride for its width.
+     *
+     * @param width  pixels, positive.
+     * @param height pixels, positive.
+     * @param format pixel format.
+     * @return a frame payload with a reference count of 1.
+     */
+    public Payload acquireFrame(final int width, final int height, final PixelFormat format)
+    {
+        return acquireFrame(width, height, format, format.minStride(Math.max(width, 0)));
+    }
+
+    /**
+     * Takes a slot for a frame with a given stride.
+     *
+     * @param width  pixels, positive.
+     * @param height pixels, positive.
+     * @param format pixel format.
+     * @param stride bytes per row of plane 0, at least {@code format.minStride(width)}.
+     * @return a frame payload with a reference count of 1.
+     */
+    public Payload acquireFrame(final int width, final int height, final PixelFormat format, final int stride)
+    {
+        if (width <= 0 || height <= 0)
+        {
+            throw new IllegalArgumentException("frame size " + width + "x" + height + " invalid, both must be positive");
+        }
+        if (stride < format.minStride(width))
+        {
+            throw new IllegalArgumentException("stride " + stride + " too small for a " + width + " pixel wide " +
+                format + " frame, the minimum is " + format.minStride(width));
+        }
+        final long bytes = (long)format.frameBytes(height, stride);
+        if (bytes > maxSlotBytes)
+        {
+            throw new IllegalArgumentException("frame " + width + "x" + height + " " + format + " needs " + bytes +
+                " bytes, more than the largest slot of " + maxSlotBytes + " bytes");
+        }
+        final Payload payload = acquire((int)bytes);
+        payload.frame(width, height, stride, format);
+        return payload;
+    }
+
+    /**
+     * The byte budget shared by every size class.
+     *
+     * @return the budget.
+     */
+    public MemoryBudget budget()
+    {
+        return budget;
+    }
+
+    /**
+     * Number of size classes.
+     *
+     * @return the count.
+     */
+    public int sizeClassCount()
+    {
+        return sizeClasses.length;
+    }
+
+    /**
+     * Slot size of a size class.
+     *
+     * @param classIndex 0 for the smallest.
+     * @return bytes.
+     */
+    public int slotBytes(final int classIndex)
+    {
+        return sizeClasses[classIndex].slotBytes;
+    }
+
+    /**
+     * Slots a size class has cut from its slabs so far.
+     *
+     * @param classIndex 0 for the smallest.
+     * @return the slot count.
+     */
+    public int slotsTotal(final int classIndex)
+    {
+        return sizeClasses[classIndex].slotCount();
+    }
+
+    /**
+     * Slots of a size class acquired and not yet released.
+     *
+     * @param classIndex 0 for the smallest.
+     * @return the count.
+     */
+    public long slotsInUse(final int classIndex)
+    {
+        final SizeClass sizeClass = sizeClasses[classIndex];
+        final long releases = sizeClass.releases();
+        return sizeClass.acquires() - releases;
+    }
+
+    /**
+     * Acquires since the pool was made, across size classes.
+     *
+     * @return the count.
+     */
+    public long acquires()
+    {
+        long sum = 0;
+        for (final SizeClass sizeClass : sizeClasses)
+        {
+            sum += sizeClass.acquires();
+        }
+        return sum;
+    }
+
+    /**
+     * Last releases (slots returned) since the pool was made, across size classes.
+     *
+     * @return the count.
+     */
+    public long releases()
+    {
+        long sum = 0;
+        for (final SizeClass sizeClass : sizeClasses)
+        {
+            sum += sizeClass.releases();
+        }
+        return sum;
+    }
+
+    /**
+     * Copies made by {@link Payload#writable()} because the payload was shared.
+     *
+     * @return the count.
+     */
+    public long copies()
+    {
+        return copies.get();
+    }
+
+    /**
+     * Acquires refused by the budget.
+     *
+     * @return the count.
+     */
+    public long failedAcquires()
+    {
+        return failedAcquires.get();
+    }
+
+    /**
+     * Payloads still held, one per line, with their last owner and, when leak tracking is on,
+     * where they were acquired. Empty when nothing is held.
+     *
+     * @return the report.
+     */
+    public String leakReport()
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final SizeClass sizeClass : sizeClasses)
+        {
+            final int slots = sizeClass.slotCount();
+            for (int i = 0; i < slots; i++)
+            {
+                final Payload payload = sizeClass.slot(i);
+                if (payload.refCount() > 0)
+                {
+                    sb.append(payload).append(" held by ").append(payload.refCount()).append(" reference(s)");
+                    final Throwable site = payload.acquiredAt();
+                    if (site != null)
+                    {
+                        final StackTraceElement[] frames = site.getStackTrace();
+                        sb.append(", acquired at");
+                        for (int f = 0; f < Math.min(frames.length, 6); f++)
+                        {
+                            sb.append("\n    ").append(frames[f]);
+                        }
+                    }
+                    sb.append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Closes the pool: if nothing is held, the slabs are freed; if something is, nothing is
+     * freed (a holder may still read it) and the leak report is thrown.
+     *
+     * @throws IllegalStateException listing every payload still held.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        final String leaks = leakReport();
+        if (!leaks.isEmpty())
+        {
+            throw new IllegalStateException("payload pool closed with payloads still held:\n" + leaks);
+        }
+        for (final SizeClass sizeClass : sizeClasses)
+        {
+            sizeClass.freeSlabs();
+        }
+    }
+
+    boolean useAfterReleaseCheck()
+    {
+        return useAfterReleaseCheck;
+    }
+
+    void countCopy()
+    {
+        copies.incrementAndGet();
+    }
+
+    void onFree(final Payload payload)
+    {
+        final SizeClass sizeClass = payload.sizeClass;
+        budget.unuse(sizeClass.slotBytes);
+        sizeClass.push(payload);
+    }
+
+    private int classIndex(final int length)
+    {
+        final int shift = 32 - Integer.numberOfLeadingZeros(length - 1);
+        return Math.max(0, shift - minSlotShift);
+    }
+
+    private MemoryBudgetExceededException exceeded(final String limit, final int slotBytes)
+    {
+        final StringBuilder sb = new StringBuilder(256);
+        sb.append("cannot acquire a ").append(slotBytes).append(" B slot: ").append(budget.bytesInUse())
+            .append(" B in use would pass the ").append(limit).append(". Held by size class:");
+        for (int i = 0; i < sizeClasses.length; i++)
+        {
+            final long inUse = slotsInUse(i);
+            if (inUse > 0)
+            {
+                sb.append("\n  ").append(sizeClasses[i].slotBytes).append(" B x ").append(inUse)
+                    .append(" = ").append(inUse * sizeClasses[i].slotBytes).append(" B");
+            }
+        }
+        if (leakTracking)
+        {
+            sb.append("\nHeld payloads:\n").append(leakReport());
+        }
+        else
+        {
+            sb.append("\n(turn leak tracking on to see which payloads and owners)");
+        }
+        return new MemoryBudgetExceededException(sb.toString(), slotBytes, budget.bytesInUse());
+    }
+}

@@ -1,0 +1,163 @@
+package dev.framewire.offheap;
+
+import org.agrona.BufferUtil;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The slots of one size: the slabs they are cut from and a lock-free free list of them.
+ *
+ * <p>The free list is a Treiber stack threaded through {@link Payload#nextFree}, its head a
+ * {@code long}: the high 32 bits a version bumped on every push and pop (so a pop that read a
+ * stale {@code nextFree} cannot succeed: no ABA), the low 32 bits {@code slotIndex + 1}, zero
+ * when empty. Chosen over a JCTools/Agrona array queue because it needs no capacity sized up
+ * front, allocates nothing, and is LIFO: the slot freed last, still warm in cache, is the next
+ * one handed out.
+ *
+ * <pre>
+ *   head: | version (32) | slotIndex + 1 (32) |  --> slot.nextFree --> slot.nextFree --> -1
+ * </pre>
+ *
+ * <p>Threading: {@link #poll()} and {@link #push(Payload)} are lock-free from any thread.
+ * {@link #grow()} takes a lock; it runs only when the list is empty and allocates a slab, which
+ * is a system call anyway.
+ */
+final class SizeClass
+{
+    private static final long INDEX_MASK = 0xFFFF_FFFFL;
+
+    final PayloadPool pool;
+    final int index;
+    final int slotBytes;
+    private final int slotsPerSlab;
+
+    private final AtomicLong head = new AtomicLong();
+    private final AtomicLong acquires = new AtomicLong();
+    private final AtomicLong releases = new AtomicLong();
+    private volatile Payload[] slots = new Payload[0];
+    private final ArrayList<ByteBuffer> slabs = new ArrayList<>();
+
+    SizeClass(final PayloadPool pool, final int index, final int slotBytes, final int slabTargetBytes)
+    {
+        this.pool = pool;
+        this.index = index;
+        this.slotBytes = slotBytes;
+        this.slotsPerSlab = Math.max(1, slabTargetBytes / slotBytes);
+    }
+
+    Payload poll()
+    {
+        final AtomicLong head = this.head;
+        while (true)
+        {
+            final long h = head.get();
+            final int slotIndex = (int)(h & INDEX_MASK) - 1;
+            if (slotIndex < 0)
+            {
+                return null;
+            }
+            final Payload payload = slots[slotIndex];
+            final long next = ((h >>> 32) + 1) << 32 | ((payload.nextFree + 1) & INDEX_MASK);
+            if (head.compareAndSet(h, next))
+            {
+                acquires.incrementAndGet();
+                return payload;
+            }
+        }
+    }
+
+    void push(final Payload payload)
+    {
+        releases.incrementAndGet();
+        pushFree(payload);
+    }
+
+    private void pushFree(final Payload payload)
+    {
+        final AtomicLong head = this.head;
+        while (true)
+        {
+            final long h = head.get();
+            payload.nextFree = (int)(h & INDEX_MASK) - 1;
+            final long next = ((h >>> 32) + 1) << 32 | ((payload.slotIndex + 1) & INDEX_MASK);
+            if (head.compareAndSet(h, next))
+            {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Adds a slab's worth of slots and returns one of them, already taken off the free list.
+     *
+     * @return a slot, or null when the budget's maximum leaves no room for another slab.
+     */
+    Payload grow()
+    {
+        synchronized (this)
+        {
+            final Payload free = poll();
+            if (free != null)
+            {
+                return free;
+            }
+            final long slabBytes = (long)slotsPerSlab * slotBytes;
+            if (!pool.budget().tryReserve(slabBytes))
+            {
+                return null;
+            }
+            final ByteBuffer slab = BufferUtil.allocateDirectAligned((int)slabBytes, PayloadPool.ALIGNMENT);
+            slabs.add(slab);
+            final long base = BufferUtil.address(slab);
+            final Payload[] old = slots;
+            final Payload[] grown = Arrays.copyOf(old, old.length + slotsPerSlab);
+            for (int i = 0; i < slotsPerSlab; i++)
+            {
+                final int slotIndex = old.length + i;
+                grown[slotIndex] = new Payload(this, slotIndex, base + (long)i * slotBytes);
+            }
+            slots = grown;
+            for (int i = 1; i < slotsPerSlab; i++)
+            {
+                pushFree(grown[old.length + i]);
+            }
+            acquires.incrementAndGet();
+            return grown[old.length];
+        }
+    }
+
+    long acquires()
+    {
+        return acquires.get();
+    }
+
+    long releases()
+    {
+        return releases.get();
+    }
+
+    int slotCount()
+    {
+        return slots.length;
+    }
+
+    Payload slot(final int slotIndex)
+    {
+        return slots[slotIndex];
+    }
+
+    synchronized void freeSlabs()
+    {
+        for (final ByteBuffer slab : slabs)
+        {
+            BufferUtil.free(slab);
+            pool.budget().unreserve(slab.capacity());
+        }
+        slabs.clear();
+        slots = new Payload[0];
+        head.set(0);
+    }
+}

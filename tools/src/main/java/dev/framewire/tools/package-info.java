@@ -1,0 +1,4 @@
+/**
+ * The {@code framewire} command line.
+ */
+package dev.framewire.tools;
