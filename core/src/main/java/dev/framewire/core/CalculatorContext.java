@@ -1,0 +1,124 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.PayloadPool;
+
+/**
+ * A node's view of the run while its calculator is called: the input set, the outputs, the
+ * options and side packets. One instance per node, reused for every call: nothing is allocated
+ * per input set.
+ *
+ * <p>Threading: valid only inside {@code open}, {@code process} and {@code close}, on the calling
+ * worker; do not keep it or its {@link Input}/{@link Output} views for another thread.
+ */
+public interface CalculatorContext
+{
+    /**
+     * The timestamp of the current input set: {@link Timestamp#UNSTARTED} in {@code open}, 0 in
+     * a source's {@code process}, {@link Timestamp#DONE} in {@code close}.
+     *
+     * @return the input timestamp.
+     */
+    long inputTimestamp();
+
+    /**
+     * Number of input streams.
+     *
+     * @return the count.
+     */
+    int inputCount();
+
+    /**
+     * Number of output streams.
+     *
+     * @return the count.
+     */
+    int outputCount();
+
+    /**
+     * An input by position, in the order the config lists the node's input streams.
+     *
+     * @param index 0-based.
+     * @return the input view.
+     */
+    Input input(int index);
+
+    /**
+     * An input by tag ({@code "TAG"} or {@code "TAG:1"}) or by stream name. Look it up once in
+     * {@code open} and keep the index for the hot path: {@link Input#index()}.
+     *
+     * @param tagOrName as written in the config.
+     * @return the input view.
+     * @throws IllegalArgumentException naming the node and the valid inputs if there is none.
+     */
+    Input input(String tagOrName);
+
+    /**
+     * An output by position, in the order the config lists the node's output streams.
+     *
+     * @param index 0-based.
+     * @return the output view.
+     */
+    Output output(int index);
+
+    /**
+     * An output by tag or by stream name.
+     *
+     * @param tagOrName as written in the config.
+     * @return the output view.
+     * @throws IllegalArgumentException naming the node and the valid outputs if there is none.
+     */
+    Output output(String tagOrName);
+
+    /**
+     * Declares that every output's bound follows the input timestamp plus {@code offset}: after
+     * each input set, and whenever the inputs' settled bound moves, even when nothing is emitted.
+     * Call it in {@code open}.
+     *
+     * @param offset microseconds, usually 0.
+     */
+    void setOffset(long offset);
+
+    /**
+     * A side packet given to {@link Graph#start(java.util.Map)}, by its tag or name in the node's
+     * {@code input_side_packet} list.
+     *
+     * @param tagOrName as written in the config.
+     * @return the value.
+     * @throws IllegalArgumentException if the node declares no such side packet.
+     */
+    Object sidePacket(String tagOrName);
+
+    /**
+     * The node's options, typed as its {@link Contract} declared them.
+     *
+     * @return the options.
+     */
+    Options options();
+
+    /**
+     * For a source: there are no more packets; {@code close} follows and the outputs close.
+     * Ignored for a node with inputs, which closes when its inputs are done.
+     */
+    void stop();
+
+    /**
+     * Whether the run is being cancelled; long calls should poll it and return early.
+     *
+     * @return true once {@link Graph#cancel()} was called or the run failed.
+     */
+    boolean isCancelled();
+
+    /**
+     * The pool to acquire off-heap payloads from.
+     *
+     * @return the graph's payload pool.
+     */
+    PayloadPool pool();
+
+    /**
+     * The node's name, for messages.
+     *
+     * @return the name.
+     */
+    String nodeName();
+}

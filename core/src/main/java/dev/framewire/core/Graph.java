@@ -1,0 +1,1091 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+import org.agrona.concurrent.AgentRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A running instance of a {@link GraphConfig}: start it, push timestamped packets into its input
+ * streams, observe or poll its outputs, and wait for it to finish.
+ *
+ * <pre>{@code
+ * try (Graph graph = new Graph(config)) {
+ *     graph.observe("out", packet -> System.out.println(packet.timestamp()));
+ *     graph.start();
+ *     for (long ts = 0; ts < 10; ts++) {
+ *         graph.addPacket("in", ts * 2, ts);     // a long packet, not boxed
+ *     }
+ *     graph.closeAllInputs();
+ *     graph.waitUntilDone();                      // throws GraphException on failure
+ * }
+ * }</pre>
+ *
+ * <p>A graph runs once: make a new {@code Graph} for another run. {@link #close()} ends the run
+ * if it is still going, releases every payload the graph still holds and, when the graph made its
+ * own {@link PayloadPool}, closes it, which reports any payload still held elsewhere (a leak).
+ *
+ * <p>Threading: {@code addPacket}, {@code setInputBound} and {@code closeInput} may be called from
+ * any thread (a stream's adds are serialized); {@code observe} and {@code poller} before
+ * {@code start}; the rest from the thread that owns the graph.
+ */
+public final class Graph implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Graph.class);
+
+    private final GraphConfig config;
+    private final GraphPlan plan;
+    private final PayloadPool pool;
+    private final boolean ownPool;
+    private final Node[] nodes;
+    private final Map<String, GraphInput> inputs = new LinkedHashMap<>();
+    private final Map<String, OutputStream> producers = new HashMap<>();
+    private final List<InputQueue> queues = new ArrayList<>();
+    private final List<OutputPoller> pollers = new ArrayList<>();
+    private final List<Worker> workers = new ArrayList<>();
+    private final List<AgentRunner> runners = new ArrayList<>();
+
+    final AtomicInteger activeNodes = new AtomicInteger();
+    final AtomicInteger inputWaiters = new AtomicInteger();
+    private final AtomicInteger openedNodes = new AtomicInteger();
+    private final AtomicInteger openNodes = new AtomicInteger();
+    private final int[] openSourcesByLayer;
+    private volatile int lowestOpenLayer;
+    private volatile boolean allOpened;
+
+    private final ConcurrentLinkedQueue<GraphFailure> failures = new ConcurrentLinkedQueue<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final Object idleLock = new Object();
+    private volatile boolean started;
+    private volatile boolean stopping;
+    private volatile boolean cancelled;
+    private volatile boolean paused;
+    private volatile boolean finished;
+    private volatile int idleWaiters;
+    private Thread guard;
+
+    /**
+     * Validates a config and builds a graph with a payload pool of its own (default settings).
+     *
+     * @param config the graph.
+     * @throws GraphConfigException listing every error found.
+     */
+    public Graph(final GraphConfig config)
+    {
+        this(config, null);
+    }
+
+    /**
+     * Validates a config and builds a graph over a given payload pool.
+     *
+     * @param config the graph.
+     * @param pool   the pool calculators acquire from, or null for one of the graph's own.
+     * @throws GraphConfigException listing every error found.
+     */
+    public Graph(final GraphConfig config, final PayloadPool pool)
+    {
+        this.config = config;
+        this.plan = new GraphPlan(config);
+        this.ownPool = pool == null;
+        this.pool = pool == null ? new PayloadPool() : pool;
+        this.nodes = new Node[plan.nodeCount];
+
+        int maxLayer = 0;
+        for (int i = 0; i < plan.nodeCount; i++)
+        {
+            final NodeConfig nodeConfig = config.nodes.get(i);
+            nodes[i] = new Node(this, i, nodeConfig, plan.calculators[i], plan.options[i], plan.inputSpecs[i].length == 0);
+            maxLayer = Math.max(maxLayer, nodeConfig.sourceLayer);
+        }
+        this.openSourcesByLayer = new int[maxLayer + 1];
+        for (int k = 0; k < config.inputStreams.size(); k++)
+        {
+            final GraphInput input = new GraphInput(this, config.inputStreams.get(k));
+            inputs.put(input.name, input);
+            producers.put(input.name, input.stream);
+        }
+        for (final Node node : nodes)
+        {
+            final StreamSpec[] specs = plan.outputSpecs[node.id];
+            node.outputs = new OutputStream[specs.length];
+            for (int o = 0; o < specs.length; o++)
+            {
+                node.outputs[o] = new OutputStream(this, node, o, specs[o]);
+                producers.put(specs[o].name, node.outputs[o]);
+            }
+            if (node.isSource)
+            {
+                openSourcesByLayer[node.sourceLayer]++;
+            }
+        }
+        for (final Node node : nodes)
+        {
+            final StreamSpec[] specs = plan.inputSpecs[node.id];
+            node.inputs = new InputPort[specs.length];
+            for (int p = 0; p < specs.length; p++)
+            {
+                final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[node.id][p],
+                    config.queueHardCap, plan.queueLimit(specs[p].name));
+                final int producer = plan.producers.get(specs[p].name);
+                queue.producer = producer >= 0 ? nodes[producer] : null;
+                attach(producers.get(specs[p].name), queue);
+                node.inputs[p] = new InputPort(node, p, specs[p], queue);
+            }
+        }
+        for (int t = 0; t < plan.topoOrder.length; t++)
+        {
+            nodes[plan.topoOrder[t]].topoIndex = t;
+        }
+        lowestOpenLayer = lowestLayer();
+        makeWorkers();
+    }
+
+    private void attach(final OutputStream producer, final InputQueue queue)
+    {
+        producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
+        producer.mirrors[producer.mirrors.length - 1] = queue;
+        queues.add(queue);
+    }
+
+    private void makeWorkers()
+    {
+        final Map<String, ExecutorConfig> executors = new LinkedHashMap<>();
+        executors.put(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK));
+        executors.putAll(config.executors);
+        for (final Map.Entry<String, ExecutorConfig> e : executors.entrySet())
+        {
+            final List<Node> members = new ArrayList<>();
+            for (final int v : plan.topoOrder)
+            {
+                if (nodes[v].config.executor.equals(e.getKey()))
+                {
+                    members.add(nodes[v]);
+                }
+            }
+            if (members.isEmpty())
+            {
+                continue;
+            }
+            final ExecutorConfig executor = e.getValue();
+            final int count = Math.min(executor.workers(), members.size());
+            final int[] cpus = executor.cpus();
+            final Worker[] group = new Worker[count];
+            for (int w = 0; w < count; w++)
+            {
+                group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, members.size(), executor.idle(),
+                    w < cpus.length ? cpus[w] : -1);
+                workers.add(group[w]);
+            }
+            for (int m = 0; m < members.size(); m++)
+            {
+                members.get(m).worker = group[m % count];
+            }
+        }
+    }
+
+    /**
+     * The pool calculators and callers acquire off-heap payloads from.
+     *
+     * @return the pool.
+     */
+    public PayloadPool pool()
+    {
+        return pool;
+    }
+
+    /**
+     * The config this graph was made from.
+     *
+     * @return the config.
+     */
+    public GraphConfig config()
+    {
+        return config;
+    }
+
+    /**
+     * Calls an observer with every packet of a stream, on the producing worker, when the producing
+     * call returns. Call before {@link #start}.
+     *
+     * @param stream   any stream of the graph.
+     * @param observer the observer.
+     * @throws IllegalArgumentException if no node or graph input produces the stream.
+     */
+    public void observe(final String stream, final PacketObserver observer)
+    {
+        checkNotStarted("observe");
+        final OutputStream producer = producerOf(stream);
+        producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
+        producer.observers[producer.observers.length - 1] = observer;
+    }
+
+    /**
+     * Makes a poller that pulls a stream's packets on the caller's thread. Call before {@link #start}.
+     *
+     * @param stream any stream of the graph.
+     * @return the poller.
+     * @throws IllegalArgumentException if no node or graph input produces the stream.
+     */
+    public OutputPoller poller(final String stream)
+    {
+        checkNotStarted("poller");
+        final OutputStream producer = producerOf(stream);
+        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream));
+        final Integer id = plan.producers.get(stream);
+        queue.producer = id >= 0 ? nodes[id] : null;
+        final OutputPoller poller = new OutputPoller(this, queue);
+        queue.poller = poller;
+        attach(producer, queue);
+        pollers.add(poller);
+        return poller;
+    }
+
+    private OutputStream producerOf(final String stream)
+    {
+        final OutputStream producer = producers.get(stream);
+        if (producer == null)
+        {
+            throw new IllegalArgumentException("no node or graph input produces stream '" + stream +
+                "'; streams are " + plan.producers.keySet());
+        }
+        return producer;
+    }
+
+    private void checkNotStarted(final String what)
+    {
+        if (started)
+        {
+            throw new IllegalStateException(what + "() must be called before start()");
+        }
+    }
+
+    /**
+     * Starts the run without side packets.
+     */
+    public void start()
+    {
+        start(Map.of());
+    }
+
+    /**
+     * Starts the run: opens every node on its worker, then lets sources run.
+     *
+     * @param sidePackets values for the nodes' input side packets, by name.
+     * @throws IllegalArgumentException naming each node and side packet that has no value.
+     * @throws IllegalStateException if the graph was started before.
+     */
+    public void start(final Map<String, ?> sidePackets)
+    {
+        checkNotStarted("start");
+        final List<String> missing = new ArrayList<>();
+        for (final Node node : nodes)
+        {
+            final Map<String, Object> values = new HashMap<>();
+            for (final String spec : node.config.inputSidePackets)
+            {
+                final String name = StreamSpec.parse(spec).name;
+                if (!sidePackets.containsKey(name))
+                {
+                    missing.add("node '" + node.name + "' needs side packet '" + name + "'");
+                }
+                values.put(name, sidePackets.get(name));
+            }
+            node.sidePackets = values;
+        }
+        if (!missing.isEmpty())
+        {
+            throw new IllegalArgumentException("missing side packets: " + String.join("; ", missing) +
+                "; given were " + sidePackets.keySet());
+        }
+        wireBackpressure();
+        started = true;
+        openNodes.set(nodes.length);
+        for (final Worker worker : workers)
+        {
+            final AgentRunner runner = new AgentRunner(worker.idleStrategy, this::onWorkerError, null, worker);
+            runners.add(runner);
+            AgentRunner.startOnThread(runner, r ->
+            {
+                final Thread thread = new Thread(r, worker.name);
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        for (final Node node : nodes)
+        {
+            node.schedule();
+        }
+        if (nodes.length == 0)
+        {
+            checkFinishedWithoutNodes();
+        }
+        if (config.timeoutGuardNanos > 0)
+        {
+            guard = new Thread(this::guardLoop, "framewire-timeout-guard");
+            guard.setDaemon(true);
+            guard.start();
+        }
+    }
+
+    /** Who waits on which queue: MediaPipe's upstream sources, and BMF's producers when asked. */
+    private void wireBackpressure()
+    {
+        final Map<Node, List<InputQueue>> nodeQueues = new HashMap<>();
+        final Map<GraphInput, List<InputQueue>> inputQueues = new HashMap<>();
+        for (final InputQueue queue : queues)
+        {
+            if (queue.backEdge)
+            {
+                continue;
+            }
+            final Set<Integer> sources = plan.sourcesOfStream(queue.streamName);
+            final List<Node> wakeNodes = new ArrayList<>();
+            final List<GraphInput> wakeInputs = new ArrayList<>();
+            for (final int source : sources)
+            {
+                if (source >= 0)
+                {
+                    wakeNodes.add(nodes[source]);
+                    nodeQueues.computeIfAbsent(nodes[source], n -> new ArrayList<>()).add(queue);
+                }
+                else
+                {
+                    final GraphInput input = inputs.get(config.inputStreams.get(-1 - source));
+                    wakeInputs.add(input);
+                    inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
+                }
+            }
+            if (config.backpressure == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
+            {
+                wakeNodes.add(queue.producer);
+                nodeQueues.computeIfAbsent(queue.producer, n -> new ArrayList<>()).add(queue);
+            }
+            queue.wakeOnRoom = wakeNodes.toArray(new Node[0]);
+            queue.wakeInputsOnRoom = wakeInputs.toArray(new GraphInput[0]);
+        }
+        nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
+        inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
+    }
+
+    /**
+     * Adds a packet to a graph input stream, waiting while a queue downstream is full. An off-heap
+     * payload's reference passes to the graph (also when this throws).
+     *
+     * @param stream    a graph input stream.
+     * @param value     a Java object or a {@link Payload}.
+     * @param timestamp above the stream's previous packet and bound.
+     * @throws TimestampException naming the stream and both timestamps.
+     * @throws IllegalStateException if the stream is closed or the run has ended.
+     * @throws InterruptedException if interrupted while waiting for room.
+     */
+    public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
+    {
+        input(stream, value).add(timestamp, value, 0, true);
+    }
+
+    /**
+     * Adds a {@code long} packet, unboxed, waiting while a queue downstream is full.
+     *
+     * @param stream    a graph input stream.
+     * @param value     the value.
+     * @param timestamp above the stream's previous packet and bound.
+     * @throws InterruptedException if interrupted while waiting for room.
+     */
+    public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
+    {
+        input(stream, null).add(timestamp, InputQueue.LONG, value, true);
+    }
+
+    /**
+     * Adds a {@code double} packet, unboxed, waiting while a queue downstream is full.
+     *
+     * @param stream    a graph input stream.
+     * @param value     the value.
+     * @param timestamp above the stream's previous packet and bound.
+     * @throws InterruptedException if interrupted while waiting for room.
+     */
+    public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
+    {
+        input(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
+    }
+
+    /**
+     * Adds a packet unless a queue downstream is full, in which case it is refused at once and the
+     * caller keeps its payload reference.
+     *
+     * @param stream    a graph input stream.
+     * @param value     a Java object or a {@link Payload}.
+     * @param timestamp above the stream's previous packet and bound.
+     * @return true if added, false if refused.
+     */
+    public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
+    {
+        return tryAdd(input(stream, value), timestamp, value, 0);
+    }
+
+    /**
+     * Adds a {@code long} packet unless a queue downstream is full.
+     *
+     * @param stream    a graph input stream.
+     * @param value     the value.
+     * @param timestamp above the stream's previous packet and bound.
+     * @return true if added, false if refused.
+     */
+    public boolean tryAddPacket(final String stream, final long value, final long timestamp)
+    {
+        return tryAdd(input(stream, null), timestamp, InputQueue.LONG, value);
+    }
+
+    /**
+     * Adds a {@code double} packet unless a queue downstream is full.
+     *
+     * @param stream    a graph input stream.
+     * @param value     the value.
+     * @param timestamp above the stream's previous packet and bound.
+     * @return true if added, false if refused.
+     */
+    public boolean tryAddPacket(final String stream, final double value, final long timestamp)
+    {
+        return tryAdd(input(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+    }
+
+    private static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
+    {
+        try
+        {
+            return input.add(timestamp, value, word, false);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt(); // cannot happen: a refusing add never waits
+            return false;
+        }
+    }
+
+    private GraphInput input(final String stream, final Object value)
+    {
+        final GraphInput input = inputs.get(stream);
+        if (input == null)
+        {
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+            throw new IllegalArgumentException("'" + stream + "' is not a graph input stream; graph input streams are " +
+                inputs.keySet());
+        }
+        if (value != null && !(value instanceof Payload) && !started)
+        {
+            throw new IllegalStateException("graph input stream '" + stream + "' belongs to a graph not started yet");
+        }
+        return input;
+    }
+
+    /**
+     * Promises that no packet below {@code bound} will come on a graph input stream.
+     *
+     * @param stream a graph input stream.
+     * @param bound  the next timestamp a packet may carry.
+     */
+    public void setInputBound(final String stream, final long bound)
+    {
+        input(stream, null).setBound(bound);
+    }
+
+    /**
+     * Closes a graph input stream: its bound becomes {@link Timestamp#DONE}.
+     *
+     * @param stream a graph input stream.
+     */
+    public void closeInput(final String stream)
+    {
+        input(stream, null).close();
+        checkFinishedWithoutNodes();
+    }
+
+    /**
+     * Closes every graph input stream.
+     */
+    public void closeAllInputs()
+    {
+        for (final GraphInput input : inputs.values())
+        {
+            if (!input.isClosed())
+            {
+                input.close();
+            }
+        }
+        checkFinishedWithoutNodes();
+    }
+
+    private void checkFinishedWithoutNodes()
+    {
+        if (nodes.length == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))
+        {
+            finish();
+        }
+    }
+
+    /**
+     * Waits until no node is queued or running. As in MediaPipe, a graph with source nodes is
+     * never idle while they run, so this is refused for such graphs.
+     *
+     * @throws InterruptedException if interrupted.
+     * @throws IllegalStateException if the graph has source nodes.
+     */
+    public void waitUntilIdle() throws InterruptedException
+    {
+        for (final Node node : nodes)
+        {
+            if (node.isSource)
+            {
+                throw new IllegalStateException("waitUntilIdle() is not supported on a graph with source nodes " +
+                    "(node '" + node.name + "'); use waitUntilDone()");
+            }
+        }
+        synchronized (idleLock)
+        {
+            idleWaiters++;
+            try
+            {
+                while (activeNodes.get() != 0 && !stopping)
+                {
+                    idleLock.wait(10);
+                }
+            }
+            finally
+            {
+                idleWaiters--;
+            }
+        }
+    }
+
+    /**
+     * Waits until the run ends: every node closed, or a failure, or a cancellation. Stops the
+     * workers and releases what the run still held.
+     *
+     * @throws GraphException with every failure, or marked cancelled.
+     * @throws InterruptedException if interrupted.
+     */
+    public void waitUntilDone() throws GraphException, InterruptedException
+    {
+        if (!started)
+        {
+            throw new IllegalStateException("waitUntilDone() before start()");
+        }
+        done.await();
+        stopWorkers();
+        if (!failures.isEmpty() || cancelled)
+        {
+            throw new GraphException(new ArrayList<>(failures), cancelled && failures.isEmpty());
+        }
+    }
+
+    /**
+     * Waits up to a timeout for the run to end.
+     *
+     * @param timeout how long.
+     * @param unit    its unit.
+     * @return true if the run ended (then {@link #waitUntilDone()} returns or throws at once).
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean awaitDone(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return done.await(timeout, unit);
+    }
+
+    /**
+     * Ends the run cooperatively: nodes stop being run, calculators polling
+     * {@link CalculatorContext#isCancelled()} return early, and every payload is released. The run
+     * then ends as cancelled, which {@link GraphException#isCancelled()} tells from a failure.
+     */
+    public void cancel()
+    {
+        if (!finished)
+        {
+            cancelled = true;
+            stop();
+        }
+    }
+
+    /**
+     * Pauses every worker after its current call; packets still queue up.
+     */
+    public void pause()
+    {
+        paused = true;
+    }
+
+    /**
+     * Resumes after {@link #pause()}.
+     */
+    public void resume()
+    {
+        paused = false;
+        for (final Worker worker : workers)
+        {
+            worker.wake();
+        }
+    }
+
+    /**
+     * Ends the run if it is still going, releases every payload still held by the graph and, if
+     * the pool is the graph's own, closes it.
+     *
+     * @throws IllegalStateException listing payloads still held when the graph's own pool closes.
+     */
+    @Override
+    public void close()
+    {
+        if (started && !finished)
+        {
+            cancel();
+        }
+        try
+        {
+            stopWorkers();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        for (final OutputPoller poller : pollers)
+        {
+            poller.releaseCurrent();
+            poller.queue.drainAndRelease();
+        }
+        if (ownPool)
+        {
+            pool.close();
+        }
+    }
+
+    /**
+     * A report of every node, queue and worker: what a stuck run waits on.
+     *
+     * @return the report, several lines.
+     */
+    public String report()
+    {
+        final StringBuilder sb = new StringBuilder(1024);
+        final long now = System.nanoTime();
+        sb.append("nodes:\n");
+        for (final Node node : nodes)
+        {
+            sb.append("  ").append(node.name).append(" [").append(lifecycleName(node.lifecycle)).append(", ")
+                .append(stateName(node.state())).append(", worker ").append(node.worker.name).append(']');
+            final long since = node.callStartNanos;
+            if (since != 0)
+            {
+                sb.append(" in a call for input timestamp ").append(Timestamp.toString(node.inputTimestamp))
+                    .append(" for ").append((now - since) / 1_000_000).append(" ms");
+            }
+            if (node.isThrottled())
+            {
+                sb.append(" held back by a full queue");
+            }
+            sb.append('\n');
+            for (final InputPort port : node.inputs)
+            {
+                final InputQueue queue = port.queue;
+                sb.append("    input '").append(queue.streamName).append("': ").append(queue.size()).append(" queued");
+                if (queue.limit != Integer.MAX_VALUE)
+                {
+                    sb.append(" (limit ").append(queue.limit).append(queue.isFull() ? ", FULL" : "").append(')');
+                }
+                sb.append(", bound ").append(Timestamp.toString(queue.bound())).append('\n');
+            }
+        }
+        for (final OutputPoller poller : pollers)
+        {
+            sb.append("  poller of '").append(poller.queue.streamName).append("': ").append(poller.queue.size())
+                .append(" queued (limit ").append(poller.queue.limit).append(")\n");
+        }
+        sb.append("workers:\n");
+        for (final Worker worker : workers)
+        {
+            final Node current = worker.current;
+            sb.append("  ").append(worker.name).append(" [").append(worker.lifecycleName()).append("] ")
+                .append(current == null ? "idle" : "in node '" + current.name + "'").append(", ")
+                .append(worker.queued()).append(" queued, ").append(worker.runs).append(" runs\n");
+            final Thread thread = worker.thread;
+            if (current != null && thread != null)
+            {
+                for (final StackTraceElement frame : thread.getStackTrace())
+                {
+                    sb.append("      at ").append(frame).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    // ---------------------------------------------------------------- engine internals
+
+    ScheduleOrder scheduleOrder()
+    {
+        return config.scheduleOrder;
+    }
+
+    boolean isStopping()
+    {
+        return stopping;
+    }
+
+    boolean isPaused()
+    {
+        return paused;
+    }
+
+    boolean isStarted()
+    {
+        return started;
+    }
+
+    /** Any thread: a consumer's queue got packets or a new bound. */
+    void notifyConsumer(final InputQueue queue)
+    {
+        final Node consumer = queue.consumer;
+        if (consumer != null)
+        {
+            consumer.schedule();
+        }
+        else
+        {
+            queue.poller.wake();
+        }
+    }
+
+    /** Consumer thread: a queue stopped being full; wake who waits on it. */
+    void onQueueRoom(final InputQueue queue)
+    {
+        for (final Node node : queue.wakeOnRoom)
+        {
+            node.schedule();
+        }
+        for (final GraphInput input : queue.wakeInputsOnRoom)
+        {
+            input.wakeWaiter();
+        }
+    }
+
+    /** Worker: a node went idle. */
+    void onNodeIdle()
+    {
+        if (activeNodes.decrementAndGet() == 0)
+        {
+            if (idleWaiters > 0)
+            {
+                synchronized (idleLock)
+                {
+                    idleLock.notifyAll();
+                }
+            }
+            if (hasHeldBackSources())
+            {
+                checkDeadlock();
+            }
+        }
+    }
+
+    boolean sourceMayRun(final Node node)
+    {
+        return node.lifecycle == Node.OPEN && allOpened && node.sourceLayer == lowestOpenLayer && !stopping &&
+            !node.isThrottled();
+    }
+
+    void onNodeOpened(final Node node)
+    {
+        if (openedNodes.incrementAndGet() == nodes.length)
+        {
+            allOpened = true;
+            scheduleSources();
+        }
+    }
+
+    void onNodeClosed(final Node node)
+    {
+        if (node.isSource)
+        {
+            synchronized (openSourcesByLayer)
+            {
+                openSourcesByLayer[node.sourceLayer]--;
+                final int lowest = lowestLayer();
+                if (lowest != lowestOpenLayer)
+                {
+                    lowestOpenLayer = lowest;
+                    scheduleSources();
+                }
+            }
+        }
+        if (openNodes.decrementAndGet() == 0)
+        {
+            finish();
+        }
+    }
+
+    private int lowestLayer()
+    {
+        for (int layer = 0; layer < openSourcesByLayer.length; layer++)
+        {
+            if (openSourcesByLayer[layer] > 0)
+            {
+                return layer;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    private void scheduleSources()
+    {
+        for (final Node node : nodes)
+        {
+            if (node.isSource)
+            {
+                node.schedule();
+            }
+        }
+    }
+
+    private boolean hasHeldBackSources()
+    {
+        if (inputWaiters.get() > 0)
+        {
+            return true;
+        }
+        for (final Node node : nodes)
+        {
+            if (node.isSource && node.lifecycle == Node.OPEN && allOpened && node.sourceLayer == lowestOpenLayer &&
+                node.isThrottled())
+            {
+                return true;
+            }
+        }
+        return config.backpressure == Backpressure.ALL_NODES;
+    }
+
+    /**
+     * Any thread: if the whole graph is idle while sources are held back by full queues, that is a
+     * deadlock: report it, or raise the full queues' limits (MediaPipe's deadlock avoidance).
+     */
+    void checkDeadlock()
+    {
+        synchronized (idleLock)
+        {
+            if (activeNodes.get() != 0 || stopping)
+            {
+                return;
+            }
+            final List<InputQueue> full = new ArrayList<>();
+            for (final InputQueue queue : queues)
+            {
+                // A poller's queue is drained by a thread outside the scheduler: full, it holds
+                // sources back, but an idle scheduler is not a deadlock while it waits on it.
+                if (queue.consumer != null && queue.isFull() && heldBack(queue))
+                {
+                    full.add(queue);
+                }
+            }
+            if (full.isEmpty())
+            {
+                return;
+            }
+            if (config.reportDeadlock)
+            {
+                final StringBuilder sb = new StringBuilder("deadlock: the graph is idle while sources wait on full queues:");
+                for (final InputQueue queue : full)
+                {
+                    sb.append("\n  ").append(queue).append(": ").append(queue.size()).append(" queued, limit ")
+                        .append(queue.limit);
+                }
+                sb.append("\nraise max_queue_size of these streams, or turn report_deadlock off to raise them as needed");
+                fail("graph", Timestamp.UNSET, new IllegalStateException(sb.toString()));
+                return;
+            }
+            for (final InputQueue queue : full)
+            {
+                final int raised = queue.size() + 1;
+                if (raised > queue.capacity())
+                {
+                    fail("graph", Timestamp.UNSET, new QueueOverflowException("deadlock avoidance cannot raise the " +
+                        "limit of " + queue + " to " + raised + ": past its hard cap of " + queue.capacity() +
+                        " packets; the graph waits on itself (a join whose other input never settles?)"));
+                    return;
+                }
+                LOG.warn("Resolved a deadlock by raising max_queue_size of {} from {} to {}", queue, queue.limit, raised);
+                queue.limit = raised;
+                onQueueRoom(queue);
+            }
+        }
+    }
+
+    private boolean heldBack(final InputQueue queue)
+    {
+        for (final Node node : queue.wakeOnRoom)
+        {
+            if (node.lifecycle == Node.OPEN)
+            {
+                return true;
+            }
+        }
+        for (final GraphInput input : queue.wakeInputsOnRoom)
+        {
+            if (!input.isClosed())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Any thread: a failure; under FAIL_RUN the run stops. */
+    void fail(final String where, final long timestamp, final Throwable cause)
+    {
+        recordFailure(where, timestamp, cause);
+        stop();
+    }
+
+    void recordFailure(final String where, final long timestamp, final Throwable cause)
+    {
+        failures.add(new GraphFailure(where, timestamp, cause));
+    }
+
+    private void onWorkerError(final Throwable t)
+    {
+        fail("worker", Timestamp.UNSET, t);
+    }
+
+    private void stop()
+    {
+        stopping = true;
+        for (final Worker worker : workers)
+        {
+            worker.wake();
+        }
+        for (final OutputPoller poller : pollers)
+        {
+            poller.wake();
+        }
+        synchronized (idleLock)
+        {
+            idleLock.notifyAll();
+        }
+        finish();
+    }
+
+    private void finish()
+    {
+        finished = true;
+        done.countDown();
+    }
+
+    private synchronized void stopWorkers() throws InterruptedException
+    {
+        if (runners.isEmpty())
+        {
+            return;
+        }
+        stopping = true;
+        for (final Worker worker : workers)
+        {
+            worker.wake();
+        }
+        for (final AgentRunner runner : runners)
+        {
+            runner.close();
+        }
+        runners.clear();
+        if (guard != null)
+        {
+            guard.interrupt();
+            guard.join();
+        }
+        // Workers have stopped: this thread now owns every node. Release what the run still holds.
+        for (final Node node : nodes)
+        {
+            node.closeAfterStop();
+            node.releaseInputs();
+            for (final OutputStream output : node.outputs)
+            {
+                output.discardStaged();
+            }
+        }
+        for (final InputQueue queue : queues)
+        {
+            if (queue.consumer != null)
+            {
+                queue.drainAndRelease();
+            }
+        }
+    }
+
+    private void guardLoop()
+    {
+        final long timeout = config.timeoutGuardNanos;
+        final long period = Math.max(1_000_000L, Math.min(timeout / 4, 100_000_000L));
+        long lastRuns = -1;
+        long lastProgress = System.nanoTime();
+        try
+        {
+            while (!finished)
+            {
+                TimeUnit.NANOSECONDS.sleep(period);
+                long runs = 0;
+                for (final Worker worker : workers)
+                {
+                    runs += worker.runs;
+                }
+                final long now = System.nanoTime();
+                final boolean pending = activeNodes.get() > 0 || inputWaiters.get() > 0;
+                if (runs != lastRuns || !pending || paused)
+                {
+                    lastRuns = runs;
+                    lastProgress = now;
+                }
+                else if (now - lastProgress >= timeout)
+                {
+                    fail("timeout guard", Timestamp.UNSET, new IllegalStateException("no node has run for " +
+                        TimeUnit.NANOSECONDS.toMillis(now - lastProgress) + " ms while work is pending:\n" + report()));
+                    return;
+                }
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String lifecycleName(final int lifecycle)
+    {
+        return lifecycle == Node.UNOPENED ? "unopened" : lifecycle == Node.OPEN ? "open" : "closed";
+    }
+
+    private static String stateName(final int state)
+    {
+        switch (state)
+        {
+            case Node.IDLE:
+                return "idle";
+            case Node.QUEUED:
+                return "queued";
+            case Node.RUNNING:
+                return "running";
+            default:
+                return "running, more input arrived";
+        }
+    }
+}

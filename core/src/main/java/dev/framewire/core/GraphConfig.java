@@ -1,0 +1,304 @@
+package dev.framewire.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A graph's description: graph input and output streams, nodes, executors, queue limits and
+ * run-wide policies. Built with {@link #builder()}; validated when a {@link Graph} is made from it.
+ *
+ * <pre>{@code
+ * GraphConfig config = GraphConfig.builder()
+ *     .inputStream("in")
+ *     .node("double", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+ *     .outputStream("out")
+ *     .build();
+ * }</pre>
+ *
+ * <p>Threading: the builder is single-threaded; a built config is immutable.
+ */
+public final class GraphConfig
+{
+    /** The executor every node runs on unless it names another. */
+    public static final String DEFAULT_EXECUTOR = "default";
+    /** The queue limit a {@code max_queue_size} of 0 stands for, as in MediaPipe. */
+    public static final int DEFAULT_MAX_QUEUE_SIZE = 100;
+
+    final List<String> inputStreams;
+    final List<String> outputStreams;
+    final List<NodeConfig> nodes;
+    final Map<String, ExecutorConfig> executors;
+    final Map<String, Integer> streamQueueSizes;
+    final int maxQueueSize;
+    final int queueHardCap;
+    final boolean reportDeadlock;
+    final ScheduleOrder scheduleOrder;
+    final Backpressure backpressure;
+    final FailurePolicy failurePolicy;
+    final long timeoutGuardNanos;
+
+    private GraphConfig(final Builder b)
+    {
+        this.inputStreams = List.copyOf(b.inputStreams);
+        this.outputStreams = List.copyOf(b.outputStreams);
+        this.nodes = List.copyOf(b.nodes);
+        this.executors = Collections.unmodifiableMap(new LinkedHashMap<>(b.executors));
+        this.streamQueueSizes = Collections.unmodifiableMap(new LinkedHashMap<>(b.streamQueueSizes));
+        this.maxQueueSize = b.maxQueueSize;
+        this.queueHardCap = b.queueHardCap;
+        this.reportDeadlock = b.reportDeadlock;
+        this.scheduleOrder = b.scheduleOrder;
+        this.backpressure = b.backpressure;
+        this.failurePolicy = b.failurePolicy;
+        this.timeoutGuardNanos = b.timeoutGuardNanos;
+    }
+
+    /**
+     * Starts a config.
+     *
+     * @return a new builder.
+     */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /**
+     * The graph input streams.
+     *
+     * @return the names.
+     */
+    public List<String> inputStreams()
+    {
+        return inputStreams;
+    }
+
+    /**
+     * The graph output streams.
+     *
+     * @return the names.
+     */
+    public List<String> outputStreams()
+    {
+        return outputStreams;
+    }
+
+    /**
+     * The nodes, in config order.
+     *
+     * @return the nodes.
+     */
+    public List<NodeConfig> nodes()
+    {
+        return nodes;
+    }
+
+    /**
+     * The declared executors (the default one is implied when absent).
+     *
+     * @return name to executor.
+     */
+    public Map<String, ExecutorConfig> executors()
+    {
+        return executors;
+    }
+
+    /**
+     * The graph-wide queue limit: 0 means {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 none.
+     *
+     * @return the configured value.
+     */
+    public int maxQueueSize()
+    {
+        return maxQueueSize;
+    }
+
+    /**
+     * Builds a {@link GraphConfig}.
+     */
+    public static final class Builder
+    {
+        private final List<String> inputStreams = new ArrayList<>();
+        private final List<String> outputStreams = new ArrayList<>();
+        private final List<NodeConfig> nodes = new ArrayList<>();
+        private final Map<String, ExecutorConfig> executors = new LinkedHashMap<>();
+        private final Map<String, Integer> streamQueueSizes = new LinkedHashMap<>();
+        private int maxQueueSize;
+        private int queueHardCap = 4096;
+        private boolean reportDeadlock;
+        private ScheduleOrder scheduleOrder = ScheduleOrder.MEDIAPIPE;
+        private Backpressure backpressure = Backpressure.SOURCES;
+        private FailurePolicy failurePolicy = FailurePolicy.FAIL_RUN;
+        private long timeoutGuardNanos;
+
+        private Builder()
+        {
+        }
+
+        /**
+         * Adds graph input streams, fed by {@link Graph#addPacket}.
+         *
+         * @param names stream names.
+         * @return this.
+         */
+        public Builder inputStream(final String... names)
+        {
+            Collections.addAll(inputStreams, names);
+            return this;
+        }
+
+        /**
+         * Adds graph output streams, read by observers and pollers.
+         *
+         * @param names stream names.
+         * @return this.
+         */
+        public Builder outputStream(final String... names)
+        {
+            Collections.addAll(outputStreams, names);
+            return this;
+        }
+
+        /**
+         * Adds a node.
+         *
+         * @param name  unique in the graph.
+         * @param setup fills in the node's calculator, streams and settings.
+         * @return this.
+         */
+        public Builder node(final String name, final Consumer<NodeConfig.Builder> setup)
+        {
+            final NodeConfig.Builder node = new NodeConfig.Builder(name);
+            setup.accept(node);
+            nodes.add(node.build());
+            return this;
+        }
+
+        /**
+         * Declares an executor.
+         *
+         * @param name     the name nodes refer to; "default" replaces the default executor.
+         * @param executor its workers and idle strategy.
+         * @return this.
+         */
+        public Builder executor(final String name, final ExecutorConfig executor)
+        {
+            executors.put(name, executor);
+            return this;
+        }
+
+        /**
+         * The graph-wide queue limit per input stream (MediaPipe's {@code max_queue_size}).
+         *
+         * @param size 0 for {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 for none, or a positive limit.
+         * @return this.
+         */
+        public Builder maxQueueSize(final int size)
+        {
+            this.maxQueueSize = size;
+            return this;
+        }
+
+        /**
+         * Overrides the queue limit of one stream (at every consumer).
+         *
+         * @param stream the stream's name.
+         * @param size   0 for {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 for none, or a positive limit.
+         * @return this.
+         */
+        public Builder streamQueueSize(final String stream, final int size)
+        {
+            streamQueueSizes.put(stream, size);
+            return this;
+        }
+
+        /**
+         * The most packets any input queue may ever hold: its ring's capacity, the ceiling for
+         * deadlock avoidance's raises. Past it the run fails.
+         *
+         * @param cap positive, 4096 by default.
+         * @return this.
+         */
+        public Builder queueHardCap(final int cap)
+        {
+            this.queueHardCap = cap;
+            return this;
+        }
+
+        /**
+         * On a deadlock of full queues, fail the run naming them (true) or raise their limits (false,
+         * the default).
+         *
+         * @param report whether to report instead of resolving.
+         * @return this.
+         */
+        public Builder reportDeadlock(final boolean report)
+        {
+            this.reportDeadlock = report;
+            return this;
+        }
+
+        /**
+         * The order in which workers run ready nodes.
+         *
+         * @param order MediaPipe's (default) or BMF's.
+         * @return this.
+         */
+        public Builder scheduleOrder(final ScheduleOrder order)
+        {
+            this.scheduleOrder = order;
+            return this;
+        }
+
+        /**
+         * What a full queue holds back.
+         *
+         * @param rule sources only (default) or every upstream node.
+         * @return this.
+         */
+        public Builder backpressure(final Backpressure rule)
+        {
+            this.backpressure = rule;
+            return this;
+        }
+
+        /**
+         * What a calculator failure does to the run.
+         *
+         * @param policy the policy.
+         * @return this.
+         */
+        public Builder failurePolicy(final FailurePolicy policy)
+        {
+            this.failurePolicy = policy;
+            return this;
+        }
+
+        /**
+         * The timeout guard (BMF's alive watch): when work is pending and no node has run for this
+         * long, the run fails with a report of every node, queue and worker. 0 turns it off (default).
+         *
+         * @param millis the timeout.
+         * @return this.
+         */
+        public Builder timeoutGuardMillis(final long millis)
+        {
+            this.timeoutGuardNanos = millis * 1_000_000L;
+            return this;
+        }
+
+        /**
+         * Finishes the config. Validation happens when a {@link Graph} is made from it.
+         *
+         * @return the config.
+         */
+        public GraphConfig build()
+        {
+            return new GraphConfig(this);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.Payload;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A graph input stream: where {@link Graph#addPacket} puts packets in. It is a source for
+ * backpressure: while a queue downstream of it is full, adders wait or are refused.
+ *
+ * <p>Threading: adders on any threads, serialized by a guard (a CAS flag held only while a packet
+ * is handed to the consumer queues, never while waiting for room), since the stream has one
+ * producer side. Waiters park and are unparked when a queue they wait on stops being full.
+ */
+final class GraphInput
+{
+    final Graph graph;
+    final String name;
+    final OutputStream stream;
+    InputQueue[] throttleQueues = new InputQueue[0];
+    private final AtomicBoolean guard = new AtomicBoolean();
+    private volatile Thread waiter;
+    private volatile boolean closed;
+
+    GraphInput(final Graph graph, final String name)
+    {
+        this.graph = graph;
+        this.name = name;
+        this.stream = new OutputStream(graph, null, 0, StreamSpec.parse(name));
+    }
+
+    boolean isThrottled()
+    {
+        for (final InputQueue queue : throttleQueues)
+        {
+            if (queue.isFull())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Adds a packet.
+     *
+     * @return false if refused because a queue is full and {@code wait} is false (the caller keeps
+     * its payload reference).
+     */
+    boolean add(final long timestamp, final Object value, final long word, final boolean wait)
+        throws InterruptedException
+    {
+        if (isThrottled())
+        {
+            if (!wait)
+            {
+                return false;
+            }
+            awaitRoom();
+        }
+        lock();
+        try
+        {
+            checkOpen(value);
+            stream.stage(timestamp, value, word);
+            stream.flush();
+        }
+        catch (final TimestampException ex)
+        {
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+            throw ex;
+        }
+        catch (final RuntimeException | InterruptedException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            graph.fail("graph input '" + name + "'", timestamp, ex);
+            throw new IllegalStateException("graph input '" + name + "' failed at timestamp " +
+                Timestamp.toString(timestamp), ex);
+        }
+        finally
+        {
+            unlock();
+        }
+        return true;
+    }
+
+    private void checkOpen(final Object value)
+    {
+        final String problem = closed ? "is closed" : graph.isStopping() ? "belongs to a run that has ended" :
+            !graph.isStarted() ? "belongs to a graph not started yet" : null;
+        if (problem != null)
+        {
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+            throw new IllegalStateException("graph input stream '" + name + "' " + problem);
+        }
+    }
+
+    private void awaitRoom() throws InterruptedException
+    {
+        waiter = Thread.currentThread();
+        graph.inputWaiters.incrementAndGet();
+        try
+        {
+            while (isThrottled() && !graph.isStopping())
+            {
+                graph.checkDeadlock();
+                if (isThrottled())
+                {
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(10));
+                    if (Thread.interrupted())
+                    {
+                        throw new InterruptedException("interrupted while waiting for room on graph input '" +
+                            name + "'");
+                    }
+                }
+            }
+        }
+        finally
+        {
+            graph.inputWaiters.decrementAndGet();
+            waiter = null;
+        }
+    }
+
+    /** Any thread: a queue this input waits on has room. */
+    void wakeWaiter()
+    {
+        final Thread t = waiter;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    void setBound(final long bound)
+    {
+        lock();
+        try
+        {
+            checkOpen(null);
+            if (bound > stream.bound)
+            {
+                stream.setNextTimestampBound(bound);
+                stream.flush();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    void close()
+    {
+        lock();
+        try
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+            stream.close();
+            stream.flush();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    private void lock()
+    {
+        while (!guard.compareAndSet(false, true))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    private void unlock()
+    {
+        guard.set(false);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.Payload;
+
+/**
+ * One input of a node as the calculator sees it: the packet of the current input set, or
+ * nothing. Holds the engine's reference to a payload while it is lent to the calculator.
+ *
+ * <p>Threading: the node's worker only.
+ */
+final class InputPort extends PacketSlot implements Input
+{
+    final Node node;
+    final int index;
+    final String tag;
+    final int tagIndex;
+    final InputQueue queue;
+    /** Whether the lent payload's reference was passed on to an output this call. */
+    boolean passed;
+
+    InputPort(final Node node, final int index, final StreamSpec spec, final InputQueue queue)
+    {
+        super(spec.name);
+        this.node = node;
+        this.index = index;
+        this.tag = spec.tag;
+        this.tagIndex = spec.index;
+        this.queue = queue;
+    }
+
+    @Override
+    String owner()
+    {
+        return "input stream '" + streamName + "' of node '" + node.name + "'";
+    }
+
+    @Override
+    public int index()
+    {
+        return index;
+    }
+
+    @Override
+    public boolean isEmpty()
+    {
+        return value == null;
+    }
+
+    @Override
+    public Payload writablePayload()
+    {
+        final Payload held = payload();
+        if (passed)
+        {
+            throw new IllegalStateException(owner() + ": its payload was already passed to an output; " +
+                "writing it now would change what the consumers read");
+        }
+        final Payload writable = held.writable();
+        if (writable != held)
+        {
+            value = writable;
+            word = writable.generation();
+        }
+        return writable;
+    }
+
+    /** Fills the port with the queue's head packet (which must be at {@code ts}) and pops it. */
+    boolean take()
+    {
+        final Object v = queue.peekValue();
+        final long w = queue.peekWord();
+        set(queue.peekTimestamp(), v, w);
+        passed = false;
+        if (v instanceof Payload)
+        {
+            final Payload payload = (Payload)v;
+            payload.checkGeneration((int)w);
+            payload.ownerTag(this);
+        }
+        return queue.pop();
+    }
+
+    /** After the call: releases a lent payload unless it was passed on, and empties the port. */
+    void releaseHeld()
+    {
+        final Object v = value;
+        if (v instanceof Payload && !passed)
+        {
+            ((Payload)v).release();
+        }
+        value = null;
+        passed = false;
+    }
+}

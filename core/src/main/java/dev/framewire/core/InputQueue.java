@@ -1,0 +1,276 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.Payload;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+abstract class InputQueuePad0
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+abstract class InputQueueProducerFields extends InputQueuePad0
+{
+    /** Next slot to write; written by the producer only (release), read by the consumer (acquire). */
+    volatile long tail;
+    /** The producer's cached copy of {@code head}, re-read only on apparent full. */
+    long headCache;
+    /** The stream's bound as the consumer should see it; written by the producer (release). */
+    volatile long bound = Timestamp.PRE_STREAM;
+}
+
+abstract class InputQueuePad1 extends InputQueueProducerFields
+{
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
+}
+
+abstract class InputQueueConsumerFields extends InputQueuePad1
+{
+    /** Next slot to read; written by the consumer only (release), read by the producer (acquire). */
+    volatile long head;
+    /** The consumer's cached copy of {@code tail}, re-read only on apparent empty. */
+    long tailCache;
+}
+
+abstract class InputQueuePad2 extends InputQueueConsumerFields
+{
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
+    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
+    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
+}
+
+/**
+ * The packets waiting on one input stream of one consumer (a node input or a poller): a
+ * one-to-one ring of parallel arrays (timestamp, value, word) and the stream's bound.
+ *
+ * <p>A packet's {@code value} is a Java object, a {@link Payload} (its {@code word} the payload's
+ * generation when emitted), or one of the markers {@link #LONG} / {@link #DOUBLE} with the
+ * primitive's bits in {@code word}: nothing is boxed and nothing is allocated per packet.
+ *
+ * <p>Threading: one producer at a time (the producing node's worker, or a graph input's adding
+ * thread under its guard) calls {@link #offer} and {@link #publishBound}; one consumer (the
+ * consuming node's worker, or the poller's thread) calls {@link #peekTimestamp} and
+ * {@link #pop}. {@link #size()} and {@link #bound()} may be read from any thread. The producer
+ * writes a packet before the bound that settles it, so a consumer that reads the bound first and
+ * then the ring never sees a settled timestamp whose packet is not yet visible.
+ *
+ * <pre>
+ *   producer: values[t], timestamps[t], words[t]; tail = t + 1 (release); bound = b (release)
+ *   consumer: bound (acquire); tail (acquire); read slot head; head = head + 1 (release)
+ * </pre>
+ */
+final class InputQueue extends InputQueuePad2
+{
+    /** Marks a {@code long} packet; the value is in the word. */
+    static final Object LONG = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "long";
+        }
+    };
+    /** Marks a {@code double} packet; the value's bits are in the word. */
+    static final Object DOUBLE = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "double";
+        }
+    };
+
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
+    private static final VarHandle BOUND;
+
+    static
+    {
+        try
+        {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            TAIL = lookup.findVarHandle(InputQueueProducerFields.class, "tail", long.class);
+            HEAD = lookup.findVarHandle(InputQueueConsumerFields.class, "head", long.class);
+            BOUND = lookup.findVarHandle(InputQueueProducerFields.class, "bound", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    final String streamName;
+    /** The consuming node, or null for a poller. */
+    final Node consumer;
+    /** Position among the consumer's inputs. */
+    final int port;
+    /** Producing node, or null for a graph input. */
+    Node producer;
+    /** Whether this input is a declared back edge. */
+    final boolean backEdge;
+    private final int mask;
+    private final long[] timestamps;
+    private final Object[] values;
+    private final long[] words;
+
+    /** Queue limit for backpressure: full at size &gt;= limit. Raised by deadlock avoidance. */
+    volatile int limit;
+    /** Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being full. */
+    Node[] wakeOnRoom = new Node[0];
+    /** Graph inputs whose waiting adders to wake when this queue stops being full. */
+    GraphInput[] wakeInputsOnRoom = new GraphInput[0];
+    /** The poller that consumes this queue, when {@link #consumer} is null. */
+    OutputPoller poller;
+
+    InputQueue(
+        final String streamName,
+        final Node consumer,
+        final int port,
+        final boolean backEdge,
+        final int capacity,
+        final int limit)
+    {
+        this.streamName = streamName;
+        this.consumer = consumer;
+        this.port = port;
+        this.backEdge = backEdge;
+        final int size = 1 << (32 - Integer.numberOfLeadingZeros(Math.max(2, capacity) - 1));
+        this.mask = size - 1;
+        this.timestamps = new long[size];
+        this.values = new Object[size];
+        this.words = new long[size];
+        this.limit = limit;
+    }
+
+    int capacity()
+    {
+        return mask + 1;
+    }
+
+    /**
+     * Producer: appends a packet.
+     *
+     * @return false when the ring is at capacity (the hard cap).
+     */
+    boolean offer(final long timestamp, final Object value, final long word)
+    {
+        final long t = (long)TAIL.getOpaque(this);
+        if (t - headCache > mask)
+        {
+            headCache = (long)HEAD.getAcquire(this);
+            if (t - headCache > mask)
+            {
+                return false;
+            }
+        }
+        final int i = (int)t & mask;
+        timestamps[i] = timestamp;
+        values[i] = value;
+        words[i] = word;
+        TAIL.setRelease(this, t + 1);
+        return true;
+    }
+
+    /** Producer: moves the bound (never down). */
+    void publishBound(final long newBound)
+    {
+        if (newBound > (long)BOUND.getOpaque(this))
+        {
+            BOUND.setRelease(this, newBound);
+        }
+    }
+
+    /** Any thread: the stream's bound as last published. */
+    long bound()
+    {
+        return (long)BOUND.getAcquire(this);
+    }
+
+    /**
+     * Consumer: the timestamp of the oldest packet, or {@link Timestamp#UNSET} when empty.
+     */
+    long peekTimestamp()
+    {
+        final long h = (long)HEAD.getOpaque(this);
+        if (h == tailCache)
+        {
+            tailCache = (long)TAIL.getAcquire(this);
+            if (h == tailCache)
+            {
+                return Timestamp.UNSET;
+            }
+        }
+        return timestamps[(int)h & mask];
+    }
+
+    /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
+    Object peekValue()
+    {
+        return values[(int)(long)HEAD.getOpaque(this) & mask];
+    }
+
+    /** Consumer, after {@link #peekTimestamp()} found a packet: its word. */
+    long peekWord()
+    {
+        return words[(int)(long)HEAD.getOpaque(this) & mask];
+    }
+
+    /**
+     * Consumer: removes the oldest packet, after {@link #peekTimestamp()} found it.
+     *
+     * @return true if the queue went from full to not full: sources waiting on it may run.
+     */
+    boolean pop()
+    {
+        final long h = (long)HEAD.getOpaque(this);
+        values[(int)h & mask] = null;
+        HEAD.setRelease(this, h + 1);
+        final long sizeBefore = (long)TAIL.getAcquire(this) - h;
+        final int lim = limit;
+        return sizeBefore >= lim && sizeBefore - 1 < lim;
+    }
+
+    /** Any thread: packets queued right now. */
+    int size()
+    {
+        final long h = (long)HEAD.getAcquire(this);
+        return (int)((long)TAIL.getAcquire(this) - h);
+    }
+
+    /** Any thread: whether the queue is at or over its limit. */
+    boolean isFull()
+    {
+        return size() >= limit;
+    }
+
+    /** Consumer (or anyone once both sides have stopped): releases every queued payload. */
+    int drainAndRelease()
+    {
+        int released = 0;
+        while (peekTimestamp() != Timestamp.UNSET)
+        {
+            final Object value = peekValue();
+            pop();
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+                released++;
+            }
+        }
+        return released;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "stream '" + streamName + "' into " + (consumer == null ? "a poller" : "node '" + consumer.name + "'");
+    }
+}

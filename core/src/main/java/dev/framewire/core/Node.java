@@ -1,0 +1,683 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+
+/**
+ * A calculator in a running graph: its inputs and outputs, its place in the schedule, and the
+ * state machine that queues it exactly once.
+ *
+ * <p>Scheduling state ({@link #state}): IDLE, QUEUED, RUNNING, RUNNING_DIRTY. Any thread that
+ * brings input calls {@link #schedule()}: IDLE becomes QUEUED and the node goes to its worker's
+ * inbox (once); RUNNING becomes RUNNING_DIRTY, so the worker looks again when the call returns and
+ * no wake-up is lost. Only the node's worker moves it out of QUEUED and RUNNING.
+ *
+ * <p>Threading: the calculator, the ports, the outputs and the lifecycle belong to the node's
+ * worker (a node is pinned to one worker, so it never runs concurrently with itself). The
+ * volatile fields are read by the timeout guard and reports from other threads.
+ */
+final class Node implements CalculatorContext
+{
+    static final int IDLE = 0;
+    static final int QUEUED = 1;
+    static final int RUNNING = 2;
+    static final int RUNNING_DIRTY = 3;
+
+    static final int UNOPENED = 0;
+    static final int OPEN = 1;
+    static final int CLOSED = 2;
+
+    /** Readiness: nothing to do. */
+    static final long NOT_READY = Long.MIN_VALUE;
+    /** Readiness: every input is done and empty. */
+    static final long READY_FOR_CLOSE = Long.MAX_VALUE;
+
+    private static final VarHandle STATE;
+
+    static
+    {
+        try
+        {
+            STATE = MethodHandles.lookup().findVarHandle(Node.class, "state", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    final Graph graph;
+    final int id;
+    final String name;
+    final NodeConfig config;
+    final Calculator calculator;
+    final Options options;
+    InputPort[] inputs;
+    OutputStream[] outputs;
+    final boolean isSource;
+    final int sourceLayer;
+    int topoIndex;
+    Worker worker;
+    /** Queues whose fullness holds this node back: the backpressure it obeys. */
+    InputQueue[] throttleQueues = new InputQueue[0];
+    Map<String, Object> sidePackets = Map.of();
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+    volatile int lifecycle = UNOPENED;
+    /** Worker cycle time when the current call began, 0 outside calls: for the guard. */
+    volatile long callStartNanos;
+    volatile long inputTimestamp = Timestamp.UNSET;
+
+    private boolean stopRequested;
+    private boolean hasOffset;
+    private long offset;
+    /** Heap keys, computed by the worker when the node is queued. */
+    long priority1;
+    long priority2;
+    int heapIndex = -1;
+
+    Node(
+        final Graph graph,
+        final int id,
+        final NodeConfig config,
+        final Calculator calculator,
+        final Options options,
+        final boolean isSource)
+    {
+        this.graph = graph;
+        this.id = id;
+        this.name = config.name;
+        this.config = config;
+        this.calculator = calculator;
+        this.options = options;
+        this.isSource = isSource;
+        this.sourceLayer = config.sourceLayer;
+    }
+
+    // ---------------------------------------------------------------- scheduling state machine
+
+    /** Any thread: this node may have become ready. Queues it at most once. */
+    void schedule()
+    {
+        while (true)
+        {
+            final int s = (int)STATE.getVolatile(this);
+            if (s == IDLE)
+            {
+                if (STATE.compareAndSet(this, IDLE, QUEUED))
+                {
+                    graph.activeNodes.incrementAndGet();
+                    worker.enqueue(this);
+                    return;
+                }
+            }
+            else if (s == RUNNING)
+            {
+                if (STATE.compareAndSet(this, RUNNING, RUNNING_DIRTY))
+                {
+                    return;
+                }
+            }
+            else
+            {
+                return;
+            }
+        }
+    }
+
+    /** Worker: taken from the heap to run. */
+    void onTaken()
+    {
+        STATE.setVolatile(this, RUNNING);
+    }
+
+    /**
+     * Worker, after a run: queue again when still runnable or when input arrived meanwhile.
+     *
+     * @return true to put the node back on the worker's heap.
+     */
+    boolean afterRun()
+    {
+        if (wantsToRun())
+        {
+            STATE.setVolatile(this, QUEUED);
+            return true;
+        }
+        if (STATE.compareAndSet(this, RUNNING, IDLE))
+        {
+            graph.onNodeIdle();
+            return false;
+        }
+        STATE.setVolatile(this, QUEUED); // RUNNING_DIRTY: something arrived while running
+        return true;
+    }
+
+    int state()
+    {
+        return (int)STATE.getVolatile(this);
+    }
+
+    private boolean wantsToRun()
+    {
+        final int life = lifecycle;
+        if (life == CLOSED || graph.isStopping())
+        {
+            return false;
+        }
+        if (life == UNOPENED)
+        {
+            return true;
+        }
+        if (isSource)
+        {
+            return graph.sourceMayRun(this);
+        }
+        if (isThrottled())
+        {
+            return false;
+        }
+        return readiness() != NOT_READY;
+    }
+
+    /** Whether a queue this node must not overfill is full. */
+    boolean isThrottled()
+    {
+        for (final InputQueue queue : throttleQueues)
+        {
+            if (queue.isFull())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /** Worker: one step of the node: open, one input set or source call, or close. */
+    void run(final long nowNanos)
+    {
+        final int life = lifecycle;
+        if (life == UNOPENED)
+        {
+            open(nowNanos);
+        }
+        else if (life == OPEN)
+        {
+            if (isSource)
+            {
+                if (graph.sourceMayRun(this))
+                {
+                    processSource(nowNanos);
+                }
+            }
+            else if (!isThrottled())
+            {
+                final long ready = readiness();
+                if (ready == READY_FOR_CLOSE)
+                {
+                    close(nowNanos);
+                }
+                else if (ready != NOT_READY)
+                {
+                    processInputSet(ready, nowNanos);
+                }
+                else if (hasOffset)
+                {
+                    propagateOffsetBound();
+                }
+            }
+        }
+    }
+
+    /**
+     * The default policy's readiness (MediaPipe's DefaultInputStreamHandler): the lowest queued
+     * timestamp if it is settled on every input; close when every input is done and empty.
+     *
+     * @return the timestamp to process, {@link #NOT_READY} or {@link #READY_FOR_CLOSE}.
+     */
+    long readiness()
+    {
+        long minPacket = Timestamp.DONE;
+        long minBound = Timestamp.DONE;
+        for (final InputPort port : inputs)
+        {
+            final InputQueue queue = port.queue;
+            final long bound = queue.bound(); // bound first: a packet it settles is then visible
+            final long head = queue.peekTimestamp();
+            if (head != Timestamp.UNSET)
+            {
+                minPacket = Math.min(minPacket, head);
+            }
+            else if (!(queue.backEdge && bound == Timestamp.PRE_STREAM))
+            {
+                minBound = Math.min(minBound, bound);
+            }
+        }
+        if (minPacket == Timestamp.DONE)
+        {
+            return minBound == Timestamp.DONE ? READY_FOR_CLOSE : NOT_READY;
+        }
+        return minPacket < minBound ? minPacket : NOT_READY;
+    }
+
+    /** The lowest timestamp that may still arrive on some input: the inputs' settled bound. */
+    private long inputBound()
+    {
+        long min = Timestamp.DONE;
+        for (final InputPort port : inputs)
+        {
+            final InputQueue queue = port.queue;
+            final long bound = queue.bound();
+            final long head = queue.peekTimestamp();
+            min = Math.min(min, head != Timestamp.UNSET ? head : bound);
+        }
+        return min;
+    }
+
+    private void open(final long nowNanos)
+    {
+        inputTimestamp = Timestamp.UNSTARTED;
+        callStartNanos = nowNanos;
+        try
+        {
+            calculator.open(this);
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(Timestamp.UNSTARTED, t);
+            return;
+        }
+        finally
+        {
+            callStartNanos = 0;
+        }
+        lifecycle = OPEN;
+        graph.onNodeOpened(this);
+    }
+
+    private void processSource(final long nowNanos)
+    {
+        inputTimestamp = 0;
+        callStartNanos = nowNanos;
+        try
+        {
+            calculator.process(this);
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(0, t);
+            return;
+        }
+        finally
+        {
+            callStartNanos = 0;
+        }
+        if (stopRequested)
+        {
+            close(nowNanos);
+        }
+    }
+
+    private void processInputSet(final long timestamp, final long nowNanos)
+    {
+        final InputPort[] inputs = this.inputs;
+        for (final InputPort port : inputs)
+        {
+            final InputQueue queue = port.queue;
+            final long head = queue.peekTimestamp();
+            if (head == timestamp)
+            {
+                if (port.take())
+                {
+                    graph.onQueueRoom(queue);
+                }
+            }
+            else
+            {
+                port.set(Timestamp.previousAllowedInStream(head != Timestamp.UNSET ? head : queue.bound()), null, 0);
+            }
+        }
+        inputTimestamp = timestamp;
+        callStartNanos = nowNanos;
+        try
+        {
+            calculator.process(this);
+            releaseInputs();
+            if (hasOffset)
+            {
+                final long next = Timestamp.add(Timestamp.nextAllowedInStream(timestamp), offset);
+                for (final OutputStream output : outputs)
+                {
+                    output.setNextTimestampBound(next);
+                }
+            }
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(timestamp, t);
+        }
+        finally
+        {
+            callStartNanos = 0;
+        }
+    }
+
+    private void propagateOffsetBound()
+    {
+        final long next = Timestamp.add(inputBound(), offset);
+        boolean moved = false;
+        for (final OutputStream output : outputs)
+        {
+            if (next > output.bound)
+            {
+                output.setNextTimestampBound(next);
+                moved = true;
+            }
+        }
+        if (moved)
+        {
+            try
+            {
+                flushOutputs();
+            }
+            catch (final Throwable t)
+            {
+                onFailure(inputTimestamp, t);
+            }
+        }
+    }
+
+    private void close(final long nowNanos)
+    {
+        inputTimestamp = Timestamp.DONE;
+        callStartNanos = nowNanos;
+        try
+        {
+            calculator.close(this);
+            for (final OutputStream output : outputs)
+            {
+                output.close();
+            }
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(Timestamp.DONE, t);
+            return;
+        }
+        finally
+        {
+            callStartNanos = 0;
+        }
+        lifecycle = CLOSED;
+        graph.onNodeClosed(this);
+    }
+
+    private void flushOutputs() throws Exception
+    {
+        for (final OutputStream output : outputs)
+        {
+            output.flush();
+        }
+    }
+
+    private void onFailure(final long timestamp, final Throwable cause)
+    {
+        releaseInputs();
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+        }
+        graph.fail(name, timestamp, cause);
+    }
+
+    void releaseInputs()
+    {
+        for (final InputPort port : inputs)
+        {
+            port.releaseHeld();
+        }
+    }
+
+    /**
+     * Whether a payload being emitted is one this node's inputs lend: the first emit passes the
+     * input's reference on, a later one retains.
+     */
+    boolean passOn(final Payload payload)
+    {
+        for (final InputPort port : inputs)
+        {
+            if (port.value == payload)
+            {
+                if (port.passed)
+                {
+                    payload.retain();
+                }
+                port.passed = true;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Closes the calculator after a failed or cancelled run, if it was opened and not closed:
+     * what it emits is released, not delivered.
+     */
+    void closeAfterStop()
+    {
+        if (lifecycle != OPEN)
+        {
+            return;
+        }
+        lifecycle = CLOSED;
+        inputTimestamp = Timestamp.DONE;
+        try
+        {
+            calculator.close(this);
+        }
+        catch (final Throwable t)
+        {
+            graph.recordFailure(name, Timestamp.DONE, t);
+        }
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+        }
+    }
+
+    /** Worker: heap keys for the graph's schedule order. */
+    void computePriority(final ScheduleOrder order)
+    {
+        if (order == ScheduleOrder.BMF)
+        {
+            priority1 = lifecycle == UNOPENED ? Long.MIN_VALUE : nextTimestamp();
+            priority2 = id;
+            return;
+        }
+        if (lifecycle == UNOPENED)
+        {
+            priority1 = 0;
+            priority2 = id;
+        }
+        else if (!isSource)
+        {
+            priority1 = 1;
+            priority2 = -topoIndex;
+        }
+        else
+        {
+            priority1 = 2 + sourceLayer;
+            priority2 = nextTimestamp();
+        }
+    }
+
+    private long nextTimestamp()
+    {
+        if (isSource)
+        {
+            long min = Timestamp.DONE;
+            for (final OutputStream output : outputs)
+            {
+                min = Math.min(min, output.bound);
+            }
+            return min;
+        }
+        return inputBound();
+    }
+
+    // ---------------------------------------------------------------- CalculatorContext
+
+    @Override
+    public long inputTimestamp()
+    {
+        return inputTimestamp;
+    }
+
+    @Override
+    public int inputCount()
+    {
+        return inputs.length;
+    }
+
+    @Override
+    public int outputCount()
+    {
+        return outputs.length;
+    }
+
+    @Override
+    public Input input(final int index)
+    {
+        return inputs[index];
+    }
+
+    @Override
+    public Input input(final String tagOrName)
+    {
+        for (final InputPort port : inputs)
+        {
+            if (port.streamName.equals(tagOrName) || matchesTag(port.tag, port.tagIndex, tagOrName))
+            {
+                return port;
+            }
+        }
+        final StringBuilder valid = new StringBuilder();
+        for (final InputPort port : inputs)
+        {
+            valid.append(valid.length() == 0 ? "" : ", ").append(port.tag.isEmpty() ? port.streamName :
+                port.tag + ":" + port.tagIndex + " (" + port.streamName + ")");
+        }
+        throw new IllegalArgumentException("node '" + name + "' has no input '" + tagOrName + "'; its inputs are [" +
+            valid + "]");
+    }
+
+    @Override
+    public Output output(final int index)
+    {
+        return outputs[index];
+    }
+
+    @Override
+    public Output output(final String tagOrName)
+    {
+        for (final OutputStream output : outputs)
+        {
+            if (output.name.equals(tagOrName) || matchesTag(output.tag, output.tagIndex, tagOrName))
+            {
+                return output;
+            }
+        }
+        final StringBuilder valid = new StringBuilder();
+        for (final OutputStream output : outputs)
+        {
+            valid.append(valid.length() == 0 ? "" : ", ").append(output.tag.isEmpty() ? output.name :
+                output.tag + ":" + output.tagIndex + " (" + output.name + ")");
+        }
+        throw new IllegalArgumentException("node '" + name + "' has no output '" + tagOrName + "'; its outputs are [" +
+            valid + "]");
+    }
+
+    private static boolean matchesTag(final String tag, final int tagIndex, final String key)
+    {
+        if (tag.isEmpty() || !key.startsWith(tag))
+        {
+            return false;
+        }
+        if (key.length() == tag.length())
+        {
+            return tagIndex == 0;
+        }
+        return key.charAt(tag.length()) == ':' && key.substring(tag.length() + 1).equals(Integer.toString(tagIndex));
+    }
+
+    @Override
+    public void setOffset(final long offset)
+    {
+        this.hasOffset = true;
+        this.offset = offset;
+    }
+
+    @Override
+    public Object sidePacket(final String tagOrName)
+    {
+        for (final String spec : config.inputSidePackets)
+        {
+            final StreamSpec parsed = StreamSpec.parse(spec);
+            if (parsed != null && (parsed.name.equals(tagOrName) || parsed.matches(tagOrName)))
+            {
+                return sidePackets.get(parsed.name);
+            }
+        }
+        throw new IllegalArgumentException("node '" + name + "' declares no input side packet '" + tagOrName +
+            "'; it declares " + config.inputSidePackets);
+    }
+
+    @Override
+    public Options options()
+    {
+        return options;
+    }
+
+    @Override
+    public void stop()
+    {
+        if (isSource)
+        {
+            stopRequested = true;
+        }
+    }
+
+    @Override
+    public boolean isCancelled()
+    {
+        return graph.isStopping();
+    }
+
+    @Override
+    public PayloadPool pool()
+    {
+        return graph.pool();
+    }
+
+    @Override
+    public String nodeName()
+    {
+        return name;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "node '" + name + "'";
+    }
+}

@@ -1,0 +1,332 @@
+package dev.framewire.core;
+
+import dev.framewire.offheap.Payload;
+
+import java.util.Arrays;
+
+/**
+ * The producer side of a stream: what a node (or a graph input) emits, staged during a call and
+ * delivered when it returns to every consumer queue ("mirror"), every observer, and its new bound.
+ *
+ * <p>Fan-out: a payload emitted to k mirrors gets k references, the producer's own moving to the
+ * first; observers borrow it during their call. A payload nobody consumes is released at once.
+ *
+ * <p>Threading: the producing node's worker (or a graph input's adder under its guard) only.
+ */
+final class OutputStream implements Output
+{
+    final String name;
+    /** The producing node, or null for a graph input. */
+    final Node node;
+    final int index;
+    final String tag;
+    final int tagIndex;
+    final Graph graph;
+    InputQueue[] mirrors = new InputQueue[0];
+    PacketObserver[] observers = new PacketObserver[0];
+    private final PacketSlot observed;
+
+    /** The lowest timestamp the next packet may carry. */
+    long bound = Timestamp.PRE_STREAM;
+    private long lastTimestamp = Timestamp.UNSET;
+    private long publishedBound = Timestamp.PRE_STREAM;
+    private long[] stagedTimestamps = new long[8];
+    private Object[] stagedValues = new Object[8];
+    private long[] stagedWords = new long[8];
+    private int staged;
+    /** Set once a consumer dropped out of the run: emits are released instead of delivered. */
+    boolean discarding;
+
+    OutputStream(final Graph graph, final Node node, final int index, final StreamSpec spec)
+    {
+        this.graph = graph;
+        this.node = node;
+        this.index = index;
+        this.name = spec.name;
+        this.tag = spec.tag;
+        this.tagIndex = spec.index;
+        this.observed = new PacketSlot(spec.name);
+    }
+
+    private String owner()
+    {
+        return node == null ? "graph input stream '" + name + "'" : "node '" + node.name + "' on stream '" + name + "'";
+    }
+
+    @Override
+    public int index()
+    {
+        return index;
+    }
+
+    @Override
+    public String streamName()
+    {
+        return name;
+    }
+
+    @Override
+    public void add(final Object value, final long timestamp)
+    {
+        if (value == null)
+        {
+            throw new IllegalArgumentException(owner() + ": null packet value at timestamp " + Timestamp.toString(timestamp));
+        }
+        if (value instanceof Payload)
+        {
+            final Payload payload = (Payload)value;
+            if (node == null || !node.passOn(payload))
+            {
+                // the caller's own reference moves to the stream; check it has one
+                if (payload.refCount() <= 0)
+                {
+                    throw new IllegalStateException(owner() + ": emitted a released " + payload);
+                }
+            }
+            stage(timestamp, payload, payload.generation());
+        }
+        else
+        {
+            stage(timestamp, value, 0);
+        }
+    }
+
+    @Override
+    public void addLong(final long value, final long timestamp)
+    {
+        stage(timestamp, InputQueue.LONG, value);
+    }
+
+    @Override
+    public void addDouble(final double value, final long timestamp)
+    {
+        stage(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+    }
+
+    /** Checks the timestamp against the bound, then stages the packet for delivery. */
+    void stage(final long timestamp, final Object value, final long word)
+    {
+        if (timestamp < bound || !Timestamp.isValidPacketTimestamp(timestamp) ||
+            (timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM) && lastTimestamp != Timestamp.UNSET)
+        {
+            final String error = timestampError(timestamp);
+            if (value instanceof Payload && node != null)
+            {
+                // the reference was handed to us: release it so that nothing leaks on the error path
+                ((Payload)value).release();
+            }
+            throw new TimestampException(error);
+        }
+        if (staged == stagedTimestamps.length)
+        {
+            grow();
+        }
+        stagedTimestamps[staged] = timestamp;
+        stagedValues[staged] = value;
+        stagedWords[staged] = word;
+        staged++;
+        lastTimestamp = timestamp;
+        bound = Timestamp.nextAllowedInStream(timestamp);
+    }
+
+    String timestampError(final long timestamp)
+    {
+        if (!Timestamp.isValidPacketTimestamp(timestamp))
+        {
+            return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is not a valid packet timestamp " +
+                "(valid: PreStream, PostStream, or Min..Max)";
+        }
+        if (lastTimestamp != Timestamp.UNSET && timestamp <= lastTimestamp)
+        {
+            return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is not after the previous packet's " +
+                Timestamp.toString(lastTimestamp) + "; timestamps must increase strictly";
+        }
+        if (timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM)
+        {
+            return owner() + ": a packet at " + Timestamp.toString(timestamp) + " must be the only packet of its " +
+                "stream, but the stream already had one at " + Timestamp.toString(lastTimestamp);
+        }
+        return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is below the stream's bound " +
+            Timestamp.toString(bound) + (lastTimestamp == Timestamp.UNSET ? "" :
+            " (previous packet " + Timestamp.toString(lastTimestamp) + ")");
+    }
+
+    private void grow()
+    {
+        final int size = stagedTimestamps.length * 2;
+        stagedTimestamps = Arrays.copyOf(stagedTimestamps, size);
+        stagedValues = Arrays.copyOf(stagedValues, size);
+        stagedWords = Arrays.copyOf(stagedWords, size);
+    }
+
+    @Override
+    public void setNextTimestampBound(final long newBound)
+    {
+        if (newBound > bound)
+        {
+            bound = newBound;
+        }
+    }
+
+    @Override
+    public long nextTimestampBound()
+    {
+        return bound;
+    }
+
+    @Override
+    public void close()
+    {
+        bound = Timestamp.DONE;
+    }
+
+    boolean isClosed()
+    {
+        return bound == Timestamp.DONE;
+    }
+
+    /**
+     * Delivers what was staged, then the bound, then wakes the consumers.
+     *
+     * @throws Exception from an observer, or a {@link QueueOverflowException} at a hard cap.
+     */
+    void flush() throws Exception
+    {
+        final InputQueue[] mirrors = this.mirrors;
+        final int count = staged;
+        Exception failure = null;
+        for (int i = 0; i < count; i++)
+        {
+            final long timestamp = stagedTimestamps[i];
+            final Object value = stagedValues[i];
+            final long word = stagedWords[i];
+            stagedValues[i] = null;
+            if (failure == null)
+            {
+                try
+                {
+                    deliver(mirrors, timestamp, value, word);
+                }
+                catch (final Exception ex)
+                {
+                    failure = ex;
+                }
+            }
+            else if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+        }
+        staged = 0;
+        final long b = bound;
+        final boolean boundMoved = b != publishedBound;
+        if (boundMoved)
+        {
+            publishedBound = b;
+            for (final InputQueue mirror : mirrors)
+            {
+                mirror.publishBound(b);
+            }
+        }
+        if (count > 0 || boundMoved)
+        {
+            for (final InputQueue mirror : mirrors)
+            {
+                graph.notifyConsumer(mirror);
+            }
+        }
+        if (failure != null)
+        {
+            throw failure;
+        }
+    }
+
+    private void deliver(final InputQueue[] mirrors, final long timestamp, final Object value, final long word)
+        throws Exception
+    {
+        final boolean isPayload = value instanceof Payload;
+        final int consumers = discarding ? 0 : mirrors.length;
+        final PacketObserver[] observers = this.observers;
+        if (observers.length > 0)
+        {
+            observed.set(timestamp, value, word);
+            try
+            {
+                for (final PacketObserver observer : observers)
+                {
+                    observer.onPacket(observed);
+                }
+            }
+            catch (final Exception ex)
+            {
+                if (isPayload)
+                {
+                    ((Payload)value).release();
+                }
+                throw ex;
+            }
+            finally
+            {
+                observed.clear();
+            }
+        }
+        if (isPayload)
+        {
+            final Payload payload = (Payload)value;
+            if (consumers == 0)
+            {
+                payload.release();
+                return;
+            }
+            if (consumers > 1)
+            {
+                payload.retain(consumers - 1);
+            }
+            payload.ownerTag(this);
+        }
+        for (int m = 0; m < consumers; m++)
+        {
+            final InputQueue mirror = mirrors[m];
+            if (!mirror.offer(timestamp, value, word))
+            {
+                if (isPayload)
+                {
+                    for (int r = m; r < consumers; r++)
+                    {
+                        ((Payload)value).release();
+                    }
+                }
+                throw new QueueOverflowException(mirror + " is at its hard cap of " + mirror.capacity() +
+                    " packets (queue limit " + mirror.limit + ") and " + owner() + " emitted timestamp " +
+                    Timestamp.toString(timestamp) + "; its consumer does not keep up and backpressure cannot hold " +
+                    "this producer back: use Backpressure.ALL_NODES, a flow limiter, or a larger queueHardCap");
+            }
+        }
+    }
+
+    /** Releases staged payloads without delivering them: for a failed or cancelled run. */
+    void discardStaged()
+    {
+        for (int i = 0; i < staged; i++)
+        {
+            final Object value = stagedValues[i];
+            stagedValues[i] = null;
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+        }
+        staged = 0;
+    }
+
+    int stagedCount()
+    {
+        return staged;
+    }
+
+    @Override
+    public String toString()
+    {
+        return owner();
+    }
+}

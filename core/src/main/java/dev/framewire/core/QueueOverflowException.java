@@ -1,0 +1,15 @@
+package dev.framewire.core;
+
+/**
+ * An input queue reached its hard cap: the run fails rather than let a queue grow without bound.
+ * The message names the stream, its consumer and producer, and what to change.
+ */
+public final class QueueOverflowException extends IllegalStateException
+{
+    private static final long serialVersionUID = 1L;
+
+    QueueOverflowException(final String message)
+    {
+        super(message);
+    }
+}

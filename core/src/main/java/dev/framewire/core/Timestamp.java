@@ -1,0 +1,147 @@
+package dev.framewire.core;
+
+/**
+ * Packet timestamps: {@code long} microseconds, with MediaPipe's special values at both ends.
+ *
+ * <pre>
+ *   UNSET &lt; UNSTARTED &lt; PRE_STREAM &lt; MIN &lt;= ordinary &lt;= MAX &lt; POST_STREAM &lt; ONE_OVER_POST_STREAM &lt; DONE
+ * </pre>
+ * A packet may carry {@link #PRE_STREAM}, {@link #POST_STREAM} or any value in
+ * [{@link #MIN}, {@link #MAX}]; a packet at {@code PRE_STREAM} or {@code POST_STREAM} must be the
+ * only packet of its stream. A stream's <em>bound</em> is the lowest timestamp its next packet may
+ * carry; {@link #DONE} means closed. A timestamp is <em>settled</em> when it is below the bound.
+ */
+public final class Timestamp
+{
+    /** No timestamp: the input timestamp outside any call. */
+    public static final long UNSET = Long.MIN_VALUE;
+    /** Before the run: the input timestamp seen by {@code open}. */
+    public static final long UNSTARTED = Long.MIN_VALUE + 1;
+    /** A packet at this timestamp is the only packet of its stream, before all others. */
+    public static final long PRE_STREAM = Long.MIN_VALUE + 2;
+    /** The lowest ordinary timestamp. */
+    public static final long MIN = Long.MIN_VALUE + 3;
+    /** The highest ordinary timestamp. */
+    public static final long MAX = Long.MAX_VALUE - 3;
+    /** A packet at this timestamp is the only packet of its stream, after all others. */
+    public static final long POST_STREAM = Long.MAX_VALUE - 2;
+    /** The bound after a packet at {@link #POST_STREAM} or {@link #MAX}: nothing more may come. */
+    public static final long ONE_OVER_POST_STREAM = Long.MAX_VALUE - 1;
+    /** The bound of a closed stream; the input timestamp seen by {@code close}. */
+    public static final long DONE = Long.MAX_VALUE;
+
+    private Timestamp()
+    {
+    }
+
+    /**
+     * Whether a packet may carry this timestamp.
+     *
+     * @param timestamp the candidate.
+     * @return true for {@code PRE_STREAM}, {@code POST_STREAM} and [{@code MIN}, {@code MAX}].
+     */
+    public static boolean isValidPacketTimestamp(final long timestamp)
+    {
+        return (timestamp >= MIN && timestamp <= MAX) || timestamp == PRE_STREAM || timestamp == POST_STREAM;
+    }
+
+    /**
+     * The bound after a packet at {@code timestamp}: the lowest timestamp the next packet may carry.
+     *
+     * @param timestamp a valid packet timestamp.
+     * @return {@code timestamp + 1}, or {@link #ONE_OVER_POST_STREAM} after {@code PRE_STREAM},
+     * {@code MAX} or {@code POST_STREAM} (which must be alone or last).
+     */
+    public static long nextAllowedInStream(final long timestamp)
+    {
+        return timestamp >= MAX || timestamp == PRE_STREAM ? ONE_OVER_POST_STREAM : timestamp + 1;
+    }
+
+    /**
+     * The highest timestamp settled under a bound: one below it, with MediaPipe's special cases.
+     *
+     * @param bound a stream bound.
+     * @return the previous allowed timestamp.
+     */
+    public static long previousAllowedInStream(final long bound)
+    {
+        if (bound <= MIN)
+        {
+            return PRE_STREAM;
+        }
+        if (bound >= ONE_OVER_POST_STREAM)
+        {
+            return POST_STREAM;
+        }
+        return bound - 1;
+    }
+
+    /**
+     * Adds an offset to a timestamp, saturating at the special values instead of overflowing.
+     *
+     * @param timestamp a timestamp or bound.
+     * @param offset    a signed offset in microseconds.
+     * @return the sum, clamped to [{@code MIN}, {@code ONE_OVER_POST_STREAM}] when it leaves the
+     * ordinary range, and unchanged for {@code DONE}.
+     */
+    public static long add(final long timestamp, final long offset)
+    {
+        if (timestamp == DONE || timestamp >= ONE_OVER_POST_STREAM)
+        {
+            return timestamp;
+        }
+        final long sum = timestamp + offset;
+        if (offset > 0 && sum < timestamp || sum > MAX)
+        {
+            return ONE_OVER_POST_STREAM;
+        }
+        if (offset < 0 && sum > timestamp || sum < MIN)
+        {
+            return MIN;
+        }
+        return sum;
+    }
+
+    /**
+     * Names a timestamp for messages: the number, or the special value's name.
+     *
+     * @param timestamp any timestamp.
+     * @return its text.
+     */
+    public static String toString(final long timestamp)
+    {
+        if (timestamp == UNSET)
+        {
+            return "Unset";
+        }
+        if (timestamp == UNSTARTED)
+        {
+            return "Unstarted";
+        }
+        if (timestamp == PRE_STREAM)
+        {
+            return "PreStream";
+        }
+        if (timestamp == POST_STREAM)
+        {
+            return "PostStream";
+        }
+        if (timestamp == ONE_OVER_POST_STREAM)
+        {
+            return "OneOverPostStream";
+        }
+        if (timestamp == DONE)
+        {
+            return "Done";
+        }
+        if (timestamp == MIN)
+        {
+            return "Min";
+        }
+        if (timestamp == MAX)
+        {
+            return "Max";
+        }
+        return Long.toString(timestamp);
+    }
+}

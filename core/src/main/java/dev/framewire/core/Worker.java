@@ -1,0 +1,232 @@
+package dev.framewire.core;
+
+import net.openhft.affinity.Affinity;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscArrayQueue;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
+ * that other threads put ready nodes on) into its own {@link NodeHeap}, where no other thread
+ * looks, and runs the first node. A node scheduled from this worker's own thread skips the inbox.
+ *
+ * <p>Life cycle: INITIALISED, RUNNING, PAUSED, TERMINATING, TERMINATED.
+ *
+ * <p>Threading: {@link #enqueue(Node)} from any thread; everything else on the worker's thread.
+ * A parked worker is unparked only when it has said it is parked ({@link #parked}), so a busy
+ * worker costs its producers no system call.
+ */
+final class Worker implements Agent
+{
+    static final int INITIALISED = 0;
+    static final int RUNNING = 1;
+    static final int PAUSED = 2;
+    static final int TERMINATING = 3;
+    static final int TERMINATED = 4;
+    private static final String[] LIFECYCLE_NAMES = {"initialised", "running", "paused", "terminating", "terminated"};
+
+    final Graph graph;
+    final String name;
+    final int cpu;
+    private final MpscArrayQueue<Node> inbox;
+    private final NodeHeap heap;
+    private final MessagePassingQueue.Consumer<Node> toHeap;
+    final IdleStrategy idleStrategy;
+
+    volatile Thread thread;
+    volatile boolean parked;
+    volatile int lifecycle = INITIALISED;
+    /** The node in a call right now, for reports. */
+    volatile Node current;
+    /** Node runs so far; written by this worker only. */
+    volatile long runs;
+
+    Worker(final Graph graph, final String name, final int capacity, final IdleKind idle, final int cpu)
+    {
+        this.graph = graph;
+        this.name = name;
+        this.cpu = cpu;
+        this.inbox = new MpscArrayQueue<>(Math.max(2, capacity));
+        this.heap = new NodeHeap(capacity, graph.scheduleOrder());
+        this.toHeap = heap::add;
+        this.idleStrategy = idleStrategy(idle);
+    }
+
+    private IdleStrategy idleStrategy(final IdleKind idle)
+    {
+        switch (idle)
+        {
+            case BUSY_SPIN:
+                return new BusySpinIdleStrategy();
+            case YIELD:
+                return new YieldingIdleStrategy();
+            case BACKOFF:
+                return new BackoffIdleStrategy();
+            default:
+                return new ParkingIdleStrategy(this);
+        }
+    }
+
+    /** Any thread: hands a queued node to this worker. */
+    void enqueue(final Node node)
+    {
+        if (Thread.currentThread() == thread)
+        {
+            heap.add(node);
+            return;
+        }
+        // Capacity is the number of nodes on this worker and a node is queued at most once,
+        // so the offer cannot fail.
+        inbox.offer(node);
+        if (parked)
+        {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Any thread: wakes the worker if it is parked (pause, resume, stop). */
+    void wake()
+    {
+        final Thread t = thread;
+        if (t != null && parked)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    boolean hasWork()
+    {
+        return !inbox.isEmpty() || !heap.isEmpty();
+    }
+
+    @Override
+    public void onStart()
+    {
+        thread = Thread.currentThread();
+        if (cpu >= 0)
+        {
+            Affinity.setAffinity(cpu);
+        }
+        lifecycle = RUNNING;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (graph.isStopping())
+        {
+            lifecycle = TERMINATING;
+            return 0;
+        }
+        if (graph.isPaused())
+        {
+            lifecycle = PAUSED;
+            return 0;
+        }
+        lifecycle = RUNNING;
+        int work = inbox.drain(toHeap, 256);
+        final Node node = heap.poll();
+        if (node == null)
+        {
+            return work;
+        }
+        final long now = System.nanoTime();
+        node.onTaken();
+        current = node;
+        try
+        {
+            node.run(now);
+        }
+        catch (final Throwable t)
+        {
+            graph.fail(node.name, node.inputTimestamp, t);
+        }
+        finally
+        {
+            current = null;
+        }
+        runs = runs + 1;
+        if (node.afterRun())
+        {
+            heap.add(node);
+        }
+        return work + 1;
+    }
+
+    @Override
+    public void onClose()
+    {
+        lifecycle = TERMINATED;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return name;
+    }
+
+    String lifecycleName()
+    {
+        return LIFECYCLE_NAMES[lifecycle];
+    }
+
+    int queued()
+    {
+        return inbox.size() + heap.size();
+    }
+
+    /**
+     * Parks until a producer unparks this worker; the producer does so only when {@link #parked}
+     * is set, and the worker re-checks its inbox after setting it, so no wake-up is lost. A
+     * timed park bounds the wait in case a pause or stop flag changes without a node arriving.
+     */
+    static final class ParkingIdleStrategy implements IdleStrategy
+    {
+        private static final long MAX_PARK_NANOS = 10_000_000L;
+        private final Worker worker;
+
+        ParkingIdleStrategy(final Worker worker)
+        {
+            this.worker = worker;
+        }
+
+        @Override
+        public void idle(final int workCount)
+        {
+            if (workCount > 0)
+            {
+                return;
+            }
+            idle();
+        }
+
+        @Override
+        public void idle()
+        {
+            final Worker w = worker;
+            w.parked = true;
+            if (!w.hasWork() && !w.graph.isStopping())
+            {
+                LockSupport.parkNanos(this, MAX_PARK_NANOS);
+            }
+            w.parked = false;
+        }
+
+        @Override
+        public void reset()
+        {
+        }
+
+        @Override
+        public String alias()
+        {
+            return "park";
+        }
+    }
+}
