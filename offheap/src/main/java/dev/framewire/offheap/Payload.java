@@ -140,8 +140,13 @@ public final class Payload
      * copy, in which case the caller's reference to this payload is released and the copy's
      * single reference is the caller's.
      *
+     * <p>Not atomic with respect to another holder's {@link #release()}: racing one, it may copy
+     * although, an instant later, the reference would have been the only one. That costs a copy;
+     * the counts stay right and the original is freed by whichever release comes last.
+     *
      * @return this, or a fresh copy with the same bytes and frame shape.
-     * @throws MemoryBudgetExceededException if a copy is needed and the budget has no room.
+     * @throws MemoryBudgetExceededException if a copy is needed and the budget has no room; the
+     *                                       caller then still holds its reference to this payload.
      */
     public Payload writable()
     {
@@ -166,38 +171,40 @@ public final class Payload
     /**
      * Adds a reference, for a new holder.
      *
-     * @throws PayloadStateException if the payload has been released.
+     * @throws PayloadStateException if the payload has been released, or already holds
+     *                               {@code Integer.MAX_VALUE} references.
      */
     public void retain()
     {
-        while (true)
-        {
-            final int count = (int)REF_COUNT.getVolatile(this);
-            if (count <= 0)
-            {
-                throw new PayloadStateException("retain after release of " + this);
-            }
-            if (REF_COUNT.compareAndSet(this, count, count + 1))
-            {
-                return;
-            }
-        }
+        retain(1);
     }
 
     /**
      * Adds {@code n} references at once, for fan-out to {@code n} more holders.
      *
      * @param n at least 0.
-     * @throws PayloadStateException if the payload has been released.
+     * @throws IllegalArgumentException if {@code n} is negative: references are dropped one
+     *                                  {@link #release()} at a time, so the last one frees the slot.
+     * @throws PayloadStateException    if the payload has been released, or the count would pass
+     *                                  {@code Integer.MAX_VALUE}.
      */
     public void retain(final int n)
     {
+        if (n < 0)
+        {
+            throw new IllegalArgumentException("retain(" + n + ") on " + this + ": n must be at least 0");
+        }
         while (true)
         {
             final int count = (int)REF_COUNT.getVolatile(this);
             if (count <= 0)
             {
                 throw new PayloadStateException("retain after release of " + this);
+            }
+            if (count > Integer.MAX_VALUE - n)
+            {
+                throw new PayloadStateException(
+                    "reference count overflow: " + count + " + " + n + " references to " + this);
             }
             if (REF_COUNT.compareAndSet(this, count, count + n))
             {

@@ -27,6 +27,7 @@ public final class PayloadPool implements AutoCloseable
     private final AtomicLong copies = new AtomicLong();
     private final AtomicLong failedAcquires = new AtomicLong();
     private volatile boolean closed;
+    private boolean slabsFreed;
 
     /**
      * Makes a pool with default settings (see {@link PoolContext}).
@@ -87,11 +88,26 @@ public final class PayloadPool implements AutoCloseable
             throw exceeded("hard limit " + budget.hardLimitBytes() + " B", sizeClass.slotBytes);
         }
         Payload payload = sizeClass.poll();
-        if (payload == null && (payload = sizeClass.grow()) == null)
+        if (payload == null)
         {
-            budget.unuse(sizeClass.slotBytes);
-            failedAcquires.incrementAndGet();
-            throw exceeded("maximum " + budget.maxBytes() + " B of slabs", sizeClass.slotBytes);
+            try
+            {
+                payload = sizeClass.grow();
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                // e.g. OutOfMemoryError from a direct allocation past -XX:MaxDirectMemorySize:
+                // give the bytes back, or the budget would count them as in use forever
+                budget.unuse(sizeClass.slotBytes);
+                failedAcquires.incrementAndGet();
+                throw ex;
+            }
+            if (payload == null)
+            {
+                budget.unuse(sizeClass.slotBytes);
+                failedAcquires.incrementAndGet();
+                throw exceeded("maximum " + budget.maxBytes() + " B of slabs", sizeClass.slotBytes);
+            }
         }
         payload.onAcquire(length, leakTracking ? new Throwable("acquired here") : null);
         return payload;
@@ -107,7 +123,8 @@ public final class PayloadPool implements AutoCloseable
      */
     public Payload acquireFrame(final int width, final int height, final PixelFormat format)
     {
-        return acquireFrame(width, height, format, format.minStride(Math.max(width, 0)));
+        final long stride = format.minStrideBytes(Math.max(width, 0));
+        return acquireFrame(width, height, format, (int)Math.min(stride, Integer.MAX_VALUE));
     }
 
     /**
@@ -116,8 +133,10 @@ public final class PayloadPool implements AutoCloseable
      * @param width  pixels, positive.
      * @param height pixels, positive.
      * @param format pixel format.
-     * @param stride bytes per row of plane 0, at least {@code format.minStride(width)}.
+     * @param stride bytes per row of plane 0, at least {@code format.minStride(width)}; even for
+     *               {@link PixelFormat#I420}.
      * @return a frame payload with a reference count of 1.
+     * @throws IllegalArgumentException naming the size, stride or format that does not fit.
      */
     public Payload acquireFrame(final int width, final int height, final PixelFormat format, final int stride)
     {
@@ -125,12 +144,20 @@ public final class PayloadPool implements AutoCloseable
         {
             throw new IllegalArgumentException("frame size " + width + "x" + height + " invalid, both must be positive");
         }
-        if (stride < format.minStride(width))
+        // long arithmetic: an int product of width, height and bytes per pixel can wrap to a
+        // small positive number and pass every check with a frame far bigger than its slot
+        final long minStride = format.minStrideBytes(width);
+        if (stride < minStride)
         {
             throw new IllegalArgumentException("stride " + stride + " too small for a " + width + " pixel wide " +
-                format + " frame, the minimum is " + format.minStride(width));
+                format + " frame, the minimum is " + minStride);
         }
-        final long bytes = (long)format.frameBytes(height, stride);
+        if (format == PixelFormat.I420 && (stride & 1) != 0)
+        {
+            throw new IllegalArgumentException("stride " + stride + " is odd; an I420 stride must be even so that " +
+                "its U and V planes have whole rows of stride / 2 bytes");
+        }
+        final long bytes = format.frameBytesLong(height, stride);
         if (bytes > maxSlotBytes)
         {
             throw new IllegalArgumentException("frame " + width + "x" + height + " " + format + " needs " + bytes +
@@ -237,7 +264,7 @@ public final class PayloadPool implements AutoCloseable
     }
 
     /**
-     * Acquires refused by the budget.
+     * Acquires refused by the budget, or by a failed slab allocation.
      *
      * @return the count.
      */
@@ -282,28 +309,36 @@ public final class PayloadPool implements AutoCloseable
     }
 
     /**
-     * Closes the pool: if nothing is held, the slabs are freed; if something is, nothing is
-     * freed (a holder may still read it) and the leak report is thrown.
+     * Closes the pool: no acquire succeeds after it. If nothing is held, the slabs are freed; if
+     * something is, nothing is freed (a holder may still read it) and the leak report is thrown,
+     * and a later {@code close()}, once the holders have released, frees the slabs. Closing a
+     * pool whose slabs are freed does nothing.
      *
      * @throws IllegalStateException listing every payload still held.
      */
     @Override
     public void close()
     {
-        if (closed)
+        closed = true;
+        if (slabsFreed)
         {
             return;
         }
-        closed = true;
         final String leaks = leakReport();
         if (!leaks.isEmpty())
         {
             throw new IllegalStateException("payload pool closed with payloads still held:\n" + leaks);
         }
+        slabsFreed = true;
         for (final SizeClass sizeClass : sizeClasses)
         {
             sizeClass.freeSlabs();
         }
+    }
+
+    SizeClass sizeClass(final int classIndex)
+    {
+        return sizeClasses[classIndex];
     }
 
     boolean useAfterReleaseCheck()

@@ -13,7 +13,9 @@ package dev.framewire.offheap;
  *          U  [stride/2 x ceil(height/2)]
  *          V  [stride/2 x ceil(height/2)]
  * </pre>
- * For planar formats {@code stride} is the luma stride; it must be even for I420.
+ * For planar formats {@code stride} is the luma stride, and the width is rounded up to even for
+ * the chroma planes; the stride must be even for I420, so that both chroma planes have whole
+ * rows of {@code stride / 2} bytes.
  */
 public enum PixelFormat
 {
@@ -61,12 +63,14 @@ public enum PixelFormat
      * The tightest stride (bytes per row of plane 0) for a width, as ffmpeg's rawvideo writes it.
      *
      * @param width in pixels.
-     * @return {@code width * bytesPerPixel}, rounded up to even for I420.
+     * @return {@code width * bytesPerPixel}, rounded up to even for the 4:2:0 formats, whose chroma
+     *         rows hold {@code ceil(width / 2)} samples (NV12: U,V pairs, so {@code 2 * ceil(width / 2)}
+     *         bytes in a row of plane 0's stride).
+     * @throws IllegalArgumentException if the stride does not fit an {@code int}.
      */
     public int minStride(final int width)
     {
-        final int stride = width * bytesPerPixel;
-        return this == I420 ? (stride + 1) & ~1 : stride;
+        return toInt(minStrideBytes(width), "stride of a " + width + " pixel wide frame");
     }
 
     /**
@@ -75,10 +79,22 @@ public enum PixelFormat
      * @param height in pixels.
      * @param stride bytes per row of plane 0.
      * @return the byte length of the whole frame, every plane included.
+     * @throws IllegalArgumentException if the length does not fit an {@code int}.
      */
     public int frameBytes(final int height, final int stride)
     {
-        final int chromaRows = (height + 1) >> 1;
+        return toInt(frameBytesLong(height, stride), "a frame of " + height + " rows of stride " + stride);
+    }
+
+    long minStrideBytes(final int width)
+    {
+        final long stride = (long)width * bytesPerPixel;
+        return planeCount > 1 ? (stride + 1) & ~1L : stride;
+    }
+
+    long frameBytesLong(final int height, final long stride)
+    {
+        final long chromaRows = ((long)height + 1) >> 1;
         switch (this)
         {
             case NV12:
@@ -88,6 +104,15 @@ public enum PixelFormat
             default:
                 return stride * height;
         }
+    }
+
+    private int toInt(final long bytes, final String what)
+    {
+        if (bytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException(this + ": " + what + " is " + bytes + " bytes, more than an int holds");
+        }
+        return (int)bytes;
     }
 
     /**

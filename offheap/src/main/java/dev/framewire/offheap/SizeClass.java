@@ -1,5 +1,6 @@
 package dev.framewire.offheap;
 
+import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 
 import java.nio.ByteBuffer;
@@ -45,7 +46,8 @@ final class SizeClass
         this.pool = pool;
         this.index = index;
         this.slotBytes = slotBytes;
-        this.slotsPerSlab = Math.max(1, slabTargetBytes / slotBytes);
+        // a slab and its alignment slack must fit one ByteBuffer
+        this.slotsPerSlab = Math.max(1, Math.min(slabTargetBytes, Integer.MAX_VALUE - PayloadPool.ALIGNMENT) / slotBytes);
     }
 
     Payload poll()
@@ -109,9 +111,21 @@ final class SizeClass
             {
                 return null;
             }
-            final ByteBuffer slab = BufferUtil.allocateDirectAligned((int)slabBytes, PayloadPool.ALIGNMENT);
+            // Aligned by hand rather than with BufferUtil.allocateDirectAligned: that returns a
+            // slice, which BufferUtil.free cannot free ("duplicate or slice"); the whole
+            // allocation is kept so that close() can free it.
+            final ByteBuffer slab;
+            try
+            {
+                slab = ByteBuffer.allocateDirect((int)slabBytes + PayloadPool.ALIGNMENT);
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                pool.budget().unreserve(slabBytes);
+                throw ex;
+            }
             slabs.add(slab);
-            final long base = BufferUtil.address(slab);
+            final long base = BitUtil.align(BufferUtil.address(slab), PayloadPool.ALIGNMENT);
             final Payload[] old = slots;
             final Payload[] grown = Arrays.copyOf(old, old.length + slotsPerSlab);
             for (int i = 0; i < slotsPerSlab; i++)
@@ -127,6 +141,18 @@ final class SizeClass
             acquires.incrementAndGet();
             return grown[old.length];
         }
+    }
+
+    /**
+     * Slot index at the top of the free list, -1 when it is empty; the rest follows
+     * {@link Payload#nextFree}. For tests and diagnostics: exact only while no other thread
+     * acquires or releases in this class.
+     *
+     * @return the slot index or -1.
+     */
+    int freeListHead()
+    {
+        return (int)(head.get() & INDEX_MASK) - 1;
     }
 
     long acquires()
@@ -151,10 +177,11 @@ final class SizeClass
 
     synchronized void freeSlabs()
     {
+        final long slabBytes = (long)slotsPerSlab * slotBytes;
         for (final ByteBuffer slab : slabs)
         {
             BufferUtil.free(slab);
-            pool.budget().unreserve(slab.capacity());
+            pool.budget().unreserve(slabBytes);
         }
         slabs.clear();
         slots = new Payload[0];
