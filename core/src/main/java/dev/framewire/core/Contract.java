@@ -16,6 +16,7 @@ public final class Contract
 {
     private final Map<String, OptionSpec> options = new LinkedHashMap<>();
     private boolean processTimestampBounds;
+    private InputPolicy inputPolicy;
 
     /**
      * Declares an option.
@@ -48,6 +49,24 @@ public final class Contract
     {
         this.processTimestampBounds = on;
         return this;
+    }
+
+    /**
+     * Asks for an input policy when the node's config names none (as MediaPipe's
+     * {@code SetInputStreamHandler} in {@code GetContract}).
+     *
+     * @param policy the policy.
+     * @return this.
+     */
+    public Contract inputPolicy(final InputPolicy policy)
+    {
+        this.inputPolicy = policy;
+        return this;
+    }
+
+    InputPolicy inputPolicy()
+    {
+        return inputPolicy;
     }
 
     boolean processTimestampBounds()

@@ -107,7 +107,8 @@ public final class Graph implements AutoCloseable
         for (int i = 0; i < plan.nodeCount; i++)
         {
             final NodeConfig nodeConfig = config.nodes.get(i);
-            nodes[i] = new Node(this, i, nodeConfig, plan.calculators[i], plan.options[i], plan.inputSpecs[i].length == 0);
+            nodes[i] = new Node(this, i, nodeConfig, plan.calculators[i], plan.options[i], plan.contracts[i],
+                plan.inputSpecs[i].length == 0);
             maxLayer = Math.max(maxLayer, nodeConfig.sourceLayer);
         }
         this.openSourcesByLayer = new int[maxLayer + 1];
@@ -144,6 +145,7 @@ public final class Graph implements AutoCloseable
                 attach(producers.get(specs[p].name), queue);
                 node.inputs[p] = new InputPort(node, p, specs[p], queue);
             }
+            node.initInputs();
         }
         for (int t = 0; t < plan.topoOrder.length; t++)
         {

@@ -185,6 +185,42 @@ final class GraphPlan
                 }
                 contracts[i] = contract;
                 options[i] = resolveOptions(node, contract, where);
+                checkPolicy(node, contract, inputSpecs[i], where);
+            }
+        }
+    }
+
+    private void checkPolicy(final NodeConfig node, final Contract contract, final StreamSpec[] specs, final String where)
+    {
+        final InputPolicy policy = node.inputPolicy != null ? node.inputPolicy :
+            contract.inputPolicy() != null ? contract.inputPolicy() : InputPolicy.DEFAULT;
+        if (policy.batchSize() > 1 && contract.processTimestampBounds())
+        {
+            errors.add(where + ": batch_size " + policy.batchSize() + " cannot be combined with bound-only processing " +
+                "(its calculator asks for ProcessTimestampBounds); use batch_size 1");
+        }
+        final Set<String> used = new HashSet<>();
+        for (final List<String> group : policy.syncSets())
+        {
+            if (group.isEmpty())
+            {
+                errors.add(where + " has an empty sync set; each sync set names at least one input");
+            }
+            for (final String key : group)
+            {
+                boolean found = false;
+                for (final StreamSpec spec : specs)
+                {
+                    found |= spec != null && spec.matches(key);
+                }
+                if (!found)
+                {
+                    errors.add(where + ": sync set input '" + key + "' is not one of its inputs " + node.inputStreams);
+                }
+                else if (!used.add(key))
+                {
+                    errors.add(where + ": input '" + key + "' is in more than one sync set");
+                }
             }
         }
     }

@@ -14,6 +14,7 @@ final class InputPort extends PacketSlot implements Input
     final int index;
     final String tag;
     final int tagIndex;
+    final StreamSpec spec;
     final InputQueue queue;
     /** Whether the lent payload's reference was passed on to an output this call. */
     boolean passed;
@@ -25,6 +26,7 @@ final class InputPort extends PacketSlot implements Input
         this.index = index;
         this.tag = spec.tag;
         this.tagIndex = spec.index;
+        this.spec = spec;
         this.queue = queue;
     }
 

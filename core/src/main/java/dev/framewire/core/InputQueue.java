@@ -211,6 +211,40 @@ final class InputQueue extends InputQueuePad2
         return timestamps[(int)h & mask];
     }
 
+    /**
+     * Consumer: the timestamp of the packet {@code offset} places behind the oldest, or
+     * {@link Timestamp#UNSET} if there are not that many.
+     */
+    long peekTimestampAt(final int offset)
+    {
+        final long h = (long)HEAD.getOpaque(this);
+        if (h + offset >= tailCache)
+        {
+            tailCache = (long)TAIL.getAcquire(this);
+            if (h + offset >= tailCache)
+            {
+                return Timestamp.UNSET;
+            }
+        }
+        return timestamps[(int)(h + offset) & mask];
+    }
+
+    /**
+     * Consumer: drops the oldest packet, releasing its payload.
+     *
+     * @return true if the queue went from full to not full.
+     */
+    boolean dropHead()
+    {
+        final Object value = peekValue();
+        final boolean room = pop();
+        if (value instanceof Payload)
+        {
+            ((Payload)value).release();
+        }
+        return room;
+    }
+
     /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
     Object peekValue()
     {

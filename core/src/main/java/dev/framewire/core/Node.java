@@ -56,7 +56,12 @@ final class Node implements CalculatorContext
     final NodeConfig config;
     final Calculator calculator;
     final Options options;
+    final InputPolicy policy;
+    final boolean processBounds;
     InputPort[] inputs;
+    InputSync sync;
+    /** Scratch for batch counting, one cursor per input. */
+    int[] batchCursor;
     OutputStream[] outputs;
     final boolean isSource;
     final int sourceLayer;
@@ -72,6 +77,8 @@ final class Node implements CalculatorContext
     /** Worker cycle time when the current call began, 0 outside calls: for the guard. */
     volatile long callStartNanos;
     volatile long inputTimestamp = Timestamp.UNSET;
+    /** Packets this node's policy or calculator dropped; written by its worker only. */
+    volatile long drops;
 
     private boolean stopRequested;
     private boolean hasOffset;
@@ -87,6 +94,7 @@ final class Node implements CalculatorContext
         final NodeConfig config,
         final Calculator calculator,
         final Options options,
+        final Contract contract,
         final boolean isSource)
     {
         this.graph = graph;
@@ -95,6 +103,9 @@ final class Node implements CalculatorContext
         this.config = config;
         this.calculator = calculator;
         this.options = options;
+        this.policy = config.inputPolicy != null ? config.inputPolicy :
+            contract.inputPolicy() != null ? contract.inputPolicy() : InputPolicy.DEFAULT;
+        this.processBounds = contract.processTimestampBounds();
         this.isSource = isSource;
         this.sourceLayer = config.sourceLayer;
     }
@@ -226,6 +237,15 @@ final class Node implements CalculatorContext
                 else if (ready != NOT_READY)
                 {
                     processInputSet(ready, nowNanos);
+                    for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !graph.isStopping(); n--)
+                    {
+                        final long next = sync.nextInBatch();
+                        if (next == NOT_READY || next == READY_FOR_CLOSE)
+                        {
+                            break;
+                        }
+                        processInputSet(next, nowNanos);
+                    }
                 }
                 else if (hasOffset)
                 {
@@ -235,49 +255,32 @@ final class Node implements CalculatorContext
         }
     }
 
+    /** Worker: builds the input policy once the ports exist. */
+    void initInputs()
+    {
+        sync = InputSync.create(graph, this, policy, processBounds);
+        batchCursor = new int[inputs.length];
+    }
+
     /**
-     * The default policy's readiness (MediaPipe's DefaultInputStreamHandler): the lowest queued
-     * timestamp if it is settled on every input; close when every input is done and empty.
+     * The input policy's readiness (sticky until the input set is filled).
      *
      * @return the timestamp to process, {@link #NOT_READY} or {@link #READY_FOR_CLOSE}.
      */
     long readiness()
     {
-        long minPacket = Timestamp.DONE;
-        long minBound = Timestamp.DONE;
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            final long bound = queue.bound(); // bound first: a packet it settles is then visible
-            final long head = queue.peekTimestamp();
-            if (head != Timestamp.UNSET)
-            {
-                minPacket = Math.min(minPacket, head);
-            }
-            else if (!(queue.backEdge && bound == Timestamp.PRE_STREAM))
-            {
-                minBound = Math.min(minBound, bound);
-            }
-        }
-        if (minPacket == Timestamp.DONE)
-        {
-            return minBound == Timestamp.DONE ? READY_FOR_CLOSE : NOT_READY;
-        }
-        return minPacket < minBound ? minPacket : NOT_READY;
+        return sync.readiness();
     }
 
-    /** The lowest timestamp that may still arrive on some input: the inputs' settled bound. */
     private long inputBound()
     {
-        long min = Timestamp.DONE;
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            final long bound = queue.bound();
-            final long head = queue.peekTimestamp();
-            min = Math.min(min, head != Timestamp.UNSET ? head : bound);
-        }
-        return min;
+        return sync.inputBound();
+    }
+
+    /** Worker: a packet of this node's inputs was dropped by its policy or its calculator. */
+    void countDrop()
+    {
+        drops = drops + 1;
     }
 
     private void open(final long nowNanos)
@@ -326,25 +329,9 @@ final class Node implements CalculatorContext
         }
     }
 
-    private void processInputSet(final long timestamp, final long nowNanos)
+    private void processInputSet(final long ready, final long nowNanos)
     {
-        final InputPort[] inputs = this.inputs;
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            final long head = queue.peekTimestamp();
-            if (head == timestamp)
-            {
-                if (port.take())
-                {
-                    graph.onQueueRoom(queue);
-                }
-            }
-            else
-            {
-                port.set(Timestamp.previousAllowedInStream(head != Timestamp.UNSET ? head : queue.bound()), null, 0);
-            }
-        }
+        final long timestamp = sync.fill(ready);
         inputTimestamp = timestamp;
         callStartNanos = nowNanos;
         try
@@ -398,6 +385,10 @@ final class Node implements CalculatorContext
 
     private void close(final long nowNanos)
     {
+        if (!isSource)
+        {
+            drops = drops + sync.dropAll(); // early close: what is still queued will never be processed
+        }
         inputTimestamp = Timestamp.DONE;
         callStartNanos = nowNanos;
         try

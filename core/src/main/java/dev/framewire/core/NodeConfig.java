@@ -123,9 +123,10 @@ public final class NodeConfig
     }
 
     /**
-     * The input policy.
+     * The input policy set in the config, or null for the calculator's choice (default unless its
+     * {@link Contract} asks for another).
      *
-     * @return the policy.
+     * @return the policy or null.
      */
     public InputPolicy inputPolicy()
     {
@@ -166,7 +167,7 @@ public final class NodeConfig
         private final List<String> inputSidePackets = new ArrayList<>();
         private final Set<String> backEdges = new LinkedHashSet<>();
         private String executor = GraphConfig.DEFAULT_EXECUTOR;
-        private InputPolicy inputPolicy = InputPolicy.DEFAULT;
+        private InputPolicy inputPolicy;
         private final Map<String, Object> options = new LinkedHashMap<>();
         private int sourceLayer;
 

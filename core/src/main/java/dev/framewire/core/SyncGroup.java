@@ -1,0 +1,126 @@
+package dev.framewire.core;
+
+/**
+ * Inputs settled together, as MediaPipe's {@code InputStreamHandler::SyncSet}: the unit every
+ * input policy is made of. Default has one group of all inputs, immediate one group per input,
+ * sync sets the configured groups.
+ *
+ * <p>Threading: the node's worker only.
+ */
+final class SyncGroup
+{
+    final InputPort[] ports;
+    /** Highest input timestamp handed over, for bound-only processing. */
+    long lastProcessed = Timestamp.UNSET;
+    /** After {@link #readiness}: the lowest timestamp that may still arrive (packet or bound). */
+    long minStreamTimestamp;
+
+    SyncGroup(final InputPort[] ports)
+    {
+        this.ports = ports;
+    }
+
+    /**
+     * MediaPipe's SyncSet::GetReadiness.
+     *
+     * @param processBounds whether bound-only input sets count (ProcessTimestampBounds).
+     * @return a timestamp to process, {@link Node#NOT_READY} or {@link Node#READY_FOR_CLOSE}.
+     */
+    long readiness(final boolean processBounds)
+    {
+        long minBound = Timestamp.DONE;
+        long minPacket = Timestamp.DONE;
+        for (final InputPort port : ports)
+        {
+            final InputQueue queue = port.queue;
+            final long bound = queue.bound(); // bound first: a packet it settles is then visible
+            final long head = queue.peekTimestamp();
+            if (head != Timestamp.UNSET)
+            {
+                minPacket = Math.min(minPacket, head);
+            }
+            else if (!(queue.backEdge && bound == Timestamp.PRE_STREAM))
+            {
+                // A back edge that has seen nothing yet does not hold up the first timestamps.
+                minBound = Math.min(minBound, bound);
+            }
+        }
+        final long min = Math.min(minPacket, minBound);
+        minStreamTimestamp = min;
+        if (min >= Timestamp.ONE_OVER_POST_STREAM)
+        {
+            lastProcessed = Timestamp.previousAllowedInStream(Timestamp.DONE);
+            return Node.READY_FOR_CLOSE;
+        }
+        if (!processBounds)
+        {
+            if (minBound > minPacket)
+            {
+                lastProcessed = min;
+                return min;
+            }
+            return Node.NOT_READY;
+        }
+        final long settled = minPacket == Timestamp.POST_STREAM && minBound > minPacket ?
+            minPacket : Timestamp.previousAllowedInStream(minBound);
+        final long input = Math.min(minPacket, settled);
+        if (input > Math.max(lastProcessed, Timestamp.UNSTARTED))
+        {
+            lastProcessed = input;
+            return input;
+        }
+        return Node.NOT_READY;
+    }
+
+    /**
+     * Fills the group's ports for an input timestamp: the packet at it, or an empty input carrying
+     * the highest settled timestamp.
+     */
+    void fill(final long timestamp, final Graph graph)
+    {
+        for (final InputPort port : ports)
+        {
+            final InputQueue queue = port.queue;
+            final long head = queue.peekTimestamp();
+            if (head == timestamp)
+            {
+                if (port.take())
+                {
+                    graph.onQueueRoom(queue);
+                }
+            }
+            else
+            {
+                final long next = head != Timestamp.UNSET ? head :
+                    Math.max(queue.bound(), Timestamp.nextAllowedInStream(timestamp));
+                port.set(Timestamp.previousAllowedInStream(next), null, 0);
+            }
+        }
+    }
+
+    /** Fills the group's ports with nothing but their settled bound (another group is processed). */
+    void fillBounds()
+    {
+        for (final InputPort port : ports)
+        {
+            final InputQueue queue = port.queue;
+            final long bound = queue.bound();
+            final long head = queue.peekTimestamp();
+            port.set(Timestamp.previousAllowedInStream(head != Timestamp.UNSET ? head : bound), null, 0);
+        }
+    }
+
+    /** The lowest timestamp that may still arrive on any of the group's inputs. */
+    long inputBound()
+    {
+        long min = Timestamp.DONE;
+        for (final InputPort port : ports)
+        {
+            final InputQueue queue = port.queue;
+            final long bound = queue.bound();
+            final long head = queue.peekTimestamp();
+            min = Math.min(min, head != Timestamp.UNSET ? head : bound);
+        }
+        return min;
+    }
+}
