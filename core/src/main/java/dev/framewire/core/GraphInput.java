@@ -64,7 +64,16 @@ final class GraphInput
         try
         {
             checkOpen(value);
-            stream.stage(timestamp, value, word);
+            if (value == InputQueue.LONG || value == InputQueue.DOUBLE)
+            {
+                stream.stage(timestamp, value, word);
+            }
+            else
+            {
+                // as a node's emit: refuses null, and stamps a payload with its generation, which
+                // the consumer checks (a word of 0 fails as soon as the slot has been reused)
+                stream.add(value, timestamp);
+            }
             stream.flush();
         }
         catch (final TimestampException ex)

@@ -71,13 +71,17 @@ final class InputPort extends PacketSlot implements Input
     {
         final Object v = queue.peekValue();
         final long w = queue.peekWord();
+        if (v instanceof Payload)
+        {
+            // before the port holds it: a stale packet stays queued and is released once, by the
+            // queue's drain at the end of the run, not by both the port and the queue
+            ((Payload)v).checkGeneration((int)w);
+        }
         set(queue.peekTimestamp(), v, w);
         passed = false;
         if (v instanceof Payload)
         {
-            final Payload payload = (Payload)v;
-            payload.checkGeneration((int)w);
-            payload.ownerTag(this);
+            ((Payload)v).ownerTag(this);
         }
         return queue.pop();
     }
