@@ -340,7 +340,9 @@ final class Node implements CalculatorContext
             releaseInputs();
             if (hasOffset)
             {
-                final long next = Timestamp.add(Timestamp.nextAllowedInStream(timestamp), offset);
+                // also as far as the inputs' bounds have moved: a bound that arrived while this
+                // node was queued schedules no further run, so it must be followed now
+                final long next = Timestamp.add(Math.max(Timestamp.nextAllowedInStream(timestamp), inputBound()), offset);
                 for (final OutputStream output : outputs)
                 {
                     output.setNextTimestampBound(next);
