@@ -290,6 +290,15 @@ final class Node implements CalculatorContext
         try
         {
             calculator.open(this);
+            for (final OutputStream output : outputs)
+            {
+                if (output.stagedCount() > 0)
+                {
+                    throw new IllegalStateException("node '" + name + "' emitted a packet on stream '" + output.name +
+                        "' in open(); open() may set an offset or output bounds, packets go out from process() " +
+                        "or close()");
+                }
+            }
             flushOutputs();
         }
         catch (final Throwable t)
