@@ -109,6 +109,29 @@ public interface CalculatorContext
     boolean isCancelled();
 
     /**
+     * Counts a packet this calculator dropped on purpose (a flow limiter, a gate): drops are
+     * visible in {@link Graph#dropCount(String)} and reports.
+     */
+    void countDrop();
+
+    /**
+     * The graph's clock: the system's {@code nanoTime}, or a simulated one the config gave, so
+     * that pacing and timeouts can be tested deterministically.
+     *
+     * @return nanoseconds on the graph's clock.
+     */
+    long nanoTime();
+
+    /**
+     * When a graph input packet at {@code timestamp} was added, on the graph's clock: the start
+     * of graph-input-to-here latency. Remembered for the last 4096 packets of each graph input.
+     *
+     * @param timestamp a packet timestamp.
+     * @return nanoseconds, or -1 if no graph input packet at that timestamp is remembered.
+     */
+    long graphInputNanos(long timestamp);
+
+    /**
      * The pool to acquire off-heap payloads from.
      *
      * @return the graph's payload pool.

@@ -17,6 +17,7 @@ public final class Contract
     private final Map<String, OptionSpec> options = new LinkedHashMap<>();
     private boolean processTimestampBounds;
     private InputPolicy inputPolicy;
+    private boolean recordsGraphInputArrivals;
 
     /**
      * Declares an option.
@@ -62,6 +63,23 @@ public final class Contract
     {
         this.inputPolicy = policy;
         return this;
+    }
+
+    /**
+     * Asks the graph inputs to remember when each packet arrived, for
+     * {@link CalculatorContext#graphInputNanos(long)}.
+     *
+     * @return this.
+     */
+    public Contract recordGraphInputArrivals()
+    {
+        this.recordsGraphInputArrivals = true;
+        return this;
+    }
+
+    boolean recordsGraphInputArrivals()
+    {
+        return recordsGraphInputArrivals;
     }
 
     InputPolicy inputPolicy()

@@ -3,6 +3,7 @@ package dev.framewire.core;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +77,7 @@ public final class Graph implements AutoCloseable
     private volatile boolean finished;
     private volatile int idleWaiters;
     private Thread guard;
+    private volatile boolean recordsArrivals;
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -275,6 +277,16 @@ public final class Graph implements AutoCloseable
     }
 
     /**
+     * Makes graph inputs remember when each packet was added, for
+     * {@link CalculatorContext#graphInputNanos(long)} (a clock read per added packet). On when
+     * any node's calculator asks for it in its {@link Contract}; call before {@link #start}.
+     */
+    public void recordGraphInputArrivals()
+    {
+        recordsArrivals = true;
+    }
+
+    /**
      * Starts the run without side packets.
      */
     public void start()
@@ -313,6 +325,10 @@ public final class Graph implements AutoCloseable
                 "; given were " + sidePackets.keySet());
         }
         wireBackpressure();
+        for (int i = 0; i < nodes.length; i++)
+        {
+            recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
+        }
         started = true;
         openNodes.set(nodes.length);
         for (final Worker worker : workers)
@@ -676,6 +692,36 @@ public final class Graph implements AutoCloseable
     }
 
     /**
+     * Packets a node dropped: by its input policy (fixed size, early close) or on purpose by its
+     * calculator ({@link CalculatorContext#countDrop()}).
+     *
+     * @param node a node's name.
+     * @return the count so far.
+     * @throws IllegalArgumentException if there is no such node.
+     */
+    public long dropCount(final String node)
+    {
+        for (final Node n : nodes)
+        {
+            if (n.name.equals(node))
+            {
+                return n.drops;
+            }
+        }
+        throw new IllegalArgumentException("no node '" + node + "'; nodes are " + nodeNames());
+    }
+
+    private List<String> nodeNames()
+    {
+        final List<String> names = new ArrayList<>();
+        for (final Node n : nodes)
+        {
+            names.add(n.name);
+        }
+        return names;
+    }
+
+    /**
      * A report of every node, queue and worker: what a stuck run waits on.
      *
      * @return the report, several lines.
@@ -683,7 +729,7 @@ public final class Graph implements AutoCloseable
     public String report()
     {
         final StringBuilder sb = new StringBuilder(1024);
-        final long now = System.nanoTime();
+        final long now = config.clock.nanoTime();
         sb.append("nodes:\n");
         for (final Node node : nodes)
         {
@@ -698,6 +744,10 @@ public final class Graph implements AutoCloseable
             if (node.isThrottled())
             {
                 sb.append(" held back by a full queue");
+            }
+            if (node.drops > 0)
+            {
+                sb.append(", ").append(node.drops).append(" dropped");
             }
             sb.append('\n');
             for (final InputPort port : node.inputs)
@@ -736,6 +786,29 @@ public final class Graph implements AutoCloseable
     }
 
     // ---------------------------------------------------------------- engine internals
+
+    NanoClock clock()
+    {
+        return config.clock;
+    }
+
+    boolean recordsArrivals()
+    {
+        return recordsArrivals;
+    }
+
+    long graphInputNanos(final long timestamp)
+    {
+        for (final GraphInput input : inputs.values())
+        {
+            final long nanos = input.arrivalNanos(timestamp);
+            if (nanos >= 0)
+            {
+                return nanos;
+            }
+        }
+        return -1;
+    }
 
     ScheduleOrder scheduleOrder()
     {
@@ -1039,7 +1112,7 @@ public final class Graph implements AutoCloseable
         final long timeout = config.timeoutGuardNanos;
         final long period = Math.max(1_000_000L, Math.min(timeout / 4, 100_000_000L));
         long lastRuns = -1;
-        long lastProgress = System.nanoTime();
+        long lastProgress = config.clock.nanoTime();
         try
         {
             while (!finished)
@@ -1050,7 +1123,7 @@ public final class Graph implements AutoCloseable
                 {
                     runs += worker.runs;
                 }
-                final long now = System.nanoTime();
+                final long now = config.clock.nanoTime();
                 final boolean pending = activeNodes.get() > 0 || inputWaiters.get() > 0;
                 if (runs != lastRuns || !pending || paused)
                 {

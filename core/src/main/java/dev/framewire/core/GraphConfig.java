@@ -1,5 +1,8 @@
 package dev.framewire.core;
 
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,6 +43,7 @@ public final class GraphConfig
     final Backpressure backpressure;
     final FailurePolicy failurePolicy;
     final long timeoutGuardNanos;
+    final NanoClock clock;
 
     private GraphConfig(final Builder b)
     {
@@ -55,6 +59,7 @@ public final class GraphConfig
         this.backpressure = b.backpressure;
         this.failurePolicy = b.failurePolicy;
         this.timeoutGuardNanos = b.timeoutGuardNanos;
+        this.clock = b.clock;
     }
 
     /**
@@ -134,6 +139,7 @@ public final class GraphConfig
         private Backpressure backpressure = Backpressure.SOURCES;
         private FailurePolicy failurePolicy = FailurePolicy.FAIL_RUN;
         private long timeoutGuardNanos;
+        private NanoClock clock = SystemNanoClock.INSTANCE;
 
         private Builder()
         {
@@ -288,6 +294,20 @@ public final class GraphConfig
         public Builder timeoutGuardMillis(final long millis)
         {
             this.timeoutGuardNanos = millis * 1_000_000L;
+            return this;
+        }
+
+        /**
+         * The clock the graph measures time with (the timeout guard, calculators' pacing, latency):
+         * the system's by default; a {@code org.agrona.concurrent.CachedNanoClock} advanced by hand
+         * makes time-dependent behaviour deterministic in tests.
+         *
+         * @param clock the clock.
+         * @return this.
+         */
+        public Builder clock(final NanoClock clock)
+        {
+            this.clock = clock;
             return this;
         }
 

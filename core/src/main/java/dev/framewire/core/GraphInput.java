@@ -23,6 +23,11 @@ final class GraphInput
     private final AtomicBoolean guard = new AtomicBoolean();
     private volatile Thread waiter;
     private volatile boolean closed;
+    /** Arrival clock readings of the last packets, for graph-input-to-here latency; see {@link #arrivalNanos}. */
+    private final long[] arrivalTimestamps = new long[ARRIVALS];
+    private final long[] arrivalNanos = new long[ARRIVALS];
+    private volatile long arrivals;
+    private static final int ARRIVALS = 4096;
 
     GraphInput(final Graph graph, final String name)
     {
@@ -73,6 +78,14 @@ final class GraphInput
                 // as a node's emit: refuses null, and stamps a payload with its generation, which
                 // the consumer checks (a word of 0 fails as soon as the slot has been reused)
                 stream.add(value, timestamp);
+            }
+            if (graph.recordsArrivals())
+            {
+                final long n = arrivals;
+                final int i = (int)n & (ARRIVALS - 1);
+                arrivalTimestamps[i] = timestamp;
+                arrivalNanos[i] = graph.clock().nanoTime();
+                arrivals = n + 1; // volatile write publishes the slot
             }
             stream.flush();
         }
@@ -140,6 +153,29 @@ final class GraphInput
             graph.inputWaiters.decrementAndGet();
             waiter = null;
         }
+    }
+
+    /**
+     * Any thread: when the packet at {@code timestamp} was added, or -1. A benign race: a slot
+     * overwritten while read gives a wrong answer only for a packet 4096 adds old.
+     */
+    long arrivalNanos(final long timestamp)
+    {
+        final long n = arrivals;
+        for (long k = n - 1; k >= 0 && k >= n - ARRIVALS; k--)
+        {
+            final int i = (int)k & (ARRIVALS - 1);
+            final long ts = arrivalTimestamps[i];
+            if (ts == timestamp)
+            {
+                return arrivalNanos[i];
+            }
+            if (ts < timestamp)
+            {
+                return -1; // timestamps increase: it is not further back
+            }
+        }
+        return -1;
     }
 
     /** Any thread: a queue this input waits on has room. */

@@ -277,12 +277,6 @@ final class Node implements CalculatorContext
         return sync.inputBound();
     }
 
-    /** Worker: a packet of this node's inputs was dropped by its policy or its calculator. */
-    void countDrop()
-    {
-        drops = drops + 1;
-    }
-
     private void open(final long nowNanos)
     {
         inputTimestamp = Timestamp.UNSTARTED;
@@ -663,6 +657,24 @@ final class Node implements CalculatorContext
     public boolean isCancelled()
     {
         return graph.isStopping();
+    }
+
+    @Override
+    public void countDrop()
+    {
+        drops = drops + 1;
+    }
+
+    @Override
+    public long nanoTime()
+    {
+        return graph.clock().nanoTime();
+    }
+
+    @Override
+    public long graphInputNanos(final long timestamp)
+    {
+        return graph.graphInputNanos(timestamp);
     }
 
     @Override

@@ -30,6 +30,7 @@ final class SyncGroup
     {
         long minBound = Timestamp.DONE;
         long minPacket = Timestamp.DONE;
+        boolean waitingBackEdge = false;
         for (final InputPort port : ports)
         {
             final InputQueue queue = port.queue;
@@ -39,14 +40,24 @@ final class SyncGroup
             {
                 minPacket = Math.min(minPacket, head);
             }
-            else if (!(queue.backEdge && bound == Timestamp.PRE_STREAM))
+            else if (queue.backEdge && bound == Timestamp.PRE_STREAM)
             {
-                // A back edge that has seen nothing yet does not hold up the first timestamps.
+                // A back edge that has seen nothing yet does not hold up the first timestamps
+                // of the other inputs, but is not done either.
+                waitingBackEdge = true;
+            }
+            else
+            {
                 minBound = Math.min(minBound, bound);
             }
         }
         final long min = Math.min(minPacket, minBound);
         minStreamTimestamp = min;
+        if (min >= Timestamp.ONE_OVER_POST_STREAM && waitingBackEdge)
+        {
+            minStreamTimestamp = Timestamp.PRE_STREAM;
+            return Node.NOT_READY;
+        }
         if (min >= Timestamp.ONE_OVER_POST_STREAM)
         {
             lastProcessed = Timestamp.previousAllowedInStream(Timestamp.DONE);

@@ -48,32 +48,33 @@ public final class Timestamp
     /**
      * The bound after a packet at {@code timestamp}: the lowest timestamp the next packet may carry.
      *
-     * @param timestamp a valid packet timestamp.
-     * @return {@code timestamp + 1}, or {@link #ONE_OVER_POST_STREAM} after {@code PRE_STREAM},
-     * {@code MAX} or {@code POST_STREAM} (which must be alone or last).
+     * @param timestamp a timestamp.
+     * @return {@code timestamp + 1}; {@link #ONE_OVER_POST_STREAM} after {@code PRE_STREAM},
+     * {@code MAX} or {@code POST_STREAM} (which must be alone or last); {@link #MIN} below it.
      */
     public static long nextAllowedInStream(final long timestamp)
     {
-        return timestamp >= MAX || timestamp == PRE_STREAM ? ONE_OVER_POST_STREAM : timestamp + 1;
+        if (timestamp >= MAX || timestamp == PRE_STREAM)
+        {
+            return ONE_OVER_POST_STREAM;
+        }
+        return timestamp < MIN ? MIN : timestamp + 1;
     }
 
     /**
      * The highest timestamp settled under a bound: one below it, with MediaPipe's special cases.
      *
      * @param bound a stream bound.
-     * @return the previous allowed timestamp.
+     * @return {@code bound - 1}; {@link #UNSTARTED} for a bound at or below {@code MIN} or at
+     * {@code POST_STREAM} (nothing before it can be settled); {@link #MAX} above {@code MAX}.
      */
     public static long previousAllowedInStream(final long bound)
     {
-        if (bound <= MIN)
+        if (bound <= MIN || bound == POST_STREAM)
         {
-            return PRE_STREAM;
+            return UNSTARTED;
         }
-        if (bound >= ONE_OVER_POST_STREAM)
-        {
-            return POST_STREAM;
-        }
-        return bound - 1;
+        return bound > MAX ? MAX : bound - 1;
     }
 
     /**

@@ -136,7 +136,7 @@ final class Worker implements Agent
         {
             return work;
         }
-        final long now = System.nanoTime();
+        final long now = graph.clock().nanoTime();
         node.onTaken();
         current = node;
         try

@@ -1,0 +1,158 @@
+package dev.framewire.core.calculators;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.Input;
+import dev.framewire.core.InputPolicy;
+import dev.framewire.core.OptionType;
+import dev.framewire.offheap.Payload;
+
+/**
+ * On every {@code TICK}, re-emits the latest packet seen on each data input at the tick's
+ * timestamp (MediaPipe's PacketClonerCalculator): a slow stream sampled at a fast one's rate.
+ * A held payload is retained while held and retained again for each emit, so it is never copied.
+ *
+ * <p>Streams: untagged data inputs, a {@code TICK} input, one untagged output per data input.
+ * Policy: immediate. Options: {@code output_only_when_all_inputs_received} (false: until every
+ * data input has had a packet, ticks emit what there is and move the other outputs' bounds).
+ */
+public final class PacketClonerCalculator implements Calculator
+{
+    private int tick;
+    private Object[] latest;
+    private long[] latestWords;
+    private boolean[] isLong;
+    private boolean[] isDouble;
+    private boolean onlyWhenAll;
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("output_only_when_all_inputs_received", OptionType.BOOLEAN, Boolean.FALSE)
+            .inputPolicy(InputPolicy.immediate());
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx)
+    {
+        tick = ctx.input("TICK").index();
+        final int data = ctx.inputCount() - 1;
+        if (data != ctx.outputCount())
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator needs one output " +
+                "per data input; it has " + data + " data inputs and " + ctx.outputCount() + " outputs");
+        }
+        latest = new Object[data];
+        latestWords = new long[data];
+        isLong = new boolean[data];
+        isDouble = new boolean[data];
+        onlyWhenAll = ctx.options().getBoolean("output_only_when_all_inputs_received");
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx)
+    {
+        for (int i = 0, d = 0; i < ctx.inputCount(); i++)
+        {
+            if (i == tick)
+            {
+                continue;
+            }
+            final Input input = ctx.input(i);
+            if (!input.isEmpty())
+            {
+                hold(d, input);
+            }
+            d++;
+        }
+        final Input tickInput = ctx.input(tick);
+        if (tickInput.isEmpty())
+        {
+            return;
+        }
+        final long ts = tickInput.timestamp();
+        boolean all = true;
+        for (final Object value : latest)
+        {
+            all &= value != null;
+        }
+        for (int d = 0; d < latest.length; d++)
+        {
+            if (latest[d] == null || (onlyWhenAll && !all))
+            {
+                ctx.output(d).setNextTimestampBound(ts + 1);
+                continue;
+            }
+            if (isLong[d])
+            {
+                ctx.output(d).addLong(latestWords[d], ts);
+            }
+            else if (isDouble[d])
+            {
+                ctx.output(d).addDouble(Double.longBitsToDouble(latestWords[d]), ts);
+            }
+            else
+            {
+                if (latest[d] instanceof Payload && !arrivedNow(ctx, d))
+                {
+                    // The emit takes a reference and we keep ours. A payload that arrived in this
+                    // very call needs none: emitting it passes the input's reference on.
+                    ((Payload)latest[d]).retain();
+                }
+                ctx.output(d).add(latest[d], ts);
+            }
+        }
+    }
+
+    private boolean arrivedNow(final CalculatorContext ctx, final int d)
+    {
+        final Input input = ctx.input(d < tick ? d : d + 1);
+        return !input.isEmpty() && input.value() == latest[d];
+    }
+
+    private void hold(final int d, final Input input)
+    {
+        if (latest[d] instanceof Payload)
+        {
+            ((Payload)latest[d]).release();
+        }
+        final Object value = input.value();
+        isLong[d] = value instanceof Long;
+        isDouble[d] = value instanceof Double;
+        if (isLong[d])
+        {
+            latestWords[d] = input.getLong();
+            latest[d] = Boolean.TRUE; // marks "received"
+        }
+        else if (isDouble[d])
+        {
+            latestWords[d] = Double.doubleToRawLongBits(input.getDouble());
+            latest[d] = Boolean.TRUE;
+        }
+        else
+        {
+            if (value instanceof Payload)
+            {
+                ((Payload)value).retain(); // held beyond this call
+            }
+            latest[d] = value;
+        }
+    }
+
+    @Override
+    public void close(final CalculatorContext ctx)
+    {
+        if (latest != null)
+        {
+            for (int d = 0; d < latest.length; d++)
+            {
+                if (latest[d] instanceof Payload)
+                {
+                    ((Payload)latest[d]).release();
+                }
+                latest[d] = null;
+            }
+        }
+    }
+}
