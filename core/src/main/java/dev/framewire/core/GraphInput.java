@@ -87,7 +87,17 @@ final class GraphInput
                 arrivalNanos[i] = graph.clock().nanoTime();
                 arrivals = n + 1; // volatile write publishes the slot
             }
-            stream.flush();
+            try
+            {
+                stream.flush();
+            }
+            catch (final RuntimeException ex)
+            {
+                // checked and staged, but not (wholly) delivered: a queue at its hard cap, or an
+                // observer that threw. Not the caller's mistake: the run fails, as for a node.
+                graph.fail("graph input '" + name + "'", timestamp, ex);
+                throw ex;
+            }
         }
         catch (final TimestampException ex)
         {

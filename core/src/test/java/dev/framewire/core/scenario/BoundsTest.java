@@ -253,6 +253,7 @@ class BoundsTest
                 ctx.output(0).close();
                 ctx.output(0).addLong(1, ctx.inputTimestamp());
             }).inputStream("in").outputStream("out"))
+            .outputStream("out")
             .build();
         try (Graph graph = new Graph(config))
         {

@@ -83,6 +83,7 @@ class GraphApiTest
             .inputStream("in")
             .node("scaler", n -> n.calculator(forwardLong()).inputStream("in").outputStream("out")
                 .inputSidePacket("factor", "LABEL:label"))
+            .outputStream("out")
             .build();
         try (Graph graph = new Graph(config))
         {
@@ -198,6 +199,7 @@ class GraphApiTest
         final GraphConfig config = GraphConfig.builder()
             .inputStream("in")
             .node("fwd", n -> n.calculator(forwardLong()).inputStream("in").outputStream("out"))
+            .outputStream("out")
             .build();
         try (Graph graph = new Graph(config))
         {
@@ -227,6 +229,7 @@ class GraphApiTest
         final GraphConfig config = GraphConfig.builder()
             .inputStream("in")
             .node("fwd", n -> n.calculator(forwardLong()).inputStream("in").outputStream("out"))
+            .outputStream("out")
             .build();
         try (Graph graph = new Graph(config))
         {

@@ -118,6 +118,7 @@ class NodeLifecycleTest
         final GraphConfig config = GraphConfig.builder()
             .node("late", n -> n.calculator(() -> new Lifecycle(order, 3)).outputStream("l").sourceLayer(1))
             .node("early", n -> n.calculator(() -> new Lifecycle(order, 3)).outputStream("e"))
+            .outputStream("l", "e")
             .executor("default", ExecutorConfig.of(2, IdleKind.PARK))
             .build();
         try (Graph graph = new Graph(config))
@@ -243,6 +244,7 @@ class NodeLifecycleTest
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputStream("a", "b")
             .executor("default", ExecutorConfig.of(2, IdleKind.PARK))
+            .outputStream("n1", "n2", "n3")
             .maxQueueSize(8);
         for (int i = 0; i < nodes; i++)
         {

@@ -61,8 +61,9 @@ class TimestampRulesTest
         assertEquals(ONE_OVER_POST_STREAM, Timestamp.nextAllowedInStream(PRE_STREAM));
         assertEquals(ONE_OVER_POST_STREAM, Timestamp.nextAllowedInStream(POST_STREAM));
         assertEquals(5, Timestamp.previousAllowedInStream(6));
-        assertEquals(PRE_STREAM, Timestamp.previousAllowedInStream(MIN));
-        assertEquals(POST_STREAM, Timestamp.previousAllowedInStream(DONE));
+        assertEquals(MIN, Timestamp.nextAllowedInStream(UNSTARTED));
+        assertEquals(UNSTARTED, Timestamp.previousAllowedInStream(MIN), "nothing is settled below Min");
+        assertEquals(MAX, Timestamp.previousAllowedInStream(DONE));
         assertEquals(8, Timestamp.add(5, 3));
         assertEquals(ONE_OVER_POST_STREAM, Timestamp.add(MAX, 10));
         assertEquals(ONE_OVER_POST_STREAM, Timestamp.add(MAX - 1, Long.MAX_VALUE));
