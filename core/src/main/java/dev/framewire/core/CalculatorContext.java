@@ -102,6 +102,14 @@ public interface CalculatorContext
     void stop();
 
     /**
+     * For a source: the most packets it may emit on one stream in one call (its shipment); it is
+     * called again while it has more.
+     *
+     * @return the graph's {@code max_shipment_size}.
+     */
+    int maxShipmentSize();
+
+    /**
      * Whether the run is being cancelled; long calls should poll it and return early.
      *
      * @return true once {@link Graph#cancel()} was called or the run failed.

@@ -1,10 +1,30 @@
 package dev.framewire.core;
 
 /**
- * What a graph does when a calculator throws.
+ * What a graph does when a calculator throws (seed 004 §7.1), chosen per graph.
  */
 public enum FailurePolicy
 {
-    /** Stop every node, release every payload, and fail the run (MediaPipe's and BMF's behaviour). */
-    FAIL_RUN
+    /**
+     * Stop every node, release every payload, and fail the run: {@link Graph#waitUntilDone()}
+     * throws with the node, the input timestamp and the cause (MediaPipe's and BMF's behaviour).
+     * The default.
+     */
+    FAIL_RUN,
+    /**
+     * The failed node stays failed for the run; every node that loses the last live producer of
+     * an input socket is blocked, transitively (breadth first); blocked nodes never run and their
+     * queued payloads are released at once; independent branches keep running. The run ends when
+     * the rest is done, and {@link Graph#waitUntilDone()} reports every failure and every blocked
+     * node. Inputs of a node that share a tag ({@code IMAGE:0:a}, {@code IMAGE:1:b}) form one
+     * socket, alive while any of them has a live producer; every other input is a socket of its own.
+     */
+    ISOLATE,
+    /**
+     * For live cameras, where one bad frame must not stop the service: the failing input set is
+     * dropped, the node's output bounds move past its timestamp, and the run goes on. Failures are
+     * counted and kept ({@link Graph#failures()}) with node, timestamp and cause. A failure in
+     * {@code open} still fails the run (the node cannot run at all).
+     */
+    DROP_TIMESTAMP
 }

@@ -1,7 +1,9 @@
 package dev.framewire.core;
 
 import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
+import dev.framewire.offheap.PoolContext;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
@@ -78,6 +80,15 @@ public final class Graph implements AutoCloseable
     private volatile int idleWaiters;
     private Thread guard;
     private volatile boolean recordsArrivals;
+    private volatile boolean runFailed;
+    /** Sources were held back because the pool is over its soft limit; see {@link #checkMemoryHeldSources()}. */
+    private volatile boolean memoryHeldSources;
+    /** Over the hard limit under DROP_OLDEST: nodes shed their oldest queued payloads. */
+    volatile boolean memoryPressure;
+    private final ConcurrentLinkedQueue<String> memoryDrops = new ConcurrentLinkedQueue<>();
+    private final List<String> failedNodes = new ArrayList<>();
+    private final List<String> blockedNodes = new ArrayList<>();
+    private GraphAnalysis analysis;
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -102,7 +113,8 @@ public final class Graph implements AutoCloseable
         this.config = config;
         this.plan = new GraphPlan(config);
         this.ownPool = pool == null;
-        this.pool = pool == null ? new PayloadPool() : pool;
+        this.pool = pool != null ? pool : new PayloadPool(
+            config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
         this.nodes = new Node[plan.nodeCount];
 
         int maxLayer = 0;
@@ -141,7 +153,8 @@ public final class Graph implements AutoCloseable
             for (int p = 0; p < specs.length; p++)
             {
                 final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[node.id][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name));
+                    config.queueHardCap, plan.queueLimit(specs[p].name),
+                    config.scheduleOrder == ScheduleOrder.COMPLETION_PRESSURE);
                 final int producer = plan.producers.get(specs[p].name);
                 queue.producer = producer >= 0 ? nodes[producer] : null;
                 attach(producers.get(specs[p].name), queue);
@@ -247,7 +260,8 @@ public final class Graph implements AutoCloseable
     {
         checkNotStarted("poller");
         final OutputStream producer = producerOf(stream);
-        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream));
+        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream),
+            false);
         final Integer id = plan.producers.get(stream);
         queue.producer = id >= 0 ? nodes[id] : null;
         final OutputPoller poller = new OutputPoller(this, queue);
@@ -363,6 +377,13 @@ public final class Graph implements AutoCloseable
     {
         final Map<Node, List<InputQueue>> nodeQueues = new HashMap<>();
         final Map<GraphInput, List<InputQueue>> inputQueues = new HashMap<>();
+        for (final OutputStream producer : producers.values())
+        {
+            for (final InputQueue mirror : producer.mirrors)
+            {
+                mirror.fanOut = producer.mirrors.length;
+            }
+        }
         for (final InputQueue queue : queues)
         {
             if (queue.backEdge)
@@ -606,9 +627,15 @@ public final class Graph implements AutoCloseable
         }
         done.await();
         stopWorkers();
-        if (!failures.isEmpty() || cancelled)
+        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
+        if (runFailed || isolated || cancelled)
         {
-            throw new GraphException(new ArrayList<>(failures), cancelled && failures.isEmpty());
+            final List<String> blocked;
+            synchronized (failedNodes)
+            {
+                blocked = new ArrayList<>(blockedNodes);
+            }
+            throw new GraphException(new ArrayList<>(failures), cancelled && failures.isEmpty(), blocked);
         }
     }
 
@@ -711,6 +738,39 @@ public final class Graph implements AutoCloseable
         throw new IllegalArgumentException("no node '" + node + "'; nodes are " + nodeNames());
     }
 
+    /**
+     * Every failure so far, first one first: under DROP_TIMESTAMP the run goes on and this is where
+     * they are reported; under the other policies {@link #waitUntilDone()} throws them.
+     *
+     * @return a snapshot.
+     */
+    public List<GraphFailure> failures()
+    {
+        return new ArrayList<>(failures);
+    }
+
+    /**
+     * Drops made to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}, one
+     * sentence each (the first 10,000).
+     *
+     * @return a snapshot.
+     */
+    public List<String> memoryDrops()
+    {
+        return new ArrayList<>(memoryDrops);
+    }
+
+    /**
+     * Calls a node has had: input sets processed, or shipments for a source.
+     *
+     * @param node a node's name.
+     * @return the count so far.
+     */
+    public long callCount(final String node)
+    {
+        return node(node).calls;
+    }
+
     private List<String> nodeNames()
     {
         final List<String> names = new ArrayList<>();
@@ -730,6 +790,7 @@ public final class Graph implements AutoCloseable
     {
         final StringBuilder sb = new StringBuilder(1024);
         final long now = config.clock.nanoTime();
+        sb.append("verdict: ").append(verdict(now)).append('\n');
         sb.append("nodes:\n");
         for (final Node node : nodes)
         {
@@ -785,6 +846,68 @@ public final class Graph implements AutoCloseable
         return sb.toString();
     }
 
+    /**
+     * The culprit in one sentence: the node a worker has been stuck in longest, else the full
+     * queues, else the inputs whose bound does not settle for a node with packets waiting.
+     */
+    private String verdict(final long now)
+    {
+        Node stuck = null;
+        long longest = -1;
+        for (final Worker worker : workers)
+        {
+            final Node current = worker.current;
+            final long since = current == null ? 0 : current.callStartNanos;
+            if (current != null && since != 0 && now - since > longest)
+            {
+                longest = now - since;
+                stuck = current;
+            }
+        }
+        if (stuck != null)
+        {
+            return "node '" + stuck.name + "' has been in a call for input timestamp " +
+                Timestamp.toString(stuck.inputTimestamp) + " for " + longest / 1_000_000 + " ms, on worker " +
+                stuck.worker.name;
+        }
+        final StringBuilder full = new StringBuilder();
+        for (final InputQueue queue : queues)
+        {
+            if (queue.isFull())
+            {
+                full.append(full.length() == 0 ? "" : "; ").append(queue).append(" is full (").append(queue.size())
+                    .append(" of ").append(queue.limit).append(')');
+            }
+        }
+        if (full.length() > 0)
+        {
+            return full.toString();
+        }
+        final StringBuilder unsettled = new StringBuilder();
+        for (final Node node : nodes)
+        {
+            boolean waiting = false;
+            for (final InputPort port : node.inputs)
+            {
+                waiting |= port.queue.size() > 0;
+            }
+            if (!waiting || node.lifecycle != Node.OPEN)
+            {
+                continue;
+            }
+            for (final InputPort port : node.inputs)
+            {
+                if (port.queue.size() == 0 && port.queue.bound() < Timestamp.ONE_OVER_POST_STREAM)
+                {
+                    unsettled.append(unsettled.length() == 0 ? "" : "; ").append("node '").append(node.name)
+                        .append("' has packets waiting but input '").append(port.streamName)
+                        .append("' does not settle past ").append(Timestamp.toString(port.queue.bound()));
+                }
+            }
+        }
+        return unsettled.length() > 0 ? unsettled.toString() : "no node is running and no queue is full";
+    }
+
     // ---------------------------------------------------------------- engine internals
 
     NanoClock clock()
@@ -808,6 +931,11 @@ public final class Graph implements AutoCloseable
             }
         }
         return -1;
+    }
+
+    boolean overSoftLimit()
+    {
+        return pool.budget().isOverSoftLimit();
     }
 
     ScheduleOrder scheduleOrder()
@@ -878,8 +1006,184 @@ public final class Graph implements AutoCloseable
 
     boolean sourceMayRun(final Node node)
     {
-        return node.lifecycle == Node.OPEN && allOpened && node.sourceLayer == lowestOpenLayer && !stopping &&
-            !node.isThrottled();
+        if (node.lifecycle != Node.OPEN || !allOpened || node.sourceLayer != lowestOpenLayer || stopping ||
+            node.isThrottled())
+        {
+            return false;
+        }
+        if (pool.budget().isOverSoftLimit())
+        {
+            memoryHeldSources = true; // seed 004 §5.3: sources wait while consumers drain
+            return false;
+        }
+        return true;
+    }
+
+    /** Any thread, cheap: lets sources held back by memory run again once under the soft limit. */
+    void checkMemoryHeldSources()
+    {
+        if (memoryHeldSources && !pool.budget().isOverSoftLimit())
+        {
+            memoryHeldSources = false;
+            scheduleSources();
+        }
+    }
+
+    /**
+     * Worker, under DROP_OLDEST while over the soft limit: drops the oldest payload packets queued
+     * on this node's inputs, keeping one per input, and reports each drop.
+     */
+    void shedMemory(final Node node)
+    {
+        if (!pool.budget().isOverSoftLimit())
+        {
+            memoryPressure = false;
+            return;
+        }
+        for (final InputPort port : node.inputs)
+        {
+            final InputQueue queue = port.queue;
+            while (queue.size() > 1 && queue.peekValue() instanceof Payload && pool.budget().isOverSoftLimit())
+            {
+                final long ts = queue.peekTimestamp();
+                if (queue.dropHead())
+                {
+                    onQueueRoom(queue);
+                }
+                node.countDrop();
+                reportMemoryDrop("dropped the packet at " + Timestamp.toString(ts) + " queued on " + queue +
+                    ": over the memory budget's hard limit");
+            }
+        }
+    }
+
+    private void reportMemoryDrop(final String report)
+    {
+        if (memoryDrops.size() < 10_000)
+        {
+            memoryDrops.add(report);
+        }
+        LOG.warn(report);
+    }
+
+    FailurePolicy failurePolicy()
+    {
+        return config.failurePolicy;
+    }
+
+    /** The node's worker: a calculator threw; what happens follows the graph's failure policy. */
+    void onNodeFailure(final Node node, final long timestamp, final Throwable cause)
+    {
+        final boolean inInputSet = timestamp != Timestamp.UNSTARTED && timestamp != Timestamp.DONE;
+        if (cause instanceof MemoryBudgetExceededException && config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST &&
+            inInputSet)
+        {
+            memoryPressure = true;
+            node.countDrop();
+            reportMemoryDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
+                ": " + firstLine(cause.getMessage()));
+            node.dropTimestamp(timestamp);
+            return;
+        }
+        final Throwable reported = cause instanceof MemoryBudgetExceededException ?
+            new MemoryLimitException(cause.getMessage() + "\n" + memoryReport(), cause) : cause;
+        switch (config.failurePolicy)
+        {
+            case DROP_TIMESTAMP:
+                if (timestamp == Timestamp.UNSTARTED)
+                {
+                    fail(node.name, timestamp, reported);
+                    return;
+                }
+                recordFailure(node.name, timestamp, reported);
+                if (timestamp != Timestamp.DONE)
+                {
+                    node.countDrop();
+                    node.dropTimestamp(timestamp);
+                }
+                return;
+            case ISOLATE:
+                recordFailure(node.name, timestamp, reported);
+                isolateFailed(node);
+                return;
+            default:
+                fail(node.name, timestamp, reported);
+        }
+    }
+
+    private static String firstLine(final String message)
+    {
+        if (message == null)
+        {
+            return "";
+        }
+        final int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+
+    /**
+     * Seed 004 §7.1: the failed node stays failed; nodes whose input socket lost its last live
+     * producer are blocked, transitively. Blocked nodes are flagged before the failed node closes
+     * its outputs, so none of them mistakes the closing for the end of its input.
+     */
+    private void isolateFailed(final Node node)
+    {
+        synchronized (failedNodes)
+        {
+            failedNodes.add(node.name);
+            if (analysis == null)
+            {
+                analysis = GraphAnalysis.of(config);
+            }
+            for (final String name : analysis.blockedBy(failedNodes))
+            {
+                if (!blockedNodes.contains(name) && !failedNodes.contains(name))
+                {
+                    blockedNodes.add(name);
+                    final Node blocked = node(name);
+                    blocked.blockRequested = true;
+                    blocked.schedule();
+                }
+            }
+        }
+        node.isolate(Node.FAILED);
+    }
+
+    private Node node(final String name)
+    {
+        for (final Node n : nodes)
+        {
+            if (n.name.equals(name))
+            {
+                return n;
+            }
+        }
+        throw new IllegalArgumentException("no node '" + name + "'; nodes are " + nodeNames());
+    }
+
+    /** Who holds off-heap bytes: queued payload bytes per stream and consumer. Racy, for diagnostics. */
+    String memoryReport()
+    {
+        final StringBuilder sb = new StringBuilder("held off-heap bytes by stream:");
+        boolean any = false;
+        for (final InputQueue queue : queues)
+        {
+            final long bytes = queue.queuedPayloadBytes();
+            if (bytes > 0)
+            {
+                any = true;
+                sb.append("\n  ").append(queue).append(": ").append(queue.size()).append(" queued, ").append(bytes)
+                    .append(" B");
+            }
+        }
+        if (!any)
+        {
+            sb.append(" none queued (held by calculators or by the caller)");
+        }
+        sb.append("\npool: ").append(pool.budget().bytesInUse()).append(" B in use, soft limit ")
+            .append(pool.budget().softLimitBytes()).append(" B, hard limit ").append(pool.budget().hardLimitBytes())
+            .append(" B");
+        return sb.toString();
     }
 
     void onNodeOpened(final Node node)
@@ -1030,6 +1334,7 @@ public final class Graph implements AutoCloseable
     void fail(final String where, final long timestamp, final Throwable cause)
     {
         recordFailure(where, timestamp, cause);
+        runFailed = true;
         stop();
     }
 

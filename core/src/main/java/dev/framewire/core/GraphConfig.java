@@ -44,6 +44,9 @@ public final class GraphConfig
     final FailurePolicy failurePolicy;
     final long timeoutGuardNanos;
     final NanoClock clock;
+    final MemoryLimitPolicy memoryLimitPolicy;
+    final long memoryBudgetBytes;
+    final int maxShipmentSize;
 
     private GraphConfig(final Builder b)
     {
@@ -60,6 +63,9 @@ public final class GraphConfig
         this.failurePolicy = b.failurePolicy;
         this.timeoutGuardNanos = b.timeoutGuardNanos;
         this.clock = b.clock;
+        this.memoryLimitPolicy = b.memoryLimitPolicy;
+        this.memoryBudgetBytes = b.memoryBudgetBytes;
+        this.maxShipmentSize = b.maxShipmentSize;
     }
 
     /**
@@ -138,7 +144,10 @@ public final class GraphConfig
         private ScheduleOrder scheduleOrder = ScheduleOrder.MEDIAPIPE;
         private Backpressure backpressure = Backpressure.SOURCES;
         private FailurePolicy failurePolicy = FailurePolicy.FAIL_RUN;
-        private long timeoutGuardNanos;
+        private long timeoutGuardNanos = 30_000_000_000L;
+        private MemoryLimitPolicy memoryLimitPolicy = MemoryLimitPolicy.FAIL;
+        private long memoryBudgetBytes;
+        private int maxShipmentSize = 64;
         private NanoClock clock = SystemNanoClock.INSTANCE;
 
         private Builder()
@@ -285,8 +294,10 @@ public final class GraphConfig
         }
 
         /**
-         * The timeout guard (BMF's alive watch): when work is pending and no node has run for this
-         * long, the run fails with a report of every node, queue and worker. 0 turns it off (default).
+         * The watchdog (BMF's alive watch, seed 004 §3.1): when work is pending and no node has run
+         * for this long, the run fails with a report naming what waits on what: the node a worker is
+         * stuck in (with its stack), the full queues, the streams whose bound does not settle.
+         * 30 s by default; 0 turns it off.
          *
          * @param millis the timeout.
          * @return this.
@@ -294,6 +305,44 @@ public final class GraphConfig
         public Builder timeoutGuardMillis(final long millis)
         {
             this.timeoutGuardNanos = millis * 1_000_000L;
+            return this;
+        }
+
+        /**
+         * What an acquire past the pool's hard limit does.
+         *
+         * @param policy fail (default) or drop the oldest queued packets.
+         * @return this.
+         */
+        public Builder memoryLimitPolicy(final MemoryLimitPolicy policy)
+        {
+            this.memoryLimitPolicy = policy;
+            return this;
+        }
+
+        /**
+         * The off-heap budget of the pool a graph makes for itself: soft limit at 50 %, hard limit
+         * at 75 % of it. Ignored when the graph is given a pool.
+         *
+         * @param maxBytes positive; 0 keeps the pool's default.
+         * @return this.
+         */
+        public Builder memoryBudget(final long maxBytes)
+        {
+            this.memoryBudgetBytes = maxBytes;
+            return this;
+        }
+
+        /**
+         * The most packets a source may emit on one stream in one call (seed 004's shipment); it
+         * is called again while it has more. 64 by default.
+         *
+         * @param size positive.
+         * @return this.
+         */
+        public Builder maxShipmentSize(final int size)
+        {
+            this.maxShipmentSize = size;
             return this;
         }
 

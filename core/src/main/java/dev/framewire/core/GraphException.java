@@ -11,19 +11,27 @@ public final class GraphException extends Exception
 
     private final transient List<GraphFailure> failures;
     private final boolean cancelled;
+    private final transient List<String> blockedNodes;
 
     GraphException(final List<GraphFailure> failures, final boolean cancelled)
     {
-        super(message(failures, cancelled), failures.isEmpty() ? null : failures.get(0).cause());
+        this(failures, cancelled, List.of());
+    }
+
+    GraphException(final List<GraphFailure> failures, final boolean cancelled, final List<String> blockedNodes)
+    {
+        super(message(failures, cancelled, blockedNodes), failures.isEmpty() ? null : failures.get(0).cause());
         this.failures = List.copyOf(failures);
         this.cancelled = cancelled;
+        this.blockedNodes = List.copyOf(blockedNodes);
         for (int i = 1; i < failures.size(); i++)
         {
             addSuppressed(failures.get(i).cause());
         }
     }
 
-    private static String message(final List<GraphFailure> failures, final boolean cancelled)
+    private static String message(
+        final List<GraphFailure> failures, final boolean cancelled, final List<String> blockedNodes)
     {
         if (failures.isEmpty())
         {
@@ -34,6 +42,10 @@ public final class GraphException extends Exception
         for (final GraphFailure failure : failures)
         {
             sb.append("\n  ").append(failure);
+        }
+        if (!blockedNodes.isEmpty())
+        {
+            sb.append("\nblocked (an input lost its last live producer): ").append(blockedNodes);
         }
         return sb.toString();
     }
@@ -46,6 +58,16 @@ public final class GraphException extends Exception
     public List<GraphFailure> failures()
     {
         return failures;
+    }
+
+    /**
+     * Nodes blocked under {@link FailurePolicy#ISOLATE}: they never ran after an upstream failure.
+     *
+     * @return node names; empty under other policies.
+     */
+    public List<String> blockedNodes()
+    {
+        return blockedNodes;
     }
 
     /**

@@ -79,6 +79,20 @@ final class GraphPlan
             errors.add("max_queue_size " + config.maxQueueSize + " is invalid; valid are -1 (no limit), 0 (default " +
                 GraphConfig.DEFAULT_MAX_QUEUE_SIZE + ") or a positive limit");
         }
+        if (config.maxShipmentSize <= 0)
+        {
+            errors.add("max_shipment_size " + config.maxShipmentSize + " is invalid; it must be positive (default 64)");
+        }
+        if (config.memoryBudgetBytes < 0)
+        {
+            errors.add("memory budget " + config.memoryBudgetBytes + " bytes is invalid; give a positive size, or 0 " +
+                "for the pool's default");
+        }
+        if (config.timeoutGuardNanos < 0)
+        {
+            errors.add("watchdog timeout " + config.timeoutGuardNanos / 1_000_000 + " ms is invalid; give a " +
+                "positive timeout, or 0 to turn it off");
+        }
         if (config.queueHardCap <= 0 || config.queueHardCap > (1 << 24))
         {
             errors.add("queue hard cap " + config.queueHardCap + " is invalid; valid is 1.." + (1 << 24));

@@ -91,6 +91,7 @@ final class InputQueue extends InputQueuePad2
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle BOUND;
+    private static final VarHandle PAYLOAD_BYTES;
 
     static
     {
@@ -100,6 +101,7 @@ final class InputQueue extends InputQueuePad2
             TAIL = lookup.findVarHandle(InputQueueProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(InputQueueConsumerFields.class, "head", long.class);
             BOUND = lookup.findVarHandle(InputQueueProducerFields.class, "bound", long.class);
+            PAYLOAD_BYTES = lookup.findVarHandle(InputQueue.class, "payloadBytes", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -129,6 +131,13 @@ final class InputQueue extends InputQueuePad2
     GraphInput[] wakeInputsOnRoom = new GraphInput[0];
     /** The poller that consumes this queue, when {@link #consumer} is null. */
     OutputPoller poller;
+    /** Whether {@link #payloadBytes} is kept (completion-pressure scheduling needs it). */
+    final boolean trackBytes;
+    /** Payload bytes queued, kept by both sides with atomic adds when {@link #trackBytes}. */
+    @SuppressWarnings("unused") // through PAYLOAD_BYTES
+    private volatile long payloadBytes;
+    /** Consumers of the stream: a queued payload's bytes are shared among them (fan-out dilution). */
+    int fanOut = 1;
 
     InputQueue(
         final String streamName,
@@ -136,8 +145,10 @@ final class InputQueue extends InputQueuePad2
         final int port,
         final boolean backEdge,
         final int capacity,
-        final int limit)
+        final int limit,
+        final boolean trackBytes)
     {
+        this.trackBytes = trackBytes;
         this.streamName = streamName;
         this.consumer = consumer;
         this.port = port;
@@ -175,6 +186,10 @@ final class InputQueue extends InputQueuePad2
         timestamps[i] = timestamp;
         values[i] = value;
         words[i] = word;
+        if (trackBytes && value instanceof Payload)
+        {
+            PAYLOAD_BYTES.getAndAdd(this, (long)((Payload)value).capacity());
+        }
         TAIL.setRelease(this, t + 1);
         return true;
     }
@@ -265,7 +280,12 @@ final class InputQueue extends InputQueuePad2
     boolean pop()
     {
         final long h = (long)HEAD.getOpaque(this);
-        values[(int)h & mask] = null;
+        final int i = (int)h & mask;
+        if (trackBytes && values[i] instanceof Payload)
+        {
+            PAYLOAD_BYTES.getAndAdd(this, -(long)((Payload)values[i]).capacity());
+        }
+        values[i] = null;
         HEAD.setRelease(this, h + 1);
         final long sizeBefore = (long)TAIL.getAcquire(this) - h;
         final int lim = limit;
@@ -277,6 +297,32 @@ final class InputQueue extends InputQueuePad2
     {
         final long h = (long)HEAD.getAcquire(this);
         return (int)((long)TAIL.getAcquire(this) - h);
+    }
+
+    /**
+     * Any thread: payload bytes (slot sizes) queued right now. Racy when read away from the
+     * consumer (a slot may be taken meanwhile): for diagnostics only.
+     */
+    long queuedPayloadBytes()
+    {
+        final long h = (long)HEAD.getAcquire(this);
+        final long t = (long)TAIL.getAcquire(this);
+        long bytes = 0;
+        for (long i = h; i < t && i - h <= mask; i++)
+        {
+            final Object value = values[(int)i & mask];
+            if (value instanceof Payload)
+            {
+                bytes += ((Payload)value).capacity();
+            }
+        }
+        return bytes;
+    }
+
+    /** Any thread: payload bytes queued, when tracked (completion pressure), else 0. */
+    long payloadBytes()
+    {
+        return (long)PAYLOAD_BYTES.getVolatile(this);
     }
 
     /** Any thread: whether the queue is at or over its limit. */

@@ -30,6 +30,10 @@ final class Node implements CalculatorContext
     static final int UNOPENED = 0;
     static final int OPEN = 1;
     static final int CLOSED = 2;
+    /** Failed under {@link FailurePolicy#ISOLATE}: stays failed for the run. */
+    static final int FAILED = 3;
+    /** Blocked under {@link FailurePolicy#ISOLATE}: an input socket lost its last live producer. */
+    static final int BLOCKED = 4;
 
     /** Readiness: nothing to do. */
     static final long NOT_READY = Long.MIN_VALUE;
@@ -80,6 +84,10 @@ final class Node implements CalculatorContext
     /** Packets this node's policy or calculator dropped; written by its worker only. */
     volatile long drops;
 
+    /** Set by any thread when this node must become blocked; acted on by its worker. */
+    volatile boolean blockRequested;
+    /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
+    volatile long calls;
     private boolean stopRequested;
     private boolean hasOffset;
     private long offset;
@@ -154,6 +162,7 @@ final class Node implements CalculatorContext
      */
     boolean afterRun()
     {
+        graph.checkMemoryHeldSources();
         if (wantsToRun())
         {
             STATE.setVolatile(this, QUEUED);
@@ -176,11 +185,11 @@ final class Node implements CalculatorContext
     private boolean wantsToRun()
     {
         final int life = lifecycle;
-        if (life == CLOSED || graph.isStopping())
+        if (life >= CLOSED || graph.isStopping())
         {
             return false;
         }
-        if (life == UNOPENED)
+        if (life == UNOPENED || blockRequested)
         {
             return true;
         }
@@ -214,6 +223,18 @@ final class Node implements CalculatorContext
     void run(final long nowNanos)
     {
         final int life = lifecycle;
+        if (life >= FAILED || (blockRequested && life != CLOSED))
+        {
+            if (life < FAILED)
+            {
+                isolate(BLOCKED);
+            }
+            else
+            {
+                releaseQueued(); // a failed or blocked node never runs; what still arrives is released
+            }
+            return;
+        }
         if (life == UNOPENED)
         {
             open(nowNanos);
@@ -229,6 +250,10 @@ final class Node implements CalculatorContext
             }
             else if (!isThrottled())
             {
+                if (graph.memoryPressure)
+                {
+                    graph.shedMemory(this);
+                }
                 final long ready = readiness();
                 if (ready == READY_FOR_CLOSE)
                 {
@@ -312,6 +337,7 @@ final class Node implements CalculatorContext
     {
         inputTimestamp = 0;
         callStartNanos = nowNanos;
+        calls = calls + 1;
         try
         {
             calculator.process(this);
@@ -337,6 +363,7 @@ final class Node implements CalculatorContext
         final long timestamp = sync.fill(ready);
         inputTimestamp = timestamp;
         callStartNanos = nowNanos;
+        calls = calls + 1;
         try
         {
             calculator.process(this);
@@ -408,7 +435,16 @@ final class Node implements CalculatorContext
         catch (final Throwable t)
         {
             onFailure(Timestamp.DONE, t);
-            return;
+            if (graph.failurePolicy() == FailurePolicy.FAIL_RUN || lifecycle != OPEN)
+            {
+                return;
+            }
+            // The run goes on: this node still closes, its outputs with it.
+            for (final OutputStream output : outputs)
+            {
+                output.close();
+            }
+            flushQuietly();
         }
         finally
         {
@@ -416,6 +452,89 @@ final class Node implements CalculatorContext
         }
         lifecycle = CLOSED;
         graph.onNodeClosed(this);
+    }
+
+    private void flushQuietly()
+    {
+        try
+        {
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            graph.recordFailure(name, inputTimestamp, t);
+        }
+    }
+
+    /**
+     * Worker: after a failure under DROP_TIMESTAMP, the input set at {@code timestamp} is dropped:
+     * output bounds move past it so nothing downstream waits for it.
+     */
+    void dropTimestamp(final long timestamp)
+    {
+        final long next = Timestamp.nextAllowedInStream(timestamp);
+        for (final OutputStream output : outputs)
+        {
+            output.setNextTimestampBound(next);
+        }
+        flushQuietly();
+    }
+
+    /**
+     * Worker: this node is failed or blocked for the rest of the run (ISOLATE). Its calculator is
+     * closed (what it emits is released), what is queued for it is released, its outputs close so
+     * consumers still fed elsewhere go on, and it counts as finished.
+     */
+    void isolate(final int state)
+    {
+        final boolean wasOpen = lifecycle == OPEN;
+        final boolean wasUnopened = lifecycle == UNOPENED;
+        lifecycle = state;
+        if (wasUnopened)
+        {
+            graph.onNodeOpened(this); // counts as opened, so that sources are not held back for it
+        }
+        releaseQueued();
+        for (final OutputStream output : outputs)
+        {
+            output.discarding = true;
+        }
+        if (wasOpen)
+        {
+            inputTimestamp = Timestamp.DONE;
+            try
+            {
+                calculator.close(this);
+            }
+            catch (final Throwable t)
+            {
+                graph.recordFailure(name, Timestamp.DONE, t);
+            }
+        }
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+            output.close();
+        }
+        flushQuietly();
+        graph.onNodeClosed(this);
+    }
+
+    /** Worker: releases every packet queued on this node's inputs. */
+    void releaseQueued()
+    {
+        releaseInputs();
+        for (final InputPort port : inputs)
+        {
+            final InputQueue queue = port.queue;
+            while (queue.peekTimestamp() != Timestamp.UNSET)
+            {
+                if (queue.dropHead())
+                {
+                    graph.onQueueRoom(queue);
+                }
+            }
+        }
     }
 
     private void flushOutputs() throws Exception
@@ -433,7 +552,7 @@ final class Node implements CalculatorContext
         {
             output.discardStaged();
         }
-        graph.fail(name, timestamp, cause);
+        graph.onNodeFailure(this, timestamp, cause);
     }
 
     void releaseInputs()
@@ -494,6 +613,12 @@ final class Node implements CalculatorContext
     /** Worker: heap keys for the graph's schedule order. */
     void computePriority(final ScheduleOrder order)
     {
+        if (order == ScheduleOrder.COMPLETION_PRESSURE)
+        {
+            priority1 = lifecycle == UNOPENED ? 0 : isSource ? 2 : 1;
+            priority2 = -completionPressure();
+            return;
+        }
         if (order == ScheduleOrder.BMF)
         {
             priority1 = lifecycle == UNOPENED ? Long.MIN_VALUE : nextTimestamp();
@@ -515,6 +640,27 @@ final class Node implements CalculatorContext
             priority1 = 2 + sourceLayer;
             priority2 = nextTimestamp();
         }
+    }
+
+    /**
+     * Seed 004 §5.1: the bytes running this node would free, each input's queued payload bytes
+     * shared among the stream's consumers; doubled for full queues while over the soft limit (§5.3).
+     */
+    long completionPressure()
+    {
+        final boolean boost = graph.overSoftLimit();
+        long pressure = 0;
+        for (final InputPort port : inputs)
+        {
+            final InputQueue queue = port.queue;
+            long share = queue.payloadBytes() / queue.fanOut;
+            if (boost && queue.isFull())
+            {
+                share *= 2;
+            }
+            pressure += share;
+        }
+        return pressure;
     }
 
     private long nextTimestamp()
@@ -651,6 +797,12 @@ final class Node implements CalculatorContext
         {
             stopRequested = true;
         }
+    }
+
+    @Override
+    public int maxShipmentSize()
+    {
+        return graph.config().maxShipmentSize;
     }
 
     @Override

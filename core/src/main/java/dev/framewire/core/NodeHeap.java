@@ -11,7 +11,11 @@ final class NodeHeap
 {
     private final Node[] heap;
     private final ScheduleOrder order;
+    private final Node[] candidates = new Node[TOP_K];
     private int size;
+
+    /** Completion pressure is re-evaluated over this many of the best queued nodes (seed 004 A.3). */
+    static final int TOP_K = 3;
 
     NodeHeap(final int capacity, final ScheduleOrder order)
     {
@@ -40,7 +44,43 @@ final class NodeHeap
         node.heapIndex = i;
     }
 
+    /**
+     * The next node to run. Under completion pressure, priorities change while nodes wait, so the
+     * best {@link #TOP_K} are taken, re-evaluated against the warehouses as they are now, and the
+     * others put back (seed 004 A.3).
+     */
     Node poll()
+    {
+        if (order != ScheduleOrder.COMPLETION_PRESSURE || size <= 1)
+        {
+            return pollFirst();
+        }
+        final int k = Math.min(TOP_K, size);
+        final Node[] candidates = this.candidates;
+        int best = 0;
+        for (int i = 0; i < k; i++)
+        {
+            final Node node = pollFirst();
+            node.computePriority(order);
+            candidates[i] = node;
+            if (before(node, candidates[best]))
+            {
+                best = i;
+            }
+        }
+        final Node chosen = candidates[best];
+        for (int i = 0; i < k; i++)
+        {
+            if (i != best)
+            {
+                add(candidates[i]);
+            }
+            candidates[i] = null;
+        }
+        return chosen;
+    }
+
+    private Node pollFirst()
     {
         if (size == 0)
         {

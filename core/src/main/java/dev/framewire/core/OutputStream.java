@@ -106,6 +106,24 @@ final class OutputStream implements Output
     /** Checks the timestamp against the bound, then stages the packet for delivery. */
     void stage(final long timestamp, final Object value, final long word)
     {
+        if (discarding)
+        {
+            if (value instanceof Payload && node != null)
+            {
+                ((Payload)value).release(); // a failed or blocked node's late emits go nowhere
+            }
+            return;
+        }
+        if (node != null && node.isSource && staged >= graph.config().maxShipmentSize)
+        {
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+            throw new IllegalStateException("source node '" + node.name + "' emitted more than max_shipment_size " +
+                graph.config().maxShipmentSize + " packets on stream '" + name + "' in one call; emit the rest in " +
+                "the next call (it is called again until it stops)");
+        }
         if (timestamp < bound || !Timestamp.isValidPacketTimestamp(timestamp) ||
             (timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM) && lastTimestamp != Timestamp.UNSET)
         {

@@ -12,5 +12,13 @@ public enum ScheduleOrder
      */
     MEDIAPIPE,
     /** BMF's order: lower input timestamp first, then lower node id. */
-    BMF
+    BMF,
+    /**
+     * Seed 004's completion pressure (Mode A): the node whose inputs free the most off-heap bytes
+     * first. A node's pressure is the sum over its inputs of the payload bytes queued there divided
+     * by the stream's number of consumers (fan-out dilution), doubled for full queues while the
+     * pool is over its soft limit; it is re-evaluated when a worker takes nodes, the best of its top
+     * three. Linear chains are followed depth first, so working memory stays narrow. Sources last.
+     */
+    COMPLETION_PRESSURE
 }

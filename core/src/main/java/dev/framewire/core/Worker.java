@@ -134,6 +134,7 @@ final class Worker implements Agent
         final Node node = heap.poll();
         if (node == null)
         {
+            graph.checkMemoryHeldSources();
             return work;
         }
         final long now = graph.clock().nanoTime();

@@ -1,0 +1,18 @@
+package dev.framewire.core;
+
+/**
+ * What happens when an off-heap acquire would pass the payload pool's hard limit (seed 004 §5.3).
+ */
+public enum MemoryLimitPolicy
+{
+    /**
+     * Fail the run at once, with a report of which streams and nodes hold how many bytes. The default.
+     */
+    FAIL,
+    /**
+     * Drop the input set whose acquire failed, and have every node drop the oldest payload packets
+     * queued on its inputs until memory is back under the soft limit; every drop is counted and
+     * reported ({@link Graph#memoryDrops()}).
+     */
+    DROP_OLDEST
+}
