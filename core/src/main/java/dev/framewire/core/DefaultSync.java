@@ -276,7 +276,7 @@ final class DefaultSync extends InputSync
                 {
                     graph.onQueueRoom(queue);
                 }
-                node.countDrop();
+                node.dropped(queue.streamName, head, "policy");
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.offheap.Payload;
+import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
@@ -54,6 +55,7 @@ public final class Graph implements AutoCloseable
     private final PayloadPool pool;
     private final boolean ownPool;
     private final Node[] nodes;
+    private final Node[] sourceNodes;
     private final Map<String, GraphInput> inputs = new LinkedHashMap<>();
     private final Map<String, OutputStream> producers = new HashMap<>();
     private final List<InputQueue> queues = new ArrayList<>();
@@ -126,6 +128,7 @@ public final class Graph implements AutoCloseable
             maxLayer = Math.max(maxLayer, nodeConfig.sourceLayer);
         }
         this.openSourcesByLayer = new int[maxLayer + 1];
+        this.sourceNodes = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
         for (int k = 0; k < config.inputStreams.size(); k++)
         {
             final GraphInput input = new GraphInput(this, config.inputStreams.get(k));
@@ -1013,7 +1016,12 @@ public final class Graph implements AutoCloseable
         }
         if (pool.budget().isOverSoftLimit())
         {
-            memoryHeldSources = true; // seed 004 §5.3: sources wait while consumers drain
+            if (!memoryHeldSources)
+            {
+                memoryHeldSources = true; // seed 004 §5.3: sources wait while consumers drain
+                ReportEvent.emit("memory-soft-limit", "sources held back: " + pool.budget().bytesInUse() +
+                    " B in use, over the soft limit of " + pool.budget().softLimitBytes() + " B");
+            }
             return false;
         }
         return true;
@@ -1079,7 +1087,8 @@ public final class Graph implements AutoCloseable
             inInputSet)
         {
             memoryPressure = true;
-            node.countDrop();
+            node.dropped("", timestamp, "memory");
+            ReportEvent.emit("memory-hard-limit", cause.getMessage());
             reportMemoryDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
                 ": " + firstLine(cause.getMessage()));
             node.dropTimestamp(timestamp);
@@ -1098,7 +1107,7 @@ public final class Graph implements AutoCloseable
                 recordFailure(node.name, timestamp, reported);
                 if (timestamp != Timestamp.DONE)
                 {
-                    node.countDrop();
+                    node.dropped("", timestamp, "failure");
                     node.dropTimestamp(timestamp);
                 }
                 return;
@@ -1230,12 +1239,9 @@ public final class Graph implements AutoCloseable
 
     private void scheduleSources()
     {
-        for (final Node node : nodes)
+        for (final Node node : sourceNodes)
         {
-            if (node.isSource)
-            {
-                node.schedule();
-            }
+            node.schedule();
         }
     }
 
@@ -1245,15 +1251,24 @@ public final class Graph implements AutoCloseable
         {
             return true;
         }
-        for (final Node node : nodes)
+        for (final Node node : sourceNodes)
         {
-            if (node.isSource && node.lifecycle == Node.OPEN && allOpened && node.sourceLayer == lowestOpenLayer &&
-                node.isThrottled())
+            if (node.lifecycle == Node.OPEN && allOpened && node.sourceLayer == lowestOpenLayer && node.isThrottled())
             {
                 return true;
             }
         }
-        return config.backpressure == Backpressure.ALL_NODES;
+        if (config.backpressure == Backpressure.ALL_NODES)
+        {
+            for (final InputQueue queue : queues)
+            {
+                if (queue.consumer != null && queue.isFull())
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -1291,6 +1306,7 @@ public final class Graph implements AutoCloseable
                         .append(queue.limit);
                 }
                 sb.append("\nraise max_queue_size of these streams, or turn report_deadlock off to raise them as needed");
+                ReportEvent.emit("deadlock", sb.toString());
                 fail("graph", Timestamp.UNSET, new IllegalStateException(sb.toString()));
                 return;
             }
@@ -1305,6 +1321,8 @@ public final class Graph implements AutoCloseable
                     return;
                 }
                 LOG.warn("Resolved a deadlock by raising max_queue_size of {} from {} to {}", queue, queue.limit, raised);
+                ReportEvent.emit("deadlock-resolved", "raised max_queue_size of " + queue + " from " + queue.limit +
+                    " to " + raised);
                 queue.limit = raised;
                 onQueueRoom(queue);
             }
@@ -1437,8 +1455,10 @@ public final class Graph implements AutoCloseable
                 }
                 else if (now - lastProgress >= timeout)
                 {
-                    fail("timeout guard", Timestamp.UNSET, new IllegalStateException("no node has run for " +
-                        TimeUnit.NANOSECONDS.toMillis(now - lastProgress) + " ms while work is pending:\n" + report()));
+                    final String report = "no node has run for " + TimeUnit.NANOSECONDS.toMillis(now - lastProgress) +
+                        " ms while work is pending:\n" + report();
+                    ReportEvent.emit("watchdog", report);
+                    fail("watchdog", Timestamp.UNSET, new IllegalStateException(report));
                     return;
                 }
             }

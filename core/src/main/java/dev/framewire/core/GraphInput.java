@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import dev.framewire.core.jfr.BackpressureEvent;
 import dev.framewire.offheap.Payload;
 
 import java.util.concurrent.TimeUnit;
@@ -140,6 +141,21 @@ final class GraphInput
 
     private void awaitRoom() throws InterruptedException
     {
+        final BackpressureEvent event = new BackpressureEvent();
+        if (event.shouldCommit())
+        {
+            for (final InputQueue queue : throttleQueues)
+            {
+                if (queue.isFull())
+                {
+                    event.stream = queue.toString();
+                    event.depth = queue.size();
+                    event.limit = queue.limit;
+                    break;
+                }
+            }
+        }
+        event.begin();
         waiter = Thread.currentThread();
         graph.inputWaiters.incrementAndGet();
         try
@@ -162,6 +178,7 @@ final class GraphInput
         {
             graph.inputWaiters.decrementAndGet();
             waiter = null;
+            event.commit();
         }
     }
 

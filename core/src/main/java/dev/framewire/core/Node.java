@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.jfr.DropEvent;
+import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 
@@ -338,9 +340,12 @@ final class Node implements CalculatorContext
         inputTimestamp = 0;
         callStartNanos = nowNanos;
         calls = calls + 1;
+        final NodeProcessEvent event = new NodeProcessEvent(); // scalar-replaced while JFR does not ask for it
+        event.begin();
         try
         {
             calculator.process(this);
+            commitProcessEvent(event, 0);
             flushOutputs();
         }
         catch (final Throwable t)
@@ -364,9 +369,12 @@ final class Node implements CalculatorContext
         inputTimestamp = timestamp;
         callStartNanos = nowNanos;
         calls = calls + 1;
+        final NodeProcessEvent event = new NodeProcessEvent(); // scalar-replaced while JFR does not ask for it
+        event.begin();
         try
         {
             calculator.process(this);
+            commitProcessEvent(event, timestamp);
             releaseInputs();
             if (hasOffset)
             {
@@ -814,7 +822,33 @@ final class Node implements CalculatorContext
     @Override
     public void countDrop()
     {
+        dropped("", inputTimestamp, "calculator");
+    }
+
+    /** Worker: counts a drop and records it for JFR when a recording asks for drops. */
+    void dropped(final String stream, final long timestamp, final String reason)
+    {
         drops = drops + 1;
+        final DropEvent event = new DropEvent();
+        if (event.shouldCommit())
+        {
+            event.node = name;
+            event.stream = stream;
+            event.timestamp = timestamp;
+            event.reason = reason;
+            event.commit();
+        }
+    }
+
+    private void commitProcessEvent(final NodeProcessEvent event, final long timestamp)
+    {
+        if (event.shouldCommit())
+        {
+            event.node = name;
+            event.inputTimestamp = timestamp;
+            event.worker = worker.name;
+            event.commit();
+        }
     }
 
     @Override
