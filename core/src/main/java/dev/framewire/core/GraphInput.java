@@ -62,6 +62,9 @@ final class GraphInput
         {
             if (!wait)
             {
+                // a closed stream or an ended run is an error, as for a waiting add: a refusal
+                // would tell the caller to retry, and a queue nobody drains stays full forever
+                checkOpen(value);
                 return false;
             }
             awaitRoom();

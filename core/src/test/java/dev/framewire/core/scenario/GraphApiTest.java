@@ -161,6 +161,48 @@ class GraphApiTest
 
     @Test
     @Timeout(10)
+    void tryAddPacketToAnEndedRunOrClosedStreamThrowsEvenWhenTheQueueIsFull() throws Exception
+    {
+        // a caller retrying refusals must learn that retrying is pointless, not spin forever
+        final Semaphore gate = new Semaphore(0);
+        final CountDownLatch entered = new CountDownLatch(1);
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in", "other")
+            .node("slow", n -> n.calculator(() -> gated(gate, entered, syncList())).inputStream("in"))
+            .node("sink", n -> n.calculator(recorder(syncList())).inputStream("other"))
+            .streamQueueSize("in", 1)
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            try
+            {
+                graph.addPacket("in", 0L, 0);
+                assertTrue(entered.await(5, TimeUnit.SECONDS));
+                assertTrue(graph.tryAddPacket("in", 1L, 1));
+                assertFalse(graph.tryAddPacket("in", 2L, 2), "full");
+                graph.closeInput("in");
+                final IllegalStateException closed = assertThrows(IllegalStateException.class,
+                    () -> graph.tryAddPacket("in", 2L, 2));
+                assertTrue(closed.getMessage().contains("'in'") && closed.getMessage().contains("closed"),
+                    closed.getMessage());
+                graph.cancel();
+                final Payload payload = graph.pool().acquire(8);
+                final IllegalStateException ended = assertThrows(IllegalStateException.class,
+                    () -> graph.tryAddPacket("in", payload, 2));
+                assertTrue(ended.getMessage().contains("'in'"), ended.getMessage());
+                assertEquals(0, payload.refCount(), "released, as addPacket does on an ended run");
+            }
+            finally
+            {
+                gate.release(10);
+            }
+            assertTrue(assertThrows(GraphException.class, graph::waitUntilDone).isCancelled());
+        }
+    }
+
+    @Test
+    @Timeout(10)
     void pollerWaitsWithATimeoutAndSeesTheStreamDone() throws Exception
     {
         final GraphConfig config = GraphConfig.builder()
