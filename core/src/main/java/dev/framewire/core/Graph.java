@@ -1142,7 +1142,7 @@ public final class Graph implements AutoCloseable
             failedNodes.add(node.name);
             if (analysis == null)
             {
-                analysis = GraphAnalysis.of(config);
+                analysis = GraphAnalysis.of(plan);
             }
             for (final String name : analysis.blockedBy(failedNodes))
             {
