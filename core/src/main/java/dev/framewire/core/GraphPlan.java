@@ -56,6 +56,7 @@ final class GraphPlan
 
         checkGraphSettings();
         checkNodes();
+        checkSourcesAndSinks();
         resolveProducers();
         if (errors.isEmpty())
         {
@@ -201,6 +202,37 @@ final class GraphPlan
                 options[i] = resolveOptions(node, contract, where);
                 checkPolicy(node, contract, inputSpecs[i], where);
             }
+        }
+    }
+
+    /**
+     * Seed 004 §4 Phase 1: packets must come from somewhere (a source node or a graph input stream)
+     * and go somewhere (a sink node or a graph output stream).
+     */
+    private void checkSourcesAndSinks()
+    {
+        boolean hasSource = !config.inputStreams.isEmpty();
+        boolean hasSink = !config.outputStreams.isEmpty();
+        final List<String> names = new ArrayList<>();
+        for (final NodeConfig node : config.nodes)
+        {
+            hasSource |= node.inputStreams.isEmpty();
+            hasSink |= node.outputStreams.isEmpty();
+            names.add(node.name);
+        }
+        if (!hasSource)
+        {
+            errors.add("the graph has no source: no graph input stream is declared and " +
+                (names.isEmpty() ? "it has no nodes" : "every node " + names + " has input streams") +
+                "; valid is at least one graph input stream (inputStream(...) on the graph) or one source " +
+                "node, a node with no input streams (such as CountingSourceCalculator)");
+        }
+        if (!hasSink)
+        {
+            errors.add("the graph has no sink: no graph output stream is declared and " +
+                (names.isEmpty() ? "it has no nodes" : "every node " + names + " has output streams") +
+                "; valid is at least one graph output stream (outputStream(...) on the graph) or one sink " +
+                "node, a node with no output streams (such as CollectorSinkCalculator)");
         }
     }
 
