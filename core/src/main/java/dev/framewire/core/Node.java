@@ -85,6 +85,14 @@ final class Node implements CalculatorContext
     volatile long inputTimestamp = Timestamp.UNSET;
     /** Packets this node's policy or calculator dropped; written by its worker only. */
     volatile long drops;
+    /**
+     * Asks JFR whether process events are wanted, so that none is made per call while no recording
+     * wants them. An event made per call and passed to {@link #commitProcessEvent} escapes whenever
+     * C2 does not inline that method, and then costs an allocation per call with no recording at
+     * all (JMH -prof gc: 80 to 96 B/op through four nodes on two workers, in four of five
+     * iterations).
+     */
+    private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
 
     /** Set by any thread when this node must become blocked; acted on by its worker. */
     volatile boolean blockRequested;
@@ -340,8 +348,11 @@ final class Node implements CalculatorContext
         inputTimestamp = 0;
         callStartNanos = nowNanos;
         calls = calls + 1;
-        final NodeProcessEvent event = new NodeProcessEvent(); // scalar-replaced while JFR does not ask for it
-        event.begin();
+        final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+        if (event != null)
+        {
+            event.begin();
+        }
         try
         {
             calculator.process(this);
@@ -369,8 +380,11 @@ final class Node implements CalculatorContext
         inputTimestamp = timestamp;
         callStartNanos = nowNanos;
         calls = calls + 1;
-        final NodeProcessEvent event = new NodeProcessEvent(); // scalar-replaced while JFR does not ask for it
-        event.begin();
+        final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+        if (event != null)
+        {
+            event.begin();
+        }
         try
         {
             calculator.process(this);
@@ -842,7 +856,7 @@ final class Node implements CalculatorContext
 
     private void commitProcessEvent(final NodeProcessEvent event, final long timestamp)
     {
-        if (event.shouldCommit())
+        if (event != null && event.shouldCommit())
         {
             event.node = name;
             event.inputTimestamp = timestamp;

@@ -66,4 +66,24 @@ public interface Packet
      * @throws IllegalStateException if not a double packet.
      */
     double getDouble();
+
+    /**
+     * Whether this is a {@code long} packet, asked without boxing it as {@link #value()} would.
+     *
+     * @return true for a packet added with {@code addLong} or {@code addPacket(stream, long, ts)}.
+     */
+    default boolean isLong()
+    {
+        return value() instanceof Long;
+    }
+
+    /**
+     * Whether this is a {@code double} packet, asked without boxing it as {@link #value()} would.
+     *
+     * @return true for a packet added with {@code addDouble} or {@code addPacket(stream, double, ts)}.
+     */
+    default boolean isDouble()
+    {
+        return value() instanceof Double;
+    }
 }

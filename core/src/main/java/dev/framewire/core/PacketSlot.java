@@ -90,6 +90,18 @@ class PacketSlot implements Packet
     }
 
     @Override
+    public final boolean isLong()
+    {
+        return value == InputQueue.LONG;
+    }
+
+    @Override
+    public final boolean isDouble()
+    {
+        return value == InputQueue.DOUBLE;
+    }
+
+    @Override
     public final long getLong()
     {
         if (present() != InputQueue.LONG)

@@ -46,18 +46,19 @@ public final class PassThroughCalculator implements Calculator
 
     static void forward(final Input input, final CalculatorContext ctx, final int output)
     {
-        final Object value = input.value();
-        if (value instanceof Long)
+        // isLong/isDouble, not value() instanceof: value() boxes a primitive packet, which only
+        // C2's escape analysis takes away again (24 B per packet per node under C1).
+        if (input.isLong())
         {
             ctx.output(output).addLong(input.getLong(), input.timestamp());
         }
-        else if (value instanceof Double)
+        else if (input.isDouble())
         {
             ctx.output(output).addDouble(input.getDouble(), input.timestamp());
         }
         else
         {
-            ctx.output(output).add(value, input.timestamp());
+            ctx.output(output).add(input.value(), input.timestamp());
         }
     }
 }
