@@ -216,6 +216,10 @@ public final class Payload
     /**
      * Drops the caller's reference; the last one returns the slot to its pool.
      *
+     * <p>The count reaches zero a moment before the slot is back on its free list and its bytes
+     * back in the budget: a thread that sees zero (a refused {@link #retain()}) may, for that
+     * moment, not yet be able to acquire those bytes. Nothing is lost or handed out twice.
+     *
      * @return true when this was the last reference and the slot was freed.
      * @throws PayloadStateException if the payload holds no reference: a release too many.
      */

@@ -353,9 +353,13 @@ public final class PayloadPool implements AutoCloseable
 
     void onFree(final Payload payload)
     {
+        // Slot first, bytes second. acquire() counts the bytes in before it takes a slot, so
+        // whoever the budget lets in finds a slot on the free list. The other order let an
+        // acquire racing this release pass the budget, find the list empty and grow a slab
+        // (or fail at the maximum) for a slot that was about to come back.
         final SizeClass sizeClass = payload.sizeClass;
-        budget.unuse(sizeClass.slotBytes);
         sizeClass.push(payload);
+        budget.unuse(sizeClass.slotBytes);
     }
 
     private int classIndex(final int length)
