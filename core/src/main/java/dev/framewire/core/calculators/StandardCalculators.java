@@ -2,6 +2,14 @@ package dev.framewire.core.calculators;
 
 import dev.framewire.core.CalculatorProvider;
 import dev.framewire.core.CalculatorRegistry;
+import dev.framewire.core.calculators.image.AnnotateCalculator;
+import dev.framewire.core.calculators.image.BrightnessContrastCalculator;
+import dev.framewire.core.calculators.image.ColorConvertCalculator;
+import dev.framewire.core.calculators.image.MotionDetectorCalculator;
+import dev.framewire.core.calculators.image.RawVideoReaderCalculator;
+import dev.framewire.core.calculators.image.ResizeCalculator;
+import dev.framewire.core.calculators.image.SnapshotSinkCalculator;
+import dev.framewire.core.calculators.image.SyntheticCameraCalculator;
 
 /**
  * Registers the standard calculators under their MediaPipe-style names.
@@ -13,5 +21,13 @@ public final class StandardCalculators implements CalculatorProvider
     {
         registry.register("PassThroughCalculator", PassThroughCalculator::new);
         registry.register("CountingSourceCalculator", CountingSourceCalculator::new);
+        registry.register("SyntheticCameraCalculator", SyntheticCameraCalculator::new);
+        registry.register("RawVideoReaderCalculator", RawVideoReaderCalculator::new);
+        registry.register("ColorConvertCalculator", ColorConvertCalculator::new);
+        registry.register("ResizeCalculator", ResizeCalculator::new);
+        registry.register("BrightnessContrastCalculator", BrightnessContrastCalculator::new);
+        registry.register("MotionDetectorCalculator", MotionDetectorCalculator::new);
+        registry.register("AnnotateCalculator", AnnotateCalculator::new);
+        registry.register("SnapshotSinkCalculator", SnapshotSinkCalculator::new);
     }
 }

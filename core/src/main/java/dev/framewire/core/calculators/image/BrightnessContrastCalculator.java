@@ -1,0 +1,119 @@
+package dev.framewire.core.calculators.image;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.Input;
+import dev.framewire.core.OptionType;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PixelFormat;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * Adjusts brightness and contrast of frames in place: each color sample {@code v} becomes
+ * {@code clamp(round((v - 128) * contrast + 128 + brightness), 0, 255)}; alpha is left alone.
+ *
+ * <p>Streams: one input of GRAY8, RGB24 or RGBA32 frames, one output of the same frames at the
+ * same timestamps. Options: {@code brightness} (0), added; {@code contrast} (1.0), multiplied
+ * around 128.
+ *
+ * <p>In place through copy-on-write: the calculator writes the payload
+ * {@link Input#writablePayload()} gives, which is the input's own memory when this node holds
+ * its only reference and a copy otherwise, so another consumer of the same frame never sees the
+ * change. With the neutral settings (0, 1.0) the frame passes through untouched, with no copy.
+ * The mapping is a 256-entry table made in {@code open}; nothing is allocated per frame.
+ * Declares offset 0.
+ */
+public final class BrightnessContrastCalculator implements Calculator
+{
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final String NAME = "BrightnessContrastCalculator";
+
+    private final int[] table = new int[256];
+    private boolean identity;
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("brightness", OptionType.LONG, 0L)
+            .option("contrast", OptionType.DOUBLE, 1.0);
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx)
+    {
+        final long brightness = ctx.options().getLong("brightness");
+        final double contrast = ctx.options().getDouble("contrast");
+        if (Double.isNaN(contrast) || Double.isInfinite(contrast))
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'contrast' is " + contrast +
+                "; it must be a finite number");
+        }
+        final long clampedBrightness = Math.max(-1024, Math.min(1024, brightness));
+        boolean same = true;
+        for (int v = 0; v < 256; v++)
+        {
+            final long out = Math.round((v - 128) * contrast + 128 + clampedBrightness);
+            table[v] = (int)Math.max(0, Math.min(255, out));
+            same &= table[v] == v;
+        }
+        identity = same;
+        ctx.setOffset(0);
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx)
+    {
+        final Input input = ctx.input(0);
+        if (input.isEmpty())
+        {
+            return;
+        }
+        final Payload frame = ImageFrames.frame(ctx, input, NAME);
+        final PixelFormat format = frame.format();
+        if (format != PixelFormat.GRAY8 && format != PixelFormat.RGB24 && format != PixelFormat.RGBA32)
+        {
+            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8, RGB24 or RGBA32 frames");
+        }
+        if (identity)
+        {
+            ctx.output(0).add(frame, input.timestamp());
+            return;
+        }
+        final Payload out = input.writablePayload();
+        final MutableDirectBuffer buffer = out.mutableBuffer();
+        final int stride = out.stride();
+        final int width = out.width();
+        final int height = out.height();
+        final int[] table = this.table;
+        if (format == PixelFormat.RGBA32)
+        {
+            for (int y = 0; y < height; y++)
+            {
+                final int row = y * stride;
+                for (int x = 0; x < width; x++)
+                {
+                    final int at = row + 4 * x;
+                    final int p = buffer.getInt(at, LE);
+                    buffer.putInt(at, (p & 0xFF00_0000) | table[(p >>> 16) & 0xFF] << 16 |
+                        table[(p >>> 8) & 0xFF] << 8 | table[p & 0xFF], LE);
+                }
+            }
+        }
+        else
+        {
+            final int rowBytes = width * format.bytesPerPixel();
+            for (int y = 0; y < height; y++)
+            {
+                final int row = y * stride;
+                for (int i = row, end = row + rowBytes; i < end; i++)
+                {
+                    buffer.putByte(i, (byte)table[buffer.getByte(i) & 0xFF]);
+                }
+            }
+        }
+        ctx.output(0).add(out, input.timestamp());
+    }
+}

@@ -1,0 +1,334 @@
+package dev.framewire.core.calculators.image;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.Input;
+import dev.framewire.core.OptionType;
+import dev.framewire.core.Output;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PixelFormat;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.util.Arrays;
+
+/**
+ * Finds motion by differencing each GRAY8 frame against the previous one, and reports the
+ * bounding boxes of the regions that changed.
+ *
+ * <p>Streams: one input of GRAY8 frames (tag {@code FRAME} by convention); outputs {@code BOXES}
+ * (required), a blob payload laid out as {@link BoxListDescriptor}, and {@code FRAME} (optional),
+ * the input frame passed on unchanged by reference. Both at the input's timestamp. Options:
+ * <ul>
+ *   <li>{@code threshold} (25): a pixel changed when {@code |now - before| > threshold};</li>
+ *   <li>{@code min_pixels} (50): a region needs at least this many changed pixels to be a box;</li>
+ *   <li>{@code cell} (16): side in pixels of the grid cells that changed pixels are counted in;</li>
+ *   <li>{@code max_boxes} (16): most boxes per frame; further regions are left out.</li>
+ * </ul>
+ *
+ * <p>The frame is cut into a grid of {@code cell x cell} cells; a cell with a changed pixel is
+ * active; active cells touching (8-connected) form a region; a region's box is the bounding box
+ * of its changed pixels, so boxes are exact to the pixel, not to the cell. Regions are found in
+ * raster order of their first cell. The first frame (and the first after a size change) has no
+ * previous frame and reports no boxes.
+ *
+ * <p>The previous frame is a copy in an off-heap payload the calculator owns, refreshed in the
+ * same pass that compares it and released in {@code close}. The grid's arrays are made on the
+ * first frame (and again only on a size change); the box list is a fresh small payload per frame
+ * from the pool, so a consumer never reads a list being rewritten. Nothing is allocated on the
+ * Java heap per frame. Declares offset 0.
+ */
+public final class MotionDetectorCalculator implements Calculator
+{
+    private static final String NAME = "MotionDetectorCalculator";
+
+    private int threshold;
+    private long minPixels;
+    private int cell;
+    private int maxBoxes;
+    private int boxesOutput;
+    private int frameOutput = -1;
+
+    private Payload previous;
+    private int cellsX;
+    private int cellsY;
+    private int[] cellPixels = new int[0];
+    private int[] cellMinX = new int[0];
+    private int[] cellMaxX = new int[0];
+    private int[] cellMinY = new int[0];
+    private int[] cellMaxY = new int[0];
+    private boolean[] visited = new boolean[0];
+    private int[] stack = new int[0];
+    private int[] boxes = new int[0];
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("threshold", OptionType.LONG, 25L)
+            .option("min_pixels", OptionType.LONG, 50L)
+            .option("cell", OptionType.LONG, 16L)
+            .option("max_boxes", OptionType.LONG, 16L);
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx)
+    {
+        final long t = ctx.options().getLong("threshold");
+        minPixels = ctx.options().getLong("min_pixels");
+        final long c = ctx.options().getLong("cell");
+        final long m = ctx.options().getLong("max_boxes");
+        if (t < 0 || t > 255)
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'threshold' is " + t +
+                "; it must be 0..255");
+        }
+        if (c < 1 || c > 4096)
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'cell' is " + c +
+                "; it must be 1..4096");
+        }
+        if (m < 0 || m > 10_000)
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'max_boxes' is " + m +
+                "; it must be 0..10000");
+        }
+        threshold = (int)t;
+        cell = (int)c;
+        maxBoxes = (int)m;
+        boxes = new int[5 * maxBoxes];
+        boxesOutput = ctx.output("BOXES").index();
+        if (ctx.outputCount() > 1)
+        {
+            frameOutput = ctx.output("FRAME").index();
+        }
+        ctx.setOffset(0);
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx)
+    {
+        final Input input = ctx.input(0);
+        if (input.isEmpty())
+        {
+            return;
+        }
+        final Payload frame = ImageFrames.frame(ctx, input, NAME);
+        if (frame.format() != PixelFormat.GRAY8)
+        {
+            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8 frames (convert with " +
+                "ColorConvertCalculator first)");
+        }
+        final int width = frame.width();
+        final int height = frame.height();
+        int count = 0;
+        int changed = 0;
+        if (previous == null || previous.width() != width || previous.height() != height)
+        {
+            remember(ctx, frame);
+        }
+        else
+        {
+            changed = difference(frame.buffer(), frame.stride(), previous.mutableBuffer(), previous.stride(),
+                width, height);
+            if (changed > 0)
+            {
+                count = regions();
+            }
+        }
+        final Payload list = ctx.pool().acquire(BoxListDescriptor.length(count));
+        final MutableDirectBuffer out = list.mutableBuffer();
+        BoxListDescriptor.putHeader(out, count, changed);
+        final int[] boxes = this.boxes;
+        for (int i = 0; i < count; i++)
+        {
+            final int at = 5 * i;
+            BoxListDescriptor.putBox(out, i, boxes[at], boxes[at + 1], boxes[at + 2], boxes[at + 3], boxes[at + 4]);
+        }
+        final long timestamp = input.timestamp();
+        ctx.output(boxesOutput).add(list, timestamp);
+        if (frameOutput >= 0)
+        {
+            final Output frameOut = ctx.output(frameOutput);
+            frameOut.add(frame, timestamp);
+        }
+    }
+
+    @Override
+    public void close(final CalculatorContext ctx)
+    {
+        final Payload held = previous;
+        previous = null;
+        if (held != null)
+        {
+            held.release();
+        }
+    }
+
+    /** Starts over with this frame as the previous one: on the first frame and on a size change. */
+    private void remember(final CalculatorContext ctx, final Payload frame)
+    {
+        final int width = frame.width();
+        final int height = frame.height();
+        if (previous != null)
+        {
+            final Payload old = previous;
+            previous = null;
+            old.release();
+        }
+        previous = ctx.pool().acquireFrame(width, height, PixelFormat.GRAY8);
+        final MutableDirectBuffer to = previous.mutableBuffer();
+        final DirectBuffer from = frame.buffer();
+        for (int y = 0; y < height; y++)
+        {
+            to.putBytes(y * previous.stride(), from, y * frame.stride(), width);
+        }
+        cellsX = (width + cell - 1) / cell;
+        cellsY = (height + cell - 1) / cell;
+        final int cells = cellsX * cellsY;
+        cellPixels = new int[cells];
+        cellMinX = new int[cells];
+        cellMaxX = new int[cells];
+        cellMinY = new int[cells];
+        cellMaxY = new int[cells];
+        visited = new boolean[cells];
+        stack = new int[cells];
+    }
+
+    /**
+     * Compares the frame with the previous one, cell by cell, and makes it the previous one in
+     * the same pass.
+     *
+     * @return changed pixels in the frame.
+     */
+    private int difference(
+        final DirectBuffer now,
+        final int nowStride,
+        final MutableDirectBuffer before,
+        final int beforeStride,
+        final int width,
+        final int height)
+    {
+        final int[] pixels = cellPixels;
+        final int[] minX = cellMinX;
+        final int[] maxX = cellMaxX;
+        final int[] minY = cellMinY;
+        final int[] maxY = cellMaxY;
+        Arrays.fill(pixels, 0);
+        Arrays.fill(minX, Integer.MAX_VALUE);
+        Arrays.fill(maxX, -1);
+        Arrays.fill(minY, Integer.MAX_VALUE);
+        Arrays.fill(maxY, -1);
+        final int threshold = this.threshold;
+        final int cell = this.cell;
+        final int cellsX = this.cellsX;
+        int changed = 0;
+        for (int y = 0; y < height; y++)
+        {
+            final int nowRow = y * nowStride;
+            final int beforeRow = y * beforeStride;
+            final int cellRow = (y / cell) * cellsX;
+            for (int cx = 0, x = 0; cx < cellsX; cx++)
+            {
+                final int end = Math.min(width, x + cell);
+                final int c = cellRow + cx;
+                int inCell = 0;
+                int lo = Integer.MAX_VALUE;
+                int hi = -1;
+                while (x < end)
+                {
+                    // eight pixels at a time: an unchanged run (a still background) costs one compare
+                    if (x + 8 <= end && now.getLong(nowRow + x) == before.getLong(beforeRow + x))
+                    {
+                        x += 8;
+                        continue;
+                    }
+                    for (final int chunkEnd = Math.min(end, x + 8); x < chunkEnd; x++)
+                    {
+                        final int n = now.getByte(nowRow + x) & 0xFF;
+                        final int b = before.getByte(beforeRow + x) & 0xFF;
+                        before.putByte(beforeRow + x, (byte)n);
+                        final int d = n - b;
+                        if (d > threshold || -d > threshold)
+                        {
+                            inCell++;
+                            lo = Math.min(lo, x);
+                            hi = x;
+                        }
+                    }
+                }
+                if (inCell > 0)
+                {
+                    changed += inCell;
+                    pixels[c] += inCell;
+                    minX[c] = Math.min(minX[c], lo);
+                    maxX[c] = Math.max(maxX[c], hi);
+                    minY[c] = Math.min(minY[c], y);
+                    maxY[c] = y;
+                }
+            }
+        }
+        return changed;
+    }
+
+    /** Joins 8-connected active cells into regions; writes the boxes of those big enough. */
+    private int regions()
+    {
+        final int cellsX = this.cellsX;
+        final int cellsY = this.cellsY;
+        final int[] pixels = cellPixels;
+        final boolean[] visited = this.visited;
+        final int[] stack = this.stack;
+        final int[] boxes = this.boxes;
+        Arrays.fill(visited, false);
+        int count = 0;
+        for (int start = 0, cells = cellsX * cellsY; start < cells && count < maxBoxes; start++)
+        {
+            if (pixels[start] == 0 || visited[start])
+            {
+                continue;
+            }
+            int top = 0;
+            stack[top++] = start;
+            visited[start] = true;
+            long sum = 0;
+            int x0 = Integer.MAX_VALUE;
+            int y0 = Integer.MAX_VALUE;
+            int x1 = -1;
+            int y1 = -1;
+            while (top > 0)
+            {
+                final int c = stack[--top];
+                sum += pixels[c];
+                x0 = Math.min(x0, cellMinX[c]);
+                x1 = Math.max(x1, cellMaxX[c]);
+                y0 = Math.min(y0, cellMinY[c]);
+                y1 = Math.max(y1, cellMaxY[c]);
+                final int cx = c % cellsX;
+                final int cy = c / cellsX;
+                for (int ny = Math.max(0, cy - 1), nyEnd = Math.min(cellsY - 1, cy + 1); ny <= nyEnd; ny++)
+                {
+                    for (int nx = Math.max(0, cx - 1), nxEnd = Math.min(cellsX - 1, cx + 1); nx <= nxEnd; nx++)
+                    {
+                        final int n = ny * cellsX + nx;
+                        if (pixels[n] != 0 && !visited[n])
+                        {
+                            visited[n] = true;
+                            stack[top++] = n;
+                        }
+                    }
+                }
+            }
+            if (sum >= minPixels)
+            {
+                final int at = 5 * count++;
+                boxes[at] = x0;
+                boxes[at + 1] = y0;
+                boxes[at + 2] = x1 - x0 + 1;
+                boxes[at + 3] = y1 - y0 + 1;
+                boxes[at + 4] = (int)sum;
+            }
+        }
+        return count;
+    }
+}

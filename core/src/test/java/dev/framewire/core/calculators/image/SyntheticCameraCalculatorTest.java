@@ -1,0 +1,125 @@
+package dev.framewire.core.calculators.image;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphException;
+import dev.framewire.offheap.PixelFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static dev.framewire.core.calculators.image.ImageTestSupport.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+@Timeout(30)
+class SyntheticCameraCalculatorTest
+{
+    private static GraphConfig camera(final Object... options)
+    {
+        return GraphConfig.builder()
+            .node("camera", n ->
+            {
+                n.calculator("SyntheticCameraCalculator").outputStream("video");
+                for (int i = 0; i < options.length; i += 2)
+                {
+                    n.option((String)options[i], options[i + 1]);
+                }
+            })
+            .outputStream("video")
+            .build();
+    }
+
+    private static List<Captured> frames(final GraphConfig config) throws Exception
+    {
+        final List<Captured> out = Collections.synchronizedList(new ArrayList<>());
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("video", capture(out));
+            graph.start();
+            graph.waitUntilDone();
+        }
+        return out;
+    }
+
+    @Test
+    void bareGradientHasExactPixelsAndUnpacedTimestamps() throws Exception
+    {
+        final List<Captured> out = frames(camera("width", 4, "height", 3, "fps", 0, "frames", 2, "seed", 5,
+            "shapes", 0));
+        assertEquals(2, out.size());
+        assertEquals(PixelFormat.RGBA32, out.get(0).format);
+        assertEquals(4, out.get(0).width);
+        assertEquals(3, out.get(0).height);
+        // R = x * 255 / 3, G = y * 255 / 2, B = 64 + 5, A = 255
+        assertPixels(new int[]{
+            0x000045FF, 0x550045FF, 0xAA0045FF, 0xFF0045FF,
+            0x007F45FF, 0x557F45FF, 0xAA7F45FF, 0xFF7F45FF,
+            0x00FF45FF, 0x55FF45FF, 0xAAFF45FF, 0xFFFF45FF}, out.get(0).rgba());
+        assertArrayEquals(out.get(0).bytes, out.get(1).bytes);
+        assertEquals(0, out.get(0).timestamp);
+        assertEquals(16_667, out.get(1).timestamp);
+    }
+
+    @Test
+    void pacedFramesAreDueAtTheirTimestamps() throws Exception
+    {
+        final long start = System.nanoTime();
+        final List<Captured> out = frames(camera("width", 8, "height", 8, "fps", 60.0, "frames", 4));
+        final long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(4, out.size());
+        assertEquals(List.of(0L, 16_666L, 33_333L, 50_000L),
+            Arrays.asList(out.get(0).timestamp, out.get(1).timestamp, out.get(2).timestamp, out.get(3).timestamp));
+        assertTrue(elapsedMillis >= 49, "frame 3 is due 50 ms after frame 0, the run took " + elapsedMillis + " ms");
+    }
+
+    @Test
+    void sameSeedSameFramesOtherSeedOtherFrames() throws Exception
+    {
+        final List<Captured> a = frames(camera("width", 64, "height", 48, "fps", 0, "frames", 5, "seed", 7));
+        final List<Captured> b = frames(camera("width", 64, "height", 48, "fps", 0, "frames", 5, "seed", 7));
+        final List<Captured> c = frames(camera("width", 64, "height", 48, "fps", 0, "frames", 5, "seed", 8));
+        for (int i = 0; i < 5; i++)
+        {
+            assertArrayEquals(a.get(i).bytes, b.get(i).bytes, "frame " + i);
+            assertFalse(Arrays.equals(a.get(i).bytes, c.get(i).bytes), "frame " + i);
+        }
+        assertFalse(Arrays.equals(a.get(0).bytes, a.get(1).bytes), "the shapes move");
+    }
+
+    @Test
+    void cancellationStopsAParkedCamera() throws Exception
+    {
+        final CountDownLatch first = new CountDownLatch(1);
+        try (Graph graph = new Graph(camera("width", 4, "height", 4, "fps", 0.5)))
+        {
+            graph.observe("video", p -> first.countDown());
+            graph.start();
+            assertTrue(first.await(10, TimeUnit.SECONDS));
+            final long start = System.nanoTime();
+            graph.cancel(); // the camera is parked until frame 1, due in 2 s
+            assertTrue(graph.awaitDone(5, TimeUnit.SECONDS));
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.isCancelled());
+            final long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < 1_000, "cancelled in " + millis + " ms");
+        }
+    }
+
+    @Test
+    void badSizeFailsAtOpen() throws Exception
+    {
+        try (Graph graph = new Graph(camera("width", 0)))
+        {
+            graph.start();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            final String message = ex.failures().get(0).cause().getMessage();
+            assertTrue(message.contains("node 'camera'") && message.contains("0x720"), message);
+        }
+    }
+}

@@ -1,0 +1,435 @@
+package dev.framewire.tools;
+
+import dev.framewire.core.ExecutorConfig;
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphException;
+import dev.framewire.core.GraphFailure;
+import dev.framewire.core.IdleKind;
+import dev.framewire.core.Packet;
+import dev.framewire.core.PacketObserver;
+import dev.framewire.core.ScheduleOrder;
+import dev.framewire.offheap.MemoryBudget;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The camera-ingest demo: synthetic cameras, each through grayscale, half size, motion detection
+ * and box annotation into a PNG snapshot sink, with live progress and a latency table at the end.
+ *
+ * <pre>
+ *   camN (SyntheticCamera, RGBA32) -&gt; gray (ColorConvert RGBA_TO_GRAY8) -&gt; half (Resize 0.5)
+ *        -&gt; motion (MotionDetector) -&gt; annotate (Annotate FRAME + BOXES) -&gt; snapshots (every Nth, PNG)
+ * </pre>
+ *
+ * <p>Executors, all parking when idle: one thread per camera (a camera parks until each frame is
+ * due), {@code --workers} threads for the image nodes, one for the PNG sinks so that encoding does
+ * not hold up frames. Queues hold at most 4 packets: a pipeline that falls behind holds its
+ * cameras back rather than buffering frames. Workers take ready nodes in BMF's order, oldest
+ * timestamp first: the cameras are independent chains, and MediaPipe's order (by position in the
+ * graph) would let the chains declared last starve the first ones when the workers fall behind.
+ *
+ * <p>Latency is end to end per frame: an observer on the camera's stream records
+ * {@code System.nanoTime()} when the frame leaves the camera (after it was rendered and its due
+ * time came) into a per-camera ring indexed by frame number; an observer on the annotated stream
+ * subtracts it when the frame leaves the annotator, into a per-camera HdrHistogram. The ring is
+ * written by the camera's worker before the frame is handed on and read by a pipeline worker after
+ * it was received, so the engine's queues order the two. The PNG sink runs after the measuring
+ * point. Frames of the first {@code --warmup} seconds count in the throughput but are left out
+ * of the percentiles: they measure the JIT, not the pipeline.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    versionProvider = FramewireCommand.Version.class,
+    description = "Runs the camera-ingest demo: synthetic cameras -> gray -> half size -> motion -> annotate -> " +
+        "PNG snapshots, printing progress every second and latency percentiles per camera at the end.")
+public final class DemoCommand implements Callable<Integer>
+{
+    /** Frames remembered per camera between capture and annotation; far more than can be in flight. */
+    static final int RING = 4096;
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--duration", defaultValue = "20", paramLabel = "S",
+        description = "Seconds to run (default: ${DEFAULT-VALUE}).")
+    private double duration;
+
+    @Option(names = "--cameras", defaultValue = "4", paramLabel = "N",
+        description = "Number of cameras (default: ${DEFAULT-VALUE}).")
+    private int cameras;
+
+    @Option(names = "--width", defaultValue = "1280", description = "Camera frame width (default: ${DEFAULT-VALUE}).")
+    private int width;
+
+    @Option(names = "--height", defaultValue = "720", description = "Camera frame height (default: ${DEFAULT-VALUE}).")
+    private int height;
+
+    @Option(names = "--fps", defaultValue = "60",
+        description = "Frames per second per camera, 0 for as fast as the pipeline goes (default: ${DEFAULT-VALUE}).")
+    private double fps;
+
+    @Option(names = "--snapshots", defaultValue = "snapshots", paramLabel = "DIR",
+        description = "Directory for the PNG snapshots (default: ${DEFAULT-VALUE}).")
+    private Path snapshots;
+
+    @Option(names = "--snapshot-every", defaultValue = "60", paramLabel = "N",
+        description = "Write every Nth annotated frame of each camera (default: ${DEFAULT-VALUE}).")
+    private long snapshotEvery;
+
+    @Option(names = "--warmup", defaultValue = "1", paramLabel = "S",
+        description = "Seconds at the start whose frames count but are left out of the latency percentiles, " +
+            "while the JIT compiles the hot loops; at most half the duration (default: ${DEFAULT-VALUE}).")
+    private double warmup;
+
+    @Option(names = "--workers", defaultValue = "2",
+        description = "Worker threads for the image nodes (default: ${DEFAULT-VALUE}).")
+    private int workers;
+
+    private long framesProcessed;
+
+    /**
+     * Frames that went through annotation in the last run, over all cameras.
+     *
+     * @return the count.
+     */
+    public long framesProcessed()
+    {
+        return framesProcessed;
+    }
+
+    @Override
+    public Integer call() throws Exception
+    {
+        validate();
+        final PrintWriter out = spec.commandLine().getOut();
+        final Camera[] cams = new Camera[cameras];
+        for (int c = 0; c < cameras; c++)
+        {
+            cams[c] = new Camera("cam" + c, fps);
+        }
+        final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
+        final GraphConfig config = config(cams, framesPerCamera);
+        out.printf(Locale.ROOT, "framewire demo: %d camera%s %dx%d RGBA32 at %s for %s s%n", cameras,
+            cameras == 1 ? "" : "s", width, height, fps > 0 ? trim(fps) + " fps" : "full speed", trim(duration));
+        out.printf(Locale.ROOT, "  camera -> gray -> half size -> motion -> annotate -> snapshots (1 frame in %d, " +
+            "into %s)%n", snapshotEvery, snapshots);
+        out.printf(Locale.ROOT, "  executors: %d camera thread%s, %d image worker%s, 1 snapshot writer; all park " +
+            "when idle%n", cameras, cameras == 1 ? "" : "s", workers, workers == 1 ? "" : "s");
+        out.flush();
+
+        final long startMillis = System.currentTimeMillis();
+        final long start;
+        final long end;
+        boolean stoppedAtDeadline = false;
+        GraphException failure = null;
+        final MemoryBudget budget;
+        try (Graph graph = new Graph(config))
+        {
+            budget = graph.pool().budget();
+            for (final Camera cam : cams)
+            {
+                graph.observe(cam.name, cam.captureStamp);
+                graph.observe(cam.name + "_annotated", cam.latencyProbe);
+            }
+            final long recordFrom = System.nanoTime() + (long)(warmupSeconds() * SECOND);
+            for (final Camera cam : cams)
+            {
+                cam.latencyProbe.recordFrom = recordFrom; // before start(): the workers see it
+            }
+            graph.start();
+            start = System.nanoTime();
+            final long deadline = start + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
+            long tick = start;
+            long lastFrames = 0;
+            while (true)
+            {
+                final long next = tick + SECOND;
+                if (graph.awaitDone(Math.max(0, Math.min(next, deadline) - System.nanoTime()), TimeUnit.NANOSECONDS))
+                {
+                    break;
+                }
+                final long now = System.nanoTime();
+                if (now >= deadline)
+                {
+                    stoppedAtDeadline = fps > 0;
+                    graph.cancel();
+                    break;
+                }
+                if (now >= next)
+                {
+                    final long frames = total(cams);
+                    out.printf(Locale.ROOT, "[%4.0f s] frames %8d  %7.1f fps  off-heap in use %8s  peak %8s%n",
+                        (now - start) / 1e9, frames, (frames - lastFrames) * 1e9 / (now - tick),
+                        mib(budget.bytesInUse()), mib(budget.peakBytesInUse()));
+                    out.flush();
+                    lastFrames = frames;
+                    tick = now;
+                }
+            }
+            end = System.nanoTime();
+            try
+            {
+                graph.waitUntilDone();
+            }
+            catch (final GraphException ex)
+            {
+                if (!ex.isCancelled())
+                {
+                    failure = ex;
+                }
+            }
+        }
+        framesProcessed = total(cams);
+        if (failure != null)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("the run failed:");
+            for (final GraphFailure f : failure.failures())
+            {
+                err.println("  " + f);
+            }
+            err.flush();
+            return 1;
+        }
+        report(out, cams, (end - start) / 1e9, budget.peakBytesInUse(), countSnapshots(startMillis));
+        if (stoppedAtDeadline)
+        {
+            out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames each at the deadline); the run " +
+                "was stopped there%n", cams[0].frames.get(), framesPerCamera);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private void validate()
+    {
+        check(duration > 0 && duration <= 86_400, "--duration must be in (0, 86400] seconds, was " + duration);
+        check(cameras >= 1 && cameras <= 64, "--cameras must be 1..64, was " + cameras);
+        check(width >= 2 && width <= 16384 && height >= 2 && height <= 16384,
+            "--width and --height must be 2..16384, were " + width + "x" + height);
+        check(fps >= 0 && fps <= 1000, "--fps must be 0 (full speed) up to 1000, was " + fps);
+        check(snapshotEvery >= 1, "--snapshot-every must be 1 or more, was " + snapshotEvery);
+        check(warmup >= 0, "--warmup must be 0 or more, was " + warmup);
+        check(workers >= 1 && workers <= 64, "--workers must be 1..64, was " + workers);
+    }
+
+    private double warmupSeconds()
+    {
+        return Math.min(warmup, duration / 2);
+    }
+
+    private void check(final boolean ok, final String message)
+    {
+        if (!ok)
+        {
+            throw new ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    private GraphConfig config(final Camera[] cams, final long framesPerCamera)
+    {
+        final GraphConfig.Builder b = GraphConfig.builder()
+            .executor("camera", ExecutorConfig.of(cameras, IdleKind.PARK))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
+            .executor("snapshots", ExecutorConfig.of(1, IdleKind.PARK))
+            .scheduleOrder(ScheduleOrder.BMF)
+            .maxQueueSize(4);
+        for (int c = 0; c < cams.length; c++)
+        {
+            final String cam = cams[c].name;
+            final long seed = c;
+            b.node(cam, n -> n.calculator("SyntheticCameraCalculator").outputStream(cam).executor("camera")
+                .option("width", width).option("height", height).option("fps", fps)
+                .option("frames", framesPerCamera).option("seed", seed));
+            b.node(cam + "_gray", n -> n.calculator("ColorConvertCalculator").inputStream(cam)
+                .outputStream(cam + "_gray").option("conversion", "RGBA_TO_GRAY8"));
+            b.node(cam + "_half", n -> n.calculator("ResizeCalculator").inputStream(cam + "_gray")
+                .outputStream(cam + "_half").option("factor", 0.5));
+            b.node(cam + "_motion", n -> n.calculator("MotionDetectorCalculator").inputStream("FRAME:" + cam + "_half")
+                .outputStream("BOXES:" + cam + "_boxes", "FRAME:" + cam + "_moving"));
+            b.node(cam + "_annotate", n -> n.calculator("AnnotateCalculator")
+                .inputStream("FRAME:" + cam + "_moving", "BOXES:" + cam + "_boxes")
+                .outputStream(cam + "_annotated").option("thickness", 2));
+            b.node(cam + "_snapshots", n -> n.calculator("SnapshotSinkCalculator").inputStream(cam + "_annotated")
+                .executor("snapshots").option("every", snapshotEvery).option("directory", snapshots.toString()));
+        }
+        return b.build();
+    }
+
+    private void report(
+        final PrintWriter out,
+        final Camera[] cams,
+        final double seconds,
+        final long peakBytes,
+        final long snapshotFiles)
+    {
+        out.println();
+        final long warm = total(cams) - all(cams).getTotalCount();
+        out.printf(Locale.ROOT, "end-to-end latency, camera to annotated frame (ms)%s:%n", warm > 0 ?
+            ", without the " + warm + " frames of the first " + trim(warmupSeconds()) + " s" : "");
+        out.printf(Locale.ROOT, "%-8s %9s %8s %9s %9s %9s %9s%n", "camera", "frames", "fps", "p50", "p99", "p99.9",
+            "max");
+        long frames = 0;
+        for (final Camera cam : cams)
+        {
+            frames += cam.frames.get();
+            row(out, cam.name, cam.frames.get(), seconds, cam.latency);
+        }
+        row(out, "all", frames, seconds, all(cams));
+        out.println();
+        out.printf(Locale.ROOT, "throughput: %d frames in %.2f s = %.1f frames/s (target %s)%n", frames, seconds,
+            frames / seconds, fps > 0 ? trim(fps * cams.length) + " frames/s" : "as fast as possible");
+        out.printf(Locale.ROOT, "off-heap peak: %s; snapshots written: %d in %s%n", mib(peakBytes), snapshotFiles,
+            snapshots);
+    }
+
+    private static void row(
+        final PrintWriter out,
+        final String name,
+        final long frames,
+        final double seconds,
+        final Histogram h)
+    {
+        final boolean any = h.getTotalCount() > 0;
+        out.printf(Locale.ROOT, "%-8s %9d %8.1f %9.3f %9.3f %9.3f %9.3f%n", name, frames, frames / seconds,
+            any ? h.getValueAtPercentile(50) / 1e6 : 0.0, any ? h.getValueAtPercentile(99) / 1e6 : 0.0,
+            any ? h.getValueAtPercentile(99.9) / 1e6 : 0.0, any ? h.getMaxValue() / 1e6 : 0.0);
+    }
+
+    private long countSnapshots(final long sinceMillis)
+    {
+        try (Stream<Path> files = Files.list(snapshots))
+        {
+            return files.filter(p -> p.getFileName().toString().endsWith(".png"))
+                .filter(p -> p.toFile().lastModified() >= sinceMillis - 1000).count();
+        }
+        catch (final IOException ex)
+        {
+            return 0;
+        }
+    }
+
+    private static Histogram all(final Camera[] cams)
+    {
+        final Histogram all = new Histogram(HIGHEST_NANOS, 3);
+        for (final Camera cam : cams)
+        {
+            all.add(cam.latency);
+        }
+        return all;
+    }
+
+    private static long total(final Camera[] cams)
+    {
+        long sum = 0;
+        for (final Camera cam : cams)
+        {
+            sum += cam.frames.get();
+        }
+        return sum;
+    }
+
+    private static String mib(final long bytes)
+    {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    }
+
+    private static String trim(final double value)
+    {
+        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
+    }
+
+    /** The frame number a synthetic camera's timestamp stands for (see SyntheticCameraCalculator). */
+    static long frameIndex(final long timestamp, final double fps)
+    {
+        return fps > 0 ? Math.round(timestamp * fps / 1e6) : timestamp / 16_667;
+    }
+
+    /**
+     * One camera's measurements. The capture ring is written by the camera's worker only, the
+     * histogram and the frame count by the worker that runs the camera's annotator only.
+     */
+    static final class Camera
+    {
+        final String name;
+        final long[] captureNanos = new long[RING];
+        final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
+        final AtomicLong frames = new AtomicLong();
+        final PacketObserver captureStamp;
+        final LatencyProbe latencyProbe;
+
+        Camera(final String name, final double fps)
+        {
+            this.name = name;
+            this.captureStamp = new CaptureStamp(captureNanos, fps);
+            this.latencyProbe = new LatencyProbe(captureNanos, fps, latency, frames);
+        }
+    }
+
+    /** On the camera's stream: when each frame left the camera. */
+    static final class CaptureStamp implements PacketObserver
+    {
+        private final long[] ring;
+        private final double fps;
+
+        CaptureStamp(final long[] ring, final double fps)
+        {
+            this.ring = ring;
+            this.fps = fps;
+        }
+
+        @Override
+        public void onPacket(final Packet packet)
+        {
+            ring[(int)(frameIndex(packet.timestamp(), fps) & (RING - 1))] = System.nanoTime();
+        }
+    }
+
+    /** On the annotated stream: now minus when the frame left the camera, for frames after the warm-up. */
+    static final class LatencyProbe implements PacketObserver
+    {
+        /** Frames that left the camera before this are counted but not recorded; set before the run. */
+        long recordFrom = Long.MIN_VALUE;
+        private final long[] ring;
+        private final double fps;
+        private final Histogram histogram;
+        private final AtomicLong frames;
+
+        LatencyProbe(final long[] ring, final double fps, final Histogram histogram, final AtomicLong frames)
+        {
+            this.ring = ring;
+            this.fps = fps;
+            this.histogram = histogram;
+            this.frames = frames;
+        }
+
+        @Override
+        public void onPacket(final Packet packet)
+        {
+            final long captured = ring[(int)(frameIndex(packet.timestamp(), fps) & (RING - 1))];
+            if (captured - recordFrom >= 0)
+            {
+                histogram.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, System.nanoTime() - captured)));
+            }
+            frames.setRelease(frames.getPlain() + 1);
+        }
+    }
+}
