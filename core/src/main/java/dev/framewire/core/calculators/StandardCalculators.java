@@ -21,6 +21,11 @@ public final class StandardCalculators implements CalculatorProvider
     {
         registry.register("PassThroughCalculator", PassThroughCalculator::new);
         registry.register("CountingSourceCalculator", CountingSourceCalculator::new);
+        registry.register("FlowLimiterCalculator", FlowLimiterCalculator::new);
+        registry.register("GateCalculator", GateCalculator::new);
+        registry.register("PacketClonerCalculator", PacketClonerCalculator::new);
+        registry.register("CollectorSinkCalculator", CollectorSinkCalculator::new);
+        registry.register("LatencyStampCalculator", LatencyStampCalculator::new);
         registry.register("SyntheticCameraCalculator", SyntheticCameraCalculator::new);
         registry.register("RawVideoReaderCalculator", RawVideoReaderCalculator::new);
         registry.register("ColorConvertCalculator", ColorConvertCalculator::new);
