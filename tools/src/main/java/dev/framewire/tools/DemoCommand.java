@@ -49,8 +49,10 @@ import java.util.stream.Stream;
  * subtracts it when the frame leaves the annotator, into a per-camera HdrHistogram. The ring is
  * written by the camera's worker before the frame is handed on and read by a pipeline worker after
  * it was received, so the engine's queues order the two. The PNG sink runs after the measuring
- * point. Frames of the first {@code --warmup} seconds count in the throughput but are left out
- * of the percentiles: they measure the JIT, not the pipeline.
+ * point. Frames of the first {@code --warmup} seconds of video count in the throughput but are
+ * left out of the percentiles: they measure the JIT, not the pipeline. The run lasts
+ * {@code --duration} from the first frame (a paced run then has 2 s to drain its last frames before
+ * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
  */
 @Command(
     name = "demo",
@@ -64,6 +66,10 @@ public final class DemoCommand implements Callable<Integer>
     static final int RING = 4096;
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** The frame rate the timestamps of an unpaced camera stand for (SyntheticCameraCalculator). */
+    private static final double NOMINAL_FPS = 60;
+    /** How long the cameras may take to send their first frame (JVM and JIT start-up on a busy machine). */
+    private static final long FIRST_FRAME_TIMEOUT = TimeUnit.SECONDS.toNanos(30);
 
     @Spec
     private CommandSpec spec;
@@ -95,8 +101,9 @@ public final class DemoCommand implements Callable<Integer>
     private long snapshotEvery;
 
     @Option(names = "--warmup", defaultValue = "1", paramLabel = "S",
-        description = "Seconds at the start whose frames count but are left out of the latency percentiles, " +
-            "while the JIT compiles the hot loops; at most half the duration (default: ${DEFAULT-VALUE}).")
+        description = "Seconds of each camera's video at the start (frames by timestamp) that count but are left " +
+            "out of the latency percentiles, while the JIT compiles the hot loops; at most half the duration " +
+            "(default: ${DEFAULT-VALUE}).")
     private double warmup;
 
     @Option(names = "--workers", defaultValue = "2",
@@ -121,9 +128,10 @@ public final class DemoCommand implements Callable<Integer>
         validate();
         final PrintWriter out = spec.commandLine().getOut();
         final Camera[] cams = new Camera[cameras];
+        final AtomicLong firstCapture = new AtomicLong();
         for (int c = 0; c < cameras; c++)
         {
-            cams[c] = new Camera("cam" + c, fps);
+            cams[c] = new Camera("cam" + c, fps, firstCapture);
         }
         final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
         final GraphConfig config = config(cams, framesPerCamera);
@@ -149,18 +157,26 @@ public final class DemoCommand implements Callable<Integer>
                 graph.observe(cam.name, cam.captureStamp);
                 graph.observe(cam.name + "_annotated", cam.latencyProbe);
             }
-            final long recordFrom = System.nanoTime() + (long)(warmupSeconds() * SECOND);
+            final long warmupFrames = Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS));
             for (final Camera cam : cams)
             {
-                cam.latencyProbe.recordFrom = recordFrom; // before start(): the workers see it
+                cam.latencyProbe.recordFromFrame = warmupFrames; // before start(): the workers see it
             }
             graph.start();
             start = System.nanoTime();
-            final long deadline = start + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
+            long deadline = start + FIRST_FRAME_TIMEOUT;
+            boolean running = false;
             long tick = start;
             long lastFrames = 0;
             while (true)
             {
+                final long first = firstCapture.get();
+                if (!running && first != 0)
+                {
+                    // the run lasts --duration from the first frame, plus 2 s for a paced run to drain
+                    running = true;
+                    deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
+                }
                 final long next = tick + SECOND;
                 if (graph.awaitDone(Math.max(0, Math.min(next, deadline) - System.nanoTime()), TimeUnit.NANOSECONDS))
                 {
@@ -169,7 +185,7 @@ public final class DemoCommand implements Callable<Integer>
                 final long now = System.nanoTime();
                 if (now >= deadline)
                 {
-                    stoppedAtDeadline = fps > 0;
+                    stoppedAtDeadline = fps > 0 || !running;
                     graph.cancel();
                     break;
                 }
@@ -209,11 +225,13 @@ public final class DemoCommand implements Callable<Integer>
             err.flush();
             return 1;
         }
-        report(out, cams, (end - start) / 1e9, budget.peakBytesInUse(), countSnapshots(startMillis));
+        final long first = firstCapture.get();
+        report(out, cams, (end - (first != 0 ? first : start)) / 1e9, budget.peakBytesInUse(),
+            countSnapshots(startMillis));
         if (stoppedAtDeadline)
         {
-            out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames each at the deadline); the run " +
-                "was stopped there%n", cams[0].frames.get(), framesPerCamera);
+            out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames of cam0 through at the deadline); " +
+                "the run was stopped there%n", cams[0].frames.get(), framesPerCamera);
         }
         out.flush();
         return 0;
@@ -284,7 +302,7 @@ public final class DemoCommand implements Callable<Integer>
         out.println();
         final long warm = total(cams) - all(cams).getTotalCount();
         out.printf(Locale.ROOT, "end-to-end latency, camera to annotated frame (ms)%s:%n", warm > 0 ?
-            ", without the " + warm + " frames of the first " + trim(warmupSeconds()) + " s" : "");
+            ", without the first " + trim(warmupSeconds()) + " s of video (" + warm + " frames, JIT warm-up)" : "");
         out.printf(Locale.ROOT, "%-8s %9s %8s %9s %9s %9s %9s%n", "camera", "frames", "fps", "p50", "p99", "p99.9",
             "max");
         long frames = 0;
@@ -295,8 +313,8 @@ public final class DemoCommand implements Callable<Integer>
         }
         row(out, "all", frames, seconds, all(cams));
         out.println();
-        out.printf(Locale.ROOT, "throughput: %d frames in %.2f s = %.1f frames/s (target %s)%n", frames, seconds,
-            frames / seconds, fps > 0 ? trim(fps * cams.length) + " frames/s" : "as fast as possible");
+        out.printf(Locale.ROOT, "throughput: %d frames in %.2f s from the first = %.1f frames/s (target %s)%n",
+            frames, seconds, frames / seconds, fps > 0 ? trim(fps * cams.length) + " frames/s" : "as fast as possible");
         out.printf(Locale.ROOT, "off-heap peak: %s; snapshots written: %d in %s%n", mib(peakBytes), snapshotFiles,
             snapshots);
     }
@@ -376,38 +394,47 @@ public final class DemoCommand implements Callable<Integer>
         final PacketObserver captureStamp;
         final LatencyProbe latencyProbe;
 
-        Camera(final String name, final double fps)
+        Camera(final String name, final double fps, final AtomicLong firstCapture)
         {
             this.name = name;
-            this.captureStamp = new CaptureStamp(captureNanos, fps);
+            this.captureStamp = new CaptureStamp(captureNanos, fps, firstCapture);
             this.latencyProbe = new LatencyProbe(captureNanos, fps, latency, frames);
         }
     }
 
-    /** On the camera's stream: when each frame left the camera. */
+    /** On the camera's stream: when each frame left the camera; the first of all cameras starts the clock. */
     static final class CaptureStamp implements PacketObserver
     {
         private final long[] ring;
         private final double fps;
+        private final AtomicLong firstCapture;
+        private boolean started;
 
-        CaptureStamp(final long[] ring, final double fps)
+        CaptureStamp(final long[] ring, final double fps, final AtomicLong firstCapture)
         {
             this.ring = ring;
             this.fps = fps;
+            this.firstCapture = firstCapture;
         }
 
         @Override
         public void onPacket(final Packet packet)
         {
-            ring[(int)(frameIndex(packet.timestamp(), fps) & (RING - 1))] = System.nanoTime();
+            final long now = System.nanoTime();
+            ring[(int)(frameIndex(packet.timestamp(), fps) & (RING - 1))] = now;
+            if (!started)
+            {
+                started = true;
+                firstCapture.compareAndSet(0, now);
+            }
         }
     }
 
     /** On the annotated stream: now minus when the frame left the camera, for frames after the warm-up. */
     static final class LatencyProbe implements PacketObserver
     {
-        /** Frames that left the camera before this are counted but not recorded; set before the run. */
-        long recordFrom = Long.MIN_VALUE;
+        /** Frames numbered below this are counted but not recorded; set before the run. */
+        long recordFromFrame;
         private final long[] ring;
         private final double fps;
         private final Histogram histogram;
@@ -424,8 +451,9 @@ public final class DemoCommand implements Callable<Integer>
         @Override
         public void onPacket(final Packet packet)
         {
-            final long captured = ring[(int)(frameIndex(packet.timestamp(), fps) & (RING - 1))];
-            if (captured - recordFrom >= 0)
+            final long index = frameIndex(packet.timestamp(), fps);
+            final long captured = ring[(int)(index & (RING - 1))];
+            if (index >= recordFromFrame)
             {
                 histogram.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, System.nanoTime() - captured)));
             }
