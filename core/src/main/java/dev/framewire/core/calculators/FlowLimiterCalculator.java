@@ -15,10 +15,10 @@ import dev.framewire.core.Timestamp;
  * streams and decisions).
  *
  * <p>Streams: untagged data inputs (the first is the main stream, the others follow its ALLOW
- * decisions), {@code FINISHED} (a back edge from the subgraph's end: one packet per timestamp let
- * through), untagged data outputs matching the inputs, optional {@code ALLOW} (a {@code Boolean}
- * per main-stream frame: true let through, false dropped). Policy: immediate, with bound-only
- * processing.
+ * decisions), {@code FINISHED} (a back edge from the subgraph's end: one packet, or a bound moved
+ * past it, per timestamp let through), untagged data outputs matching the inputs, optional
+ * {@code ALLOW} (a {@code Boolean} per main-stream frame: true let through, false dropped).
+ * Policy: immediate, with bound-only processing.
  *
  * <p>Options: {@code max_in_flight} (1), {@code max_in_queue} (0: drop rather than wait),
  * {@code in_flight_timeout} (0: none; in timestamp units, as MediaPipe: a frame in flight is given
@@ -121,8 +121,10 @@ public final class FlowLimiterCalculator implements Calculator
     public void process(final CalculatorContext ctx)
     {
         final long inputTs = ctx.inputTimestamp();
+        // FINISHED comes as a packet or as a bound (MediaPipe): an empty FINISHED carrying the
+        // input timestamp means its bound passed it, so the frames up to it are done too.
         final Input finished = ctx.input(finishedIndex);
-        if (!finished.isEmpty() && finished.timestamp() == inputTs)
+        if (finished.timestamp() == inputTs)
         {
             while (inFlightSize > 0 && inFlight[inFlightHead] <= finished.timestamp())
             {

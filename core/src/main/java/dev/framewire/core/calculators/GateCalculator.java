@@ -14,8 +14,11 @@ import dev.framewire.core.OptionType;
  * empty control input at a timestamp counts as {@code empty_packets_as_allow}.
  *
  * <p>Streams: untagged data inputs and matching untagged outputs; at most one of ALLOW/DISALLOW
- * (input stream or side packet). Options: {@code allow} (true), {@code empty_packets_as_allow}
- * (false). Offset 0: dropped timestamps still move the outputs' bounds. Drops are counted.
+ * (input stream or side packet). Options: {@code allow} (false, as MediaPipe's proto: a gate with
+ * no control passes nothing unless told to), {@code empty_packets_as_allow} (false). Offset 0:
+ * dropped timestamps still move the outputs' bounds; a side packet that disallows closes the
+ * outputs at the first input set, as MediaPipe does, since the gate will never open. Drops are
+ * counted.
  */
 public final class GateCalculator implements Calculator
 {
@@ -23,11 +26,12 @@ public final class GateCalculator implements Calculator
     private boolean controlIsAllow;
     private boolean fixedAllow;
     private boolean emptyAsAllow;
+    private boolean bySidePacket;
 
     @Override
     public void contract(final Contract contract)
     {
-        contract.option("allow", OptionType.BOOLEAN, Boolean.TRUE)
+        contract.option("allow", OptionType.BOOLEAN, Boolean.FALSE)
             .option("empty_packets_as_allow", OptionType.BOOLEAN, Boolean.FALSE);
     }
 
@@ -61,10 +65,12 @@ public final class GateCalculator implements Calculator
             if (allow instanceof Boolean)
             {
                 fixedAllow = (Boolean)allow;
+                bySidePacket = true;
             }
             else if (disallow instanceof Boolean)
             {
                 fixedAllow = !(Boolean)disallow;
+                bySidePacket = true;
             }
         }
         final int data = ctx.inputCount() - (control >= 0 ? 1 : 0);
@@ -135,6 +141,10 @@ public final class GateCalculator implements Calculator
                 {
                     ctx.countDrop();
                 }
+            }
+            if (!allow && bySidePacket)
+            {
+                ctx.output(out).close(); // closed for good: consumers need not wait for the run to end
             }
             out++;
         }

@@ -4,8 +4,8 @@ import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.Contract;
 import dev.framewire.core.Input;
-import dev.framewire.core.InputPolicy;
 import dev.framewire.core.OptionType;
+import dev.framewire.core.Timestamp;
 import dev.framewire.offheap.Payload;
 
 /**
@@ -14,8 +14,12 @@ import dev.framewire.offheap.Payload;
  * A held payload is retained while held and retained again for each emit, so it is never copied.
  *
  * <p>Streams: untagged data inputs, a {@code TICK} input, one untagged output per data input.
- * Policy: immediate. Options: {@code output_only_when_all_inputs_received} (false: until every
- * data input has had a packet, ticks emit what there is and move the other outputs' bounds).
+ * Policy: as MediaPipe's, the default one with bound-only processing, so a tick waits until the
+ * data inputs are settled at its timestamp (graphs wanting the latest data at once set the
+ * immediate policy in the node config, which wins). A tick settled at the input timestamp, by a
+ * packet or by its bound, moves every output's bound past it. Options:
+ * {@code output_only_when_all_inputs_received} (false: until every data input has had a packet,
+ * ticks emit what there is; true: they emit nothing and move no bound until then).
  */
 public final class PacketClonerCalculator implements Calculator
 {
@@ -30,7 +34,7 @@ public final class PacketClonerCalculator implements Calculator
     public void contract(final Contract contract)
     {
         contract.option("output_only_when_all_inputs_received", OptionType.BOOLEAN, Boolean.FALSE)
-            .inputPolicy(InputPolicy.immediate());
+            .processTimestampBounds(true);
     }
 
     @Override
@@ -66,22 +70,34 @@ public final class PacketClonerCalculator implements Calculator
             }
             d++;
         }
-        final Input tickInput = ctx.input(tick);
-        if (tickInput.isEmpty())
-        {
-            return;
-        }
-        final long ts = tickInput.timestamp();
         boolean all = true;
         for (final Object value : latest)
         {
             all &= value != null;
         }
+        final boolean producing = all || !onlyWhenAll;
+        final Input tickInput = ctx.input(tick);
+        if (!tickInput.isEmpty() && producing)
+        {
+            emitLatest(ctx, tickInput.timestamp());
+        }
+        if (tickInput.timestamp() == ctx.inputTimestamp() && producing)
+        {
+            // the tick is settled at the input timestamp (a packet or a bound): nothing more will come at it
+            final long bound = Timestamp.nextAllowedInStream(ctx.inputTimestamp());
+            for (int d = 0; d < latest.length; d++)
+            {
+                ctx.output(d).setNextTimestampBound(bound);
+            }
+        }
+    }
+
+    private void emitLatest(final CalculatorContext ctx, final long ts)
+    {
         for (int d = 0; d < latest.length; d++)
         {
-            if (latest[d] == null || (onlyWhenAll && !all))
+            if (latest[d] == null)
             {
-                ctx.output(d).setNextTimestampBound(ts + 1);
                 continue;
             }
             if (isLong[d])

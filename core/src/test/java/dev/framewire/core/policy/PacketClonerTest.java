@@ -1,0 +1,199 @@
+package dev.framewire.core.policy;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.InputPolicy;
+import dev.framewire.core.policy.PolicyFixtures.Recorder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static dev.framewire.core.policy.PolicyFixtures.addFrame;
+import static dev.framewire.core.policy.PolicyFixtures.assertDrained;
+import static dev.framewire.core.policy.PolicyFixtures.snapshot;
+import static dev.framewire.core.policy.PolicyFixtures.syncList;
+import static dev.framewire.core.policy.PolicyFixtures.valueOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * PacketClonerCalculator (MediaPipe's packet_cloner_calculator_test): on every TICK, the latest
+ * packet of each data input at the tick's timestamp. As in MediaPipe it uses the default policy
+ * with bound-only processing unless the node config asks for another; the same payload is emitted
+ * again and again by reference, and released when the cloner closes.
+ */
+class PacketClonerTest
+{
+    private static GraphConfig cloner(final InputPolicy policy)
+    {
+        return GraphConfig.builder()
+            .inputStream("in1", "in2", "tick")
+            .node("cloner", n ->
+            {
+                n.calculator("PacketClonerCalculator").inputStream("TICK:tick", "in1", "in2")
+                    .outputStream("out1", "out2");
+                if (policy != null)
+                {
+                    n.inputPolicy(policy);
+                }
+            })
+            .outputStream("out1", "out2")
+            .build();
+    }
+
+    private static void observe(final Graph graph, final List<String> out1, final List<String> out2)
+    {
+        graph.observe("out1", p -> out1.add(valueOf(p.value()) + "@" + p.timestamp()));
+        graph.observe("out2", p -> out2.add(valueOf(p.value()) + "@" + p.timestamp()));
+    }
+
+    /**
+     * MediaPipe's ClonesFiveInputs (with two): under the default policy a tick waits until the data
+     * inputs are settled at its timestamp, so ticks beyond the data's bound produce nothing yet.
+     */
+    @Test
+    @Timeout(20)
+    void ticksWaitForTheDataToSettleUnderTheDefaultPolicy() throws Exception
+    {
+        final List<String> out1 = syncList();
+        final List<String> out2 = syncList();
+        try (Graph graph = new Graph(cloner(null)))
+        {
+            observe(graph, out1, out2);
+            graph.start();
+            addFrame(graph, "in1", 10, 10000);
+            addFrame(graph, "in2", 20, 10000);
+            graph.addPacket("tick", 1000L, 10000);
+            graph.addPacket("tick", 1001L, 10001);
+            graph.addPacket("tick", 1002L, 10002);
+            graph.waitUntilIdle();
+            assertEquals(List.of("10@10000"), snapshot(out1), "10001 and 10002 are not settled on the data inputs");
+            assertEquals(List.of("20@10000"), snapshot(out2));
+
+            addFrame(graph, "in1", 100, 20000);
+            addFrame(graph, "in2", 200, 20000);
+            graph.addPacket("tick", 2000L, 20000);
+            graph.addPacket("tick", 2001L, 20001);
+            graph.addPacket("tick", 2002L, 20002);
+            graph.waitUntilIdle();
+            assertEquals(List.of("10@10000", "10@10001", "10@10002", "100@20000"), snapshot(out1));
+            assertEquals(List.of("20@10000", "20@10001", "20@10002", "200@20000"), snapshot(out2));
+
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertEquals(List.of("10@10000", "10@10001", "10@10002", "100@20000", "100@20001", "100@20002"),
+                snapshot(out1), "closing the data inputs settles the last ticks");
+        }
+    }
+
+    /** MediaPipe's ClonesSingleInputEarlierTimestamps: a newer data packet settles the ticks before it. */
+    @Test
+    @Timeout(20)
+    void aNewerDataPacketSettlesTheTicksBeforeIt() throws Exception
+    {
+        final List<String> out1 = syncList();
+        final List<String> out2 = syncList();
+        try (Graph graph = new Graph(cloner(null)))
+        {
+            observe(graph, out1, out2);
+            graph.start();
+            graph.setInputBound("in2", 20000);
+            addFrame(graph, "in1", 1, 5000);
+            graph.addPacket("tick", 1000L, 10000);
+            graph.addPacket("tick", 1001L, 10001);
+            graph.addPacket("tick", 1002L, 10002);
+            graph.waitUntilIdle();
+            assertEquals(List.of(), snapshot(out1), "the ticks wait for in1 to settle");
+            addFrame(graph, "in1", 2, 15000);
+            graph.waitUntilIdle();
+            assertEquals(List.of("1@10000", "1@10001", "1@10002"), snapshot(out1));
+            assertEquals(List.of(), snapshot(out2), "nothing ever arrived on in2");
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
+    /** MediaPipe's ClonesTwoInputsWithImmediateInputStreamHandler: past, current and future packets. */
+    @Test
+    @Timeout(20)
+    void underTheImmediatePolicyATickClonesWhateverArrivedLast() throws Exception
+    {
+        final List<String> out1 = syncList();
+        final List<String> out2 = syncList();
+        try (Graph graph = new Graph(cloner(InputPolicy.immediate())))
+        {
+            observe(graph, out1, out2);
+            graph.start();
+            graph.addPacket("tick", 0L, 0);             // nothing to clone yet
+            graph.waitUntilIdle();
+            addFrame(graph, "in1", 1, 10000);            // current packets
+            addFrame(graph, "in2", 10, 10000);
+            graph.addPacket("tick", 1000L, 10000);
+            graph.waitUntilIdle();
+            graph.addPacket("tick", 1500L, 15000);       // past packets
+            graph.waitUntilIdle();
+            addFrame(graph, "in1", 2, 10001);            // past packets
+            addFrame(graph, "in2", 20, 10001);
+            graph.addPacket("tick", 2000L, 20000);
+            graph.waitUntilIdle();
+            addFrame(graph, "in1", 3, 30000);            // future packets, in before the tick
+            addFrame(graph, "in2", 30, 30000);
+            graph.waitUntilIdle();
+            graph.addPacket("tick", 3000L, 25000);
+            graph.waitUntilIdle();
+            addFrame(graph, "in1", 4, 38000);            // packets at different timestamps
+            addFrame(graph, "in2", 40, 39000);
+            graph.addPacket("tick", 4000L, 40000);
+            graph.waitUntilIdle();
+            assertEquals(List.of("1@10000", "1@15000", "2@20000", "3@25000", "4@40000"), snapshot(out1));
+            assertEquals(List.of("10@10000", "10@15000", "20@20000", "30@25000", "40@40000"), snapshot(out2));
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
+    /**
+     * MediaPipe's PacketClonerCalculatorGatedInputTest: a tick settled without a packet (its gate
+     * dropped it) moves the cloner's output bounds past it, so consumers do not wait for it.
+     */
+    @Test
+    @Timeout(20)
+    void aTickDroppedUpstreamStillMovesTheOutputBounds() throws Exception
+    {
+        final List<String> after = syncList();
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("input", "input_enabled", "tick", "tick_enabled")
+            .node("tick_gate", n -> n.calculator("GateCalculator").inputStream("tick", "ALLOW:tick_enabled")
+                .outputStream("tick_gated"))
+            .node("input_gate", n -> n.calculator("GateCalculator").inputStream("input", "ALLOW:input_enabled")
+                .outputStream("input_gated"))
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("input_gated", "TICK:tick_gated")
+                .outputStream("output"))
+            .node("after", n -> n.calculator(() -> new Recorder(after).processingBounds()).inputStream("output"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            // waitUntilIdle between timestamps: a gate with offset 0 also follows the heads of
+            // its queued inputs, so a gate that ran late would settle 199 on its way to 200 (a
+            // tighter bound than MediaPipe's, seen downstream as one more bound-only call)
+            graph.addPacket("input_enabled", true, 100);
+            addFrame(graph, "input", 1, 100);
+            graph.addPacket("tick_enabled", true, 100);
+            graph.addPacket("tick", 0L, 100);
+            graph.waitUntilIdle();
+            graph.addPacket("input_enabled", true, 110);
+            addFrame(graph, "input", 2, 110);
+            graph.waitUntilIdle();
+            graph.addPacket("tick_enabled", false, 200);
+            graph.addPacket("tick", 0L, 200);
+            graph.addPacket("input_enabled", false, 200);
+            addFrame(graph, "input", 2, 200);
+            graph.waitUntilIdle();
+            assertDrained(List.of("100: 1@100", "200: _@200"), after,
+                "the clone at 100, then the dropped tick at 200 settles 200 downstream");
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+}
