@@ -286,7 +286,10 @@ final class InputQueue extends InputQueuePad2
             PAYLOAD_BYTES.getAndAdd(this, -(long)((Payload)values[i]).capacity());
         }
         values[i] = null;
-        HEAD.setRelease(this, h + 1);
+        // A full fence, not a release: the tail read below must not be ordered before this store,
+        // or a producer that pushed meanwhile and saw the old head (queue full, so it went idle)
+        // and this consumer that saw the old tail (no crossing, so no wake-up) would both miss it.
+        HEAD.setVolatile(this, h + 1);
         final long sizeBefore = (long)TAIL.getAcquire(this) - h;
         final int lim = limit;
         return sizeBefore >= lim && sizeBefore - 1 < lim;

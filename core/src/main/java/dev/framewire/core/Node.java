@@ -173,6 +173,13 @@ final class Node implements CalculatorContext
     boolean afterRun()
     {
         graph.checkMemoryHeldSources();
+        if (graph.memoryPressure && lifecycle == OPEN && !isSource)
+        {
+            // Here, before wantsToRun asks the input policy for readiness, which it keeps until the
+            // input set is taken: shedding after that (at the start of the next run) dropped the
+            // kept timestamp's packets and handed the calculator an empty input set.
+            graph.shedMemory(this);
+        }
         if (wantsToRun())
         {
             STATE.setVolatile(this, QUEUED);
@@ -217,6 +224,9 @@ final class Node implements CalculatorContext
     /** Whether a queue this node must not overfill is full. */
     boolean isThrottled()
     {
+        // Pairs with the full fence in InputQueue.pop: this side's last tail store (a flush) must
+        // not pass the head reads below, or a full-looking queue could park us with no wake-up.
+        VarHandle.fullFence();
         for (final InputQueue queue : throttleQueues)
         {
             if (queue.isFull())
@@ -260,10 +270,6 @@ final class Node implements CalculatorContext
             }
             else if (!isThrottled())
             {
-                if (graph.memoryPressure)
-                {
-                    graph.shedMemory(this);
-                }
                 final long ready = readiness();
                 if (ready == READY_FOR_CLOSE)
                 {
@@ -570,9 +576,16 @@ final class Node implements CalculatorContext
     private void onFailure(final long timestamp, final Throwable cause)
     {
         releaseInputs();
-        for (final OutputStream output : outputs)
+        if (graph.keepsStaged(this, cause))
         {
-            output.discardStaged();
+            flushQuietly();
+        }
+        else
+        {
+            for (final OutputStream output : outputs)
+            {
+                output.discardStaged();
+            }
         }
         graph.onNodeFailure(this, timestamp, cause);
     }
@@ -665,8 +678,17 @@ final class Node implements CalculatorContext
     }
 
     /**
-     * Seed 004 §5.1: the bytes running this node would free, each input's queued payload bytes
-     * shared among the stream's consumers; doubled for full queues while over the soft limit (§5.3).
+     * Seed 004 §5.1: the bytes running this node once would free. A run takes one input set, so
+     * each input counts the payload of its next packet, divided among the references still held on
+     * it (the warehouse's remaining consumers, so the last consumer of a shared frame gets it all);
+     * doubled for full queues while over the soft limit (§5.3). Worker only: it peeks this node's
+     * own input queues, as their consumer.
+     *
+     * <p>Not the bytes of the whole queue: in the seed a block consumes its parents' whole
+     * warehouses in one execution, here one packet. Counting whole queues made the node behind a
+     * shipment, and then each chain's first node, look as if one run freed the lot, so they were
+     * drained breadth first and a fan-out of frames peaked at twice the memory of MediaPipe's order
+     * (execution.CompletionPressureTest).
      */
     long completionPressure()
     {
@@ -675,7 +697,12 @@ final class Node implements CalculatorContext
         for (final InputPort port : inputs)
         {
             final InputQueue queue = port.queue;
-            long share = queue.payloadBytes() / queue.fanOut;
+            if (queue.peekTimestamp() == Timestamp.UNSET || !(queue.peekValue() instanceof Payload))
+            {
+                continue;
+            }
+            final Payload next = (Payload)queue.peekValue();
+            long share = next.capacity() / Math.max(1, next.refCount());
             if (boost && queue.isFull())
             {
                 share *= 2;
