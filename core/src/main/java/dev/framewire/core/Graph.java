@@ -830,6 +830,10 @@ public final class Graph implements AutoCloseable
             sb.append("  poller of '").append(poller.queue.streamName).append("': ").append(poller.queue.size())
                 .append(" queued (limit ").append(poller.queue.limit).append(")\n");
         }
+        if (heldByMemory())
+        {
+            sb.append("memory: ").append(memoryReport().replace("\n", "\n  ")).append('\n');
+        }
         sb.append("workers:\n");
         for (final Worker worker : workers)
         {
@@ -908,7 +912,17 @@ public final class Graph implements AutoCloseable
                 }
             }
         }
-        return unsettled.length() > 0 ? unsettled.toString() : "no node is running and no queue is full";
+        if (unsettled.length() > 0)
+        {
+            return unsettled.toString();
+        }
+        if (heldByMemory())
+        {
+            return "sources are held back at the memory soft limit (" + pool.budget().bytesInUse() + " B in use, " +
+                "soft limit " + pool.budget().softLimitBytes() + " B) and no node is running to free any: the " +
+                "bytes are held by calculators or by the caller (see memory below)";
+        }
+        return "no node is running and no queue is full";
     }
 
     // ---------------------------------------------------------------- engine internals
@@ -1027,6 +1041,12 @@ public final class Graph implements AutoCloseable
         return true;
     }
 
+    /** Any thread: whether sources are being held back because the pool is over its soft limit. */
+    private boolean heldByMemory()
+    {
+        return memoryHeldSources && pool.budget().isOverSoftLimit();
+    }
+
     /** Any thread, cheap: lets sources held back by memory run again once under the soft limit. */
     void checkMemoryHeldSources()
     {
@@ -1079,6 +1099,18 @@ public final class Graph implements AutoCloseable
         return config.failurePolicy;
     }
 
+    /**
+     * Whether a failed call's staged packets go out rather than being released: a source's under
+     * DROP_OLDEST when an acquire passed the hard limit. That is not the source's fault, and the
+     * frames it already made are the newest of all; releasing them would drop the newest, and
+     * count a shipment as one drop. They go out, and the consumers shed their oldest instead.
+     */
+    boolean keepsStaged(final Node node, final Throwable cause)
+    {
+        return node.isSource && cause instanceof MemoryBudgetExceededException &&
+            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST;
+    }
+
     /** The node's worker: a calculator threw; what happens follows the graph's failure policy. */
     void onNodeFailure(final Node node, final long timestamp, final Throwable cause)
     {
@@ -1087,6 +1119,15 @@ public final class Graph implements AutoCloseable
             inInputSet)
         {
             memoryPressure = true;
+            if (node.isSource)
+            {
+                // nothing of the source's is lost (keepsStaged): it makes the rest of its shipment
+                // when it runs again, once the consumers have shed their oldest below the soft limit
+                ReportEvent.emit("memory-hard-limit", cause.getMessage());
+                LOG.warn("source node '{}' cut its shipment short at the memory hard limit: {}", node.name,
+                    firstLine(cause.getMessage()));
+                return;
+            }
             node.dropped("", timestamp, "memory");
             ReportEvent.emit("memory-hard-limit", cause.getMessage());
             reportMemoryDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
@@ -1447,7 +1488,9 @@ public final class Graph implements AutoCloseable
                     runs += worker.runs;
                 }
                 final long now = config.clock.nanoTime();
-                final boolean pending = activeNodes.get() > 0 || inputWaiters.get() > 0;
+                // a source held back at the memory soft limit is work pending too: if nothing frees
+                // memory (a calculator keeps its frames), the scheduler idles with no queue full
+                final boolean pending = activeNodes.get() > 0 || inputWaiters.get() > 0 || heldByMemory();
                 if (runs != lastRuns || !pending || paused)
                 {
                     lastRuns = runs;

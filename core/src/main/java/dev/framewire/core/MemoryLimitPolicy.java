@@ -12,7 +12,8 @@ public enum MemoryLimitPolicy
     /**
      * Drop the input set whose acquire failed, and have every node drop the oldest payload packets
      * queued on its inputs until memory is back under the soft limit; every drop is counted and
-     * reported ({@link Graph#memoryDrops()}).
+     * reported ({@link Graph#memoryDrops()}). A source whose acquire failed loses nothing: what it
+     * made in that call goes out, and it is called again for the rest once under the soft limit.
      */
     DROP_OLDEST
 }

@@ -15,10 +15,11 @@ public enum ScheduleOrder
     BMF,
     /**
      * Seed 004's completion pressure (Mode A): the node whose inputs free the most off-heap bytes
-     * first. A node's pressure is the sum over its inputs of the payload bytes queued there divided
-     * by the stream's number of consumers (fan-out dilution), doubled for full queues while the
-     * pool is over its soft limit; it is re-evaluated when a worker takes nodes, the best of its top
-     * three. Linear chains are followed depth first, so working memory stays narrow. Sources last.
+     * first. A node's pressure is what one run frees: the sum over its inputs of the next packet's
+     * payload bytes divided by the references still held on it (fan-out dilution, the last
+     * consumer of a shared payload getting all of it), doubled for full queues while the pool is
+     * over its soft limit; it is re-evaluated when a worker takes nodes, the best of its top three.
+     * Linear chains are followed depth first, so working memory stays narrow. Sources last.
      */
     COMPLETION_PRESSURE
 }

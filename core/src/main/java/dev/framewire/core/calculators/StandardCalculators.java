@@ -5,6 +5,8 @@ import dev.framewire.core.CalculatorRegistry;
 import dev.framewire.core.calculators.image.AnnotateCalculator;
 import dev.framewire.core.calculators.image.BrightnessContrastCalculator;
 import dev.framewire.core.calculators.image.ColorConvertCalculator;
+import dev.framewire.core.calculators.image.ImageFolderSinkCalculator;
+import dev.framewire.core.calculators.image.ImageFolderSourceCalculator;
 import dev.framewire.core.calculators.image.MotionDetectorCalculator;
 import dev.framewire.core.calculators.image.RawVideoReaderCalculator;
 import dev.framewire.core.calculators.image.ResizeCalculator;
@@ -34,5 +36,7 @@ public final class StandardCalculators implements CalculatorProvider
         registry.register("MotionDetectorCalculator", MotionDetectorCalculator::new);
         registry.register("AnnotateCalculator", AnnotateCalculator::new);
         registry.register("SnapshotSinkCalculator", SnapshotSinkCalculator::new);
+        registry.register("ImageFolderSourceCalculator", ImageFolderSourceCalculator::new);
+        registry.register("ImageFolderSinkCalculator", ImageFolderSinkCalculator::new);
     }
 }

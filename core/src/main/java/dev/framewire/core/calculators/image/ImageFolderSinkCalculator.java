@@ -1,0 +1,168 @@
+package dev.framewire.core.calculators.image;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.Input;
+import dev.framewire.core.OptionType;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PixelFormat;
+import org.agrona.DirectBuffer;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferByte;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Writes every frame of a stream as a PNG file into a folder: the sink that pairs with
+ * {@link ImageFolderSourceCalculator}, so that a folder of images can be run through a graph into
+ * another folder.
+ *
+ * <p>Streams: one input of RGBA32 or GRAY8 frames; no output. Options:
+ * <ul>
+ *   <li>{@code directory} (required): where the files go, created with its parents if missing;</li>
+ *   <li>{@code prefix} ("frame_"): the start of each file name.</li>
+ * </ul>
+ * A frame at timestamp {@code t} goes to {@code <prefix><t>.png}, {@code t} in microseconds
+ * zero-padded to 12 digits so that names sort by time; an existing file of that name is replaced.
+ * RGBA32 frames become 8-bit RGBA PNGs, GRAY8 frames 8-bit gray PNGs, so reading a file back gives
+ * the frame's exact pixels. Each file is written under a temporary name and then moved into place,
+ * so a reader never sees half a file.
+ *
+ * <p>As in {@link SnapshotSinkCalculator}, {@link ImageIO}'s PNG encoder takes a
+ * {@link BufferedImage}, so each frame is copied into one on the heap (reused while size and format
+ * stay the same), and encoding allocates.
+ */
+public final class ImageFolderSinkCalculator implements Calculator
+{
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final String NAME = "ImageFolderSinkCalculator";
+
+    private Path directory;
+    private String prefix;
+    private long written;
+    private BufferedImage image;
+    private PixelFormat imageFormat;
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("directory", OptionType.STRING, null)
+            .option("prefix", OptionType.STRING, "frame_");
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx) throws IOException
+    {
+        prefix = ctx.options().getString("prefix");
+        if (prefix.indexOf('/') >= 0 || prefix.indexOf('\\') >= 0)
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "' (" + NAME + "): option 'prefix' is '" +
+                prefix + "'; it must not contain a path separator (put folders in option 'directory')");
+        }
+        directory = Path.of(ctx.options().getString("directory"));
+        try
+        {
+            Files.createDirectories(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException("node '" + ctx.nodeName() + "' (" + NAME + "): cannot create directory '" +
+                directory + "': " + ex, ex);
+        }
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx) throws IOException
+    {
+        final Input input = ctx.input(0);
+        if (input.isEmpty())
+        {
+            return;
+        }
+        final Payload frame = ImageFrames.frame(ctx, input, NAME);
+        final PixelFormat format = frame.format();
+        if (format != PixelFormat.RGBA32 && format != PixelFormat.GRAY8)
+        {
+            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs RGBA32 or GRAY8 frames");
+        }
+        final BufferedImage target = toImage(frame);
+        final String name = fileName(prefix, input.timestamp());
+        final Path file = directory.resolve(name);
+        final Path temporary = directory.resolve(name + ".tmp");
+        try
+        {
+            if (!ImageIO.write(target, "png", temporary.toFile()))
+            {
+                throw new IOException("no PNG writer in this JVM");
+            }
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        catch (final IOException ex)
+        {
+            Files.deleteIfExists(temporary);
+            throw new IOException("node '" + ctx.nodeName() + "' (" + NAME + "): cannot write image file '" + file +
+                "': " + ex, ex);
+        }
+        written++;
+    }
+
+    /**
+     * Files written so far (for tests and reports; read it after the run).
+     *
+     * @return the count.
+     */
+    public long written()
+    {
+        return written;
+    }
+
+    static String fileName(final String prefix, final long timestamp)
+    {
+        return prefix + String.format("%012d", timestamp) + ".png";
+    }
+
+    /** Copies the frame into a heap image for the PNG encoder: the copy the class javadoc owns up to. */
+    private BufferedImage toImage(final Payload frame)
+    {
+        final int width = frame.width();
+        final int height = frame.height();
+        final PixelFormat format = frame.format();
+        if (image == null || image.getWidth() != width || image.getHeight() != height || imageFormat != format)
+        {
+            image = new BufferedImage(width, height,
+                format == PixelFormat.GRAY8 ? BufferedImage.TYPE_BYTE_GRAY : BufferedImage.TYPE_4BYTE_ABGR);
+            imageFormat = format;
+        }
+        final byte[] data = ((DataBufferByte)image.getRaster().getDataBuffer()).getData();
+        final DirectBuffer buffer = frame.buffer();
+        final int stride = frame.stride();
+        if (format == PixelFormat.GRAY8)
+        {
+            for (int y = 0; y < height; y++)
+            {
+                buffer.getBytes(y * stride, data, y * width, width);
+            }
+            return image;
+        }
+        for (int y = 0; y < height; y++)
+        {
+            final int row = y * stride;
+            for (int x = 0, d = 4 * y * width; x < width; x++, d += 4)
+            {
+                // memory R, G, B, A is the little-endian int 0xAABBGGRR; TYPE_4BYTE_ABGR wants A, B, G, R
+                final int p = buffer.getInt(row + 4 * x, LE);
+                data[d] = (byte)(p >>> 24);
+                data[d + 1] = (byte)(p >>> 16);
+                data[d + 2] = (byte)(p >>> 8);
+                data[d + 3] = (byte)p;
+            }
+        }
+        return image;
+    }
+}
