@@ -3,7 +3,6 @@ package dev.framewire.core;
 import dev.framewire.core.jfr.BackpressureEvent;
 import dev.framewire.offheap.Payload;
 
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -40,9 +39,6 @@ final class GraphInput
 
     boolean isThrottled()
     {
-        // Pairs with the full fence in InputQueue.pop: this side's last tail store (a flush) must
-        // not pass the head reads below, or a full-looking queue could park us with no wake-up.
-        VarHandle.fullFence();
         for (final InputQueue queue : throttleQueues)
         {
             if (queue.isFull())

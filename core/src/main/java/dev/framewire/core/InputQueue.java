@@ -331,6 +331,10 @@ final class InputQueue extends InputQueuePad2
     /** Any thread: whether the queue is at or over its limit. */
     boolean isFull()
     {
+        // Pairs with the full fence in pop(): the caller's last tail store (a flush) must not pass
+        // the head read below, or a producer could see a full queue the consumer has just made
+        // room in while the consumer, seeing the old tail, decides nobody needs waking.
+        VarHandle.fullFence();
         return size() >= limit;
     }
 

@@ -224,9 +224,6 @@ final class Node implements CalculatorContext
     /** Whether a queue this node must not overfill is full. */
     boolean isThrottled()
     {
-        // Pairs with the full fence in InputQueue.pop: this side's last tail store (a flush) must
-        // not pass the head reads below, or a full-looking queue could park us with no wake-up.
-        VarHandle.fullFence();
         for (final InputQueue queue : throttleQueues)
         {
             if (queue.isFull())

@@ -1,0 +1,71 @@
+package dev.framewire.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The backpressure handshake of an {@link InputQueue}, as the engine uses it: a producer that finds
+ * the queue full after a push goes to sleep and relies on the consumer, whose {@code pop()} reports
+ * the queue going from full to not full, to wake it. A lost wake-up (each side reading the other's
+ * stale index) would leave the producer asleep with room in the queue; the producer here gives up
+ * after a second and the test fails. Runs a few hundred thousand handshakes, bounded in time.
+ */
+class InputQueueHandshakeTest
+{
+    @Test
+    @Timeout(60)
+    void everyCrossingFromFullIsSeenByTheConsumer() throws Exception
+    {
+        final InputQueue queue = new InputQueue("s", null, 0, false, 16, 2, false);
+        final AtomicBoolean wake = new AtomicBoolean();
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicLong lost = new AtomicLong();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        final Thread consumer = new Thread(() ->
+        {
+            while (!stop.get())
+            {
+                if (queue.peekTimestamp() != Timestamp.UNSET && queue.pop())
+                {
+                    wake.set(true);
+                }
+            }
+        });
+        consumer.start();
+        long ts = 0;
+        long sleeps = 0;
+        try
+        {
+            while (System.nanoTime() < deadline)
+            {
+                queue.offer(ts++, InputQueue.LONG, 0);
+                if (queue.isFull())
+                {
+                    sleeps++;
+                    final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                    while (!wake.getAndSet(false))
+                    {
+                        if (System.nanoTime() > giveUp)
+                        {
+                            lost.incrementAndGet();
+                            break;
+                        }
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+        }
+        finally
+        {
+            stop.set(true);
+            consumer.join();
+        }
+        assertEquals(0, lost.get(), "lost wake-ups in " + sleeps + " sleeps");
+    }
+}

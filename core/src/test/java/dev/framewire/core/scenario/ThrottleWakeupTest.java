@@ -1,0 +1,59 @@
+package dev.framewire.core.scenario;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.ExecutorConfig;
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.IdleKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A source on its own worker, held back by a small queue in front of a slower node on another:
+ * every time the consumer makes room it must wake the source. A lost wake-up (the producer seeing
+ * the old head, the consumer the old tail) parks the source forever; the watchdog then fails the
+ * run within two seconds instead of the test hanging.
+ */
+class ThrottleWakeupTest
+{
+    @Test
+    @Timeout(120)
+    void aHeldBackSourceIsAlwaysWokenWhenRoomIsMade() throws Exception
+    {
+        final long count = 200_000;
+        final GraphConfig config = GraphConfig.builder()
+            .executor("src", ExecutorConfig.of(1, IdleKind.PARK))
+            .maxQueueSize(4)
+            .timeoutGuardMillis(2_000)
+            .node("source", n -> n.calculator("CountingSourceCalculator").option("count", count)
+                .outputStream("s0").executor("src"))
+            .node("slow", n -> n.calculator(() -> new Calculator()
+            {
+                @Override
+                public void process(final CalculatorContext ctx)
+                {
+                    final long end = System.nanoTime() + 1_000;
+                    while (System.nanoTime() < end)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    ctx.output(0).addLong(ctx.input(0).getLong(), ctx.inputTimestamp());
+                }
+            }).inputStream("s0").outputStream("s1"))
+            .outputStream("s1")
+            .build();
+        final AtomicLong seen = new AtomicLong();
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("s1", p -> seen.incrementAndGet());
+            graph.start();
+            graph.waitUntilDone();
+        }
+        assertEquals(count, seen.get());
+    }
+}
