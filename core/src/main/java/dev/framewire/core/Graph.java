@@ -156,8 +156,7 @@ public final class Graph implements AutoCloseable
             for (int p = 0; p < specs.length; p++)
             {
                 final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[node.id][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name),
-                    config.scheduleOrder == ScheduleOrder.COMPLETION_PRESSURE);
+                    config.queueHardCap, plan.queueLimit(specs[p].name));
                 final int producer = plan.producers.get(specs[p].name);
                 queue.producer = producer >= 0 ? nodes[producer] : null;
                 attach(producers.get(specs[p].name), queue);
@@ -263,8 +262,7 @@ public final class Graph implements AutoCloseable
     {
         checkNotStarted("poller");
         final OutputStream producer = producerOf(stream);
-        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream),
-            false);
+        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream));
         final Integer id = plan.producers.get(stream);
         queue.producer = id >= 0 ? nodes[id] : null;
         final OutputPoller poller = new OutputPoller(this, queue);
@@ -380,13 +378,6 @@ public final class Graph implements AutoCloseable
     {
         final Map<Node, List<InputQueue>> nodeQueues = new HashMap<>();
         final Map<GraphInput, List<InputQueue>> inputQueues = new HashMap<>();
-        for (final OutputStream producer : producers.values())
-        {
-            for (final InputQueue mirror : producer.mirrors)
-            {
-                mirror.fanOut = producer.mirrors.length;
-            }
-        }
         for (final InputQueue queue : queues)
         {
             if (queue.backEdge)

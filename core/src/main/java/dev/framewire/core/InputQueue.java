@@ -91,7 +91,6 @@ final class InputQueue extends InputQueuePad2
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle BOUND;
-    private static final VarHandle PAYLOAD_BYTES;
 
     static
     {
@@ -101,7 +100,6 @@ final class InputQueue extends InputQueuePad2
             TAIL = lookup.findVarHandle(InputQueueProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(InputQueueConsumerFields.class, "head", long.class);
             BOUND = lookup.findVarHandle(InputQueueProducerFields.class, "bound", long.class);
-            PAYLOAD_BYTES = lookup.findVarHandle(InputQueue.class, "payloadBytes", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -131,13 +129,7 @@ final class InputQueue extends InputQueuePad2
     GraphInput[] wakeInputsOnRoom = new GraphInput[0];
     /** The poller that consumes this queue, when {@link #consumer} is null. */
     OutputPoller poller;
-    /** Whether {@link #payloadBytes} is kept (completion-pressure scheduling needs it). */
-    final boolean trackBytes;
-    /** Payload bytes queued, kept by both sides with atomic adds when {@link #trackBytes}. */
-    @SuppressWarnings("unused") // through PAYLOAD_BYTES
-    private volatile long payloadBytes;
-    /** Consumers of the stream: a queued payload's bytes are shared among them (fan-out dilution). */
-    int fanOut = 1;
+
 
     InputQueue(
         final String streamName,
@@ -145,10 +137,8 @@ final class InputQueue extends InputQueuePad2
         final int port,
         final boolean backEdge,
         final int capacity,
-        final int limit,
-        final boolean trackBytes)
+        final int limit)
     {
-        this.trackBytes = trackBytes;
         this.streamName = streamName;
         this.consumer = consumer;
         this.port = port;
@@ -186,10 +176,6 @@ final class InputQueue extends InputQueuePad2
         timestamps[i] = timestamp;
         values[i] = value;
         words[i] = word;
-        if (trackBytes && value instanceof Payload)
-        {
-            PAYLOAD_BYTES.getAndAdd(this, (long)((Payload)value).capacity());
-        }
         TAIL.setRelease(this, t + 1);
         return true;
     }
@@ -280,12 +266,7 @@ final class InputQueue extends InputQueuePad2
     boolean pop()
     {
         final long h = (long)HEAD.getOpaque(this);
-        final int i = (int)h & mask;
-        if (trackBytes && values[i] instanceof Payload)
-        {
-            PAYLOAD_BYTES.getAndAdd(this, -(long)((Payload)values[i]).capacity());
-        }
-        values[i] = null;
+        values[(int)h & mask] = null;
         // A full fence, not a release: the tail read below must not be ordered before this store,
         // or a producer that pushed meanwhile and saw the old head (queue full, so it went idle)
         // and this consumer that saw the old tail (no crossing, so no wake-up) would both miss it.
@@ -320,12 +301,6 @@ final class InputQueue extends InputQueuePad2
             }
         }
         return bytes;
-    }
-
-    /** Any thread: payload bytes queued, when tracked (completion pressure), else 0. */
-    long payloadBytes()
-    {
-        return (long)PAYLOAD_BYTES.getVolatile(this);
     }
 
     /** Any thread: whether the queue is at or over its limit. */

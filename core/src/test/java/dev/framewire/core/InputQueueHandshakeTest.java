@@ -22,7 +22,7 @@ class InputQueueHandshakeTest
     @Timeout(60)
     void everyCrossingFromFullIsSeenByTheConsumer() throws Exception
     {
-        final InputQueue queue = new InputQueue("s", null, 0, false, 16, 2, false);
+        final InputQueue queue = new InputQueue("s", null, 0, false, 16, 2);
         final AtomicBoolean wake = new AtomicBoolean();
         final AtomicBoolean stop = new AtomicBoolean();
         final AtomicLong lost = new AtomicLong();
