@@ -39,14 +39,7 @@ final class GraphInput
 
     boolean isThrottled()
     {
-        for (final InputQueue queue : throttleQueues)
-        {
-            if (queue.isFull())
-            {
-                return true;
-            }
-        }
-        return false;
+        return InputQueue.anyFull(throttleQueues);
     }
 
     /**

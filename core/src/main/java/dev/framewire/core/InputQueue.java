@@ -303,6 +303,27 @@ final class InputQueue extends InputQueuePad2
         return bytes;
     }
 
+    /**
+     * Any thread: whether any of these queues is at or over its limit, with one fence for all
+     * (see {@link #isFull()}): the throttle check of a source or graph input.
+     */
+    static boolean anyFull(final InputQueue[] queues)
+    {
+        if (queues.length == 0)
+        {
+            return false;
+        }
+        VarHandle.fullFence();
+        for (final InputQueue queue : queues)
+        {
+            if (queue.size() >= queue.limit)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Any thread: whether the queue is at or over its limit. */
     boolean isFull()
     {

@@ -43,12 +43,19 @@ final class Node implements CalculatorContext
     static final long READY_FOR_CLOSE = Long.MAX_VALUE;
 
     private static final VarHandle STATE;
+    private static final VarHandle INPUT_TIMESTAMP;
+    private static final VarHandle CALL_START_NANOS;
+    private static final VarHandle CALLS;
 
     static
     {
         try
         {
-            STATE = MethodHandles.lookup().findVarHandle(Node.class, "state", int.class);
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(Node.class, "state", int.class);
+            INPUT_TIMESTAMP = lookup.findVarHandle(Node.class, "inputTimestamp", long.class);
+            CALL_START_NANOS = lookup.findVarHandle(Node.class, "callStartNanos", long.class);
+            CALLS = lookup.findVarHandle(Node.class, "calls", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -80,6 +87,11 @@ final class Node implements CalculatorContext
     @SuppressWarnings("unused") // through STATE
     private volatile int state;
     volatile int lifecycle = UNOPENED;
+    /*
+     * The diagnostics fields below are written by the worker with opaque stores (a plain move on
+     * x86, never elided) rather than volatile ones (a fence each, several per packet), and read
+     * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
+     */
     /** Worker cycle time when the current call began, 0 outside calls: for the guard. */
     volatile long callStartNanos;
     volatile long inputTimestamp = Timestamp.UNSET;
@@ -224,14 +236,7 @@ final class Node implements CalculatorContext
     /** Whether a queue this node must not overfill is full. */
     boolean isThrottled()
     {
-        for (final InputQueue queue : throttleQueues)
-        {
-            if (queue.isFull())
-            {
-                return true;
-            }
-        }
-        return false;
+        return InputQueue.anyFull(throttleQueues);
     }
 
     // ---------------------------------------------------------------- running
@@ -317,8 +322,8 @@ final class Node implements CalculatorContext
 
     private void open(final long nowNanos)
     {
-        inputTimestamp = Timestamp.UNSTARTED;
-        callStartNanos = nowNanos;
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
+        CALL_START_NANOS.setOpaque(this, nowNanos);
         try
         {
             calculator.open(this);
@@ -340,7 +345,7 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            callStartNanos = 0;
+            CALL_START_NANOS.setOpaque(this, 0L);
         }
         lifecycle = OPEN;
         graph.onNodeOpened(this);
@@ -348,9 +353,9 @@ final class Node implements CalculatorContext
 
     private void processSource(final long nowNanos)
     {
-        inputTimestamp = 0;
-        callStartNanos = nowNanos;
-        calls = calls + 1;
+        INPUT_TIMESTAMP.setOpaque(this, 0L);
+        CALL_START_NANOS.setOpaque(this, nowNanos);
+        CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
         {
@@ -369,7 +374,7 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            callStartNanos = 0;
+            CALL_START_NANOS.setOpaque(this, 0L);
         }
         if (stopRequested)
         {
@@ -380,9 +385,9 @@ final class Node implements CalculatorContext
     private void processInputSet(final long ready, final long nowNanos)
     {
         final long timestamp = sync.fill(ready);
-        inputTimestamp = timestamp;
-        callStartNanos = nowNanos;
-        calls = calls + 1;
+        INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        CALL_START_NANOS.setOpaque(this, nowNanos);
+        CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
         {
@@ -411,7 +416,7 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            callStartNanos = 0;
+            CALL_START_NANOS.setOpaque(this, 0L);
         }
     }
 
@@ -446,8 +451,8 @@ final class Node implements CalculatorContext
         {
             drops = drops + sync.dropAll(); // early close: what is still queued will never be processed
         }
-        inputTimestamp = Timestamp.DONE;
-        callStartNanos = nowNanos;
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+        CALL_START_NANOS.setOpaque(this, nowNanos);
         try
         {
             calculator.close(this);
@@ -473,7 +478,7 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            callStartNanos = 0;
+            CALL_START_NANOS.setOpaque(this, 0L);
         }
         lifecycle = CLOSED;
         graph.onNodeClosed(this);
@@ -526,7 +531,7 @@ final class Node implements CalculatorContext
         }
         if (wasOpen)
         {
-            inputTimestamp = Timestamp.DONE;
+            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
             try
             {
                 calculator.close(this);
@@ -627,7 +632,7 @@ final class Node implements CalculatorContext
             return;
         }
         lifecycle = CLOSED;
-        inputTimestamp = Timestamp.DONE;
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
         try
         {
             calculator.close(this);

@@ -46,6 +46,22 @@ final class Worker implements Agent
     volatile Node current;
     /** Node runs so far; written by this worker only. */
     volatile long runs;
+    private static final java.lang.invoke.VarHandle CURRENT;
+    private static final java.lang.invoke.VarHandle RUNS;
+
+    static
+    {
+        try
+        {
+            final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+            CURRENT = lookup.findVarHandle(Worker.class, "current", Node.class);
+            RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     Worker(final Graph graph, final String name, final int capacity, final IdleKind idle, final int cpu)
     {
@@ -129,7 +145,10 @@ final class Worker implements Agent
             lifecycle = PAUSED;
             return 0;
         }
-        lifecycle = RUNNING;
+        if (lifecycle != RUNNING)
+        {
+            lifecycle = RUNNING;
+        }
         int work = inbox.drain(toHeap, 256);
         final Node node = heap.poll();
         if (node == null)
@@ -139,7 +158,7 @@ final class Worker implements Agent
         }
         final long now = graph.clock().nanoTime();
         node.onTaken();
-        current = node;
+        CURRENT.setOpaque(this, node); // opaque: diagnostics, read by reports (benign race)
         try
         {
             node.run(now);
@@ -150,9 +169,9 @@ final class Worker implements Agent
         }
         finally
         {
-            current = null;
+            CURRENT.setOpaque(this, (Node)null);
         }
-        runs = runs + 1;
+        RUNS.setOpaque(this, runs + 1);
         if (node.afterRun())
         {
             heap.add(node);
