@@ -1,0 +1,38 @@
+package dev.framewire.bench.suite;
+
+import dev.framewire.core.ExecutorConfig;
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.IdleKind;
+
+/** Framewire: graph input, one {@code PassThroughCalculator} node, an observer on its output, one worker. */
+final class FramewireHop implements Hop
+{
+    private final Graph graph;
+
+    FramewireHop(final IdleKind idle, final Arrivals arrivals)
+    {
+        graph = new Graph(GraphConfig.builder()
+            .inputStream("in")
+            .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, idle))
+            .maxQueueSize(1024)
+            .queueHardCap(4096)
+            .build());
+        graph.observe("out", packet -> arrivals.acceptSentAt(packet.getLong()));
+        graph.start();
+    }
+
+    @Override
+    public boolean offer(final long value, final long timestamp)
+    {
+        return graph.tryAddPacket("in", value, timestamp);
+    }
+
+    @Override
+    public void close() throws Exception
+    {
+        Suite.closeGraph(graph);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.framewire.bench.suite;
+
+import com.lmax.disruptor.BusySpinWaitStrategy;
+import com.lmax.disruptor.LiteBlockingWaitStrategy;
+import com.lmax.disruptor.WaitStrategy;
+import com.lmax.disruptor.YieldingWaitStrategy;
+import dev.framewire.core.Graph;
+import dev.framewire.core.IdleKind;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/** What the suite's contenders share: events, carriers, thread factories, shutdown. */
+final class Suite
+{
+    /**
+     * Most values a contender without backpressure of its own (the executors) may have in flight:
+     * as Framewire's and the baseline's queue limit, so none of them runs on an unbounded queue.
+     */
+    static final int IN_FLIGHT = 1024;
+
+    private Suite()
+    {
+    }
+
+    /** A Disruptor event or a carrier: a long, the branches' copies of it (B4), and a count of the stages that saw it (B2). */
+    static final class LongEvent
+    {
+        long value;
+        long a;
+        long b;
+        int stages;
+    }
+
+    /**
+     * A ring of reusable carriers, four times {@link #IN_FLIGHT}: a carrier is reused only after
+     * the value it carried arrived, as long as the producer keeps at most IN_FLIGHT in flight.
+     * Threading: the producer only.
+     */
+    static final class Carriers<T>
+    {
+        private final Object[] ring = new Object[4 * IN_FLIGHT];
+        private int next;
+
+        Carriers(final Supplier<T> factory)
+        {
+            for (int i = 0; i < ring.length; i++)
+            {
+                ring[i] = factory.get();
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        T peek()
+        {
+            return (T)ring[next];
+        }
+
+        T next()
+        {
+            final T t = peek();
+            next = (next + 1) & (ring.length - 1);
+            return t;
+        }
+    }
+
+    /**
+     * The Disruptor wait strategy that matches an idle kind. PARK is {@link LiteBlockingWaitStrategy}:
+     * like a Framewire worker, a publisher signals only when a consumer is waiting (the plain
+     * BlockingWaitStrategy takes the lock and signals on every publish).
+     */
+    static WaitStrategy waitStrategy(final IdleKind idle)
+    {
+        switch (idle)
+        {
+            case BUSY_SPIN:
+                return new BusySpinWaitStrategy();
+            case YIELD:
+                return new YieldingWaitStrategy();
+            default:
+                return new LiteBlockingWaitStrategy();
+        }
+    }
+
+    /** Daemon threads named {@code prefix-N}. */
+    static ThreadFactory daemonThreads(final String prefix)
+    {
+        final AtomicInteger n = new AtomicInteger();
+        return r ->
+        {
+            final Thread t = new Thread(r, prefix + "-" + n.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** A one-thread executor on an unbounded {@link LinkedBlockingQueue}, as {@code newFixedThreadPool(1)}. */
+    static ThreadPoolExecutor executor(final String name)
+    {
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemonThreads(name));
+    }
+
+    static void shutdown(final ThreadPoolExecutor executor) throws InterruptedException
+    {
+        executor.shutdown();
+        if (!executor.awaitTermination(10, TimeUnit.SECONDS))
+        {
+            throw new IllegalStateException("executor did not finish within 10 s");
+        }
+    }
+
+    /** Closes the inputs, waits for the run (throwing its failure), and closes the graph (throwing on a leak). */
+    static void closeGraph(final Graph graph) throws Exception
+    {
+        try
+        {
+            graph.closeAllInputs();
+            if (!graph.awaitDone(30, TimeUnit.SECONDS))
+            {
+                throw new IllegalStateException("graph did not finish within 30 s:\n" + graph.report());
+            }
+            graph.waitUntilDone();
+        }
+        finally
+        {
+            graph.close();
+        }
+    }
+}
