@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
-# The camera-ingest demo: 4 synthetic 1280x720 cameras at 60 fps through gray, half size, motion
-# detection and annotation into PNG snapshots, for 20 s. Options: scripts/demo.sh --help
+# The camera-ingest demo: graphs/camera_ingest.pbtxt (built into the jar), 4 synthetic 1280x720
+# cameras at 60 fps through a flow limiter, gray, half size, motion detection and annotation into PNG
+# snapshots, for 20 s. Options: scripts/demo.sh --help
 exec "$(dirname "$0")/framewire" demo "$@"

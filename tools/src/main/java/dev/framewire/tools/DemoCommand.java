@@ -1,14 +1,11 @@
 package dev.framewire.tools;
 
-import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
-import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
-import dev.framewire.core.IdleKind;
+import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Packet;
 import dev.framewire.core.PacketObserver;
-import dev.framewire.core.ScheduleOrder;
 import dev.framewire.offheap.MemoryBudget;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -19,8 +16,10 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -28,20 +27,27 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * The camera-ingest demo: synthetic cameras, each through grayscale, half size, motion detection
- * and box annotation into a PNG snapshot sink, with live progress and a latency table at the end.
+ * The camera-ingest demo: synthetic cameras, each through a flow limiter, grayscale, half size,
+ * motion detection and box annotation into a PNG snapshot sink, with live progress and a latency
+ * table at the end.
  *
  * <pre>
- *   camN (SyntheticCamera, RGBA32) -&gt; gray (ColorConvert RGBA_TO_GRAY8) -&gt; half (Resize 0.5)
- *        -&gt; motion (MotionDetector) -&gt; annotate (Annotate FRAME + BOXES) -&gt; snapshots (every Nth, PNG)
+ *   camN (SyntheticCamera, RGBA32) -&gt; limiter (FlowLimiter, FINISHED back edge from annotate)
+ *        -&gt; gray (ColorConvert RGBA_TO_GRAY8) -&gt; half (Resize 0.5) -&gt; motion (MotionDetector)
+ *        -&gt; annotate (Annotate FRAME + BOXES) -&gt; snapshots (every Nth, PNG)
  * </pre>
  *
- * <p>Executors, all parking when idle: one thread per camera (a camera parks until each frame is
+ * <p>The graph is {@code graphs/camera_ingest.pbtxt}, built into the jar (or another file with
+ * {@code --graph}); {@link DemoGraph} applies the flags to it: {@code --cameras} keeps the file's
+ * first cameras or adds copies of the first camera's chain, and the other flags override the
+ * cameras', snapshot sinks' and executors' settings. The flags' defaults are the file's values.
+ * Executors, all parking when idle: one thread per camera (a camera parks until each frame is
  * due), {@code --workers} threads for the image nodes, one for the PNG sinks so that encoding does
- * not hold up frames. Queues hold at most 4 packets: a pipeline that falls behind holds its
- * cameras back rather than buffering frames. Workers take ready nodes in BMF's order, oldest
- * timestamp first: the cameras are independent chains, and MediaPipe's order (by position in the
- * graph) would let the chains declared last starve the first ones when the workers fall behind.
+ * not hold up frames. Each limiter lets 2 frames of its camera into the chain at a time and drops
+ * the rest, so a chain that falls behind sheds frames instead of queueing them (and its latency
+ * stays near the chain's own); queues hold at most 4 packets. Workers take ready nodes in BMF's
+ * order, oldest timestamp first: the cameras are independent chains, and MediaPipe's order (by
+ * position in the graph) would let the chains declared last starve the first ones.
  *
  * <p>Latency is end to end per frame: an observer on the camera's stream records
  * {@code System.nanoTime()} when the frame leaves the camera (after it was rendered and its due
@@ -110,6 +116,12 @@ public final class DemoCommand implements Callable<Integer>
         description = "Worker threads for the image nodes (default: ${DEFAULT-VALUE}).")
     private int workers;
 
+    @Option(names = "--graph", paramLabel = "FILE.pbtxt",
+        description = "The demo graph (default: the built-in graphs/camera_ingest.pbtxt). Its cameras are its " +
+            "SyntheticCameraCalculator nodes, each leading to a SnapshotSinkCalculator; the flags above override " +
+            "its settings.")
+    private Path graphFile;
+
     private long framesProcessed;
 
     /**
@@ -127,18 +139,21 @@ public final class DemoCommand implements Callable<Integer>
     {
         validate();
         final PrintWriter out = spec.commandLine().getOut();
+        final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
+        final DemoGraph demo = DemoGraph.of(graphText(), graphFile != null ? graphFile.toString() :
+            "graphs/camera_ingest.pbtxt (built in)", new DemoGraph.Settings(cameras, width, height, fps,
+            framesPerCamera, snapshotEvery, snapshots, workers));
+        final List<DemoGraph.Chain> chains = demo.chains();
         final Camera[] cams = new Camera[cameras];
         final AtomicLong firstCapture = new AtomicLong();
         for (int c = 0; c < cameras; c++)
         {
-            cams[c] = new Camera("cam" + c, fps, firstCapture);
+            cams[c] = new Camera(chains.get(c), fps, firstCapture);
         }
-        final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
-        final GraphConfig config = config(cams, framesPerCamera);
         out.printf(Locale.ROOT, "framewire demo: %d camera%s %dx%d RGBA32 at %s for %s s%n", cameras,
             cameras == 1 ? "" : "s", width, height, fps > 0 ? trim(fps) + " fps" : "full speed", trim(duration));
-        out.printf(Locale.ROOT, "  camera -> gray -> half size -> motion -> annotate -> snapshots (1 frame in %d, " +
-            "into %s)%n", snapshotEvery, snapshots);
+        out.printf(Locale.ROOT, "  camera -> flow limiter -> gray -> half size -> motion -> annotate -> snapshots " +
+            "(1 frame in %d, into %s)%n", snapshotEvery, snapshots);
         out.printf(Locale.ROOT, "  executors: %d camera thread%s, %d image worker%s, 1 snapshot writer; all park " +
             "when idle%n", cameras, cameras == 1 ? "" : "s", workers, workers == 1 ? "" : "s");
         out.flush();
@@ -149,13 +164,14 @@ public final class DemoCommand implements Callable<Integer>
         boolean stoppedAtDeadline = false;
         GraphException failure = null;
         final MemoryBudget budget;
-        try (Graph graph = new Graph(config))
+        final long drops;
+        try (Graph graph = GraphFiles.validate(demo.source(), demo.config()))
         {
             budget = graph.pool().budget();
             for (final Camera cam : cams)
             {
-                graph.observe(cam.name, cam.captureStamp);
-                graph.observe(cam.name + "_annotated", cam.latencyProbe);
+                graph.observe(cam.chain.cameraStream(), cam.captureStamp);
+                graph.observe(cam.chain.endStream(), cam.latencyProbe);
             }
             final long warmupFrames = Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS));
             for (final Camera cam : cams)
@@ -212,6 +228,12 @@ public final class DemoCommand implements Callable<Integer>
                     failure = ex;
                 }
             }
+            long dropped = 0;
+            for (final NodeConfig node : demo.config().nodes())
+            {
+                dropped += graph.dropCount(node.name());
+            }
+            drops = dropped;
         }
         framesProcessed = total(cams);
         if (failure != null)
@@ -227,7 +249,7 @@ public final class DemoCommand implements Callable<Integer>
         }
         final long first = firstCapture.get();
         report(out, cams, (end - (first != 0 ? first : start)) / 1e9, budget.peakBytesInUse(),
-            countSnapshots(startMillis));
+            countSnapshots(startMillis), drops);
         if (stoppedAtDeadline)
         {
             out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames of cam0 through at the deadline); " +
@@ -262,34 +284,21 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private GraphConfig config(final Camera[] cams, final long framesPerCamera)
+    private String graphText()
     {
-        final GraphConfig.Builder b = GraphConfig.builder()
-            .executor("camera", ExecutorConfig.of(cameras, IdleKind.PARK))
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
-            .executor("snapshots", ExecutorConfig.of(1, IdleKind.PARK))
-            .scheduleOrder(ScheduleOrder.BMF)
-            .maxQueueSize(4);
-        for (int c = 0; c < cams.length; c++)
+        if (graphFile == null)
         {
-            final String cam = cams[c].name;
-            final long seed = c;
-            b.node(cam, n -> n.calculator("SyntheticCameraCalculator").outputStream(cam).executor("camera")
-                .option("width", width).option("height", height).option("fps", fps)
-                .option("frames", framesPerCamera).option("seed", seed));
-            b.node(cam + "_gray", n -> n.calculator("ColorConvertCalculator").inputStream(cam)
-                .outputStream(cam + "_gray").option("conversion", "RGBA_TO_GRAY8"));
-            b.node(cam + "_half", n -> n.calculator("ResizeCalculator").inputStream(cam + "_gray")
-                .outputStream(cam + "_half").option("factor", 0.5));
-            b.node(cam + "_motion", n -> n.calculator("MotionDetectorCalculator").inputStream("FRAME:" + cam + "_half")
-                .outputStream("BOXES:" + cam + "_boxes", "FRAME:" + cam + "_moving"));
-            b.node(cam + "_annotate", n -> n.calculator("AnnotateCalculator")
-                .inputStream("FRAME:" + cam + "_moving", "BOXES:" + cam + "_boxes")
-                .outputStream(cam + "_annotated").option("thickness", 2));
-            b.node(cam + "_snapshots", n -> n.calculator("SnapshotSinkCalculator").inputStream(cam + "_annotated")
-                .executor("snapshots").option("every", snapshotEvery).option("directory", snapshots.toString()));
+            return DemoGraph.builtInText();
         }
-        return b.build();
+        try
+        {
+            return Files.readString(graphFile, StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new CommandFailure("cannot read demo graph '" + graphFile + "': " + (Files.exists(graphFile) ?
+                ex.toString() : "no such file"));
+        }
     }
 
     private void report(
@@ -297,7 +306,8 @@ public final class DemoCommand implements Callable<Integer>
         final Camera[] cams,
         final double seconds,
         final long peakBytes,
-        final long snapshotFiles)
+        final long snapshotFiles,
+        final long drops)
     {
         out.println();
         final long warm = total(cams) - all(cams).getTotalCount();
@@ -315,6 +325,8 @@ public final class DemoCommand implements Callable<Integer>
         out.println();
         out.printf(Locale.ROOT, "throughput: %d frames in %.2f s from the first = %.1f frames/s (target %s)%n",
             frames, seconds, frames / seconds, fps > 0 ? trim(fps * cams.length) + " frames/s" : "as fast as possible");
+        out.printf(Locale.ROOT, "dropped by the flow limiters: %d frame%s (a chain that falls behind sheds frames " +
+            "rather than queue them)%n", drops, drops == 1 ? "" : "s");
         out.printf(Locale.ROOT, "off-heap peak: %s; snapshots written: %d in %s%n", mib(peakBytes), snapshotFiles,
             snapshots);
     }
@@ -388,15 +400,17 @@ public final class DemoCommand implements Callable<Integer>
     static final class Camera
     {
         final String name;
+        final DemoGraph.Chain chain;
         final long[] captureNanos = new long[RING];
         final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
         final AtomicLong frames = new AtomicLong();
         final PacketObserver captureStamp;
         final LatencyProbe latencyProbe;
 
-        Camera(final String name, final double fps, final AtomicLong firstCapture)
+        Camera(final DemoGraph.Chain chain, final double fps, final AtomicLong firstCapture)
         {
-            this.name = name;
+            this.name = chain.camera();
+            this.chain = chain;
             this.captureStamp = new CaptureStamp(captureNanos, fps, firstCapture);
             this.latencyProbe = new LatencyProbe(captureNanos, fps, latency, frames);
         }

@@ -1,0 +1,610 @@
+package dev.framewire.tools;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphException;
+import dev.framewire.core.GraphFailure;
+import dev.framewire.core.NodeConfig;
+import dev.framewire.offheap.MemoryBudget;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+
+/**
+ * {@code framewire run GRAPH.pbtxt}: loads, validates and runs a graph, prints progress once a
+ * second, and at the end a table of latency percentiles per stream and end to end, throughput,
+ * drops and the off-heap peak.
+ *
+ * <p>Measuring: an {@link EntryTimes} observer on every entry stream (source node outputs, graph
+ * inputs) remembers when each timestamp came in; a {@link StreamMeter} on every other stream
+ * records, per packet, the time since its timestamp first came in on an entry stream upstream of
+ * it. So a stream's latency is everything before it: queueing and the calls of every node on the
+ * way, including the producing call. The end streams are the graph's output streams, or, without
+ * any, the streams its sink nodes read; their rows are the end-to-end latency. Observers run on the
+ * workers, so they cost the run a clock read and a lookup per packet and stream.
+ *
+ * <p>Stopping: the run ends by itself when its sources stop; {@code --duration} cancels it after so
+ * many seconds, {@code --frames} once so many packets reached the end streams, Ctrl-C at once; all
+ * three are reported as a normal stop, with the table. Graph input streams get no packets from
+ * this command: they are closed at the start.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    versionProvider = FramewireCommand.Version.class,
+    description = {
+        "Runs a graph file (.pbtxt): validates it, starts it, prints progress every second, and at the end " +
+            "latency percentiles (p50, p99, p99.9, max) per stream and end to end, throughput, drops and the " +
+            "off-heap peak.",
+        "Latency of a stream: from when a packet's timestamp first entered the graph (on a source node's " +
+            "output or a graph input upstream) to when the packet left the call that produced it on that stream.",
+        "The run ends when its sources stop, after --duration, after --frames, or on Ctrl-C."})
+public final class RunCommand implements Callable<Integer>
+{
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long POLL = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long FRAMES_POLL = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final Pattern LONG = Pattern.compile("[-+]?\\d{1,18}");
+    private static final Pattern DOUBLE = Pattern.compile("[-+]?(\\d+\\.\\d*|\\.\\d+|\\d+)([eE][-+]?\\d+)?");
+    /** Most end streams named on the progress line; beyond, only the total. */
+    private static final int PROGRESS_STREAMS = 4;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "GRAPH.pbtxt", description = "The graph file.")
+    private Path file;
+
+    @Option(names = "--side", paramLabel = "NAME=VALUE",
+        description = "An input side packet; repeatable. A value that parses as a long, a double or true/false " +
+            "is given as one, anything else as a string.")
+    private Map<String, String> sides = new LinkedHashMap<>();
+
+    @ArgGroup(exclusive = true)
+    private Limit limit;
+
+    /** At most one of the ways to cut a run short. */
+    static final class Limit
+    {
+        @Option(names = "--duration", paramLabel = "S",
+            description = "Stop (cancel) the run after S seconds, counted from the start.")
+        Double duration;
+
+        @Option(names = "--frames", paramLabel = "N",
+            description = "Stop (cancel) the run once N packets in all reached the end streams.")
+        Long frames;
+    }
+
+    @Option(names = "--warmup", paramLabel = "S", defaultValue = "0",
+        description = "Seconds at the start whose packets are counted but left out of the percentiles, while " +
+            "the JIT compiles (default: ${DEFAULT-VALUE}).")
+    private double warmup;
+
+    @Option(names = "--journal", paramLabel = "DIR",
+        description = "Record the run's journal into DIR (when the build has the journal).")
+    private Path journal;
+
+    private volatile boolean stopRequested;
+
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        checkOptions();
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final GraphConfig config = GraphFiles.read(file);
+        final Topology topology = new Topology(config);
+        final Map<String, Object> sidePackets = sidePackets();
+        final Map<String, Recorder> stampRecorders = stampRecorders(config, sidePackets);
+
+        final CountDownLatch reported = new CountDownLatch(1);
+        final Thread hook = new Thread(() ->
+        {
+            stopRequested = true;
+            try
+            {
+                reported.await(10, TimeUnit.SECONDS); // let the report be printed before the JVM goes
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "framewire-run-stop");
+
+        final Graph graph = GraphFiles.validate(file.toString(), config);
+        final AtomicBoolean recording = new AtomicBoolean(warmup <= 0);
+        final Map<String, EntryTimes> entries = new LinkedHashMap<>();
+        final List<StreamMeter> meters = new ArrayList<>();
+        final List<StreamMeter> ends = new ArrayList<>();
+        final MemoryBudget budget = graph.pool().budget();
+        boolean reportedRun = false;
+        try
+        {
+            instrument(graph, topology, recording, entries, meters, ends);
+            describe(out, config, topology);
+            Runtime.getRuntime().addShutdownHook(hook);
+            try
+            {
+                graph.start(sidePackets);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandFailure(ex.getMessage() + " (give them with --side NAME=VALUE)");
+            }
+            final long start = System.nanoTime();
+            if (!config.inputStreams().isEmpty())
+            {
+                graph.closeAllInputs();
+            }
+            final String stoppedBy = await(graph, out, start, recording, ends, budget);
+            final long end = System.nanoTime();
+            GraphException failure = null;
+            try
+            {
+                graph.waitUntilDone();
+            }
+            catch (final GraphException ex)
+            {
+                if (!(ex.isCancelled() && stoppedBy != null))
+                {
+                    failure = ex;
+                }
+            }
+            final double seconds = (end - start) / 1e9;
+            out.println(stoppedBy == null ? String.format(Locale.ROOT, "the run ended by itself after %.2f s", seconds)
+                : String.format(Locale.ROOT, "stopped after %.2f s (%s)", seconds, stoppedBy));
+            report(out, graph, topology, entries, meters, ends, stampRecorders, seconds, budget);
+            reportedRun = true;
+            final List<GraphFailure> failures = failure != null ? failure.failures() : graph.failures();
+            if (!failures.isEmpty())
+            {
+                err.println(failure != null ? "the run failed:" : "failures (the run went on, as its failure " +
+                    "policy says):");
+                for (final GraphFailure f : failures)
+                {
+                    err.println("  " + f);
+                }
+                if (failure != null && !failure.blockedNodes().isEmpty())
+                {
+                    err.println("  blocked (an input lost its last live producer): " + failure.blockedNodes());
+                }
+                err.flush();
+            }
+            return failure != null ? 1 : 0;
+        }
+        finally
+        {
+            try
+            {
+                graph.close();
+            }
+            catch (final IllegalStateException ex)
+            {
+                if (reportedRun)
+                {
+                    err.println("at close: " + ex.getMessage());
+                    err.flush();
+                }
+            }
+            reported.countDown();
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException | IllegalArgumentException shuttingDownOrNeverAdded)
+            {
+                // the JVM is going down (Ctrl-C: the hook waits for the report) or the hook was not added yet
+            }
+            out.flush();
+        }
+    }
+
+    private void checkOptions()
+    {
+        if (limit != null && limit.duration != null && !(limit.duration > 0 && limit.duration <= 31_536_000))
+        {
+            throw new ParameterException(spec.commandLine(), "--duration must be in (0, 31536000] seconds, was " +
+                limit.duration);
+        }
+        if (limit != null && limit.frames != null && limit.frames < 1)
+        {
+            throw new ParameterException(spec.commandLine(), "--frames must be 1 or more, was " + limit.frames);
+        }
+        if (!(warmup >= 0))
+        {
+            throw new ParameterException(spec.commandLine(), "--warmup must be 0 or more seconds, was " + warmup);
+        }
+        if (journal != null)
+        {
+            // dev.framewire.core.journal is not part of this build: say so rather than pretend
+            spec.commandLine().getErr().println("journal: not available in this build; running without one");
+            spec.commandLine().getErr().flush();
+        }
+    }
+
+    private Map<String, Object> sidePackets()
+    {
+        final Map<String, Object> values = new LinkedHashMap<>();
+        sides.forEach((name, text) -> values.put(name, sideValue(text)));
+        return values;
+    }
+
+    /**
+     * A {@code --side} value: a {@code Long}, {@code Double} or {@code Boolean} when the text is
+     * one, else the text.
+     *
+     * @param text the text after '='.
+     * @return the value.
+     */
+    static Object sideValue(final String text)
+    {
+        if (LONG.matcher(text).matches())
+        {
+            return Long.parseLong(text);
+        }
+        if (DOUBLE.matcher(text).matches())
+        {
+            return Double.parseDouble(text);
+        }
+        if (text.equals("true") || text.equals("false"))
+        {
+            return Boolean.parseBoolean(text);
+        }
+        return text;
+    }
+
+    /**
+     * A LatencyStampCalculator needs an HdrHistogram Recorder as its RECORDER side packet; the
+     * command gives it one unless --side did, and reports what it recorded.
+     */
+    private static Map<String, Recorder> stampRecorders(final GraphConfig config, final Map<String, Object> sides)
+    {
+        final Map<String, Recorder> recorders = new LinkedHashMap<>();
+        for (final NodeConfig node : config.nodes())
+        {
+            if (!node.calculator().equals("LatencyStampCalculator"))
+            {
+                continue;
+            }
+            for (final String side : node.inputSidePackets())
+            {
+                final String name = Topology.streamName(side);
+                if (side.startsWith("RECORDER:") && !sides.containsKey(name))
+                {
+                    final Recorder recorder = new Recorder(StreamMeter.HIGHEST_NANOS, 3);
+                    sides.put(name, recorder);
+                    recorders.put(node.name(), recorder);
+                }
+            }
+        }
+        return recorders;
+    }
+
+    private static void instrument(
+        final Graph graph,
+        final Topology topology,
+        final AtomicBoolean recording,
+        final Map<String, EntryTimes> entries,
+        final List<StreamMeter> meters,
+        final List<StreamMeter> ends)
+    {
+        final List<String> endStreams = topology.endStreams();
+        for (final String stream : topology.streams())
+        {
+            if (topology.isEntry(stream))
+            {
+                final EntryTimes times = new EntryTimes(stream);
+                graph.observe(stream, times); // before any meter on the stream: observers run in order
+                entries.put(stream, times);
+            }
+        }
+        for (final String stream : topology.streams())
+        {
+            final boolean end = endStreams.contains(stream);
+            if (topology.isEntry(stream) && !end)
+            {
+                continue;
+            }
+            final List<EntryTimes> origins = new ArrayList<>();
+            for (final String origin : topology.originsOf(stream))
+            {
+                origins.add(entries.get(origin));
+            }
+            final String producer = topology.producerOf(stream);
+            final StreamMeter meter = new StreamMeter(producer.equals(Topology.GRAPH_INPUT) ? "(graph input)" :
+                producer, stream, end, origins.toArray(new EntryTimes[0]), recording);
+            graph.observe(stream, meter);
+            meters.add(meter);
+            if (end)
+            {
+                ends.add(meter);
+            }
+        }
+    }
+
+    private void describe(final PrintWriter out, final GraphConfig config, final Topology topology)
+    {
+        int sources = 0;
+        for (final NodeConfig node : config.nodes())
+        {
+            sources += node.inputStreams().isEmpty() ? 1 : 0;
+        }
+        out.printf(Locale.ROOT, "framewire run %s: %d nodes (%d source%s), %d streams, end streams %s%n", file,
+            config.nodes().size(), sources, sources == 1 ? "" : "s", topology.streams().size(),
+            topology.endStreams());
+        final StringBuilder executors = new StringBuilder();
+        config.executors().forEach((name, executor) -> executors.append(executors.length() == 0 ? "" : ", ")
+            .append(name).append(' ').append(executor.workers()).append('x').append(executor.idle()));
+        if (executors.length() > 0)
+        {
+            out.println("  executors: " + executors);
+        }
+        if (!config.inputStreams().isEmpty())
+        {
+            out.println("  graph input streams " + config.inputStreams() + " get no packets from run; they are " +
+                "closed at the start");
+        }
+        out.println("  stops: " + (limit != null && limit.duration != null ? "after " + trim(limit.duration) + " s" :
+            limit != null && limit.frames != null ? "after " + limit.frames + " packets on the end streams" :
+            "when the sources stop") + ", or on Ctrl-C");
+        out.flush();
+    }
+
+    /** Waits for the end of the run, printing progress; returns what stopped it, or null if it ended by itself. */
+    private String await(
+        final Graph graph,
+        final PrintWriter out,
+        final long start,
+        final AtomicBoolean recording,
+        final List<StreamMeter> ends,
+        final MemoryBudget budget) throws InterruptedException
+    {
+        final long deadline = limit != null && limit.duration != null ? start + (long)(limit.duration * SECOND) :
+            Long.MAX_VALUE;
+        final long frames = limit != null && limit.frames != null ? limit.frames : 0;
+        final long warmupEnd = start + (long)(warmup * SECOND);
+        final long[] lastCounts = new long[ends.size()];
+        long tick = start;
+        while (true)
+        {
+            final long now = System.nanoTime();
+            final long next = tick + SECOND;
+            final long wake = Math.min(Math.min(next, deadline), now + (frames > 0 ? FRAMES_POLL : POLL));
+            if (graph.awaitDone(Math.max(0, wake - now), TimeUnit.NANOSECONDS))
+            {
+                return null;
+            }
+            final long after = System.nanoTime();
+            if (!recording.get() && after >= warmupEnd)
+            {
+                recording.set(true);
+            }
+            if (stopRequested)
+            {
+                graph.cancel();
+                return "Ctrl-C or SIGTERM";
+            }
+            if (frames > 0 && total(ends) >= frames)
+            {
+                graph.cancel();
+                return "--frames " + frames;
+            }
+            if (after >= deadline)
+            {
+                graph.cancel();
+                return "--duration " + trim(limit.duration);
+            }
+            if (after >= next)
+            {
+                progress(out, graph, (after - start) / 1e9, (after - tick) / 1e9, ends, lastCounts, budget);
+                tick = after;
+            }
+        }
+    }
+
+    private static void progress(
+        final PrintWriter out,
+        final Graph graph,
+        final double elapsed,
+        final double interval,
+        final List<StreamMeter> ends,
+        final long[] lastCounts,
+        final MemoryBudget budget)
+    {
+        final StringBuilder sb = new StringBuilder(160);
+        sb.append(String.format(Locale.ROOT, "[%4.0f s]", elapsed));
+        long total = 0;
+        long last = 0;
+        for (int i = 0; i < ends.size(); i++)
+        {
+            final long count = ends.get(i).packets();
+            if (ends.size() > 1 && ends.size() <= PROGRESS_STREAMS)
+            {
+                sb.append(String.format(Locale.ROOT, " %s %.0f/s", ends.get(i).stream(),
+                    (count - lastCounts[i]) / interval));
+            }
+            total += count;
+            last += lastCounts[i];
+            lastCounts[i] = count;
+        }
+        sb.append(String.format(Locale.ROOT, "%s out %d (%.1f/s)  drops %d  off-heap %s",
+            ends.size() > 1 && ends.size() <= PROGRESS_STREAMS ? " |" : "", total,
+            (total - last) / interval, drops(graph), mib(budget.bytesInUse())));
+        out.println(sb);
+        out.flush();
+    }
+
+    private static long total(final List<StreamMeter> meters)
+    {
+        long sum = 0;
+        for (final StreamMeter meter : meters)
+        {
+            sum += meter.packets();
+        }
+        return sum;
+    }
+
+    private static long drops(final Graph graph)
+    {
+        long sum = 0;
+        for (final NodeConfig node : graph.config().nodes())
+        {
+            sum += graph.dropCount(node.name());
+        }
+        return sum;
+    }
+
+    private void report(
+        final PrintWriter out,
+        final Graph graph,
+        final Topology topology,
+        final Map<String, EntryTimes> entries,
+        final List<StreamMeter> meters,
+        final List<StreamMeter> ends,
+        final Map<String, Recorder> stampRecorders,
+        final double seconds,
+        final MemoryBudget budget)
+    {
+        int nodeWidth = "end to end".length();
+        int streamWidth = "all * streams".length();
+        for (final StreamMeter meter : meters)
+        {
+            nodeWidth = Math.max(nodeWidth, meter.node().length());
+            streamWidth = Math.max(streamWidth, meter.stream().length() + 2);
+        }
+        for (final EntryTimes entry : entries.values())
+        {
+            nodeWidth = Math.max(nodeWidth, topology.producerOf(entry.stream()).length());
+            streamWidth = Math.max(streamWidth, entry.stream().length() + 2);
+        }
+        final String row = "%-" + nodeWidth + "s  %-" + streamWidth + "s %9s %9s %9s %9s %9s %9s%n";
+        out.println();
+        out.println("latency in ms, per stream: from when a packet's timestamp first entered the graph (a source " +
+            "node's output or a graph input upstream) to when the packet left the call that produced it; " +
+            "* end streams");
+        if (warmup > 0)
+        {
+            out.println("(packets of the first " + trim(warmup) + " s are counted but left out of the percentiles)");
+        }
+        out.printf(Locale.ROOT, row, "node", "stream", "packets", "per s", "p50", "p99", "p99.9", "max");
+        for (final EntryTimes entry : entries.values())
+        {
+            final String producer = topology.producerOf(entry.stream());
+            out.println(String.format(Locale.ROOT, row, producer.equals(Topology.GRAPH_INPUT) ? "(graph input)" :
+                producer, entry.stream(), entry.packets(), perSecond(entry.packets(), seconds), "entry", "", "", "")
+                .stripTrailing());
+        }
+        final Histogram all = new Histogram(StreamMeter.HIGHEST_NANOS, 3);
+        long unmatched = 0;
+        final List<String> unmatchedStreams = new ArrayList<>();
+        for (final StreamMeter meter : meters)
+        {
+            latencyRow(out, row, meter.node(), meter.stream() + (meter.isEnd() ? " *" : ""), meter.packets(), seconds,
+                meter.latency());
+            if (meter.isEnd())
+            {
+                all.add(meter.latency());
+            }
+            if (meter.unmatched() > 0)
+            {
+                unmatched += meter.unmatched();
+                unmatchedStreams.add(meter.stream());
+            }
+        }
+        final long endPackets = total(ends);
+        latencyRow(out, row, "end to end", "all * streams", endPackets, seconds, all);
+        if (unmatched > 0)
+        {
+            out.println("(" + unmatched + " packets on " + unmatchedStreams + " carried timestamps no entry stream " +
+                "upstream remembered; they are counted but not in the percentiles)");
+        }
+        for (final Map.Entry<String, Recorder> e : stampRecorders.entrySet())
+        {
+            latencyRow(out, row, e.getKey(), "(LatencyStamp)", -1, seconds, e.getValue().getIntervalHistogram());
+        }
+        out.println();
+        out.printf(Locale.ROOT, "throughput: %d packets on the end streams in %.2f s = %.1f packets/s%n", endPackets,
+            seconds, rate(endPackets, seconds));
+        final StringBuilder byNode = new StringBuilder();
+        long drops = 0;
+        for (final NodeConfig node : graph.config().nodes())
+        {
+            final long d = graph.dropCount(node.name());
+            if (d > 0)
+            {
+                byNode.append(byNode.length() == 0 ? " (" : ", ").append(node.name()).append(' ').append(d);
+                drops += d;
+            }
+        }
+        out.println("drops: " + drops + (byNode.length() > 0 ? byNode + ")" : ""));
+        final int memoryDrops = graph.memoryDrops().size();
+        if (memoryDrops > 0)
+        {
+            out.println("memory drops (over the hard limit): " + memoryDrops);
+        }
+        out.printf(Locale.ROOT, "off-heap: peak %s in use, %s at the end (budget %s)%n", mib(budget.peakBytesInUse()),
+            mib(budget.bytesInUse()), mib(budget.maxBytes()));
+        out.flush();
+    }
+
+    private static void latencyRow(
+        final PrintWriter out,
+        final String row,
+        final String node,
+        final String stream,
+        final long packets,
+        final double seconds,
+        final Histogram h)
+    {
+        final boolean any = h.getTotalCount() > 0;
+        out.printf(Locale.ROOT, row, node, stream, packets >= 0 ? Long.toString(packets) : "",
+            packets >= 0 ? perSecond(packets, seconds) : "",
+            any ? ms(h.getValueAtPercentile(50)) : "-", any ? ms(h.getValueAtPercentile(99)) : "-",
+            any ? ms(h.getValueAtPercentile(99.9)) : "-", any ? ms(h.getMaxValue()) : "-");
+    }
+
+    private static double rate(final long count, final double seconds)
+    {
+        return seconds > 0 ? count / seconds : 0;
+    }
+
+    private static String perSecond(final long count, final double seconds)
+    {
+        final double rate = rate(count, seconds);
+        return String.format(Locale.ROOT, rate < 10_000 ? "%.1f" : "%.0f", rate);
+    }
+
+    private static String ms(final long nanos)
+    {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+
+    static String mib(final long bytes)
+    {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    }
+
+    private static String trim(final double value)
+    {
+        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
+    }
+}
