@@ -12,6 +12,14 @@
 # the JMH forks, gets the flags in .mvn/jvm.config. Results: bench-results/<UTC date>.json, and
 # the machine they ran on beside it in <UTC date>.machine.txt.
 #
+# The side-by-side suite (bench.suite) also writes its hop-latency histograms to
+# bench-results/<UTC date>.latency/, and a run that includes it regenerates the suite section of
+# docs/BENCHMARKS.md (between <!-- suite:begin --> and <!-- suite:end -->; the rest is kept) and
+# the charts in docs/charts/ (REPORT=0 skips that, REPORT=1 forces it).
+#
+#   scripts/bench.sh 'bench.suite'            the suite, all contenders
+#   scripts/bench.sh 'B1HopLatency' -p contender=FRAMEWIRE/PARK
+#
 # Modest by default; override with FORKS, WARMUP_ITERATIONS, ITERATIONS, WARMUP_TIME, TIME.
 # The machines this runs on have 2 cores: a benchmark never runs more busy-spinning threads
 # than cores (the benchmarks declare their thread counts; THREADS, if set, is passed as -t).
@@ -42,14 +50,24 @@ fi
 STAMP="$(date -u +%Y-%m-%dT%H%M%SZ)"
 mkdir -p bench-results
 OUT="bench-results/$STAMP.json"
+LATENCY="bench-results/$STAMP.latency"
 {
   echo "date:  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "nproc: $(nproc)"
   echo "cpu:   $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "kernel: $(uname -sr)"
+  echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
+  echo "load:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') (1, 5, 15 min, when the run started)"
   echo "jdk:   $(java -version 2>&1 | head -2 | tr '\n' ' ')"
   echo "git:   $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 } > "bench-results/$STAMP.machine.txt"
 cat "bench-results/$STAMP.machine.txt"
+
+# the settings that differ from the defaults, for the command the report quotes
+ENV_SHOWN=()
+for v in FORKS WARMUP_ITERATIONS ITERATIONS WARMUP_TIME TIME THREADS; do
+  if [ -n "${!v:-}" ]; then ENV_SHOWN+=("$v=${!v}"); fi
+done
 
 args=(-f "${FORKS:-1}" -wi "${WARMUP_ITERATIONS:-3}" -i "${ITERATIONS:-5}"
       -w "${WARMUP_TIME:-1s}" -r "${TIME:-1s}")
@@ -62,5 +80,20 @@ java @.mvn/jvm.config -jar "$JAR" "$PATTERN" \
   -jvmArgsPrepend "@$ROOT/.mvn/jvm.config" \
   -prof gc \
   "${args[@]}" \
+  -jvmArgsAppend "-Dframewire.suite.latencyDir=$ROOT/$LATENCY" \
   -rf json -rff "$OUT" \
   "$@"
+set +x
+
+case "${REPORT:-auto}" in
+  0) report=no ;;
+  1) report=yes ;;
+  *) if grep -q '\.bench\.suite\.' "$OUT" 2>/dev/null; then report=yes; else report=no; fi ;;
+esac
+if [ "$report" = yes ]; then
+  echo "== regenerating the suite section of docs/BENCHMARKS.md and docs/charts/"
+  java -Djava.awt.headless=true -cp "$JAR" dev.framewire.bench.report.BenchReport \
+    --jmh "$OUT" --latency "$LATENCY" --machine "bench-results/$STAMP.machine.txt" \
+    --command "$(printf '%s ' "${ENV_SHOWN[@]}" scripts/bench.sh "$PATTERN" "$@" | sed 's/ $//')" \
+    --doc docs/BENCHMARKS.md --charts docs/charts
+fi
