@@ -59,7 +59,7 @@ LATENCY="bench-results/$STAMP.latency"
   echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
   echo "load:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') (1, 5, 15 min, when the run started)"
   echo "jdk:   $(java -version 2>&1 | head -2 | tr '\n' ' ')"
-  echo "git:   $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "git:   ${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}"
 } > "bench-results/$STAMP.machine.txt"
 cat "bench-results/$STAMP.machine.txt"
 

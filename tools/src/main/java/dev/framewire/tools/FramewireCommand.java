@@ -28,7 +28,7 @@ import java.io.PrintWriter;
     versionProvider = FramewireCommand.Version.class,
     description = "Runs and inspects Framewire dataflow graphs.",
     subcommands = {RunCommand.class, ValidateCommand.class, AnalyzeCommand.class, DotCommand.class,
-        DemoCommand.class, CommandLine.HelpCommand.class})
+        DemoCommand.class, JfrCommand.class, CommandLine.HelpCommand.class})
 public final class FramewireCommand implements Runnable
 {
     @Spec
