@@ -370,18 +370,21 @@ public final class BenchReport
         return out;
     }
 
-    /** Percentile curves: x is 1 / (1 - p), log scale, labelled by percentile; y in µs, log scale. */
+    /**
+     * Percentile curves: x is the number of nines, -log10(1 - p) (0 is p0, 2 is p99, 3 is p99.9),
+     * on a linear axis labelled by percentile (XChart's log x-axis does not finish its ticks over
+     * this range); y in µs, log scale.
+     */
     static void latencyChart(final String title, final List<Latency> hops, final Path file) throws IOException
     {
         final XYChart chart = new XYChartBuilder().width(900).height(500).title(title + ": hop latency by percentile")
             .xAxisTitle("percentile").yAxisTitle("latency (µs)").build();
-        chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setMarkerSize(4);
         chart.getStyler().setxAxisTickLabelsFormattingFunction(x ->
         {
-            final double p = 100 - 100 / x;
+            final double p = 100 - 100 * Math.pow(10, -x);
             return String.format(Locale.ROOT, p >= 99.9 ? "%.3f%%" : p >= 99 ? "%.1f%%" : "%.0f%%", p);
         });
         for (final Latency l : hops)
@@ -392,7 +395,7 @@ public final class BenchReport
             {
                 if (point[0] < 100)
                 {
-                    xs.add(1 / (1 - point[0] / 100));
+                    xs.add(-Math.log10(1 - point[0] / 100));
                     ys.add(Math.max(0.001, point[1] / 1000.0));
                 }
             }
