@@ -1,0 +1,195 @@
+package dev.framewire.bench.journal;
+
+import dev.framewire.core.journal.JournalConfig;
+import dev.framewire.core.journal.JournalRecord;
+import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.core.journal.PayloadChecksum;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+import dev.framewire.offheap.PoolContext;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * What one journal record costs the worker that writes it: {@code processBegin} (the smallest
+ * record), {@code emitLong} (an unboxed long packet, its bits recorded) and {@code emitChecksum1k}
+ * (a 1 KiB payload on a checksum stream: XXH64 of its bytes, then the record; {@code checksum1k}
+ * is the checksum alone, and writes nothing). In {@code SYNC}
+ * mode the op appends to Chronicle's mapped file; in {@code ASYNC} it claims a slot in the
+ * many-to-one ring and returns, while the journal agent (a second thread, parking when idle)
+ * appends. Every op must allocate nothing: {@code gc.alloc.rate.norm} ≈ 0 B/op (the profiler
+ * counts every thread, Chronicle's and the agent's too; the unit test
+ * {@code JournalAllocationTest} counts the writing thread alone).
+ *
+ * <p>Iterations are 200 ms and the ASYNC ring 512 MiB, so that a producer that never pauses does
+ * not fill it within one iteration; after each, the agent drains the ring, untimed. (Run with the
+ * script's defaults, {@code -r 1s} overrides this and a fast producer outruns the agent: the line
+ * printed after each iteration says how many records a full ring lost.)
+ *
+ * <p>At the end the journal is counted: it must hold one record per op, less the records the
+ * writer counted lost, or the benchmark throws. Then it is deleted.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Benchmark)
+@Threads(1)
+@Fork(value = 1, jvmArgsAppend = "-XX:MaxDirectMemorySize=2g")
+@Warmup(iterations = 5, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 10, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+public class JournalBenchmark
+{
+    /**
+     * ASYNC: 512 MiB, so that one 200 ms iteration of a producer that never pauses fits: the op
+     * then measures what a worker pays, not a full ring's refusal. (A producer this fast
+     * outruns the agent, which appends at SYNC's rate; see docs/JOURNAL.md.)
+     */
+    private static final int RING_BYTES = 1 << 29;
+    /** The header and the run start, written before the ops. */
+    private static final int PREAMBLE = 2;
+
+    @Param({"SYNC", "ASYNC"})
+    public String mode;
+
+    private Path root;
+    private PayloadPool pool;
+    private Payload frame;
+    private JournalWriter writer;
+    private long ops;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException
+    {
+        root = Files.createTempDirectory("framewire-journal-bench");
+        pool = new PayloadPool(new PoolContext().leakTracking(false));
+        frame = pool.acquire(1024);
+        for (int i = 0; i < 1024; i++)
+        {
+            frame.mutableBuffer().putByte(i, (byte)i);
+        }
+        writer = JournalWriter.open(new JournalConfig().directory(root).mode(JournalConfig.Mode.valueOf(mode))
+            .checksumStreams("frames").ringCapacity(RING_BYTES));
+        writer.runStart("bench", 1, "bench", new String[]{"source", "detector"}, new String[]{"in", "frames", "out"},
+            new String[]{"worker-0"}, new int[][]{{0}, {1}});
+    }
+
+    /** ASYNC: lets the agent empty the ring (untimed), so that every iteration starts alike. */
+    @TearDown(Level.Iteration)
+    public void drain()
+    {
+        if (!writer.flush(TimeUnit.SECONDS.toNanos(120)))
+        {
+            throw new IllegalStateException("the journal agent did not drain the ring in 120 s");
+        }
+        System.out.printf("%n  %s: %,d ops so far, %,d lost to a full ring%n", mode, ops, writer.lostRecords());
+    }
+
+    @TearDown(Level.Trial)
+    public void checkJournal()
+    {
+        final long lost = writer.lostRecords();
+        final Path run = writer.runDirectory();
+        writer.close();
+        frame.release();
+        pool.close();
+        if (writer.failures() != 0)
+        {
+            throw new IllegalStateException(writer.failures() + " appends failed", writer.firstFailure());
+        }
+        final long records = count(run) - PREAMBLE;
+        System.out.printf("%n  %s: %,d ops, %,d records in the journal, %,d lost to a full ring (%.2f %%)%n", mode,
+            ops, records, lost, 100.0 * lost / Math.max(1, ops));
+        delete(root);
+        if (records + lost != ops)
+        {
+            throw new IllegalStateException("the journal holds " + records + " records and " + lost +
+                " were counted lost, for " + ops + " ops");
+        }
+    }
+
+    private static long count(final Path run)
+    {
+        long n = 0;
+        try (SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(run).readOnly(true).build())
+        {
+            final ExcerptTailer tailer = queue.createTailer();
+            while (true)
+            {
+                try (DocumentContext dc = tailer.readingDocument())
+                {
+                    if (!dc.isPresent())
+                    {
+                        return n;
+                    }
+                    final Bytes<?> bytes = dc.wire().bytes();
+                    if (bytes.readByte(bytes.readPosition()) != JournalRecord.Kind.LOST.code())
+                    {
+                        n++; // the agent's LOST records are not ops
+                    }
+                }
+            }
+        }
+    }
+
+    private static void delete(final Path dir)
+    {
+        try (Stream<Path> files = Files.walk(dir))
+        {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Benchmark
+    public void processBegin()
+    {
+        writer.processBegin(0, 1, ops++);
+    }
+
+    @Benchmark
+    public void emitLong()
+    {
+        final long ts = ops++;
+        writer.emit(0, 1, 2, ts, JournalWriter.LONG, ts);
+    }
+
+    @Benchmark
+    public void emitChecksum1k()
+    {
+        writer.emit(0, 1, 1, ops++, frame);
+    }
+
+    /** The checksum alone, for what {@code emitChecksum1k} adds to {@code emitLong}; writes no record. */
+    @Benchmark
+    public long checksum1k()
+    {
+        return PayloadChecksum.of(frame.buffer(), 0, 1024);
+    }
+}

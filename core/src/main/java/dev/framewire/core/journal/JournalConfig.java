@@ -1,0 +1,299 @@
+package dev.framewire.core.journal;
+
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.RollCycles;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * How a run is journaled: where, in which {@link Mode}, which streams' payloads are captured or
+ * checksummed, and how long old journals are kept. Fluent; read by {@link JournalWriter#open}.
+ *
+ * <pre>{@code
+ * JournalConfig journal = new JournalConfig()
+ *     .directory(Path.of("journals"))
+ *     .mode(JournalConfig.Mode.ASYNC)
+ *     .captureStreams("camera")          // graph input frames, for replay
+ *     .checksumStreams("detections")     // outputs, for comparing replays
+ *     .deleteOlderThan(Duration.ofDays(7));
+ * }</pre>
+ *
+ * <p>Threading: set up on one thread, then handed to the writer, which copies what it needs.
+ */
+public final class JournalConfig
+{
+    /** How workers get their records into Chronicle Queue. */
+    public enum Mode
+    {
+        /**
+         * Each thread appends to Chronicle itself (its own appender, Chronicle's write lock between
+         * threads). A record is in the memory-mapped file when the call returns: it survives a
+         * kill -9 of the process (not a power cut, which needs the OS to have written the pages).
+         */
+        SYNC,
+        /**
+         * Threads put fixed-size records on an Agrona many-to-one ring buffer (lock-free, no
+         * allocation, never blocks: a full ring loses the record and counts it); a journal agent
+         * thread drains the ring into Chronicle. A kill -9 loses what was still in the ring.
+         */
+        ASYNC
+    }
+
+    static
+    {
+        JournalFiles.init(); // before this class's fields load any Chronicle class: no analytics
+    }
+
+    /** The default size of the ASYNC ring: 1 MiB, about 21,000 records of 48 bytes. */
+    public static final int DEFAULT_RING_CAPACITY = 1 << 20;
+
+    private Path directory = Path.of("journals");
+    private Mode mode = Mode.SYNC;
+    private RollCycle rollCycle = RollCycles.FAST_HOURLY;
+    private final Set<String> captureStreams = new LinkedHashSet<>();
+    private final Set<String> checksumStreams = new LinkedHashSet<>();
+    private Duration deleteOlderThan;
+    private int ringCapacity = DEFAULT_RING_CAPACITY;
+    private long blockSize;
+    private long agentMaxParkNanos = 1_000_000L;
+
+    /**
+     * The directory journals go in, one subdirectory per run ({@code run-<date>-<time>-<pid>}).
+     * Created owner-only ({@code rwx------}) if absent.
+     *
+     * @param directory the directory; {@code journals} by default.
+     * @return this.
+     */
+    public JournalConfig directory(final Path directory)
+    {
+        this.directory = directory;
+        return this;
+    }
+
+    /**
+     * The directory journals go in.
+     *
+     * @return the directory.
+     */
+    public Path directory()
+    {
+        return directory;
+    }
+
+    /**
+     * How records get to Chronicle: see {@link Mode}.
+     *
+     * @param mode SYNC (default) or ASYNC.
+     * @return this.
+     */
+    public JournalConfig mode(final Mode mode)
+    {
+        this.mode = mode;
+        return this;
+    }
+
+    /**
+     * How records get to Chronicle.
+     *
+     * @return the mode.
+     */
+    public Mode mode()
+    {
+        return mode;
+    }
+
+    /**
+     * How often Chronicle starts a new file within a run.
+     *
+     * @param rollCycle a Chronicle roll cycle; {@code RollCycles.FAST_HOURLY} by default.
+     * @return this.
+     */
+    public JournalConfig rollCycle(final RollCycle rollCycle)
+    {
+        this.rollCycle = rollCycle;
+        return this;
+    }
+
+    /**
+     * How often Chronicle starts a new file within a run.
+     *
+     * @return the roll cycle.
+     */
+    public RollCycle rollCycle()
+    {
+        return rollCycle;
+    }
+
+    /**
+     * Streams whose payload bytes are written into the journal, meant for graph inputs (so a run
+     * can be replayed). Off unless asked: it writes every byte of every frame.
+     *
+     * @param names stream names.
+     * @return this.
+     */
+    public JournalConfig captureStreams(final String... names)
+    {
+        Collections.addAll(captureStreams, names);
+        return this;
+    }
+
+    /**
+     * Streams whose payload bytes are captured.
+     *
+     * @return the names.
+     */
+    public Set<String> captureStreams()
+    {
+        return Collections.unmodifiableSet(captureStreams);
+    }
+
+    /**
+     * Streams whose emitted payloads get a {@link PayloadChecksum} in the journal, so that two
+     * runs' outputs compare cheaply ({@link JournalDiff}).
+     *
+     * @param names stream names.
+     * @return this.
+     */
+    public JournalConfig checksumStreams(final String... names)
+    {
+        Collections.addAll(checksumStreams, names);
+        return this;
+    }
+
+    /**
+     * Streams whose emitted payloads are checksummed.
+     *
+     * @return the names.
+     */
+    public Set<String> checksumStreams()
+    {
+        return Collections.unmodifiableSet(checksumStreams);
+    }
+
+    /**
+     * When a writer opens, it deletes run journals in {@link #directory()} whose newest file is
+     * older than this. Only directories that are Framewire journals are touched.
+     *
+     * @param age the age; null (default) keeps everything.
+     * @return this.
+     */
+    public JournalConfig deleteOlderThan(final Duration age)
+    {
+        this.deleteOlderThan = age;
+        return this;
+    }
+
+    /**
+     * The age past which old journals are deleted on open.
+     *
+     * @return the age, or null.
+     */
+    public Duration deleteOlderThan()
+    {
+        return deleteOlderThan;
+    }
+
+    /**
+     * ASYNC: the ring's size in bytes, a power of two. A full ring loses records (counted and
+     * journaled as {@link JournalRecord.Kind#LOST}), so size it for the longest burst the agent may
+     * fall behind by.
+     *
+     * @param bytes a power of two, at least 4096; {@value #DEFAULT_RING_CAPACITY} by default.
+     * @return this.
+     */
+    public JournalConfig ringCapacity(final int bytes)
+    {
+        this.ringCapacity = bytes;
+        return this;
+    }
+
+    /**
+     * ASYNC: the ring's size in bytes.
+     *
+     * @return the capacity.
+     */
+    public int ringCapacity()
+    {
+        return ringCapacity;
+    }
+
+    /**
+     * Chronicle's block size: how much file it maps at a time. A record must fit in a quarter of
+     * it, so captured payloads larger than that are recorded by length only.
+     *
+     * @param bytes the block size; 0 (default) keeps Chronicle's (64 MiB on 64-bit JVMs).
+     * @return this.
+     */
+    public JournalConfig blockSize(final long bytes)
+    {
+        this.blockSize = bytes;
+        return this;
+    }
+
+    /**
+     * Chronicle's block size, 0 for its default.
+     *
+     * @return the block size.
+     */
+    public long blockSize()
+    {
+        return blockSize;
+    }
+
+    /**
+     * ASYNC: the longest the idle journal agent parks between looks at the ring: the most a
+     * record waits in the ring while the agent is idle (and the most a kill -9 then loses).
+     *
+     * @param nanos positive; 1 ms by default.
+     * @return this.
+     */
+    public JournalConfig agentMaxParkNanos(final long nanos)
+    {
+        this.agentMaxParkNanos = nanos;
+        return this;
+    }
+
+    /**
+     * ASYNC: the agent's longest park.
+     *
+     * @return nanos.
+     */
+    public long agentMaxParkNanos()
+    {
+        return agentMaxParkNanos;
+    }
+
+    void validate()
+    {
+        if (directory == null)
+        {
+            throw new IllegalArgumentException("journal directory is null; set JournalConfig.directory(path)");
+        }
+        if (mode == null || rollCycle == null)
+        {
+            throw new IllegalArgumentException("journal mode and roll cycle must not be null");
+        }
+        if (ringCapacity < 4096 || Integer.bitCount(ringCapacity) != 1)
+        {
+            throw new IllegalArgumentException("journal ringCapacity " + ringCapacity +
+                " must be a power of two of at least 4096 bytes, e.g. " + DEFAULT_RING_CAPACITY);
+        }
+        if (agentMaxParkNanos <= 0)
+        {
+            throw new IllegalArgumentException("journal agentMaxParkNanos " + agentMaxParkNanos + " must be positive");
+        }
+        if (deleteOlderThan != null && deleteOlderThan.isNegative())
+        {
+            throw new IllegalArgumentException("journal deleteOlderThan " + deleteOlderThan + " must not be negative");
+        }
+        if (blockSize < 0)
+        {
+            throw new IllegalArgumentException("journal blockSize " + blockSize + " must be 0 (Chronicle's default) " +
+                "or positive");
+        }
+    }
+}
