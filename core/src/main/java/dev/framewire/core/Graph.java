@@ -2,6 +2,8 @@ package dev.framewire.core;
 
 import dev.framewire.offheap.Payload;
 import dev.framewire.core.jfr.ReportEvent;
+import dev.framewire.core.journal.JournalRecord;
+import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
@@ -62,6 +64,10 @@ public final class Graph implements AutoCloseable
     private final List<OutputPoller> pollers = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
+    /** Stream name to the journal's stream id, in producer order (graph inputs first). */
+    private final Map<String, Integer> streamIds = new HashMap<>();
+    /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
+    JournalWriter journal;
 
     final AtomicInteger activeNodes = new AtomicInteger();
     final AtomicInteger inputWaiters = new AtomicInteger();
@@ -168,6 +174,12 @@ public final class Graph implements AutoCloseable
         {
             nodes[plan.topoOrder[t]].topoIndex = t;
         }
+        for (final String stream : plan.producers.keySet())
+        {
+            final int id = streamIds.size();
+            streamIds.put(stream, id);
+            producers.get(stream).streamId = id;
+        }
         lowestOpenLayer = lowestLayer();
         makeWorkers();
     }
@@ -206,6 +218,7 @@ public final class Graph implements AutoCloseable
             {
                 group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, members.size(), executor.idle(),
                     w < cpus.length ? cpus[w] : -1);
+                group[w].id = workers.size();
                 workers.add(group[w]);
             }
             for (int m = 0; m < members.size(); m++)
@@ -340,6 +353,10 @@ public final class Graph implements AutoCloseable
                 "; given were " + sidePackets.keySet());
         }
         wireBackpressure();
+        if (config.journal != null)
+        {
+            journal = openJournal();
+        }
         for (int i = 0; i < nodes.length; i++)
         {
             recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
@@ -1391,6 +1408,90 @@ public final class Graph implements AutoCloseable
     void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
         failures.add(new GraphFailure(where, timestamp, cause));
+        final JournalWriter journal = this.journal;
+        if (journal != null)
+        {
+            int nodeId = -1;
+            for (final Node node : nodes)
+            {
+                if (node.name.equals(where))
+                {
+                    nodeId = node.id;
+                }
+            }
+            journal.error(-1, nodeId, timestamp, where + ": " + cause);
+        }
+    }
+
+    private JournalWriter openJournal()
+    {
+        String text;
+        try
+        {
+            text = GraphConfigText.write(config);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            text = "# this config has no text form: " + ex.getMessage() + "\n";
+        }
+        final String[] nodeNames = new String[nodes.length];
+        final int[][] nodeInputs = new int[nodes.length][];
+        for (final Node node : nodes)
+        {
+            nodeNames[node.id] = node.name;
+            nodeInputs[node.id] = new int[node.inputs.length];
+            for (int p = 0; p < node.inputs.length; p++)
+            {
+                nodeInputs[node.id][p] = streamIds.get(node.inputs[p].streamName);
+            }
+        }
+        final String[] streamNames = new String[streamIds.size()];
+        streamIds.forEach((name, id) -> streamNames[id] = name);
+        final String[] workerNames = new String[workers.size()];
+        for (final Worker worker : workers)
+        {
+            workerNames[worker.id] = worker.name;
+        }
+        final String version = Graph.class.getPackage().getImplementationVersion();
+        final JournalWriter writer = JournalWriter.open(config.journal);
+        writer.runStart(text, JournalWriter.configHash(text), version != null ? version : "development build",
+            nodeNames, streamNames, workerNames, nodeInputs);
+        return writer;
+    }
+
+    /** The journal's id of a stream, or -1 (for a drop of a whole input set, named ""). */
+    int streamId(final String stream)
+    {
+        final Integer id = streamIds.get(stream);
+        return id == null ? -1 : id;
+    }
+
+    /** The journal's code for a drop reason. */
+    static int dropReason(final String reason)
+    {
+        switch (reason)
+        {
+            case "policy":
+                return JournalRecord.POLICY;
+            case "calculator":
+                return JournalRecord.FLOW_LIMIT;
+            case "memory":
+                return JournalRecord.MEMORY;
+            case "failure":
+                return JournalRecord.FAILURE;
+            default:
+                return JournalRecord.CLOSE;
+        }
+    }
+
+    /** The journal's marker for an engine value: long and double packets keep their bits in the word. */
+    static Object journalValue(final Object value)
+    {
+        if (value == InputQueue.LONG)
+        {
+            return JournalWriter.LONG;
+        }
+        return value == InputQueue.DOUBLE ? JournalWriter.DOUBLE : value;
     }
 
     private void onWorkerError(final Throwable t)
@@ -1459,6 +1560,12 @@ public final class Graph implements AutoCloseable
             {
                 queue.drainAndRelease();
             }
+        }
+        final JournalWriter journal = this.journal;
+        if (journal != null)
+        {
+            journal.runEnd(runFailed ? "failed" : cancelled ? "cancelled" : "done");
+            journal.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import dev.framewire.core.journal.JournalConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -47,6 +48,7 @@ public final class GraphConfig
     final MemoryLimitPolicy memoryLimitPolicy;
     final long memoryBudgetBytes;
     final int maxShipmentSize;
+    final JournalConfig journal;
 
     private GraphConfig(final Builder b)
     {
@@ -66,6 +68,7 @@ public final class GraphConfig
         this.memoryLimitPolicy = b.memoryLimitPolicy;
         this.memoryBudgetBytes = b.memoryBudgetBytes;
         this.maxShipmentSize = b.maxShipmentSize;
+        this.journal = b.journal;
     }
 
     /**
@@ -76,6 +79,35 @@ public final class GraphConfig
     public static Builder builder()
     {
         return new Builder();
+    }
+
+    /**
+     * A builder holding everything this config holds, to derive another config from it (a tool
+     * adding a journal to a config read from a file, say).
+     *
+     * @return a new builder.
+     */
+    public Builder toBuilder()
+    {
+        final Builder b = new Builder();
+        b.inputStreams.addAll(inputStreams);
+        b.outputStreams.addAll(outputStreams);
+        b.nodes.addAll(nodes);
+        b.executors.putAll(executors);
+        b.streamQueueSizes.putAll(streamQueueSizes);
+        b.maxQueueSize = maxQueueSize;
+        b.queueHardCap = queueHardCap;
+        b.reportDeadlock = reportDeadlock;
+        b.scheduleOrder = scheduleOrder;
+        b.backpressure = backpressure;
+        b.failurePolicy = failurePolicy;
+        b.timeoutGuardNanos = timeoutGuardNanos;
+        b.clock = clock;
+        b.memoryLimitPolicy = memoryLimitPolicy;
+        b.memoryBudgetBytes = memoryBudgetBytes;
+        b.maxShipmentSize = maxShipmentSize;
+        b.journal = journal;
+        return b;
     }
 
     /**
@@ -119,6 +151,16 @@ public final class GraphConfig
     }
 
     /**
+     * The journal settings, or null when the run is not journaled.
+     *
+     * @return the journal config.
+     */
+    public JournalConfig journal()
+    {
+        return journal;
+    }
+
+    /**
      * The graph-wide queue limit: 0 means {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 none.
      *
      * @return the configured value.
@@ -148,6 +190,7 @@ public final class GraphConfig
         private MemoryLimitPolicy memoryLimitPolicy = MemoryLimitPolicy.FAIL;
         private long memoryBudgetBytes;
         private int maxShipmentSize = 64;
+        private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
 
         private Builder()
@@ -343,6 +386,19 @@ public final class GraphConfig
         public Builder maxShipmentSize(final int size)
         {
             this.maxShipmentSize = size;
+            return this;
+        }
+
+        /**
+         * Journals the run with Chronicle Queue (off unless set when embedded; the tools turn it on):
+         * every graph input, emit, call, drop, bound move and error, for post-mortems and replay.
+         *
+         * @param journal where and how, or null for none.
+         * @return this.
+         */
+        public Builder journal(final JournalConfig journal)
+        {
+            this.journal = journal;
             return this;
         }
 

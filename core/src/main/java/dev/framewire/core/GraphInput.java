@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.jfr.BackpressureEvent;
+import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 
 import java.util.concurrent.TimeUnit;
@@ -75,6 +76,11 @@ final class GraphInput
                 // as a node's emit: refuses null, and stamps a payload with its generation, which
                 // the consumer checks (a word of 0 fails as soon as the slot has been reused)
                 stream.add(value, timestamp);
+            }
+            final JournalWriter journal = graph.journal;
+            if (journal != null)
+            {
+                journal.graphInput(stream.streamId, timestamp, Graph.journalValue(value), word);
             }
             if (graph.recordsArrivals())
             {

@@ -2,6 +2,7 @@ package dev.framewire.core;
 
 import dev.framewire.core.jfr.DropEvent;
 import dev.framewire.core.jfr.NodeProcessEvent;
+import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 
@@ -324,6 +325,7 @@ final class Node implements CalculatorContext
     {
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
         CALL_START_NANOS.setOpaque(this, nowNanos);
+        journalBegin();
         try
         {
             calculator.open(this);
@@ -346,6 +348,7 @@ final class Node implements CalculatorContext
         finally
         {
             CALL_START_NANOS.setOpaque(this, 0L);
+            journalEnd();
         }
         lifecycle = OPEN;
         graph.onNodeOpened(this);
@@ -355,6 +358,7 @@ final class Node implements CalculatorContext
     {
         INPUT_TIMESTAMP.setOpaque(this, 0L);
         CALL_START_NANOS.setOpaque(this, nowNanos);
+        journalBegin();
         CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
@@ -375,6 +379,7 @@ final class Node implements CalculatorContext
         finally
         {
             CALL_START_NANOS.setOpaque(this, 0L);
+            journalEnd();
         }
         if (stopRequested)
         {
@@ -387,6 +392,7 @@ final class Node implements CalculatorContext
         final long timestamp = sync.fill(ready);
         INPUT_TIMESTAMP.setOpaque(this, timestamp);
         CALL_START_NANOS.setOpaque(this, nowNanos);
+        journalBegin();
         CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
@@ -417,6 +423,7 @@ final class Node implements CalculatorContext
         finally
         {
             CALL_START_NANOS.setOpaque(this, 0L);
+            journalEnd();
         }
     }
 
@@ -453,6 +460,7 @@ final class Node implements CalculatorContext
         }
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
         CALL_START_NANOS.setOpaque(this, nowNanos);
+        journalBegin();
         try
         {
             calculator.close(this);
@@ -479,6 +487,7 @@ final class Node implements CalculatorContext
         finally
         {
             CALL_START_NANOS.setOpaque(this, 0L);
+            journalEnd();
         }
         lifecycle = CLOSED;
         graph.onNodeClosed(this);
@@ -868,10 +877,33 @@ final class Node implements CalculatorContext
         dropped("", inputTimestamp, "calculator");
     }
 
-    /** Worker: counts a drop and records it for JFR when a recording asks for drops. */
+    private void journalBegin()
+    {
+        final JournalWriter journal = graph.journal;
+        if (journal != null)
+        {
+            journal.processBegin(worker.id, id, inputTimestamp);
+        }
+    }
+
+    private void journalEnd()
+    {
+        final JournalWriter journal = graph.journal;
+        if (journal != null)
+        {
+            journal.processEnd(worker.id, id, inputTimestamp);
+        }
+    }
+
+    /** Worker: counts a drop and records it in the journal and, when a recording asks, for JFR. */
     void dropped(final String stream, final long timestamp, final String reason)
     {
         drops = drops + 1;
+        final JournalWriter journal = graph.journal;
+        if (journal != null)
+        {
+            journal.drop(worker.id, id, graph.streamId(stream), timestamp, Graph.dropReason(reason));
+        }
         final DropEvent event = new DropEvent();
         if (event.shouldCommit())
         {

@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 
 import java.util.Arrays;
@@ -22,6 +23,8 @@ final class OutputStream implements Output
     final String tag;
     final int tagIndex;
     final Graph graph;
+    /** The journal's id of this stream. */
+    int streamId = -1;
     InputQueue[] mirrors = new InputQueue[0];
     PacketObserver[] observers = new PacketObserver[0];
     private final PacketSlot observed;
@@ -241,6 +244,11 @@ final class OutputStream implements Output
         if (boundMoved)
         {
             publishedBound = b;
+            final JournalWriter journal = graph.journal;
+            if (journal != null && count == 0)
+            {
+                journal.bound(node == null ? -1 : node.worker.id, streamId, b);
+            }
             for (final InputQueue mirror : mirrors)
             {
                 mirror.publishBound(b);
@@ -264,6 +272,11 @@ final class OutputStream implements Output
     {
         final boolean isPayload = value instanceof Payload;
         final int consumers = discarding ? 0 : mirrors.length;
+        final JournalWriter journal = graph.journal;
+        if (journal != null && node != null)
+        {
+            journal.emit(node.worker.id, node.id, streamId, timestamp, Graph.journalValue(value), word);
+        }
         final PacketObserver[] observers = this.observers;
         if (observers.length > 0)
         {

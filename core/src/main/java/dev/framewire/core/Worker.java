@@ -33,6 +33,8 @@ final class Worker implements Agent
 
     final Graph graph;
     final String name;
+    /** Position among the graph's workers: the journal's worker id. */
+    int id;
     final int cpu;
     private final MpscArrayQueue<Node> inbox;
     private final NodeHeap heap;
