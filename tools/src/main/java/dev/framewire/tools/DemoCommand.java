@@ -1,6 +1,7 @@
 package dev.framewire.tools;
 
 import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
 import dev.framewire.core.NodeConfig;
@@ -9,6 +10,7 @@ import dev.framewire.core.PacketObserver;
 import dev.framewire.offheap.MemoryBudget;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -16,6 +18,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +62,10 @@ import java.util.stream.Stream;
  * left out of the percentiles: they measure the JIT, not the pipeline. The run lasts
  * {@code --duration} from the first frame (a paced run then has 2 s to drain its last frames before
  * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
+ *
+ * <p>The run is journaled into {@code ./journal} ({@link JournalOptions}: {@code --journal DIR},
+ * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
+ * {@code journal postmortem} and {@code journal replay} on it.
  */
 @Command(
     name = "demo",
@@ -122,6 +129,9 @@ public final class DemoCommand implements Callable<Integer>
             "its settings.")
     private Path graphFile;
 
+    @Mixin
+    private JournalOptions journal = new JournalOptions();
+
     private long framesProcessed;
 
     /**
@@ -165,7 +175,8 @@ public final class DemoCommand implements Callable<Integer>
         GraphException failure = null;
         final MemoryBudget budget;
         final long drops;
-        try (Graph graph = GraphFiles.validate(demo.source(), demo.config()))
+        final GraphConfig config = journal.apply(demo.config(), List.of());
+        try (Graph graph = GraphFiles.validate(demo.source(), config))
         {
             budget = graph.pool().budget();
             for (final Camera cam : cams)
@@ -178,7 +189,15 @@ public final class DemoCommand implements Callable<Integer>
             {
                 cam.latencyProbe.recordFromFrame = warmupFrames; // before start(): the workers see it
             }
-            graph.start();
+            try
+            {
+                graph.start();
+            }
+            catch (final UncheckedIOException ex)
+            {
+                throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
+                    "--no-journal)");
+            }
             start = System.nanoTime();
             long deadline = start + FIRST_FRAME_TIMEOUT;
             boolean running = false;
@@ -245,6 +264,7 @@ public final class DemoCommand implements Callable<Integer>
                 err.println("  " + f);
             }
             err.flush();
+            journaled(out);
             return 1;
         }
         final long first = firstCapture.get();
@@ -255,8 +275,24 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames of cam0 through at the deadline); " +
                 "the run was stopped there%n", cams[0].frames.get(), framesPerCamera);
         }
+        journaled(out);
         out.flush();
         return 0;
+    }
+
+    /** The last lines: where the journal is and how to read it. */
+    private void journaled(final PrintWriter out)
+    {
+        final Path run = journal.lastRun();
+        if (run == null)
+        {
+            return;
+        }
+        out.println();
+        out.println("journal: " + run);
+        out.println("  how the run ended, stream by stream and node by node: scripts/framewire journal postmortem " + run);
+        out.println("  run it again from the journal and compare:            scripts/framewire journal replay " + run);
+        out.flush();
     }
 
     private void validate()

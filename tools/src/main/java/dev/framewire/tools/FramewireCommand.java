@@ -17,6 +17,7 @@ import java.io.PrintWriter;
  *   framewire analyze graphs/camera_ingest.pbtxt
  *   framewire dot graphs/camera_ingest.pbtxt -o graph.dot --png graph.png
  *   framewire demo --duration 10 --cameras 2
+ *   framewire journal postmortem journal
  * </pre>
  *
  * <p>Exit codes: 0 done, 1 the command failed (a message says why: a missing file, an invalid
@@ -28,7 +29,7 @@ import java.io.PrintWriter;
     versionProvider = FramewireCommand.Version.class,
     description = "Runs and inspects Framewire dataflow graphs.",
     subcommands = {RunCommand.class, ValidateCommand.class, AnalyzeCommand.class, DotCommand.class,
-        DemoCommand.class, JfrCommand.class, CommandLine.HelpCommand.class})
+        DemoCommand.class, JfrCommand.class, JournalCommand.class, CommandLine.HelpCommand.class})
 public final class FramewireCommand implements Runnable
 {
     @Spec

@@ -10,6 +10,7 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -17,6 +18,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,6 +48,11 @@ import java.util.regex.Pattern;
  * many seconds, {@code --frames} once so many packets reached the end streams, Ctrl-C at once; all
  * three are reported as a normal stop, with the table. Graph input streams get no packets from
  * this command: they are closed at the start.
+ *
+ * <p>Journal: the run is journaled into {@code ./journal} ({@link JournalOptions}: {@code --journal
+ * DIR}, {@code --no-journal}, {@code --capture STREAM...}), with checksums of the end streams'
+ * payloads so that {@code framewire journal diff} can compare runs; the last line names the run's
+ * journal directory.
  */
 @Command(
     name = "run",
@@ -99,9 +106,8 @@ public final class RunCommand implements Callable<Integer>
             "the JIT compiles (default: ${DEFAULT-VALUE}).")
     private double warmup;
 
-    @Option(names = "--journal", paramLabel = "DIR",
-        description = "Record the run's journal into DIR (when the build has the journal).")
-    private Path journal;
+    @Mixin
+    private JournalOptions journal = new JournalOptions();
 
     private volatile boolean stopRequested;
 
@@ -111,8 +117,9 @@ public final class RunCommand implements Callable<Integer>
         checkOptions();
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final GraphConfig config = GraphFiles.read(file);
-        final Topology topology = new Topology(config);
+        final GraphConfig read = GraphFiles.read(file);
+        final Topology topology = new Topology(read);
+        final GraphConfig config = journal.apply(read, topology.endStreams());
         final Map<String, Object> sidePackets = sidePackets();
         final Map<String, Recorder> stampRecorders = stampRecorders(config, sidePackets);
 
@@ -150,6 +157,11 @@ public final class RunCommand implements Callable<Integer>
             {
                 throw new CommandFailure(ex.getMessage() + " (give them with --side NAME=VALUE)");
             }
+            catch (final UncheckedIOException ex)
+            {
+                throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
+                    "--no-journal)");
+            }
             final long start = System.nanoTime();
             if (!config.inputStreams().isEmpty())
             {
@@ -174,6 +186,7 @@ public final class RunCommand implements Callable<Integer>
                 : String.format(Locale.ROOT, "stopped after %.2f s (%s)", seconds, stoppedBy));
             report(out, graph, topology, entries, meters, ends, stampRecorders, seconds, budget);
             reportedRun = true;
+            journaled(out);
             final List<GraphFailure> failures = failure != null ? failure.failures() : graph.failures();
             if (!failures.isEmpty())
             {
@@ -218,6 +231,16 @@ public final class RunCommand implements Callable<Integer>
         }
     }
 
+    /** Where the journal is (the graph closes it when the run is waited for), and what reads it. */
+    private void journaled(final PrintWriter out)
+    {
+        final Path run = journal.lastRun();
+        if (run != null)
+        {
+            out.println("journal: " + run + " (framewire journal postmortem|dump|replay " + run + ")");
+        }
+    }
+
     private void checkOptions()
     {
         if (limit != null && limit.duration != null && !(limit.duration > 0 && limit.duration <= 31_536_000))
@@ -232,12 +255,6 @@ public final class RunCommand implements Callable<Integer>
         if (!(warmup >= 0))
         {
             throw new ParameterException(spec.commandLine(), "--warmup must be 0 or more seconds, was " + warmup);
-        }
-        if (journal != null)
-        {
-            // dev.framewire.core.journal is not part of this build: say so rather than pretend
-            spec.commandLine().getErr().println("journal: not available in this build; running without one");
-            spec.commandLine().getErr().flush();
         }
     }
 

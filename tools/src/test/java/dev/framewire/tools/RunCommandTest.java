@@ -146,12 +146,23 @@ class RunCommandTest
     }
 
     @Test
-    void theJournalOptionSaysWhenThereIsNone() throws Exception
+    void theRunIsJournaledUnlessToldNot() throws Exception
     {
         final Path file = Cli.write(dir, "small.pbtxt", Cli.countingGraph(5));
         final Cli.Result r = Cli.run("run", file.toString(), "--journal", dir.resolve("journal").toString());
         assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.err().contains("journal: not available in this build"), r.toString());
+        assertTrue(r.out().contains("journal: " + dir.resolve("journal").resolve("run-")), r.toString());
+        assertEquals("", r.err(), r.toString());
+        final Cli.Result off = Cli.run("run", file.toString(), "--journal", dir.resolve("off").toString(),
+            "--no-journal");
+        assertEquals(0, off.exit(), off.toString());
+        assertFalse(off.out().contains("journal: "), off.toString());
+        assertFalse(java.nio.file.Files.exists(dir.resolve("off")), off.toString());
+        final Cli.Result capture = Cli.run("run", file.toString(), "--journal", dir.resolve("journal").toString(),
+            "--capture", "nope");
+        assertEquals(1, capture.exit(), capture.toString());
+        assertTrue(capture.err().contains("--capture nope: the graph has no stream 'nope'; its streams are [n, out]"),
+            capture.toString());
     }
 
     @Test

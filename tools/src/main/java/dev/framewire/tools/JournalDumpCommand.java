@@ -1,0 +1,344 @@
+package dev.framewire.tools;
+
+import dev.framewire.core.Timestamp;
+import dev.framewire.core.journal.JournalReader;
+import dev.framewire.core.journal.JournalRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code framewire journal dump DIR}: a journal's records, one a line, as text or JSON lines,
+ * filtered by node, stream, timestamp range and kind.
+ *
+ * <p>{@code --stream S} follows S's packets: the records that name S (graph input or emit, drops,
+ * bound moves) and the calls of S's consumers on the timestamps S carried, so that a packet's
+ * whole life, from its emit to the {@code PROCESS_BEGIN}/{@code PROCESS_END} of every node that
+ * read it, is on consecutive lines.
+ */
+@Command(
+    name = "dump",
+    mixinStandardHelpOptions = true,
+    versionProvider = FramewireCommand.Version.class,
+    description = {"Prints a journal's records, one a line (text, or JSON with --json), in journal order.",
+        "Filters combine (all must hold); --node, --stream and --kind may be repeated. --stream S also shows the " +
+            "calls of S's consumers at the timestamps S carried: each packet's whole life."})
+public final class JournalDumpCommand implements Callable<Integer>
+{
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "A run journal directory, or a journal root (its newest run).")
+    private Path directory;
+
+    @Option(names = "--json", description = "One JSON object a line.")
+    private boolean json;
+
+    @Option(names = "--node", paramLabel = "N", description = "Only records of node N.")
+    private List<String> nodes = new ArrayList<>();
+
+    @Option(names = "--stream", paramLabel = "S",
+        description = "Only records of stream S and the calls of its consumers at its packets' timestamps.")
+    private List<String> streams = new ArrayList<>();
+
+    @Option(names = "--from", paramLabel = "TS", description = "Only records with a timestamp of TS or more.")
+    private Long from;
+
+    @Option(names = "--to", paramLabel = "TS", description = "Only records with a timestamp of TS or less.")
+    private Long to;
+
+    @Option(names = "--kind", paramLabel = "K", split = ",",
+        description = "Only records of these kinds: header, run_start, graph_input, emit, process_begin, process_end, " +
+            "drop, bound, error, run_end, lost (any case; - or _ or none between words).")
+    private List<String> kinds = new ArrayList<>();
+
+    @Override
+    public Integer call()
+    {
+        final Set<JournalRecord.Kind> kindSet = kinds();
+        final JournalCommand.Read read = JournalCommand.read(directory);
+        final JournalReader journal = read.journal();
+        final PrintWriter out = spec.commandLine().getOut();
+        if (journal != null)
+        {
+            final Follow follow = streams.isEmpty() ? null : new Follow(journal, streams);
+            for (final JournalRecord r : journal.records())
+            {
+                if (kindSet.contains(r.kind()) && matches(r, follow))
+                {
+                    out.println(json ? json(r) : r.toString());
+                }
+            }
+            if (!json)
+            {
+                for (final String note : journal.notes())
+                {
+                    out.println("# note: " + note);
+                }
+            }
+        }
+        out.flush();
+        return read.damage() == null ? 0 : JournalCommand.damaged(spec, read.damage());
+    }
+
+    private Set<JournalRecord.Kind> kinds()
+    {
+        if (kinds.isEmpty())
+        {
+            return EnumSet.allOf(JournalRecord.Kind.class);
+        }
+        final Set<JournalRecord.Kind> set = EnumSet.noneOf(JournalRecord.Kind.class);
+        for (final String kind : kinds)
+        {
+            final String key = squash(kind);
+            JournalRecord.Kind found = null;
+            for (final JournalRecord.Kind k : JournalRecord.Kind.values())
+            {
+                if (squash(k.name()).equals(key))
+                {
+                    found = k;
+                }
+            }
+            if (found == null)
+            {
+                final List<String> names = new ArrayList<>();
+                for (final JournalRecord.Kind k : JournalRecord.Kind.values())
+                {
+                    names.add(k.name().toLowerCase(Locale.ROOT));
+                }
+                throw new ParameterException(spec.commandLine(), "--kind " + kind + ": no such kind; the kinds are " +
+                    names);
+            }
+            set.add(found);
+        }
+        return set;
+    }
+
+    private static String squash(final String name)
+    {
+        return name.replace("_", "").replace("-", "").toLowerCase(Locale.ROOT);
+    }
+
+    private boolean matches(final JournalRecord r, final Follow follow)
+    {
+        if (!nodes.isEmpty() && !nodes.contains(r.nodeName()))
+        {
+            return false;
+        }
+        if (from != null || to != null)
+        {
+            final long ts = r.timestamp();
+            if (!Timestamp.isValidPacketTimestamp(ts) || (from != null && ts < from) || (to != null && ts > to))
+            {
+                return false;
+            }
+        }
+        return follow == null || follow.matches(r);
+    }
+
+    /** Which records belong to the followed streams' packets. */
+    private static final class Follow
+    {
+        private final Set<String> streams;
+        /** The consumer node ids of the followed streams. */
+        private final Set<Integer> consumers = new HashSet<>();
+        private final Set<Long> timestamps = new HashSet<>();
+
+        Follow(final JournalReader journal, final List<String> followed)
+        {
+            this.streams = new HashSet<>(followed);
+            final List<String> streamNames = journal.streamNames();
+            final Set<Integer> ids = new HashSet<>();
+            for (int s = 0; s < streamNames.size(); s++)
+            {
+                if (streams.contains(streamNames.get(s)))
+                {
+                    ids.add(s);
+                }
+            }
+            if (journal.hasTopology())
+            {
+                for (int n = 0; n < journal.nodeNames().size(); n++)
+                {
+                    for (final int input : journal.nodeInputs(n))
+                    {
+                        if (ids.contains(input))
+                        {
+                            consumers.add(n);
+                        }
+                    }
+                }
+            }
+            for (final JournalRecord r : journal.records())
+            {
+                if ((r.kind() == JournalRecord.Kind.EMIT || r.kind() == JournalRecord.Kind.GRAPH_INPUT) &&
+                    streams.contains(r.streamName()))
+                {
+                    timestamps.add(r.timestamp());
+                }
+            }
+        }
+
+        boolean matches(final JournalRecord r)
+        {
+            if (streams.contains(r.streamName()))
+            {
+                return true;
+            }
+            final boolean call = r.kind() == JournalRecord.Kind.PROCESS_BEGIN || r.kind() == JournalRecord.Kind.PROCESS_END;
+            return call && consumers.contains(r.node()) && timestamps.contains(r.timestamp());
+        }
+    }
+
+    /** One record as a JSON object; names rather than ids, absent fields left out. */
+    static String json(final JournalRecord r)
+    {
+        final StringBuilder sb = new StringBuilder(160);
+        sb.append("{\"index\":").append(r.index()).append(",\"kind\":\"").append(r.kind().name().toLowerCase(Locale.ROOT))
+            .append("\",\"nanos\":").append(r.nanos());
+        if (r.workerName() != null && r.worker() >= 0)
+        {
+            sb.append(",\"worker\":");
+            string(sb, r.workerName());
+        }
+        if (r.nodeName() != null)
+        {
+            sb.append(",\"node\":");
+            string(sb, r.nodeName());
+        }
+        if (r.streamName() != null)
+        {
+            sb.append(",\"stream\":");
+            string(sb, r.streamName());
+        }
+        final long ts = r.timestamp();
+        if (ts != Timestamp.UNSET)
+        {
+            sb.append(",\"timestamp\":");
+            if (Timestamp.isValidPacketTimestamp(ts))
+            {
+                sb.append(ts);
+            }
+            else
+            {
+                string(sb, Timestamp.toString(ts));
+            }
+        }
+        switch (r.kind())
+        {
+            case GRAPH_INPUT:
+            case EMIT:
+                value(sb, r);
+                break;
+            case DROP:
+                sb.append(",\"reason\":");
+                string(sb, JournalRecord.reasonName(r.reason()));
+                break;
+            case ERROR:
+                sb.append(",\"message\":");
+                string(sb, r.text());
+                break;
+            case RUN_END:
+                sb.append(",\"how\":");
+                string(sb, r.text());
+                sb.append(",\"lost\":").append(r.value());
+                break;
+            case LOST:
+                sb.append(",\"lost\":").append(r.value());
+                break;
+            case RUN_START:
+                sb.append(",\"configHash\":");
+                string(sb, String.format(Locale.ROOT, "0x%016x", r.value()));
+                break;
+            case HEADER:
+                sb.append(",\"epochMillis\":").append(r.value());
+                break;
+            default:
+                break;
+        }
+        return sb.append('}').toString();
+    }
+
+    private static void value(final StringBuilder sb, final JournalRecord r)
+    {
+        switch (r.valueKind())
+        {
+            case JournalRecord.VALUE_LONG:
+                sb.append(",\"long\":").append(r.value());
+                break;
+            case JournalRecord.VALUE_DOUBLE:
+                final double d = Double.longBitsToDouble(r.value());
+                if (Double.isFinite(d))
+                {
+                    sb.append(",\"double\":").append(d);
+                }
+                else
+                {
+                    sb.append(",\"double\":\"").append(d).append('"');
+                }
+                break;
+            case JournalRecord.VALUE_CHECKSUM:
+                sb.append(",\"checksum\":\"").append(String.format(Locale.ROOT, "0x%016x", r.value())).append('"');
+                break;
+            case JournalRecord.VALUE_PAYLOAD:
+                sb.append(",\"payloadBytes\":").append(r.value());
+                break;
+            case JournalRecord.VALUE_CAPTURED:
+                sb.append(",\"capturedBytes\":").append(r.payload() == null ? 0 : r.payload().remaining())
+                    .append(",\"checksum\":\"").append(String.format(Locale.ROOT, "0x%016x", r.value())).append('"');
+                break;
+            default:
+                break;
+        }
+    }
+
+    private static void string(final StringBuilder sb, final String s)
+    {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++)
+        {
+            final char c = s.charAt(i);
+            switch (c)
+            {
+                case '"':
+                    sb.append("\\\"");
+                    break;
+                case '\\':
+                    sb.append("\\\\");
+                    break;
+                case '\n':
+                    sb.append("\\n");
+                    break;
+                case '\r':
+                    sb.append("\\r");
+                    break;
+                case '\t':
+                    sb.append("\\t");
+                    break;
+                default:
+                    if (c < 0x20)
+                    {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
+                    }
+                    else
+                    {
+                        sb.append(c);
+                    }
+            }
+        }
+        sb.append('"');
+    }
+}

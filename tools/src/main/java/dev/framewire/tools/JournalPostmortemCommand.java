@@ -1,0 +1,168 @@
+package dev.framewire.tools;
+
+import dev.framewire.core.Timestamp;
+import dev.framewire.core.journal.JournalReader;
+import dev.framewire.core.journal.JournalRecord;
+import dev.framewire.core.journal.Postmortem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code framewire journal postmortem DIR}: how a run ended, from its journal ({@link Postmortem}):
+ * per stream the packets emitted, the last timestamps emitted and consumed and, per consumer, the
+ * packets consumed, dropped and still in flight; per node its calls and drops and whether it was
+ * in a call when the journal ends (for which timestamp, since when, on which worker); the last
+ * error; and the verdict. On a damaged journal, the post-mortem of what could be read, then the
+ * damage.
+ */
+@Command(
+    name = "postmortem",
+    mixinStandardHelpOptions = true,
+    versionProvider = FramewireCommand.Version.class,
+    description = {"Explains how a journaled run ended: per stream what was emitted, consumed and still in flight; " +
+        "per node whether it was in a call when the journal ends, for which timestamp and since when; the last " +
+        "error; and a verdict.",
+        "Works on the journal of a run that was killed (that is what it is for), and on the readable part of a " +
+            "damaged one (exit code 1)."})
+public final class JournalPostmortemCommand implements Callable<Integer>
+{
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "A run journal directory, or a journal root (its newest run).")
+    private Path directory;
+
+    @Override
+    public Integer call()
+    {
+        final JournalCommand.Read read = JournalCommand.read(directory);
+        final JournalReader journal = read.journal();
+        if (journal != null && !journal.records().isEmpty())
+        {
+            print(spec.commandLine().getOut(), journal, read.damage() != null);
+        }
+        return read.damage() == null ? 0 : JournalCommand.damaged(spec, read.damage());
+    }
+
+    static void print(final PrintWriter out, final JournalReader journal, final boolean partial)
+    {
+        final Postmortem pm = Postmortem.of(journal);
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (final JournalRecord r : journal.records())
+        {
+            start = Math.min(start, r.nanos());
+            end = Math.max(end, r.nanos());
+        }
+        final JournalRecord runEnd = journal.runEnd();
+        out.printf(Locale.ROOT, "journal %s%s: %d records over %s, %s%n", journal.directory(),
+            partial ? " (damaged: what could be read)" : "", journal.records().size(), seconds(end - start),
+            runEnd != null ? "the run ended " + runEnd.text() : "no end of run");
+
+        out.println();
+        out.println("streams (timestamps; in flight = emitted - consumed - dropped, per consumer):");
+        final List<String[]> rows = new ArrayList<>();
+        rows.add(new String[]{"stream", "producer", "emitted", "last emitted", "last consumed", "consumer", "consumed",
+            "dropped", "in flight"});
+        for (final Postmortem.StreamState s : pm.streams())
+        {
+            final String producer = s.producer() != null ? s.producer() : "(graph input)";
+            if (s.consumers().isEmpty())
+            {
+                rows.add(new String[]{s.name(), producer, Long.toString(s.emitted()), ts(s.lastEmitted()),
+                    ts(s.lastConsumed()), "-", "", "", journal.hasTopology() ? "0" : "?"});
+            }
+            boolean first = true;
+            for (final Postmortem.Consumer c : s.consumers())
+            {
+                rows.add(first ? new String[]{s.name(), producer, Long.toString(s.emitted()), ts(s.lastEmitted()),
+                    ts(s.lastConsumed()), c.node(), Long.toString(c.consumed()), Long.toString(c.dropped()),
+                    Long.toString(c.inFlight())} : new String[]{"", "", "", "", "", c.node(), Long.toString(c.consumed()),
+                    Long.toString(c.dropped()), Long.toString(c.inFlight())});
+                first = false;
+            }
+        }
+        table(out, rows, "LLRRRLRRR");
+
+        out.println();
+        out.println("nodes (state when the journal ends):");
+        rows.clear();
+        rows.add(new String[]{"node", "calls", "drops", "queued", "state"});
+        for (final Postmortem.NodeState n : pm.nodes())
+        {
+            final String state = n.inProcess() ? String.format(Locale.ROOT,
+                "IN PROCESS for timestamp %s on %s, since %s into the run (%s before the journal ends)",
+                ts(n.timestamp()), n.worker(), seconds(Math.max(0, end - n.inProcessNanos() - start)),
+                seconds(n.inProcessNanos())) : "idle";
+            rows.add(new String[]{n.name(), Long.toString(n.calls()), Long.toString(n.drops()),
+                journal.hasTopology() ? Long.toString(n.queued()) : "?", state});
+        }
+        table(out, rows, "LRRRL");
+
+        out.println();
+        final JournalRecord error = pm.lastError();
+        if (error != null)
+        {
+            out.printf(Locale.ROOT, "last error: %s%s%s%n", error.nodeName() != null ? "node " + error.nodeName() + ", " :
+                "", Timestamp.isValidPacketTimestamp(error.timestamp()) ? "timestamp " + error.timestamp() + ", " : "",
+                error.text());
+        }
+        else
+        {
+            out.println("last error: none");
+        }
+        for (final String note : journal.notes())
+        {
+            out.println("note: " + note);
+        }
+        out.println();
+        out.println("verdict: " + pm.verdict());
+        out.flush();
+    }
+
+    /** Columns padded to their widest cell, aligned as {@code align} says per column: L left, R right. */
+    private static void table(final PrintWriter out, final List<String[]> rows, final String align)
+    {
+        final int columns = rows.get(0).length;
+        final int[] width = new int[columns];
+        for (final String[] row : rows)
+        {
+            for (int c = 0; c < columns; c++)
+            {
+                width[c] = Math.max(width[c], row[c].length());
+            }
+        }
+        for (final String[] row : rows)
+        {
+            final StringBuilder sb = new StringBuilder("  ");
+            for (int c = 0; c < columns; c++)
+            {
+                final boolean left = align.charAt(c) == 'L';
+                final String cell = row[c];
+                final String pad = " ".repeat(width[c] - cell.length());
+                sb.append(left ? cell + pad : pad + cell).append(c < columns - 1 ? "  " : "");
+            }
+            out.println(sb.toString().stripTrailing());
+        }
+    }
+
+    private static String ts(final long timestamp)
+    {
+        return timestamp == Timestamp.UNSET ? "-" : Timestamp.toString(timestamp);
+    }
+
+    private static String seconds(final long nanos)
+    {
+        return nanos < 1_000_000_000L ? String.format(Locale.ROOT, "%.1f ms", nanos / 1e6) :
+            String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
+    }
+}

@@ -1,0 +1,347 @@
+package dev.framewire.tools;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphConfigException;
+import dev.framewire.core.GraphConfigText;
+import dev.framewire.core.GraphException;
+import dev.framewire.core.GraphFailure;
+import dev.framewire.core.journal.JournalReader;
+import dev.framewire.core.journal.JournalRecord;
+import dev.framewire.offheap.Payload;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code framewire journal replay DIR}: runs a journaled run again. The graph is the recorded
+ * one (the run start's config text); the graph input packets are the recorded ones, in the
+ * recorded order, at the recorded pacing (their {@code System.nanoTime()} offsets from the first)
+ * or as fast as possible: {@code long} and {@code double} packets with their recorded words,
+ * captured payloads ({@code --capture} at recording) as off-heap payloads of the recorded bytes.
+ * Source nodes simply run again: a deterministic graph gives the same outputs, which
+ * {@code framewire journal diff} checks. The replay is journaled like any run (into
+ * {@code ./journal} unless {@code --journal OUT} or {@code --no-journal}), capturing and
+ * checksumming the streams the recording did.
+ *
+ * <p>What cannot be replayed is said, not guessed: a graph input payload recorded by its length
+ * only is fed as zeros of that length, a Java object (recorded by timestamp only) is left out, and
+ * each is counted on the last lines. A recording that did not end by itself (cancelled, failed,
+ * killed) is replayed until every stream has emitted as many packets as it had recorded.
+ *
+ * <p>Threading: the command thread feeds the inputs and prints progress; the workers count each
+ * stream's packets in observers ({@link AtomicLong}s the command thread reads).
+ */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    versionProvider = FramewireCommand.Version.class,
+    description = {"Runs a journaled run again: the recorded graph, fed the recorded graph input packets (long and " +
+        "double values, payload bytes captured with --capture) at the recorded pacing, or as fast as possible. " +
+        "Source nodes run again as configured. The replay is journaled too; compare with `framewire journal diff`.",
+        "A progress bar shows on one line for journals longer than 2 s or 10,000 packets."})
+public final class JournalReplayCommand implements Callable<Integer>
+{
+    private static final long PROGRESS_EVERY = TimeUnit.MILLISECONDS.toNanos(250);
+    private static final long LONG_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long LONG_PACKETS = 10_000;
+    private static final int BAR = 30;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "The recorded run journal, or a journal root (its newest run).")
+    private Path directory;
+
+    @Option(names = "--as-fast-as-possible",
+        description = "Feed the graph inputs as fast as the graph takes them, not at the recorded pacing.")
+    private boolean asFastAsPossible;
+
+    @Mixin
+    private JournalOptions journal = new JournalOptions();
+
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final JournalReader recorded = JournalCommand.readWhole(directory);
+        final GraphConfig recordedConfig = config(recorded);
+        for (final String stream : recorded.captureStreams())
+        {
+            if (!journal.capture.contains(stream))
+            {
+                journal.capture.add(stream);
+            }
+        }
+        final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams());
+
+        final List<JournalRecord> inputs = new ArrayList<>();
+        final Map<String, Long> expected = new LinkedHashMap<>();
+        long recordedEmits = 0;
+        for (final JournalRecord r : recorded.records())
+        {
+            if (r.kind() == JournalRecord.Kind.GRAPH_INPUT)
+            {
+                inputs.add(r);
+            }
+            else if (r.kind() == JournalRecord.Kind.EMIT)
+            {
+                expected.merge(r.streamName(), 1L, Long::sum);
+                recordedEmits++;
+            }
+        }
+        inputs.sort(Comparator.comparingLong(JournalRecord::nanos)); // stable: file order among equal readings
+        final long span = inputs.isEmpty() ? 0 : inputs.get(inputs.size() - 1).nanos() - inputs.get(0).nanos();
+        final JournalRecord end = recorded.runEnd();
+        final boolean endedByItself = end != null && "done".equals(end.text());
+        final long total = inputs.size() + recordedEmits;
+        final boolean bar = total >= LONG_PACKETS || (!asFastAsPossible && span >= LONG_NANOS);
+
+        out.printf(Locale.ROOT, "replaying %s: %d nodes, %d graph input packets%s, %d packets emitted in the recording " +
+            "(it %s)%n", recorded.directory(), recorded.nodeNames().size(), inputs.size(), inputs.isEmpty() ? "" :
+            asFastAsPossible ? ", as fast as possible" : String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
+            recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
+        out.flush();
+
+        final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+        long zeroFilled = 0;
+        long skipped = 0;
+        final long start;
+        GraphException failure = null;
+        final Path replayRun;
+        try (Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
+        {
+            for (final String stream : expected.keySet())
+            {
+                final AtomicLong count = new AtomicLong();
+                counts.put(stream, count);
+                graph.observe(stream, packet -> count.incrementAndGet());
+            }
+            try
+            {
+                graph.start();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandFailure("the recorded graph does not start: " + ex.getMessage());
+            }
+            start = System.nanoTime();
+            final long first = inputs.isEmpty() ? 0 : inputs.get(0).nanos();
+            long nextProgress = start + PROGRESS_EVERY;
+            long fed = 0;
+            for (final JournalRecord r : inputs)
+            {
+                if (!asFastAsPossible)
+                {
+                    final long due = start + (r.nanos() - first);
+                    for (long now = System.nanoTime(); now < due; now = System.nanoTime())
+                    {
+                        LockSupport.parkNanos(Math.min(due - now, PROGRESS_EVERY));
+                        if (bar && System.nanoTime() >= nextProgress)
+                        {
+                            progress(out, fed + emitted(counts), total, start);
+                            nextProgress = System.nanoTime() + PROGRESS_EVERY;
+                        }
+                    }
+                }
+                switch (feed(graph, r))
+                {
+                    case ZEROS:
+                        zeroFilled++;
+                        break;
+                    case SKIPPED:
+                        skipped++;
+                        break;
+                    default:
+                        break;
+                }
+                fed++;
+                if (bar && System.nanoTime() >= nextProgress)
+                {
+                    progress(out, fed + emitted(counts), total, start);
+                    nextProgress = System.nanoTime() + PROGRESS_EVERY;
+                }
+            }
+            if (!config.inputStreams().isEmpty())
+            {
+                graph.closeAllInputs();
+            }
+            boolean cancelled = false;
+            while (!graph.awaitDone(bar ? PROGRESS_EVERY : TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.NANOSECONDS))
+            {
+                if (bar)
+                {
+                    progress(out, fed + emitted(counts), total, start);
+                }
+                if (!endedByItself && reached(counts, expected))
+                {
+                    graph.cancel(); // the recording was cut short: so is its replay, at the same packet counts
+                    cancelled = true;
+                    break;
+                }
+            }
+            if (bar)
+            {
+                progress(out, fed + emitted(counts), total, start);
+                out.println();
+            }
+            try
+            {
+                graph.waitUntilDone();
+            }
+            catch (final GraphException ex)
+            {
+                if (!(ex.isCancelled() && cancelled))
+                {
+                    failure = ex;
+                }
+            }
+        }
+        final long elapsed = System.nanoTime() - start;
+        replayRun = journal.lastRun();
+        out.printf(Locale.ROOT, "replayed in %.2f s: %d graph input packets fed, %d packets emitted%s%n", elapsed / 1e9,
+            inputs.size(), emitted(counts), endedByItself ? "" : " (stopped at the recording's packet counts)");
+        if (zeroFilled > 0)
+        {
+            out.println("note: " + zeroFilled + " graph input payloads were recorded by length only and fed as zeros; " +
+                "record with --capture STREAM to replay their bytes");
+        }
+        if (skipped > 0)
+        {
+            out.println("note: " + skipped + " graph input packets were Java objects or checksummed payloads, which " +
+                "the journal records by timestamp only; they were left out");
+        }
+        if (replayRun != null)
+        {
+            out.println("replay journaled in " + replayRun);
+            out.println("compare: scripts/framewire journal diff " + recorded.directory() + " " + replayRun);
+        }
+        out.flush();
+        if (failure != null)
+        {
+            err.println("the replay failed:");
+            for (final GraphFailure f : failure.failures())
+            {
+                err.println("  " + f);
+            }
+            err.flush();
+            return 1;
+        }
+        return 0;
+    }
+
+    private static GraphConfig config(final JournalReader recorded)
+    {
+        final String text = recorded.configText();
+        if (text == null || text.isBlank() || text.startsWith("# this config has no text form"))
+        {
+            throw new CommandFailure("journal " + recorded.directory() + " has no graph config text to replay" +
+                (text != null && !text.isBlank() ? " (" + text.strip() + ")" : ""));
+        }
+        try
+        {
+            return GraphConfigText.parse(text, "journal " + recorded.directory());
+        }
+        catch (final GraphConfigException ex)
+        {
+            throw GraphFiles.invalid("journal " + recorded.directory(), ex);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandFailure("the graph config in journal " + recorded.directory() + " does not parse: " +
+                ex.getMessage());
+        }
+    }
+
+    private enum Fed
+    {
+        AS_RECORDED, ZEROS, SKIPPED
+    }
+
+    private static Fed feed(final Graph graph, final JournalRecord r) throws InterruptedException
+    {
+        final String stream = r.streamName();
+        final long ts = r.timestamp();
+        switch (r.valueKind())
+        {
+            case JournalRecord.VALUE_LONG:
+                graph.addPacket(stream, r.value(), ts);
+                return Fed.AS_RECORDED;
+            case JournalRecord.VALUE_DOUBLE:
+                graph.addPacket(stream, Double.longBitsToDouble(r.value()), ts);
+                return Fed.AS_RECORDED;
+            case JournalRecord.VALUE_CAPTURED:
+            {
+                final ByteBuffer bytes = r.payload();
+                final int length = bytes == null ? 0 : bytes.remaining();
+                final Payload payload = graph.pool().acquire(Math.max(1, length));
+                if (length > 0)
+                {
+                    payload.mutableBuffer().putBytes(0, bytes, bytes.position(), length);
+                }
+                graph.addPacket(stream, payload, ts); // the payload's reference passes to the graph
+                return Fed.AS_RECORDED;
+            }
+            case JournalRecord.VALUE_PAYLOAD:
+            {
+                final int length = (int)Math.max(1, Math.min(Integer.MAX_VALUE - 64, r.value()));
+                final Payload payload = graph.pool().acquire(length);
+                payload.mutableBuffer().setMemory(0, length, (byte)0);
+                graph.addPacket(stream, payload, ts);
+                return Fed.ZEROS;
+            }
+            default:
+                return Fed.SKIPPED;
+        }
+    }
+
+    private static long emitted(final Map<String, AtomicLong> counts)
+    {
+        long sum = 0;
+        for (final AtomicLong count : counts.values())
+        {
+            sum += count.get();
+        }
+        return sum;
+    }
+
+    private static boolean reached(final Map<String, AtomicLong> counts, final Map<String, Long> expected)
+    {
+        for (final Map.Entry<String, Long> e : expected.entrySet())
+        {
+            if (counts.get(e.getKey()).get() < e.getValue())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One line, rewritten in place with a carriage return. */
+    private static void progress(final PrintWriter out, final long done, final long total, final long start)
+    {
+        final double fraction = total > 0 ? Math.min(1.0, (double)done / total) : 1.0;
+        final int filled = (int)Math.round(fraction * BAR);
+        out.printf(Locale.ROOT, "\r[%s%s] %3.0f%%  %d/%d packets  %.1f s", "#".repeat(filled), ".".repeat(BAR - filled),
+            fraction * 100, Math.min(done, total), total, (System.nanoTime() - start) / 1e9);
+        out.flush();
+    }
+}
