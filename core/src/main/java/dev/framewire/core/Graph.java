@@ -1086,7 +1086,7 @@ public final class Graph implements AutoCloseable
                 {
                     onQueueRoom(queue);
                 }
-                node.countDrop();
+                node.dropped(queue.streamName, ts, "memory");
                 reportMemoryDrop("dropped the packet at " + Timestamp.toString(ts) + " queued on " + queue +
                     ": over the memory budget's hard limit");
             }
@@ -1564,7 +1564,8 @@ public final class Graph implements AutoCloseable
         final JournalWriter journal = this.journal;
         if (journal != null)
         {
-            journal.runEnd(runFailed ? "failed" : cancelled ? "cancelled" : "done");
+            final boolean failed = runFailed || (config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty());
+            journal.runEnd(failed ? "failed" : cancelled ? "cancelled" : "done");
             journal.close();
         }
     }

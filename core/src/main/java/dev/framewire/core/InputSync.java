@@ -122,22 +122,21 @@ abstract class InputSync
         return min;
     }
 
-    /** Drops packets still queued (a node closing early); returns how many. */
-    final long dropAll()
+    /** Drops packets still queued (a node closing early), counting each on the node. */
+    final void dropAll(final Node node)
     {
-        long dropped = 0;
         for (final InputPort port : ports)
         {
             final InputQueue queue = port.queue;
-            while (queue.peekTimestamp() != Timestamp.UNSET)
+            long ts;
+            while ((ts = queue.peekTimestamp()) != Timestamp.UNSET)
             {
                 if (queue.dropHead())
                 {
                     graph.onQueueRoom(queue);
                 }
-                dropped++;
+                node.dropped(queue.streamName, ts, "close");
             }
         }
-        return dropped;
     }
 }

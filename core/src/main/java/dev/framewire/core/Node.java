@@ -2,6 +2,7 @@ package dev.framewire.core;
 
 import dev.framewire.core.jfr.DropEvent;
 import dev.framewire.core.jfr.NodeProcessEvent;
+import dev.framewire.core.journal.JournalRecord;
 import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
@@ -456,7 +457,7 @@ final class Node implements CalculatorContext
     {
         if (!isSource)
         {
-            drops = drops + sync.dropAll(); // early close: what is still queued will never be processed
+            sync.dropAll(this); // early close: what is still queued will never be processed
         }
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
         CALL_START_NANOS.setOpaque(this, nowNanos);
@@ -566,11 +567,17 @@ final class Node implements CalculatorContext
         for (final InputPort port : inputs)
         {
             final InputQueue queue = port.queue;
-            while (queue.peekTimestamp() != Timestamp.UNSET)
+            long ts;
+            while ((ts = queue.peekTimestamp()) != Timestamp.UNSET)
             {
                 if (queue.dropHead())
                 {
                     graph.onQueueRoom(queue);
+                }
+                final JournalWriter journal = graph.journal;
+                if (journal != null)
+                {
+                    journal.drop(worker.id, id, graph.streamId(queue.streamName), ts, JournalRecord.FAILURE);
                 }
             }
         }

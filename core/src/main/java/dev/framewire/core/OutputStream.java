@@ -245,7 +245,8 @@ final class OutputStream implements Output
         {
             publishedBound = b;
             final JournalWriter journal = graph.journal;
-            if (journal != null && count == 0)
+            // a bound that is more than the last packet implies (a close, setNextTimestampBound)
+            if (journal != null && (count == 0 || b != Timestamp.nextAllowedInStream(lastTimestamp)))
             {
                 journal.bound(node == null ? -1 : node.worker.id, streamId, b);
             }
