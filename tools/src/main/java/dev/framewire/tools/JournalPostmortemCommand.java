@@ -99,9 +99,11 @@ public final class JournalPostmortemCommand implements Callable<Integer>
         rows.add(new String[]{"node", "calls", "drops", "queued", "state"});
         for (final Postmortem.NodeState n : pm.nodes())
         {
+            final int id = journal.nodeNames().indexOf(n.name());
+            final boolean source = journal.hasTopology() && id >= 0 && journal.nodeInputs(id).length == 0;
             final String state = n.inProcess() ? String.format(Locale.ROOT,
-                "IN PROCESS for timestamp %s on %s, since %s into the run (%s before the journal ends)",
-                ts(n.timestamp()), n.worker(), seconds(Math.max(0, end - n.inProcessNanos() - start)),
+                "IN PROCESS %s on %s, since %s into the run (%s before the journal ends)",
+                source && n.timestamp() == 0 ? "in a source call" : "for timestamp " + ts(n.timestamp()), n.worker(), seconds(Math.max(0, end - n.inProcessNanos() - start)),
                 seconds(n.inProcessNanos())) : "idle";
             rows.add(new String[]{n.name(), Long.toString(n.calls()), Long.toString(n.drops()),
                 journal.hasTopology() ? Long.toString(n.queued()) : "?", state});
