@@ -120,18 +120,4 @@ final class SyncGroup
             port.set(Timestamp.previousAllowedInStream(head != Timestamp.UNSET ? head : bound), null, 0);
         }
     }
-
-    /** The lowest timestamp that may still arrive on any of the group's inputs. */
-    long inputBound()
-    {
-        long min = Timestamp.DONE;
-        for (final InputPort port : ports)
-        {
-            final InputQueue queue = port.queue;
-            final long bound = queue.bound();
-            final long head = queue.peekTimestamp();
-            min = Math.min(min, head != Timestamp.UNSET ? head : bound);
-        }
-        return min;
-    }
 }
