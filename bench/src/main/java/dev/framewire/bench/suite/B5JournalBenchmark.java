@@ -1,0 +1,148 @@
+package dev.framewire.bench.suite;
+
+import dev.framewire.core.ExecutorConfig;
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.IdleKind;
+import dev.framewire.core.journal.JournalConfig;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * B5: journal on vs off. The same chain as B2's {@code FRAMEWIRE/1}: four {@code PassThroughCalculator}
+ * nodes on one worker, parked when idle, driven the same way (the benchmark thread offers longs as
+ * fast as the chain accepts them, yielding when refused; one op is one packet accepted; after every
+ * iteration it waits for all of them at the end and checks the count and the sum).
+ *
+ * <ul>
+ *   <li>{@code FRAMEWIRE/1}: no journal (B2's row, the base of the ratio);</li>
+ *   <li>{@code SYNC_JOURNAL/1}: a {@link JournalConfig.Mode#SYNC} journal, the worker appending to
+ *       Chronicle itself;</li>
+ *   <li>{@code ASYNC_JOURNAL/1}: a {@link JournalConfig.Mode#ASYNC} journal at its default ring
+ *       capacity, a journal agent thread draining the ring (a full ring loses records, counted, and
+ *       never blocks the worker).</li>
+ * </ul>
+ * The journal goes to a temporary directory deleted at the end of the trial. The contenders are
+ * named so that {@code BenchReport}'s "ratio to Framewire" is the ratio to the journal-off row.
+ * Two threads (three with the ASYNC agent), all parked when idle.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+@Threads(1)
+@Fork(1)
+public class B5JournalBenchmark
+{
+    static final int STAGES = 4;
+
+    @Param({"FRAMEWIRE/1", "SYNC_JOURNAL/1", "ASYNC_JOURNAL/1"})
+    public String contender;
+
+    private final Arrivals arrivals = new Arrivals();
+    private Path root;
+    private Graph graph;
+    private long sent;
+    private long expectedSum;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException
+    {
+        final GraphConfig.Builder builder = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .maxQueueSize(Suite.IN_FLIGHT)
+            .queueHardCap(8 * Suite.IN_FLIGHT);
+        switch (contender)
+        {
+            case "FRAMEWIRE/1":
+                break;
+            case "SYNC_JOURNAL/1":
+                root = Files.createTempDirectory("framewire-b5-journal");
+                builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.SYNC));
+                break;
+            case "ASYNC_JOURNAL/1":
+                root = Files.createTempDirectory("framewire-b5-journal");
+                builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC));
+                break;
+            default:
+                throw new IllegalArgumentException("unknown contender " + contender);
+        }
+        String upstream = "in";
+        for (int i = 0; i < STAGES; i++)
+        {
+            final String in = upstream;
+            final String out = i == STAGES - 1 ? "out" : "s" + i;
+            builder.node("stage" + i, n -> n.calculator("PassThroughCalculator").inputStream(in)
+                .outputStream(out).executor(GraphConfig.DEFAULT_EXECUTOR));
+            upstream = out;
+        }
+        graph = new Graph(builder.build());
+        graph.observe("out", packet -> arrivals.accept(packet.getLong()));
+        graph.start();
+    }
+
+    @Benchmark
+    public long push()
+    {
+        final long n = ++sent;
+        final long value = n * 3 + 1;
+        expectedSum += value;
+        while (!graph.tryAddPacket("in", value, n))
+        {
+            Thread.yield();
+        }
+        return n;
+    }
+
+    @TearDown(Level.Iteration)
+    public void verify()
+    {
+        arrivals.verify(contender, sent, expectedSum);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception
+    {
+        try
+        {
+            Suite.closeGraph(graph);
+        }
+        finally
+        {
+            if (root != null)
+            {
+                delete(root);
+            }
+        }
+    }
+
+    private static void delete(final Path dir) throws IOException
+    {
+        try (Stream<Path> files = Files.walk(dir))
+        {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        if (Files.exists(dir))
+        {
+            throw new IllegalStateException("could not delete the journal directory " + dir);
+        }
+    }
+}
