@@ -42,7 +42,6 @@ public final class GateCalculator implements Calculator
         emptyAsAllow = ctx.options().getBoolean("empty_packets_as_allow");
         for (int i = 0; i < ctx.inputCount(); i++)
         {
-            final String name = ctx.input(i).streamName();
             if (isInput(ctx, "ALLOW", i))
             {
                 control = i;
@@ -52,10 +51,6 @@ public final class GateCalculator implements Calculator
             {
                 control = i;
                 controlIsAllow = false;
-            }
-            else if (name == null)
-            {
-                throw new IllegalStateException("input without a name");
             }
         }
         if (control < 0)

@@ -4,7 +4,6 @@ import dev.framewire.core.Input;
 import dev.framewire.core.Output;
 import dev.framewire.offheap.Payload;
 
-import java.util.Arrays;
 
 /**
  * A calculator's own FIFO of packets it keeps across calls (a flow limiter's queue), with the
@@ -52,14 +51,13 @@ final class HeldPackets
         }
         final int i = (head + size) & (timestamps.length - 1);
         timestamps[i] = input.timestamp();
-        final Object value = input.value();
-        if (value instanceof Long)
+        if (input.isLong())
         {
             kinds[i] = LONG;
             words[i] = input.getLong();
             values[i] = null;
         }
-        else if (value instanceof Double)
+        else if (input.isDouble())
         {
             kinds[i] = DOUBLE;
             words[i] = Double.doubleToRawLongBits(input.getDouble());
@@ -68,7 +66,7 @@ final class HeldPackets
         else
         {
             kinds[i] = OBJECT;
-            values[i] = value;
+            values[i] = input.value();
         }
         retained[i] = false;
         size++;
@@ -170,6 +168,6 @@ final class HeldPackets
     @Override
     public String toString()
     {
-        return "HeldPackets" + Arrays.toString(Arrays.copyOf(timestamps, 0)) + "[" + size + "]";
+        return "HeldPackets[" + size + (size > 0 ? " from timestamp " + timestamps[head] : "") + "]";
     }
 }

@@ -124,7 +124,7 @@ public final class PacketClonerCalculator implements Calculator
     private boolean arrivedNow(final CalculatorContext ctx, final int d)
     {
         final Input input = ctx.input(d < tick ? d : d + 1);
-        return !input.isEmpty() && input.value() == latest[d];
+        return !input.isEmpty() && !input.isLong() && !input.isDouble() && input.value() == latest[d];
     }
 
     private void hold(final int d, final Input input)
@@ -133,9 +133,8 @@ public final class PacketClonerCalculator implements Calculator
         {
             ((Payload)latest[d]).release();
         }
-        final Object value = input.value();
-        isLong[d] = value instanceof Long;
-        isDouble[d] = value instanceof Double;
+        isLong[d] = input.isLong(); // asked without boxing: a long packet allocates nothing here
+        isDouble[d] = input.isDouble();
         if (isLong[d])
         {
             latestWords[d] = input.getLong();
@@ -148,6 +147,7 @@ public final class PacketClonerCalculator implements Calculator
         }
         else
         {
+            final Object value = input.value();
             if (value instanceof Payload)
             {
                 ((Payload)value).retain(); // held beyond this call

@@ -14,10 +14,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A source on its own worker, held back by a small queue in front of a slower node on another:
- * every time the consumer makes room it must wake the source. A lost wake-up (the producer seeing
- * the old head, the consumer the old tail) parks the source forever; the watchdog then fails the
- * run within two seconds instead of the test hanging.
+ * End to end: a source on its own worker, held back by a small queue in front of a slower node on
+ * another, must be woken every time the consumer makes room, and all of its packets arrive. A
+ * lost wake-up would leave the source parked and the watchdog would fail the run within two
+ * seconds. The race it guards against is rare at this length (it took about a million packets to
+ * show without the fence), so the handshake itself is tested directly by
+ * {@code InputQueueHandshakeTest}, which does fail without the fix; this test keeps the whole
+ * path honest.
  */
 class ThrottleWakeupTest
 {
