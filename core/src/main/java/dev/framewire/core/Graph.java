@@ -211,7 +211,12 @@ public final class Graph implements AutoCloseable
                 continue;
             }
             final ExecutorConfig executor = e.getValue();
-            final int count = Math.min(executor.workers(), members.size());
+            int calls = 0; // a max_in_flight node may keep that many workers busy
+            for (final Node member : members)
+            {
+                calls += member.config.maxInFlight;
+            }
+            final int count = Math.min(executor.workers(), calls);
             final int[] cpus = executor.cpus();
             final Worker[] group = new Worker[count];
             for (int w = 0; w < count; w++)
@@ -224,6 +229,48 @@ public final class Graph implements AutoCloseable
             for (int m = 0; m < members.size(); m++)
             {
                 members.get(m).worker = group[m % count];
+                members.get(m).runningOn = members.get(m).worker;
+            }
+            bindLanes(members, group);
+        }
+    }
+
+    /**
+     * Gives each {@code max_in_flight} node its lanes, and the executor's workers the queues they
+     * share for those nodes' steps and calls.
+     */
+    private static void bindLanes(final List<Node> members, final Worker[] group)
+    {
+        int nodes = 0;
+        int lanes = 0;
+        for (final Node member : members)
+        {
+            if (member.config.maxInFlight > 1)
+            {
+                nodes++;
+                lanes += member.config.maxInFlight;
+            }
+        }
+        if (nodes == 0)
+        {
+            return;
+        }
+        final SharedCalls shared = new SharedCalls(group, nodes, lanes);
+        for (final Worker worker : group)
+        {
+            worker.shared = shared;
+        }
+        for (final Node member : members)
+        {
+            final int calls = member.config.maxInFlight;
+            if (calls > 1)
+            {
+                member.shared = shared;
+                member.lanes = new Lane[calls];
+                for (int i = 0; i < calls; i++)
+                {
+                    member.lanes[i] = new Lane(member);
+                }
             }
         }
     }
@@ -1547,6 +1594,7 @@ public final class Graph implements AutoCloseable
         // Workers have stopped: this thread now owns every node. Release what the run still holds.
         for (final Node node : nodes)
         {
+            node.releaseLanes();
             node.closeAfterStop();
             node.releaseInputs();
             for (final OutputStream output : node.outputs)

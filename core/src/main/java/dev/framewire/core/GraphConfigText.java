@@ -216,6 +216,10 @@ public final class GraphConfigText
                     n.inputPolicy(policy);
                 }
                 n.sourceLayer(node.getSourceLayer());
+                if (node.hasMaxInFlight())
+                {
+                    n.maxInFlight(node.getMaxInFlight());
+                }
                 for (final InputStreamInfo info : node.getInputStreamInfoList())
                 {
                     if (info.getBackEdge())
@@ -450,6 +454,10 @@ public final class GraphConfigText
         if (node.sourceLayer != 0)
         {
             b.setSourceLayer(node.sourceLayer);
+        }
+        if (node.maxInFlight != 1)
+        {
+            b.setMaxInFlight(node.maxInFlight);
         }
         for (final String backEdge : node.backEdges)
         {

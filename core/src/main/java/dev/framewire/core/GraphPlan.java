@@ -245,6 +245,21 @@ final class GraphPlan
             errors.add(where + ": batch_size " + policy.batchSize() + " cannot be combined with bound-only processing " +
                 "(its calculator asks for ProcessTimestampBounds); use batch_size 1");
         }
+        if (node.maxInFlight < 1)
+        {
+            errors.add(where + " has max_in_flight " + node.maxInFlight + "; valid is 1 (calls one after another) " +
+                "or more (that many process calls at once)");
+        }
+        else if (node.maxInFlight > 1 && node.inputStreams.isEmpty())
+        {
+            errors.add(where + " has max_in_flight " + node.maxInFlight + " but is a source (no input streams): a " +
+                "source's calls make its shipments in order and cannot overlap; valid for a source is 1");
+        }
+        else if (node.maxInFlight > 1 && policy.batchSize() > 1)
+        {
+            errors.add(where + " has max_in_flight " + node.maxInFlight + " and batch_size " + policy.batchSize() +
+                "; a batch is one worker's run, so the two cannot be combined: use one of them");
+        }
         final Set<String> used = new HashSet<>();
         for (final List<String> group : policy.syncSets())
         {

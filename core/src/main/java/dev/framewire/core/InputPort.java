@@ -86,6 +86,45 @@ final class InputPort extends PacketSlot implements Input
         return queue.pop();
     }
 
+    /**
+     * Moves this port's packet, and the engine's reference to its payload, to {@code target}
+     * (a lane's port of the same input), leaving this port empty.
+     */
+    void moveTo(final InputPort target)
+    {
+        final Object v = value;
+        target.set(timestamp, v, word);
+        target.passed = false;
+        if (v instanceof Payload)
+        {
+            ((Payload)v).ownerTag(target);
+        }
+        value = null;
+        word = 0;
+        passed = false;
+    }
+
+    /**
+     * Whether a payload being emitted is one of {@code ports} lends: the first emit passes the
+     * port's reference on, a later one retains.
+     */
+    static boolean passOn(final InputPort[] ports, final Payload payload)
+    {
+        for (final InputPort port : ports)
+        {
+            if (port.value == payload)
+            {
+                if (port.passed)
+                {
+                    payload.retain();
+                }
+                port.passed = true;
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** After the call: releases a lent payload unless it was passed on, and empties the port. */
     void releaseHeld()
     {

@@ -23,6 +23,11 @@ import java.util.Map;
  * <p>Threading: the calculator, the ports, the outputs and the lifecycle belong to the node's
  * worker (a node is pinned to one worker, so it never runs concurrently with itself). The
  * volatile fields are read by the timeout guard and reports from other threads.
+ *
+ * <p>With {@code max_in_flight} above 1 the node has {@link Lane}s: its {@code process} calls run
+ * in them, on several workers at once, while the node's own steps (handing input sets out,
+ * retiring finished calls in timestamp order, open, close) stay one at a time under the state
+ * machine, on whichever worker of the executor is free first ({@link SharedCalls}).
  */
 final class Node implements CalculatorContext
 {
@@ -107,6 +112,13 @@ final class Node implements CalculatorContext
      * iterations).
      */
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    /**
+     * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
+     * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
+     * probe costs when no recording wants the events (bench {@code B2JfrBenchmark}); with it no
+     * recording ever gets {@code dev.framewire.NodeProcess} events.
+     */
+    static final boolean JFR_PROBES = !"false".equals(System.getProperty("framewire.jfr"));
 
     /** Set by any thread when this node must become blocked; acted on by its worker. */
     volatile boolean blockRequested;
@@ -115,6 +127,21 @@ final class Node implements CalculatorContext
     private boolean stopRequested;
     private boolean hasOffset;
     private long offset;
+    /**
+     * With {@code max_in_flight} above 1, the calls in flight (see {@link Lane}), used in turn;
+     * null otherwise. Lanes {@code retired} (inclusive) to {@code dispatched} (exclusive), modulo
+     * their count, are handed out or done and not yet retired. Worker only.
+     */
+    Lane[] lanes;
+    /**
+     * With lanes, the executor's shared queues: the node's steps go there, for any of its workers
+     * (see {@link SharedCalls}); null otherwise: the node runs on {@link #worker} only.
+     */
+    SharedCalls shared;
+    /** The worker running the node's current step: {@link #worker}, or with lanes any of the executor's. */
+    Worker runningOn;
+    private long dispatched;
+    private long retired;
     /** Heap keys, computed by the worker when the node is queued. */
     long priority1;
     long priority2;
@@ -155,7 +182,14 @@ final class Node implements CalculatorContext
                 if (STATE.compareAndSet(this, IDLE, QUEUED))
                 {
                     graph.activeNodes.incrementAndGet();
-                    worker.enqueue(this);
+                    if (shared == null)
+                    {
+                        worker.enqueue(this);
+                    }
+                    else
+                    {
+                        shared.offer(this);
+                    }
                     return;
                 }
             }
@@ -173,9 +207,10 @@ final class Node implements CalculatorContext
         }
     }
 
-    /** Worker: taken from the heap to run. */
-    void onTaken()
+    /** Worker: taken from the heap to run, by {@code by}. */
+    void onTaken(final Worker by)
     {
+        runningOn = by;
         STATE.setVolatile(this, RUNNING);
     }
 
@@ -228,6 +263,10 @@ final class Node implements CalculatorContext
         {
             return graph.sourceMayRun(this);
         }
+        if (lanes != null)
+        {
+            return lanesWantRun();
+        }
         if (isThrottled())
         {
             return false;
@@ -272,6 +311,10 @@ final class Node implements CalculatorContext
                     processSource(nowNanos);
                 }
             }
+            else if (lanes != null)
+            {
+                runLanes(nowNanos);
+            }
             else if (!isThrottled())
             {
                 final long ready = readiness();
@@ -305,6 +348,137 @@ final class Node implements CalculatorContext
     {
         sync = InputSync.create(graph, this, policy, processBounds);
         batchCursor = new int[inputs.length];
+    }
+
+    // ---------------------------------------------------------------- max_in_flight
+
+    /**
+     * Worker: retires the calls that finished, in order, then hands out input sets while lanes are
+     * free. Closes only once no call is in flight, and moves an offset's bound only then: a call in
+     * flight may still emit below it.
+     */
+    private void runLanes(final long nowNanos)
+    {
+        retireLanes();
+        final Lane[] lanes = this.lanes;
+        while (lifecycle == OPEN && !graph.isStopping() && dispatched - retired < lanes.length && !isThrottled())
+        {
+            final long ready = readiness();
+            if (ready == READY_FOR_CLOSE)
+            {
+                if (dispatched == retired)
+                {
+                    close(nowNanos);
+                }
+                return;
+            }
+            if (ready == NOT_READY)
+            {
+                if (hasOffset && dispatched == retired)
+                {
+                    propagateOffsetBound();
+                }
+                return;
+            }
+            final Lane lane = lanes[(int)(dispatched % lanes.length)];
+            lane.load(sync.fill(ready));
+            dispatched++;
+            graph.activeNodes.incrementAndGet(); // a call in flight keeps the graph busy; onLaneDone undoes it
+            shared.offer(lane);
+        }
+    }
+
+    private boolean lanesWantRun()
+    {
+        if (retired != dispatched && lanes[(int)(retired % lanes.length)].isDone())
+        {
+            return true;
+        }
+        if (dispatched - retired >= lanes.length || isThrottled())
+        {
+            return false; // the next call to finish schedules this node again
+        }
+        final long ready = readiness();
+        return ready != NOT_READY && (ready != READY_FOR_CLOSE || dispatched == retired);
+    }
+
+    /** A lane's runner, after the call: a step of the node retires it. */
+    void onLaneDone()
+    {
+        schedule(); // before the count drops: the graph never looks idle in between
+        graph.onNodeIdle();
+    }
+
+    /**
+     * Worker: retires finished calls in the order they were handed out, delivering what each
+     * emitted; stops at the first still running. A node no longer open releases them instead.
+     */
+    private void retireLanes()
+    {
+        final Lane[] lanes = this.lanes;
+        while (retired != dispatched && !graph.isStopping())
+        {
+            final Lane lane = lanes[(int)(retired % lanes.length)];
+            if (!lane.isDone())
+            {
+                return;
+            }
+            retired++;
+            retire(lane);
+        }
+    }
+
+    private void retire(final Lane lane)
+    {
+        final long timestamp = lane.timestamp;
+        INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        for (int i = lane.drops; i > 0; i--)
+        {
+            dropped("", timestamp, "calculator");
+        }
+        if (lifecycle != OPEN)
+        {
+            lane.release(); // failed or blocked meanwhile: a later call's results go nowhere
+            return;
+        }
+        final Throwable failure = lane.failure;
+        if (failure != null)
+        {
+            lane.release();
+            graph.onNodeFailure(this, timestamp, failure);
+            return;
+        }
+        try
+        {
+            lane.replay();
+            if (hasOffset)
+            {
+                final long next = Timestamp.add(Timestamp.nextAllowedInStream(timestamp), offset);
+                for (final OutputStream output : outputs)
+                {
+                    output.setNextTimestampBound(next);
+                }
+            }
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(timestamp, t);
+        }
+    }
+
+    /** The thread that stopped the workers: releases the calls not retired. */
+    void releaseLanes()
+    {
+        final Lane[] lanes = this.lanes;
+        if (lanes == null)
+        {
+            return;
+        }
+        for (; retired != dispatched; retired++)
+        {
+            lanes[(int)(retired % lanes.length)].release();
+        }
     }
 
     /**
@@ -361,7 +535,7 @@ final class Node implements CalculatorContext
         CALL_START_NANOS.setOpaque(this, nowNanos);
         journalBegin();
         CALLS.setOpaque(this, calls + 1);
-        final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
         {
             event.begin();
@@ -395,7 +569,7 @@ final class Node implements CalculatorContext
         CALL_START_NANOS.setOpaque(this, nowNanos);
         journalBegin();
         CALLS.setOpaque(this, calls + 1);
-        final NodeProcessEvent event = processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
         {
             event.begin();
@@ -563,6 +737,10 @@ final class Node implements CalculatorContext
     /** Worker: releases every packet queued on this node's inputs. */
     void releaseQueued()
     {
+        if (lanes != null)
+        {
+            retireLanes(); // the node is no longer open: each finished call is released
+        }
         releaseInputs();
         for (final InputPort port : inputs)
         {
@@ -577,7 +755,7 @@ final class Node implements CalculatorContext
                 final JournalWriter journal = graph.journal;
                 if (journal != null)
                 {
-                    journal.drop(worker.id, id, graph.streamId(queue.streamName), ts, JournalRecord.FAILURE);
+                    journal.drop(runningOn.id, id, graph.streamId(queue.streamName), ts, JournalRecord.FAILURE);
                 }
             }
         }
@@ -622,19 +800,7 @@ final class Node implements CalculatorContext
      */
     boolean passOn(final Payload payload)
     {
-        for (final InputPort port : inputs)
-        {
-            if (port.value == payload)
-            {
-                if (port.passed)
-                {
-                    payload.retain();
-                }
-                port.passed = true;
-                return true;
-            }
-        }
-        return false;
+        return InputPort.passOn(inputs, payload);
     }
 
     /**
@@ -889,7 +1055,7 @@ final class Node implements CalculatorContext
         final JournalWriter journal = graph.journal;
         if (journal != null)
         {
-            journal.processBegin(worker.id, id, inputTimestamp);
+            journal.processBegin(runningOn.id, id, inputTimestamp);
         }
     }
 
@@ -898,7 +1064,7 @@ final class Node implements CalculatorContext
         final JournalWriter journal = graph.journal;
         if (journal != null)
         {
-            journal.processEnd(worker.id, id, inputTimestamp);
+            journal.processEnd(runningOn.id, id, inputTimestamp);
         }
     }
 
@@ -909,7 +1075,7 @@ final class Node implements CalculatorContext
         final JournalWriter journal = graph.journal;
         if (journal != null)
         {
-            journal.drop(worker.id, id, graph.streamId(stream), timestamp, Graph.dropReason(reason));
+            journal.drop(runningOn.id, id, graph.streamId(stream), timestamp, Graph.dropReason(reason));
         }
         final DropEvent event = new DropEvent();
         if (event.shouldCommit())
@@ -928,7 +1094,7 @@ final class Node implements CalculatorContext
         {
             event.node = name;
             event.inputTimestamp = timestamp;
-            event.worker = worker.name;
+            event.worker = runningOn.name;
             event.commit();
         }
     }

@@ -31,6 +31,7 @@ public final class NodeConfig
     final InputPolicy inputPolicy;
     final Map<String, Object> options;
     final int sourceLayer;
+    final int maxInFlight;
 
     private NodeConfig(final Builder b)
     {
@@ -46,6 +47,7 @@ public final class NodeConfig
         this.inputPolicy = b.inputPolicy;
         this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options));
         this.sourceLayer = b.sourceLayer;
+        this.maxInFlight = b.maxInFlight;
     }
 
     /**
@@ -154,6 +156,17 @@ public final class NodeConfig
     }
 
     /**
+     * How many {@code process} calls of this node may run at once, on different workers of its
+     * executor (MediaPipe's {@code max_in_flight}).
+     *
+     * @return 1 by default: calls one after another.
+     */
+    public int maxInFlight()
+    {
+        return maxInFlight;
+    }
+
+    /**
      * Builds a {@link NodeConfig}.
      */
     public static final class Builder
@@ -170,6 +183,7 @@ public final class NodeConfig
         private InputPolicy inputPolicy;
         private final Map<String, Object> options = new LinkedHashMap<>();
         private int sourceLayer;
+        private int maxInFlight = 1;
 
         Builder(final String name)
         {
@@ -308,6 +322,25 @@ public final class NodeConfig
         public Builder sourceLayer(final int layer)
         {
             this.sourceLayer = layer;
+            return this;
+        }
+
+        /**
+         * Lets up to {@code calls} {@code process} calls of this node run at once, each on a worker
+         * of the node's executor, for a calculator too slow to keep up on one thread. The engine
+         * still hands its outputs and bounds downstream in input-timestamp order, as if the calls
+         * had run one after another; {@code open} and {@code close} run alone.
+         *
+         * <p>The calculator's {@code process} must then be safe to call from several threads at
+         * once: what it keeps between calls is its own to guard. Not for sources, nor with a
+         * {@code batch_size} above 1. Concurrency is also bounded by the executor's workers.
+         *
+         * @param calls 1 or more; 1 (the default) runs the calls one after another.
+         * @return this.
+         */
+        public Builder maxInFlight(final int calls)
+        {
+            this.maxInFlight = calls;
             return this;
         }
 

@@ -248,7 +248,7 @@ final class OutputStream implements Output
             // a bound that is more than the last packet implies (a close, setNextTimestampBound)
             if (journal != null && (count == 0 || b != Timestamp.nextAllowedInStream(lastTimestamp)))
             {
-                journal.bound(node == null ? -1 : node.worker.id, streamId, b);
+                journal.bound(node == null ? -1 : node.runningOn.id, streamId, b);
             }
             for (final InputQueue mirror : mirrors)
             {
@@ -276,7 +276,7 @@ final class OutputStream implements Output
         final JournalWriter journal = graph.journal;
         if (journal != null && node != null)
         {
-            journal.emit(node.worker.id, node.id, streamId, timestamp, Graph.journalValue(value), word);
+            journal.emit(node.runningOn.id, node.id, streamId, timestamp, Graph.journalValue(value), word);
         }
         final PacketObserver[] observers = this.observers;
         if (observers.length > 0)

@@ -39,6 +39,8 @@ final class Worker implements Agent
     private final MpscArrayQueue<Node> inbox;
     private final NodeHeap heap;
     private final MessagePassingQueue.Consumer<Node> toHeap;
+    /** The executor's shared work, when it has {@code max_in_flight} nodes; null otherwise. */
+    SharedCalls shared;
     final IdleStrategy idleStrategy;
 
     volatile Thread thread;
@@ -120,7 +122,7 @@ final class Worker implements Agent
 
     boolean hasWork()
     {
-        return !inbox.isEmpty() || !heap.isEmpty();
+        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty();
     }
 
     @Override
@@ -156,10 +158,63 @@ final class Worker implements Agent
         if (node == null)
         {
             graph.checkMemoryHeldSources();
-            return work;
         }
+        else
+        {
+            runNode(node);
+            work++;
+            if (node.afterRun())
+            {
+                heap.add(node);
+            }
+        }
+        final SharedCalls shared = this.shared;
+        if (shared != null)
+        {
+            work += runShared(shared);
+        }
+        return work;
+    }
+
+    /**
+     * One step of a {@code max_in_flight} node, then one of their calls, from the executor's
+     * shared queues: the step first, so that calls go out before this worker starts a long one.
+     */
+    private int runShared(final SharedCalls shared)
+    {
+        int work = 0;
+        final Node node = shared.nodes.relaxedPoll();
+        if (node != null)
+        {
+            runNode(node);
+            work++;
+            if (node.afterRun())
+            {
+                shared.offer(node);
+            }
+        }
+        final Lane lane = shared.lanes.relaxedPoll();
+        if (lane != null)
+        {
+            CURRENT.setOpaque(this, lane.node);
+            try
+            {
+                lane.run(this);
+            }
+            finally
+            {
+                CURRENT.setOpaque(this, (Node)null);
+            }
+            RUNS.setOpaque(this, runs + 1);
+            work++;
+        }
+        return work;
+    }
+
+    private void runNode(final Node node)
+    {
         final long now = graph.clock().nanoTime();
-        node.onTaken();
+        node.onTaken(this);
         CURRENT.setOpaque(this, node); // opaque: diagnostics, read by reports (benign race)
         try
         {
@@ -174,11 +229,6 @@ final class Worker implements Agent
             CURRENT.setOpaque(this, (Node)null);
         }
         RUNS.setOpaque(this, runs + 1);
-        if (node.afterRun())
-        {
-            heap.add(node);
-        }
-        return work + 1;
     }
 
     @Override

@@ -1,0 +1,446 @@
+package dev.framewire.core;
+
+import dev.framewire.core.jfr.NodeProcessEvent;
+import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * One {@code process} call of a node whose {@code max_in_flight} is above 1: the input set it was
+ * given, what the calculator emitted, and whether it threw. A node has {@code max_in_flight} lanes,
+ * used in turn.
+ *
+ * <p>A step of the node takes an input set, moves its packets into the next free lane
+ * ({@link #load}) and queues the lane on the executor's {@link SharedCalls}; the first free worker
+ * (its runner) calls {@code process} with the lane as the context ({@link #run}); emits are
+ * recorded in the lane, not delivered. Later steps of the node retire lanes in the order they were
+ * loaded, which is input-timestamp order, replaying
+ * each one's emits and bounds into the node's real outputs ({@link #replay}): downstream sees
+ * exactly what calls made one after another would have produced, whatever order they finished in.
+ *
+ * <p>Threading: the node's step owns a lane until it queues it; the runner owns it from then
+ * until {@link #isDone()} turns true (a release store, after everything the call wrote); then the
+ * node's steps own it again. After the run, the thread that stopped the workers owns it.
+ */
+final class Lane implements CalculatorContext
+{
+    private static final VarHandle DONE;
+
+    static
+    {
+        try
+        {
+            DONE = MethodHandles.lookup().findVarHandle(Lane.class, "done", boolean.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    final Node node;
+    private final InputPort[] inputs;
+    private final Emits[] outputs;
+    private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    /** The input set's timestamp. */
+    long timestamp;
+    /** What {@code process} threw, or null. */
+    Throwable failure;
+    /** Packets the calculator counted as dropped in this call. */
+    int drops;
+    @SuppressWarnings("unused") // through DONE
+    private volatile boolean done;
+
+    Lane(final Node node)
+    {
+        this.node = node;
+        this.inputs = new InputPort[node.inputs.length];
+        for (int i = 0; i < inputs.length; i++)
+        {
+            final InputPort home = node.inputs[i];
+            inputs[i] = new InputPort(node, i, home.spec, home.queue);
+        }
+        this.outputs = new Emits[node.outputs.length];
+        for (int i = 0; i < outputs.length; i++)
+        {
+            outputs[i] = new Emits(this, node.outputs[i]);
+        }
+    }
+
+    // ---------------------------------------------------------------- the node's step
+
+    /** Node step: takes over the input set the node's ports hold (their packets move here). */
+    void load(final long inputTimestamp)
+    {
+        timestamp = inputTimestamp;
+        failure = null;
+        drops = 0;
+        for (int i = 0; i < inputs.length; i++)
+        {
+            node.inputs[i].moveTo(inputs[i]);
+        }
+        for (final Emits output : outputs)
+        {
+            output.reset();
+        }
+        DONE.setOpaque(this, false); // published to the runner by the hand-over
+    }
+
+    boolean isDone()
+    {
+        return (boolean)DONE.getAcquire(this);
+    }
+
+    /**
+     * Node step: delivers what the call emitted into the node's outputs, in emit order, then
+     * releases the input set. A timestamp the stream refuses throws, with the rest released.
+     */
+    void replay() throws TimestampException
+    {
+        try
+        {
+            for (final Emits output : outputs)
+            {
+                output.replay();
+            }
+        }
+        finally
+        {
+            release();
+        }
+    }
+
+    /** Node step, or the stopping thread: releases the input set and whatever is still recorded. */
+    void release()
+    {
+        for (final InputPort input : inputs)
+        {
+            input.releaseHeld();
+        }
+        for (final Emits output : outputs)
+        {
+            output.discard();
+        }
+    }
+
+    // ---------------------------------------------------------------- the runner
+
+    /** Runner: the call. A cancelled run skips it; the stopping thread releases the lane. */
+    void run(final Worker runner)
+    {
+        if (!node.graph.isStopping())
+        {
+            final JournalWriter journal = node.graph.journal;
+            if (journal != null)
+            {
+                journal.processBegin(runner.id, node.id, timestamp);
+            }
+            final NodeProcessEvent event = Node.JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+            if (event != null)
+            {
+                event.begin();
+            }
+            try
+            {
+                node.calculator.process(this);
+                if (event != null && event.shouldCommit())
+                {
+                    event.node = node.name;
+                    event.inputTimestamp = timestamp;
+                    event.worker = runner.name;
+                    event.commit();
+                }
+            }
+            catch (final Throwable t)
+            {
+                failure = t;
+            }
+            if (journal != null)
+            {
+                journal.processEnd(runner.id, node.id, timestamp);
+            }
+        }
+        DONE.setRelease(this, true);
+        node.onLaneDone();
+    }
+
+    /** Runner: whether {@code payload} is one of this call's inputs (see {@link Node#passOn}). */
+    private boolean passOn(final Payload payload)
+    {
+        return InputPort.passOn(inputs, payload);
+    }
+
+    // ---------------------------------------------------------------- CalculatorContext
+
+    @Override
+    public long inputTimestamp()
+    {
+        return timestamp;
+    }
+
+    @Override
+    public int inputCount()
+    {
+        return inputs.length;
+    }
+
+    @Override
+    public int outputCount()
+    {
+        return outputs.length;
+    }
+
+    @Override
+    public Input input(final int index)
+    {
+        return inputs[index];
+    }
+
+    @Override
+    public Input input(final String tagOrName)
+    {
+        return inputs[node.input(tagOrName).index()];
+    }
+
+    @Override
+    public Output output(final int index)
+    {
+        return outputs[index];
+    }
+
+    @Override
+    public Output output(final String tagOrName)
+    {
+        return outputs[node.output(tagOrName).index()];
+    }
+
+    @Override
+    public void setOffset(final long offset)
+    {
+        throw new IllegalStateException("node '" + node.name + "': setOffset is for open, not process");
+    }
+
+    @Override
+    public Object sidePacket(final String tagOrName)
+    {
+        return node.sidePacket(tagOrName);
+    }
+
+    @Override
+    public Options options()
+    {
+        return node.options;
+    }
+
+    @Override
+    public void stop()
+    {
+        // not a source: ignored, as for any node with inputs
+    }
+
+    @Override
+    public int maxShipmentSize()
+    {
+        return node.maxShipmentSize();
+    }
+
+    @Override
+    public boolean isCancelled()
+    {
+        return node.graph.isStopping();
+    }
+
+    @Override
+    public void countDrop()
+    {
+        drops++;
+    }
+
+    @Override
+    public long nanoTime()
+    {
+        return node.nanoTime();
+    }
+
+    @Override
+    public long graphInputNanos(final long timestamp)
+    {
+        return node.graphInputNanos(timestamp);
+    }
+
+    @Override
+    public PayloadPool pool()
+    {
+        return node.pool();
+    }
+
+    @Override
+    public String nodeName()
+    {
+        return node.name;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "call of node '" + node.name + "' at " + Timestamp.toString(timestamp);
+    }
+
+    /**
+     * One output as a lane's call sees it: emits and bounds recorded for the node's step to
+     * replay into the real stream. Its arrays grow to the most one call emitted and are reused.
+     *
+     * <p>Threading: as the lane's.
+     */
+    static final class Emits implements Output
+    {
+        private final Lane lane;
+        private final OutputStream stream;
+        private long[] timestamps = new long[4];
+        private Object[] values = new Object[4];
+        private long[] words = new long[4];
+        private int count;
+        private long bound;
+        private boolean closed;
+
+        Emits(final Lane lane, final OutputStream stream)
+        {
+            this.lane = lane;
+            this.stream = stream;
+        }
+
+        void reset()
+        {
+            count = 0;
+            closed = false;
+            bound = stream.bound; // the stream's, as of the hand-over: what nextTimestampBound starts from
+        }
+
+        @Override
+        public int index()
+        {
+            return stream.index;
+        }
+
+        @Override
+        public String streamName()
+        {
+            return stream.name;
+        }
+
+        @Override
+        public void add(final Object value, final long timestamp)
+        {
+            if (value == null)
+            {
+                throw new IllegalArgumentException(stream + ": null packet value at timestamp " +
+                    Timestamp.toString(timestamp));
+            }
+            if (value instanceof Payload)
+            {
+                final Payload payload = (Payload)value;
+                if (!lane.passOn(payload) && payload.refCount() <= 0)
+                {
+                    throw new IllegalStateException(stream + ": emitted a released " + payload);
+                }
+                record(timestamp, payload, payload.generation());
+            }
+            else
+            {
+                record(timestamp, value, 0);
+            }
+        }
+
+        @Override
+        public void addLong(final long value, final long timestamp)
+        {
+            record(timestamp, InputQueue.LONG, value);
+        }
+
+        @Override
+        public void addDouble(final double value, final long timestamp)
+        {
+            record(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+        }
+
+        private void record(final long timestamp, final Object value, final long word)
+        {
+            if (count == timestamps.length)
+            {
+                timestamps = Arrays.copyOf(timestamps, count * 2);
+                values = Arrays.copyOf(values, count * 2);
+                words = Arrays.copyOf(words, count * 2);
+            }
+            timestamps[count] = timestamp;
+            values[count] = value;
+            words[count] = word;
+            count++;
+            if (Timestamp.isValidPacketTimestamp(timestamp))
+            {
+                bound = Math.max(bound, Timestamp.nextAllowedInStream(timestamp));
+            }
+        }
+
+        @Override
+        public void setNextTimestampBound(final long newBound)
+        {
+            bound = Math.max(bound, newBound);
+        }
+
+        @Override
+        public long nextTimestampBound()
+        {
+            return bound;
+        }
+
+        @Override
+        public void close()
+        {
+            closed = true;
+            bound = Timestamp.DONE;
+        }
+
+        /** Node step: stages the recorded packets on the stream (checking them), then the bound. */
+        void replay()
+        {
+            final OutputStream stream = this.stream;
+            for (int i = 0; i < count; i++)
+            {
+                final Object value = values[i];
+                values[i] = null; // the stream owns it now, or released it if it refused it
+                stream.stage(timestamps[i], value, words[i]);
+            }
+            count = 0;
+            stream.setNextTimestampBound(bound);
+            if (closed)
+            {
+                stream.close();
+            }
+        }
+
+        /** Releases the payloads still recorded. */
+        void discard()
+        {
+            for (int i = 0; i < count; i++)
+            {
+                final Object value = values[i];
+                values[i] = null;
+                if (value instanceof Payload)
+                {
+                    ((Payload)value).release();
+                }
+            }
+            count = 0;
+        }
+
+        @Override
+        public String toString()
+        {
+            return stream.toString();
+        }
+    }
+}

@@ -1,0 +1,393 @@
+package dev.framewire.core.policy;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.ExecutorConfig;
+import dev.framewire.core.FailurePolicy;
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphConfigException;
+import dev.framewire.core.GraphConfigText;
+import dev.framewire.core.GraphException;
+import dev.framewire.core.IdleKind;
+import dev.framewire.core.InputPolicy;
+import dev.framewire.core.NodeConfig;
+import dev.framewire.core.Packet;
+import dev.framewire.core.Timestamp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import static dev.framewire.core.policy.PolicyFixtures.WAIT_MILLIS;
+import static dev.framewire.core.policy.PolicyFixtures.addFrame;
+import static dev.framewire.core.policy.PolicyFixtures.await;
+import static dev.framewire.core.policy.PolicyFixtures.snapshot;
+import static dev.framewire.core.policy.PolicyFixtures.syncList;
+import static dev.framewire.core.policy.PolicyFixtures.valueOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code max_in_flight}: up to N {@code process} calls of one node at once on a multi-worker
+ * executor, its outputs and bounds still delivered in input-timestamp order.
+ *
+ * <p>Overlap is proven, not timed: an odd timestamp's call waits until the next even timestamp's
+ * call has run, which calls made one after another could never do (the wait would time out and
+ * fail the run). Every frame is an off-heap payload, so closing the graph is also the leak check.
+ */
+class MaxInFlightTest
+{
+    /**
+     * Odd timestamps wait for the call of the next timestamp to finish first; even ones run at
+     * once. Each call forwards its frame at its input timestamp (or, for a timestamp in
+     * {@code silent}, emits nothing) and logs when it finished.
+     */
+    static final class OutOfOrder implements Calculator
+    {
+        final Map<Long, CountDownLatch> evenDone = new ConcurrentHashMap<>();
+        final List<Long> finished = syncList();
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger mostAtOnce = new AtomicInteger();
+        final List<Long> silent = new ArrayList<>();
+        boolean offset;
+        long failAt = Long.MIN_VALUE;
+
+        private CountDownLatch latch(final long even)
+        {
+            return evenDone.computeIfAbsent(even, k -> new CountDownLatch(1));
+        }
+
+        @Override
+        public void open(final CalculatorContext ctx)
+        {
+            if (offset)
+            {
+                ctx.setOffset(0);
+            }
+        }
+
+        @Override
+        public void process(final CalculatorContext ctx) throws Exception
+        {
+            final int now = running.incrementAndGet();
+            mostAtOnce.accumulateAndGet(now, Math::max);
+            try
+            {
+                final long ts = ctx.inputTimestamp();
+                if (ts % 2 == 1 && !latch(ts + 1).await(WAIT_MILLIS, TimeUnit.MILLISECONDS))
+                {
+                    throw new IllegalStateException("the call at " + ts + " never overlapped the one at " + (ts + 1));
+                }
+                if (ts == failAt)
+                {
+                    throw new IllegalStateException("bad frame at " + ts);
+                }
+                if (!silent.contains(ts))
+                {
+                    ctx.output(0).add(ctx.input(0).value(), ts);
+                }
+                finished.add(ts);
+            }
+            finally
+            {
+                running.decrementAndGet();
+                latch(ctx.inputTimestamp()).countDown();
+            }
+        }
+    }
+
+    private static GraphConfig.Builder parallel(final OutOfOrder calculator, final int maxInFlight,
+        final Consumer<NodeConfig.Builder> more)
+    {
+        return GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
+            .node("slow", n ->
+            {
+                n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
+                    .maxInFlight(maxInFlight);
+                more.accept(n);
+            });
+    }
+
+    private static List<String> observe(final Graph graph, final String stream)
+    {
+        final List<String> seen = syncList();
+        graph.observe(stream, (Packet p) -> seen.add(valueOf(p.value()) + "@" + Timestamp.toString(p.timestamp())));
+        return seen;
+    }
+
+    @Test
+    @Timeout(30)
+    void callsOverlapAndOutputsLeaveInTimestampOrder() throws Exception
+    {
+        final OutOfOrder calculator = new OutOfOrder();
+        try (Graph graph = new Graph(parallel(calculator, 2, n -> { }).build()))
+        {
+            final List<String> out = observe(graph, "out");
+            graph.start();
+            for (long ts = 1; ts <= 20; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+
+            final List<String> expected = new ArrayList<>();
+            for (long ts = 1; ts <= 20; ts++)
+            {
+                expected.add(ts + "@" + ts);
+            }
+            assertEquals(expected, snapshot(out), "delivered in input-timestamp order");
+            final List<Long> finished = snapshot(calculator.finished);
+            assertTrue(finished.indexOf(2L) < finished.indexOf(1L), "the call at 2 finished before the one at 1: " +
+                finished);
+            assertEquals(2, calculator.mostAtOnce.get(), "two calls at once, never more");
+        }
+    }
+
+    /**
+     * The call at 2 emits nothing and finishes first; with offset 0 it moves the bound to 3. Were
+     * that bound delivered before the call at 1 retired, the packet at 1 would be below the
+     * stream's bound and fail the run; the join downstream also sees both input sets, in order.
+     */
+    @Test
+    @Timeout(30)
+    void boundsOfALaterCallWaitForTheEarlierCalls() throws Exception
+    {
+        final OutOfOrder calculator = new OutOfOrder();
+        calculator.offset = true;
+        calculator.silent.add(2L);
+        calculator.silent.add(4L);
+        final List<String> join = syncList();
+        final GraphConfig config = parallel(calculator, 2, n -> { })
+            .inputStream("side")
+            .node("join", n -> n.calculator(() -> new PolicyFixtures.Recorder(join)).inputStream("side", "out"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            for (long ts = 1; ts <= 4; ts++)
+            {
+                addFrame(graph, "side", ts);
+                addFrame(graph, "in", ts);
+            }
+            graph.waitUntilIdle();
+            assertEquals(List.of("1: 1@1 1@1", "2: 2@2 _@2", "3: 3@3 3@3", "4: 4@4 _@4"), snapshot(join),
+                "the join settles every timestamp, in order, with the silent calls' bounds");
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void moreLanesThanWorkersRunAsManyAtOnceAsThereAreWorkers() throws Exception
+    {
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger mostAtOnce = new AtomicInteger();
+        final CountDownLatch twoIn = new CountDownLatch(2);
+        final Calculator calculator = ctx ->
+        {
+            mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+            twoIn.countDown();
+            twoIn.await(WAIT_MILLIS, TimeUnit.MILLISECONDS); // the first two calls meet
+            ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
+            running.decrementAndGet();
+        };
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
+            .node("slow", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
+                .maxInFlight(4))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<String> out = observe(graph, "out");
+            graph.start();
+            for (long ts = 1; ts <= 50; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertEquals(50, snapshot(out).size());
+            for (int i = 0; i < 50; i++)
+            {
+                assertEquals((i + 1) + "@" + (i + 1), snapshot(out).get(i), "in order");
+            }
+            assertEquals(2, mostAtOnce.get(), "four lanes on two workers: two calls at once");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aFailingCallFailsTheRunAtItsTimestampAndLeaksNothing() throws Exception
+    {
+        final OutOfOrder calculator = new OutOfOrder();
+        calculator.failAt = 3;
+        try (Graph graph = new Graph(parallel(calculator, 2, n -> { }).build()))
+        {
+            final List<String> out = observe(graph, "out");
+            graph.start();
+            for (long ts = 1; ts <= 8; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            graph.closeAllInputs();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertEquals("slow", ex.failures().get(0).node());
+            assertEquals(3, ex.failures().get(0).timestamp());
+            assertTrue(ex.failures().get(0).cause().getMessage().contains("bad frame at 3"));
+            final List<String> delivered = snapshot(out);
+            assertTrue(delivered.size() <= 2 && List.of("1@1", "2@2").subList(0, delivered.size()).equals(delivered),
+                "only what came before 3, in order: " + delivered);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void dropTimestampSkipsTheFailedCallAndKeepsTheRestInOrder() throws Exception
+    {
+        final OutOfOrder calculator = new OutOfOrder();
+        calculator.failAt = 3;
+        final GraphConfig config = parallel(calculator, 2, n -> { })
+            .failurePolicy(FailurePolicy.DROP_TIMESTAMP)
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<String> out = observe(graph, "out");
+            graph.start();
+            for (long ts = 1; ts <= 8; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone(); // the run goes on past the failure
+            assertEquals(List.of("1@1", "2@2", "4@4", "5@5", "6@6", "7@7", "8@8"), snapshot(out));
+            assertEquals(1, graph.failures().size());
+            assertEquals("slow", graph.failures().get(0).node());
+            assertEquals(3, graph.failures().get(0).timestamp());
+            assertEquals(1, graph.dropCount("slow"), "the failed timestamp counts as dropped");
+        }
+    }
+
+    /** Cancelling while calls are in flight: they see it, return, and what they held is released. */
+    @Test
+    @Timeout(30)
+    void cancelWhileCallsAreInFlightReleasesEverything() throws Exception
+    {
+        final CountDownLatch bothIn = new CountDownLatch(2);
+        final Calculator calculator = ctx ->
+        {
+            bothIn.countDown();
+            while (!ctx.isCancelled())
+            {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
+        };
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
+            .node("stuck", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
+                .maxInFlight(2))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            for (long ts = 1; ts <= 5; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            assertTrue(bothIn.await(WAIT_MILLIS, TimeUnit.MILLISECONDS), "two calls in flight");
+            graph.cancel();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.isCancelled());
+        }
+    }
+
+    @Test
+    void invalidMaxInFlightIsRejectedWithTheNodeAndWhatIsValid()
+    {
+        final GraphConfigException zero = assertThrows(GraphConfigException.class, () -> new Graph(
+            parallel(new OutOfOrder(), 0, n -> { }).build()).close());
+        assertTrue(zero.getMessage().contains("node 'slow'") && zero.getMessage().contains("max_in_flight 0") &&
+            zero.getMessage().contains("valid is 1"), zero.getMessage());
+
+        final GraphConfigException source = assertThrows(GraphConfigException.class, () -> new Graph(
+            GraphConfig.builder()
+                .outputStream("out")
+                .node("count", n -> n.calculator("CountingSourceCalculator").outputStream("out").maxInFlight(2))
+                .build()).close());
+        assertTrue(source.getMessage().contains("node 'count'") && source.getMessage().contains("is a source"),
+            source.getMessage());
+
+        final GraphConfigException batch = assertThrows(GraphConfigException.class, () -> new Graph(
+            parallel(new OutOfOrder(), 2, n -> n.inputPolicy(InputPolicy.batch(4))).build())
+            .close());
+        assertTrue(batch.getMessage().contains("node 'slow'") && batch.getMessage().contains("batch_size 4"),
+            batch.getMessage());
+    }
+
+    @Test
+    void maxInFlightRoundTripsThroughTheTextConfig()
+    {
+        final String text = "input_stream: \"in\"\noutput_stream: \"out\"\n" +
+            "executor { name: \"pool\" num_threads: 2 }\n" +
+            "node { calculator: \"PassThroughCalculator\" input_stream: \"in\" output_stream: \"out\" " +
+            "executor: \"pool\" max_in_flight: 3 }\n";
+        final GraphConfig config = GraphConfigText.parse(text, "test.pbtxt");
+        assertEquals(3, config.nodes().get(0).maxInFlight());
+        assertTrue(GraphConfigText.write(config).contains("max_in_flight: 3"), GraphConfigText.write(config));
+        assertEquals(1, GraphConfigText.parse(text.replace(" max_in_flight: 3", ""), "test.pbtxt").nodes().get(0)
+            .maxInFlight(), "1 by default");
+    }
+
+    /** Pass-through with two calls at once, real payloads: nothing lost, nothing leaked, in order. */
+    @Test
+    @Timeout(60)
+    void manyFramesThroughAParallelPassThroughArriveInOrder() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
+            .node("pass", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("mid")
+                .executor("pool").maxInFlight(2))
+            .node("pass2", n -> n.calculator("PassThroughCalculator").inputStream("mid").outputStream("out")
+                .executor("pool").maxInFlight(2))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<Long> out = syncList();
+            graph.observe("out", p -> out.add(p.timestamp()));
+            graph.start();
+            for (long ts = 0; ts < 5_000; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            final List<Long> seen = snapshot(out);
+            assertEquals(5_000, seen.size());
+            for (int i = 0; i < seen.size(); i++)
+            {
+                assertEquals(i, seen.get(i).longValue(), "in order");
+            }
+        }
+    }
+}
