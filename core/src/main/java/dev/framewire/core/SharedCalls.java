@@ -30,18 +30,44 @@ final class SharedCalls
         this.lanes = new MpmcArrayQueue<>(Math.max(2, lanes));
     }
 
-    /** Any thread: queues a node's step for whichever worker is free first. */
+    /**
+     * Any thread: queues a node's step for whichever worker is free first. From one of these
+     * workers (a call just ended, or a step wants another) no other is woken: the caller looks
+     * here before it can park, and a wake-up costs a context switch per call.
+     */
     void offer(final Node node)
     {
         nodes.offer(node);
-        wakeOne();
+        if (!isWorkerThread())
+        {
+            wakeOne();
+        }
     }
 
-    /** Any thread (a node's step): queues a loaded call. */
+    /**
+     * Any thread (a node's step): queues a loaded call. The worker running the step takes one
+     * call itself when the step ends; another worker is woken for each one more.
+     */
     void offer(final Lane lane)
     {
         lanes.offer(lane);
-        wakeOne();
+        if (!isWorkerThread() || lanes.size() > 1)
+        {
+            wakeOne();
+        }
+    }
+
+    private boolean isWorkerThread()
+    {
+        final Thread caller = Thread.currentThread();
+        for (final Worker w : workers)
+        {
+            if (w.thread == caller)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean isEmpty()

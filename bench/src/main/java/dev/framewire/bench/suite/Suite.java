@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /** What the suite's contenders share: events, carriers, thread factories, shutdown. */
-final class Suite
+public final class Suite
 {
     /**
      * Most values a contender without backpressure of its own (the executors) may have in flight:
@@ -114,7 +114,7 @@ final class Suite
     }
 
     /** Closes the inputs, waits for the run (throwing its failure), and closes the graph (throwing on a leak). */
-    static void closeGraph(final Graph graph) throws Exception
+    public static void closeGraph(final Graph graph) throws Exception
     {
         try
         {
