@@ -853,7 +853,16 @@ public final class Graph implements AutoCloseable
         for (final Node node : nodes)
         {
             sb.append("  ").append(node.name).append(" [").append(lifecycleName(node.lifecycle)).append(", ")
-                .append(stateName(node.state())).append(", worker ").append(node.worker.name).append(']');
+                .append(stateName(node.state()));
+            if (node.lanes == null)
+            {
+                sb.append(", worker ").append(node.worker.name).append(']');
+            }
+            else
+            {
+                sb.append(", executor '").append(node.config.executor).append("', ").append(node.callsInFlight())
+                    .append(" of max_in_flight ").append(node.lanes.length).append(" calls in flight]");
+            }
             final long since = node.callStartNanos;
             if (since != 0)
             {

@@ -402,6 +402,12 @@ final class Node implements CalculatorContext
         return ready != NOT_READY && (ready != READY_FOR_CLOSE || dispatched == retired);
     }
 
+    /** Calls handed out and not yet retired; read racily by reports. */
+    long callsInFlight()
+    {
+        return dispatched - retired;
+    }
+
     /** A lane's runner, after the call: a step of the node retires it. */
     void onLaneDone()
     {

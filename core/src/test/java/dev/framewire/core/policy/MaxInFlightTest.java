@@ -283,6 +283,66 @@ class MaxInFlightTest
         }
     }
 
+    /** ISOLATE: the node fails at 3 and stays failed; calls after it that were in flight are released. */
+    @Test
+    @Timeout(30)
+    void isolateReleasesTheCallsAfterTheFailedOne() throws Exception
+    {
+        final OutOfOrder calculator = new OutOfOrder();
+        calculator.failAt = 3;
+        final GraphConfig config = parallel(calculator, 2, n -> { })
+            .failurePolicy(FailurePolicy.ISOLATE)
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<String> out = observe(graph, "out");
+            graph.start();
+            for (long ts = 1; ts <= 8; ts++)
+            {
+                addFrame(graph, "in", ts);
+            }
+            graph.closeAllInputs();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertEquals(1, ex.failures().size(), ex.getMessage());
+            assertEquals(3, ex.failures().get(0).timestamp());
+            assertEquals(List.of("1@1", "2@2"), snapshot(out), "what came before the failure, nothing after");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void theReportShowsTheCallsInFlight() throws Exception
+    {
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch bothIn = new CountDownLatch(2);
+        final Calculator calculator = ctx ->
+        {
+            bothIn.countDown();
+            release.await(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
+        };
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
+            .node("slow", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
+                .maxInFlight(2))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            addFrame(graph, "in", 1);
+            addFrame(graph, "in", 2);
+            assertTrue(bothIn.await(WAIT_MILLIS, TimeUnit.MILLISECONDS), "two calls in flight");
+            final String report = graph.report();
+            assertTrue(report.contains("slow [open") && report.contains("executor 'pool', 2 of max_in_flight 2 calls in flight"),
+                report);
+            release.countDown();
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
     /** Cancelling while calls are in flight: they see it, return, and what they held is released. */
     @Test
     @Timeout(30)
