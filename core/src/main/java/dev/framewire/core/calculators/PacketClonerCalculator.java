@@ -17,9 +17,15 @@ import dev.framewire.offheap.Payload;
  * Policy: as MediaPipe's, the default one with bound-only processing, so a tick waits until the
  * data inputs are settled at its timestamp (graphs wanting the latest data at once set the
  * immediate policy in the node config, which wins). A tick settled at the input timestamp, by a
- * packet or by its bound, moves every output's bound past it. Options:
- * {@code output_only_when_all_inputs_received} (false: until every data input has had a packet,
- * ticks emit what there is; true: they emit nothing and move no bound until then).
+ * packet or by its bound, moves every output's bound past it.
+ *
+ * <p>Options, as MediaPipe's PacketClonerCalculatorOptions, for the time before every data input
+ * has had a packet: {@code output_only_when_all_inputs_received} (false: ticks emit what there
+ * is; true: they emit nothing and move no bound, so consumers settle nothing until then);
+ * {@code output_packets_only_when_all_inputs_received} (false; true: they emit nothing but still
+ * move the bounds, MediaPipe's "empty packets", so consumers settle those timestamps with empty
+ * inputs). With both set, the second decides. A data input that never gets a packet keeps the
+ * cloner from emitting for the whole run.
  */
 public final class PacketClonerCalculator implements Calculator
 {
@@ -29,11 +35,15 @@ public final class PacketClonerCalculator implements Calculator
     private boolean[] isLong;
     private boolean[] isDouble;
     private boolean onlyWhenAll;
+    private boolean boundsBeforeAll;
+    /** Every data input has had a packet: it stays so, as a held packet is only ever replaced. */
+    private boolean allReceived;
 
     @Override
     public void contract(final Contract contract)
     {
         contract.option("output_only_when_all_inputs_received", OptionType.BOOLEAN, Boolean.FALSE)
+            .option("output_packets_only_when_all_inputs_received", OptionType.BOOLEAN, Boolean.FALSE)
             .processTimestampBounds(true);
     }
 
@@ -51,7 +61,9 @@ public final class PacketClonerCalculator implements Calculator
         latestWords = new long[data];
         isLong = new boolean[data];
         isDouble = new boolean[data];
-        onlyWhenAll = ctx.options().getBoolean("output_only_when_all_inputs_received");
+        boundsBeforeAll = ctx.options().getBoolean("output_packets_only_when_all_inputs_received");
+        onlyWhenAll = boundsBeforeAll || ctx.options().getBoolean("output_only_when_all_inputs_received");
+        allReceived = false;
     }
 
     @Override
@@ -70,18 +82,17 @@ public final class PacketClonerCalculator implements Calculator
             }
             d++;
         }
-        boolean all = true;
-        for (final Object value : latest)
+        if (!allReceived)
         {
-            all &= value != null;
+            allReceived = allHeld();
         }
-        final boolean producing = all || !onlyWhenAll;
+        final boolean emitting = allReceived || !onlyWhenAll;
         final Input tickInput = ctx.input(tick);
-        if (!tickInput.isEmpty() && producing)
+        if (!tickInput.isEmpty() && emitting)
         {
             emitLatest(ctx, tickInput.timestamp());
         }
-        if (tickInput.timestamp() == ctx.inputTimestamp() && producing)
+        if (tickInput.timestamp() == ctx.inputTimestamp() && (emitting || boundsBeforeAll))
         {
             // the tick is settled at the input timestamp (a packet or a bound): nothing more will come at it
             final long bound = Timestamp.nextAllowedInStream(ctx.inputTimestamp());
@@ -90,6 +101,18 @@ public final class PacketClonerCalculator implements Calculator
                 ctx.output(d).setNextTimestampBound(bound);
             }
         }
+    }
+
+    private boolean allHeld()
+    {
+        for (final Object value : latest)
+        {
+            if (value == null)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void emitLatest(final CalculatorContext ctx, final long ts)

@@ -2,10 +2,13 @@ package dev.framewire.core.policy;
 
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.policy.PolicyFixtures.Recorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 
@@ -21,6 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * packet of each data input at the tick's timestamp. As in MediaPipe it uses the default policy
  * with bound-only processing unless the node config asks for another; the same payload is emitted
  * again and again by reference, and released when the cloner closes.
+ *
+ * <p>The options for the time before every data input has had a packet (MediaPipe's
+ * packet_cloner_calculator.proto), set from text config: none (ticks clone what there is),
+ * {@code output_only_when_all_inputs_received} (no packet, no bound) and
+ * {@code output_packets_only_when_all_inputs_received} (no packet, but the bounds move).
  */
 class PacketClonerTest
 {
@@ -194,6 +202,109 @@ class PacketClonerTest
                 "the clone at 100, then the dropped tick at 200 settles 200 downstream");
             graph.closeAllInputs();
             graph.waitUntilDone();
+        }
+    }
+
+    private static final String NONE = "none";
+    private static final String ONLY = "output_only_when_all_inputs_received";
+    private static final String BOUNDS = "output_packets_only_when_all_inputs_received";
+
+    /** The cloner from text config, with {@code option} set true unless it is {@link #NONE}, and a recorder after it. */
+    private static GraphConfig clonerWithOption(final String option, final List<String> after)
+    {
+        final GraphConfig cloner = GraphConfigText.parse(String.join("\n",
+            "input_stream: \"in1\"",
+            "input_stream: \"in2\"",
+            "input_stream: \"tick\"",
+            "node {",
+            "  name: \"cloner\"",
+            "  calculator: \"PacketClonerCalculator\"",
+            "  input_stream: \"TICK:tick\"",
+            "  input_stream: \"in1\"",
+            "  input_stream: \"in2\"",
+            "  output_stream: \"out1\"",
+            "  output_stream: \"out2\"",
+            option.equals(NONE) ? "" : "  option { name: \"" + option + "\" bool_value: true }",
+            "}",
+            ""), "cloner.pbtxt");
+        return cloner.toBuilder()
+            .node("after", n -> n.calculator(() -> new Recorder(after).processingBounds()).inputStream("out1", "out2"))
+            .build();
+    }
+
+    /**
+     * A tick at 100 before in2 has had a packet: without an option it clones in1 and moves both
+     * bounds; {@code output_only_when_all_inputs_received} emits nothing and moves no bound, so
+     * nothing is settled after the cloner; {@code output_packets_only_when_all_inputs_received}
+     * emits nothing but moves the bounds. From the tick at 200, when in2 has had its packet, all
+     * three clone both inputs.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {NONE, ONLY, BOUNDS})
+    @Timeout(20)
+    void beforeEveryInputHasHadAPacketTheOptionsHoldBackPacketsOrPacketsAndBounds(final String option)
+        throws Exception
+    {
+        final List<String> after = syncList();
+        try (Graph graph = new Graph(clonerWithOption(option, after)))
+        {
+            graph.start();
+            addFrame(graph, "in1", 1, 100);
+            graph.setInputBound("in2", 101);
+            graph.addPacket("tick", 1000L, 100);
+            graph.waitUntilIdle();
+            assertDrained(option.equals(NONE) ? List.of("100: 1@100 _@100") :
+                option.equals(ONLY) ? List.of() : List.of("100: _@100 _@100"), after, "tick at 100, no in2 yet");
+
+            addFrame(graph, "in2", 20, 200);
+            graph.setInputBound("in1", 201);
+            graph.addPacket("tick", 2000L, 200);
+            graph.waitUntilIdle();
+            assertDrained(List.of("200: 1@200 20@200"), after, "tick at 200, every input has had a packet");
+
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertDrained(List.of("close"), after, "at the end");
+        }
+    }
+
+    /**
+     * in2 never gets a packet and closes: ticks then settle (closing is in2's last bound), but with
+     * either option the cloner emits nothing for the rest of the run, and with
+     * {@code output_only_when_all_inputs_received} it moves no bound either, so the node after it
+     * sees nothing but the close. The held in1 frames are released (the graph's close checks).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {NONE, ONLY, BOUNDS})
+    @Timeout(20)
+    void anInputThatNeverHasAPacketSilencesTheOptionsUntilTheEnd(final String option) throws Exception
+    {
+        final List<String> after = syncList();
+        try (Graph graph = new Graph(clonerWithOption(option, after)))
+        {
+            graph.start();
+            addFrame(graph, "in1", 1, 100);
+            graph.addPacket("tick", 1000L, 100);
+            addFrame(graph, "in1", 2, 200);
+            graph.addPacket("tick", 2000L, 200);
+            graph.waitUntilIdle();
+            assertDrained(List.of(), after, "the ticks wait for in2 to settle");
+
+            graph.closeInput("in2");
+            graph.waitUntilIdle();
+            assertDrained(option.equals(NONE) ? List.of("100: 1@100 _@100", "200: 2@200 _@200") :
+                option.equals(ONLY) ? List.of() : List.of("100: _@100 _@100", "200: _@200 _@200"), after,
+                "in2 closed without a packet: the ticks at 100 and 200 settle");
+
+            addFrame(graph, "in1", 3, 300);
+            graph.addPacket("tick", 3000L, 300);
+            graph.waitUntilIdle();
+            assertDrained(option.equals(NONE) ? List.of("300: 3@300 _@300") :
+                option.equals(ONLY) ? List.of() : List.of("300: _@300 _@300"), after, "a tick after in2 closed");
+
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertDrained(List.of("close"), after, "at the end");
         }
     }
 }
