@@ -48,6 +48,7 @@ public final class GraphConfig
     final MemoryLimitPolicy memoryLimitPolicy;
     final long memoryBudgetBytes;
     final int maxShipmentSize;
+    final int inputSetsPerRun;
     final JournalConfig journal;
 
     private GraphConfig(final Builder b)
@@ -68,6 +69,7 @@ public final class GraphConfig
         this.memoryLimitPolicy = b.memoryLimitPolicy;
         this.memoryBudgetBytes = b.memoryBudgetBytes;
         this.maxShipmentSize = b.maxShipmentSize;
+        this.inputSetsPerRun = b.inputSetsPerRun;
         this.journal = b.journal;
     }
 
@@ -106,6 +108,7 @@ public final class GraphConfig
         b.memoryLimitPolicy = memoryLimitPolicy;
         b.memoryBudgetBytes = memoryBudgetBytes;
         b.maxShipmentSize = maxShipmentSize;
+        b.inputSetsPerRun = inputSetsPerRun;
         b.journal = journal;
         return b;
     }
@@ -128,6 +131,16 @@ public final class GraphConfig
     public List<String> outputStreams()
     {
         return outputStreams;
+    }
+
+    /**
+     * Ready input sets a node may process per run (see {@link Builder#inputSetsPerRun(int)}).
+     *
+     * @return 1 by default.
+     */
+    public int inputSetsPerRun()
+    {
+        return inputSetsPerRun;
     }
 
     /**
@@ -190,6 +203,7 @@ public final class GraphConfig
         private MemoryLimitPolicy memoryLimitPolicy = MemoryLimitPolicy.FAIL;
         private long memoryBudgetBytes;
         private int maxShipmentSize = 64;
+        private int inputSetsPerRun = 1;
         private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
 
@@ -386,6 +400,27 @@ public final class GraphConfig
         public Builder maxShipmentSize(final int size)
         {
             this.maxShipmentSize = size;
+            return this;
+        }
+
+        /**
+         * How many ready input sets a node may process each time a worker runs it. 1 (the
+         * default) is MediaPipe's scheduling: one input set, then the worker picks the
+         * highest-priority ready node again, so the order between nodes follows
+         * {@link ScheduleOrder} exactly and the least is queued. More lets a node go on with its
+         * next ready input sets without going back through the scheduler (a heap, the state
+         * machine's fences) each time, while it stays open and nothing holds it back: several
+         * times the throughput of a chain of small nodes (docs/BENCHMARKS.md, B2), at the price
+         * of up to that many more packets queued between stages and a looser order between
+         * nodes. Calls of one node keep their order either way, and outputs are delivered after
+         * each call as before.
+         *
+         * @param count 1 or more.
+         * @return this.
+         */
+        public Builder inputSetsPerRun(final int count)
+        {
+            this.inputSetsPerRun = count;
             return this;
         }
 

@@ -154,6 +154,10 @@ public final class GraphConfigText
         {
             b.maxShipmentSize(proto.getMaxShipmentSize());
         }
+        if (proto.hasInputSetsPerRun())
+        {
+            b.inputSetsPerRun(proto.getInputSetsPerRun());
+        }
         for (final StreamQueueSize size : proto.getStreamQueueSizeList())
         {
             b.streamQueueSize(size.getStream(), size.getMaxQueueSize());
@@ -424,6 +428,10 @@ public final class GraphConfigText
         if (config.timeoutGuardNanos != defaults.timeoutGuardNanos)
         {
             proto.setWatchdogTimeoutMs(config.timeoutGuardNanos / 1_000_000);
+        }
+        if (config.inputSetsPerRun != defaults.inputSetsPerRun)
+        {
+            proto.setInputSetsPerRun(config.inputSetsPerRun);
         }
         if (config.maxShipmentSize != defaults.maxShipmentSize)
         {

@@ -80,6 +80,11 @@ final class GraphPlan
             errors.add("max_queue_size " + config.maxQueueSize + " is invalid; valid are -1 (no limit), 0 (default " +
                 GraphConfig.DEFAULT_MAX_QUEUE_SIZE + ") or a positive limit");
         }
+        if (config.inputSetsPerRun <= 0)
+        {
+            errors.add("input_sets_per_run " + config.inputSetsPerRun + " is invalid; valid is 1 (MediaPipe's one " +
+                "input set per run, the default) or more");
+        }
         if (config.maxShipmentSize <= 0)
         {
             errors.add("max_shipment_size " + config.maxShipmentSize + " is invalid; it must be positive (default 64)");

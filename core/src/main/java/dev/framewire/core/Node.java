@@ -126,6 +126,8 @@ final class Node implements CalculatorContext
     volatile long calls;
     private boolean stopRequested;
     private boolean hasOffset;
+    /** The graph's {@code input_sets_per_run}. */
+    private final int inputSetsPerRun;
     private long offset;
     /**
      * With {@code max_in_flight} above 1, the calls in flight (see {@link Lane}), used in turn;
@@ -167,6 +169,7 @@ final class Node implements CalculatorContext
         this.processBounds = contract.processTimestampBounds();
         this.isSource = isSource;
         this.sourceLayer = config.sourceLayer;
+        this.inputSetsPerRun = graph.config().inputSetsPerRun;
     }
 
     // ---------------------------------------------------------------- scheduling state machine
@@ -325,14 +328,13 @@ final class Node implements CalculatorContext
                 else if (ready != NOT_READY)
                 {
                     processInputSet(ready, nowNanos);
-                    for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !graph.isStopping(); n--)
+                    if (sync.batchSize() > 1)
                     {
-                        final long next = sync.nextInBatch();
-                        if (next == NOT_READY || next == READY_FOR_CLOSE)
-                        {
-                            break;
-                        }
-                        processInputSet(next, nowNanos);
+                        processRestOfBatch(nowNanos);
+                    }
+                    else if (inputSetsPerRun > 1)
+                    {
+                        processMoreReady(nowNanos);
                     }
                 }
                 else if (hasOffset)
@@ -340,6 +342,34 @@ final class Node implements CalculatorContext
                     propagateOffsetBound();
                 }
             }
+        }
+    }
+
+    /** Worker: the input sets after the first of a batch ({@code batch_size}). */
+    private void processRestOfBatch(final long nowNanos)
+    {
+        for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !graph.isStopping(); n--)
+        {
+            final long next = sync.nextInBatch();
+            if (next == NOT_READY || next == READY_FOR_CLOSE)
+            {
+                return;
+            }
+            processInputSet(next, nowNanos);
+        }
+    }
+
+    /** Worker: up to {@code input_sets_per_run - 1} more ready input sets, while open and not held back. */
+    private void processMoreReady(final long nowNanos)
+    {
+        for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !graph.isStopping() && !isThrottled(); n--)
+        {
+            final long next = readiness();
+            if (next == NOT_READY || next == READY_FOR_CLOSE)
+            {
+                return;
+            }
+            processInputSet(next, nowNanos);
         }
     }
 

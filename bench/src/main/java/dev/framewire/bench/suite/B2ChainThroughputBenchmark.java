@@ -51,7 +51,8 @@ public class B2ChainThroughputBenchmark
 {
     static final int STAGES = 4;
 
-    @Param({"FRAMEWIRE/1", "DISRUPTOR/1", "LOCKED/1", "TPE/1", "FRAMEWIRE/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
+    @Param({"FRAMEWIRE/1", "FRAMEWIRE_RUN16/1", "DISRUPTOR/1", "LOCKED/1", "TPE/1",
+        "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
     public String contender;
 
     private final Arrivals arrivals = new Arrivals();
@@ -66,7 +67,10 @@ public class B2ChainThroughputBenchmark
         switch (contender.substring(0, contender.indexOf('/')))
         {
             case "FRAMEWIRE":
-                line = new FramewireChain(groups, arrivals);
+                line = new FramewireChain(groups, arrivals, 1);
+                break;
+            case "FRAMEWIRE_RUN16":
+                line = new FramewireChain(groups, arrivals, 16);
                 break;
             case "DISRUPTOR":
                 line = new DisruptorChain(groups, arrivals);
@@ -107,14 +111,19 @@ public class B2ChainThroughputBenchmark
         line.close();
     }
 
-    /** Four {@code PassThroughCalculator} nodes; {@code /2} puts two on each of two executors. */
+    /**
+     * Four {@code PassThroughCalculator} nodes; {@code /2} puts two on each of two executors.
+     * {@code FRAMEWIRE} runs with MediaPipe's one input set per run; {@code FRAMEWIRE_RUN16} lets a
+     * node process up to 16 ready input sets per run ({@code input_sets_per_run}).
+     */
     static final class FramewireChain implements Line
     {
         private final Graph graph;
 
-        FramewireChain(final int groups, final Arrivals arrivals)
+        FramewireChain(final int groups, final Arrivals arrivals, final int inputSetsPerRun)
         {
             final GraphConfig.Builder builder = GraphConfig.builder()
+                .inputSetsPerRun(inputSetsPerRun)
                 .inputStream("in")
                 .outputStream("out")
                 .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))

@@ -89,7 +89,7 @@ public class B2JfrBenchmark
             default:
                 throw new IllegalArgumentException("unknown contender " + contender);
         }
-        line = new B2ChainThroughputBenchmark.FramewireChain(groups, arrivals);
+        line = new B2ChainThroughputBenchmark.FramewireChain(groups, arrivals, 1);
     }
 
     @Benchmark

@@ -140,6 +140,7 @@ class GraphConfigTextTest
             .scheduleOrder(ScheduleOrder.COMPLETION_PRESSURE)
             .memoryBudget(64L << 20)
             .timeoutGuardMillis(5000)
+            .inputSetsPerRun(8)
             .executor("fast", ExecutorConfig.of(2, IdleKind.YIELD).pinnedTo(0, 1))
             .node("gate", n -> n.calculator("GateCalculator").inputStream("in").outputStream("mid")
                 .option("allow", false).executor("fast"))
@@ -153,6 +154,8 @@ class GraphConfigTextTest
         assertEquals(text, GraphConfigText.write(again));
         assertEquals(InputPolicy.fixedSize(4, 2, true), again.nodes().get(2).inputPolicy());
         assertEquals(config.executors(), again.executors());
+        assertTrue(text.contains("input_sets_per_run: 8"), text);
+        assertEquals(8, again.inputSetsPerRun());
         new Graph(again).close(); // still a valid graph
     }
 }

@@ -2,6 +2,7 @@ package dev.framewire.core.scenario;
 
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.ScheduleOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -13,6 +14,8 @@ import static dev.framewire.core.scenario.Scenarios.list;
 import static dev.framewire.core.scenario.Scenarios.snapshot;
 import static dev.framewire.core.scenario.Scenarios.syncList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The order a single worker runs ready nodes in: MediaPipe's (nodes nearer the outputs first)
@@ -26,6 +29,11 @@ class ScheduleOrderTest
 {
     private static List<String> processOrder(final ScheduleOrder order) throws Exception
     {
+        return processOrder(order, 1);
+    }
+
+    private static List<String> processOrder(final ScheduleOrder order, final int inputSetsPerRun) throws Exception
+    {
         final List<String> calls = syncList();
         final GraphConfig config = GraphConfig.builder()
             .inputStream("early", "late")
@@ -37,6 +45,7 @@ class ScheduleOrderTest
             }).inputStream("late").outputStream("a_out"))
             .node("b", n -> n.calculator(() -> ctx -> calls.add("b" + ctx.inputTimestamp())).inputStream("a_out"))
             .scheduleOrder(order)
+            .inputSetsPerRun(inputSetsPerRun)
             .build();
         try (Graph graph = new Graph(config))
         {
@@ -63,6 +72,30 @@ class ScheduleOrderTest
     {
         // 'b' is last in topological order, then 'a', then 'x': the late chain drains first
         assertEquals(list("a10", "b10", "a11", "b11", "x0", "x1"), processOrder(ScheduleOrder.MEDIAPIPE));
+    }
+
+    /**
+     * input_sets_per_run 2: a node taken by the worker goes on with its next ready input set
+     * before the worker picks again; the order between nodes is otherwise MediaPipe's, and each
+     * node's calls keep their timestamp order.
+     */
+    @Test
+    @Timeout(10)
+    void moreInputSetsPerRunLetsANodeGoOnBeforeTheWorkerPicksAgain() throws Exception
+    {
+        assertEquals(list("a10", "a11", "b10", "b11", "x0", "x1"), processOrder(ScheduleOrder.MEDIAPIPE, 2));
+    }
+
+    @Test
+    void inputSetsPerRunBelowOneIsRejected()
+    {
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(GraphConfig.builder()
+                .inputStream("in")
+                .node("x", n -> n.calculator(() -> ctx -> { }).inputStream("in"))
+                .inputSetsPerRun(0)
+                .build()).close());
+        assertTrue(ex.getMessage().contains("input_sets_per_run 0 is invalid; valid is 1"),
+            ex.getMessage());
     }
 
     @Test
