@@ -924,22 +924,26 @@ public final class Graph implements AutoCloseable
     private String verdict(final long now)
     {
         Node stuck = null;
+        long stuckAt = Timestamp.UNSET;
+        Worker stuckOn = null;
         long longest = -1;
         for (final Worker worker : workers)
         {
             final Node current = worker.current;
-            final long since = current == null ? 0 : current.callStartNanos;
+            final Lane lane = worker.currentLane; // a max_in_flight call: its own start and timestamp
+            final long since = current == null ? 0 : lane != null ? lane.callStartNanos : current.callStartNanos;
             if (current != null && since != 0 && now - since > longest)
             {
                 longest = now - since;
                 stuck = current;
+                stuckAt = lane != null ? lane.timestamp : current.inputTimestamp;
+                stuckOn = worker;
             }
         }
         if (stuck != null)
         {
             return "node '" + stuck.name + "' has been in a call for input timestamp " +
-                Timestamp.toString(stuck.inputTimestamp) + " for " + longest / 1_000_000 + " ms, on worker " +
-                stuck.worker.name;
+                Timestamp.toString(stuckAt) + " for " + longest / 1_000_000 + " ms, on worker " + stuckOn.name;
         }
         final StringBuilder full = new StringBuilder();
         for (final InputQueue queue : queues)

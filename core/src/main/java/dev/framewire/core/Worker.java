@@ -48,10 +48,13 @@ final class Worker implements Agent
     volatile int lifecycle = INITIALISED;
     /** The node in a call right now, for reports. */
     volatile Node current;
+    /** When {@link #current} is in a {@code max_in_flight} call: that call, for reports. */
+    volatile Lane currentLane;
     /** Node runs so far; written by this worker only. */
     volatile long runs;
     private static final java.lang.invoke.VarHandle CURRENT;
     private static final java.lang.invoke.VarHandle RUNS;
+    private static final java.lang.invoke.VarHandle CURRENT_LANE;
 
     static
     {
@@ -60,6 +63,7 @@ final class Worker implements Agent
             final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
             CURRENT = lookup.findVarHandle(Worker.class, "current", Node.class);
             RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
+            CURRENT_LANE = lookup.findVarHandle(Worker.class, "currentLane", Lane.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -196,6 +200,7 @@ final class Worker implements Agent
         final Lane lane = shared.lanes.relaxedPoll();
         if (lane != null)
         {
+            CURRENT_LANE.setOpaque(this, lane);
             CURRENT.setOpaque(this, lane.node);
             try
             {
@@ -204,6 +209,7 @@ final class Worker implements Agent
             finally
             {
                 CURRENT.setOpaque(this, (Node)null);
+                CURRENT_LANE.setOpaque(this, (Lane)null);
             }
             RUNS.setOpaque(this, runs + 1);
             work++;

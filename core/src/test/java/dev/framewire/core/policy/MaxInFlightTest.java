@@ -343,6 +343,52 @@ class MaxInFlightTest
         }
     }
 
+    /** The watchdog names the call that is stuck, with its own timestamp, while the other worker idles. */
+    @Test
+    @Timeout(30)
+    void theWatchdogNamesTheStuckCall() throws Exception
+    {
+        final CountDownLatch never = new CountDownLatch(1);
+        final Calculator calculator = ctx ->
+        {
+            if (ctx.inputTimestamp() == 2)
+            {
+                never.await();
+            }
+            ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
+        };
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .timeoutGuardMillis(300)
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
+            .node("slow", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
+                .maxInFlight(2))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<String> out = observe(graph, "out");
+            try
+            {
+                graph.start();
+                for (long ts = 1; ts <= 3; ts++)
+                {
+                    addFrame(graph, "in", ts);
+                }
+                assertTrue(graph.awaitDone(20, TimeUnit.SECONDS), "the watchdog did not end the run");
+            }
+            finally
+            {
+                never.countDown();
+            }
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            final String report = ex.failures().get(0).cause().getMessage();
+            assertTrue(report.split("\n")[1].startsWith("verdict: node 'slow' has been in a call for input timestamp 2 for "),
+                report);
+            assertEquals(List.of("1@1"), snapshot(out), "3 finished but waits behind 2, and is released");
+        }
+    }
+
     /** Cancelling while calls are in flight: they see it, return, and what they held is released. */
     @Test
     @Timeout(30)
