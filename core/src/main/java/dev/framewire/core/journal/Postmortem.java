@@ -1,9 +1,9 @@
 package dev.framewire.core.journal;
 
 import dev.framewire.core.Timestamp;
-import org.agrona.collections.LongHashSet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -17,11 +17,17 @@ import java.util.Locale;
  *
  * <p>Counting: a packet of stream s at timestamp t is <em>emitted</em> by an EMIT or GRAPH_INPUT
  * record; it is <em>consumed</em> by a consumer of s when that node's PROCESS_BEGIN at t comes
- * (each consumer counts it once); it is <em>dropped</em> at a consumer by a DROP naming the node
- * and s. In flight at a consumer = emitted - consumed - dropped: what was queued on its input.
- * Drops of a whole input set (stream -1) happen in or after a call that consumed it and do not
- * count. Which node consumes which stream comes from the run start's topology; without it,
- * nothing is counted in flight. An ASYNC journal that lost records (ring full) may count short.
+ * (each consumer counts it once, whatever order the node's calls began in: a node with
+ * {@code max_in_flight} above 1 begins calls on several workers, so a later timestamp's BEGIN can
+ * come first); it is <em>dropped</em> at a consumer by a DROP naming the node and s. In flight at a
+ * consumer = emitted - consumed - dropped: what was queued on its input. Drops of a whole input
+ * set (stream -1) happen in or after a call that consumed it and do not count. Which node consumes
+ * which stream comes from the run start's topology; without it, nothing is counted in flight. An
+ * ASYNC journal that lost records (ring full) may count short.
+ *
+ * <p>Calls: a worker runs one call at a time, so a PROCESS_END closes the call its worker began.
+ * A node is in process while any of its calls is open; with several open (up to its
+ * {@code max_in_flight}) the state names the longest-running one and counts them.
  *
  * <p>Threading: built once from a read journal; immutable.
  */
@@ -204,6 +210,7 @@ public final class Postmortem
         private final long timestamp;
         private final long inProcessNanos;
         private final String worker;
+        private final int openCalls;
         private final long calls;
         private final long drops;
         private final long queued;
@@ -214,6 +221,7 @@ public final class Postmortem
             final long timestamp,
             final long inProcessNanos,
             final String worker,
+            final int openCalls,
             final long calls,
             final long drops,
             final long queued)
@@ -223,6 +231,7 @@ public final class Postmortem
             this.timestamp = timestamp;
             this.inProcessNanos = inProcessNanos;
             this.worker = worker;
+            this.openCalls = openCalls;
             this.calls = calls;
             this.drops = drops;
             this.queued = queued;
@@ -239,7 +248,8 @@ public final class Postmortem
         }
 
         /**
-         * Whether a call had begun and not ended when the journal ends.
+         * Whether a call had begun and not ended when the journal ends (any of its calls, for a
+         * node with {@code max_in_flight} above 1).
          *
          * @return true if inside a call.
          */
@@ -249,7 +259,7 @@ public final class Postmortem
         }
 
         /**
-         * The input timestamp of that call.
+         * The input timestamp of that call: of the longest-running one when several were open.
          *
          * @return the timestamp, {@link Timestamp#UNSET} if not in a call.
          */
@@ -276,6 +286,17 @@ public final class Postmortem
         public String worker()
         {
             return worker;
+        }
+
+        /**
+         * Calls begun and not ended when the journal ends: more than one only for a node with
+         * {@code max_in_flight} above 1, each on its own worker.
+         *
+         * @return the count, 0 if not in a call.
+         */
+        public int openCalls()
+        {
+            return openCalls;
         }
 
         /**
@@ -345,18 +366,26 @@ public final class Postmortem
     {
         final int nodeCount = journal.nodeNames().size();
         final int streamCount = journal.streamNames().size();
-        final long[] emitted = new long[streamCount];
-        final long[] lastEmitted = filled(streamCount, Timestamp.UNSET);
-        final String[] producers = new String[streamCount];
-        final LongHashSet[] emittedAt = new LongHashSet[streamCount];
-        for (int s = 0; s < streamCount; s++)
-        {
-            emittedAt[s] = new LongHashSet();
-        }
         final int[][] inputs = new int[nodeCount][];
+        final int[] consumerCount = new int[streamCount];
+        // per node, per input port: its place among the stream's consumers (its mark bit)
+        final int[][] consumerIndex = new int[nodeCount][];
         for (int n = 0; n < nodeCount; n++)
         {
             inputs[n] = journal.hasTopology() ? journal.nodeInputs(n) : new int[0];
+            consumerIndex[n] = new int[inputs[n].length];
+            for (int p = 0; p < inputs[n].length; p++)
+            {
+                consumerIndex[n][p] = consumerCount[inputs[n][p]]++;
+            }
+        }
+        final long[] emitted = new long[streamCount];
+        final long[] lastEmitted = filled(streamCount, Timestamp.UNSET);
+        final String[] producers = new String[streamCount];
+        final EmittedTimestamps[] emittedAt = new EmittedTimestamps[streamCount];
+        for (int s = 0; s < streamCount; s++)
+        {
+            emittedAt[s] = new EmittedTimestamps(consumerCount[s]);
         }
         // per node, per input port: consumed, dropped, last consumed
         final long[][] consumed = new long[nodeCount][];
@@ -368,10 +397,11 @@ public final class Postmortem
             dropped[n] = new long[inputs[n].length];
             lastConsumed[n] = filled(inputs[n].length, Timestamp.UNSET);
         }
-        final boolean[] open = new boolean[nodeCount];
-        final long[] openTimestamp = new long[nodeCount];
-        final long[] openNanos = new long[nodeCount];
-        final int[] openWorker = new int[nodeCount];
+        final OpenCalls[] open = new OpenCalls[nodeCount];
+        for (int n = 0; n < nodeCount; n++)
+        {
+            open[n] = new OpenCalls();
+        }
         final long[] calls = new long[nodeCount];
         final long[] drops = new long[nodeCount];
         JournalRecord lastError = null;
@@ -404,21 +434,23 @@ public final class Postmortem
                     if (n >= 0 && n < nodeCount)
                     {
                         calls[n]++;
-                        open[n] = true;
-                        openTimestamp[n] = r.timestamp();
-                        openNanos[n] = r.nanos();
-                        openWorker[n] = r.worker();
                         final long ts = r.timestamp();
-                        for (int p = 0; p < inputs[n].length; p++)
+                        open[n].begin(r.worker(), ts, r.nanos());
+                        if (Timestamp.isValidPacketTimestamp(ts))
                         {
-                            // each consumer takes a stream's packet at ts once: timestamps on a stream
-                            // increase, so one later than the last counted is new
-                            final int in = inputs[n][p];
-                            if (Timestamp.isValidPacketTimestamp(ts) && emittedAt[in].contains(ts) &&
-                                (lastConsumed[n][p] == Timestamp.UNSET || ts > lastConsumed[n][p]))
+                            for (int p = 0; p < inputs[n].length; p++)
                             {
-                                consumed[n][p]++;
-                                lastConsumed[n][p] = ts;
+                                // once per consumer and timestamp: a repeated timestamp (one call per
+                                // input with an immediate policy) or a BEGIN that came after a later
+                                // timestamp's (calls on several workers) finds the mark set
+                                if (emittedAt[inputs[n][p]].consume(ts, consumerIndex[n][p]))
+                                {
+                                    consumed[n][p]++;
+                                    if (lastConsumed[n][p] == Timestamp.UNSET || ts > lastConsumed[n][p])
+                                    {
+                                        lastConsumed[n][p] = ts;
+                                    }
+                                }
                             }
                         }
                     }
@@ -426,7 +458,7 @@ public final class Postmortem
                 case PROCESS_END:
                     if (n >= 0 && n < nodeCount)
                     {
-                        open[n] = false;
+                        open[n].end(r.worker());
                     }
                     break;
                 case DROP:
@@ -488,9 +520,12 @@ public final class Postmortem
         final List<NodeState> nodes = new ArrayList<>();
         for (int n = 0; n < nodeCount; n++)
         {
-            nodes.add(new NodeState(journal.nodeNames().get(n), open[n], open[n] ? openTimestamp[n] : Timestamp.UNSET,
-                open[n] ? end - openNanos[n] : 0, open[n] ? journal.workerName(openWorker[n]) : null, calls[n], drops[n],
-                queued[n]));
+            final OpenCalls o = open[n];
+            final int longest = o.longestRunning();
+            final boolean inProcess = longest >= 0;
+            nodes.add(new NodeState(journal.nodeNames().get(n), inProcess,
+                inProcess ? o.timestamps[longest] : Timestamp.UNSET, inProcess ? end - o.nanos[longest] : 0,
+                inProcess ? journal.workerName(o.workers[longest]) : null, o.size, calls[n], drops[n], queued[n]));
         }
         return new Postmortem(journal, streams, nodes, lastError, start, end);
     }
@@ -498,8 +533,148 @@ public final class Postmortem
     private static long[] filled(final int n, final long value)
     {
         final long[] a = new long[n];
-        java.util.Arrays.fill(a, value);
+        Arrays.fill(a, value);
         return a;
+    }
+
+    /**
+     * A stream's emitted timestamps, sorted, each with a mark bit per consumer (a node's input port
+     * on the stream), set when that consumer consumes the packet: a packet counts once per consumer
+     * however the consumer's BEGINs are ordered, and a set of consumed timestamps per consumer is
+     * not needed. A stream's EMITs come in timestamp order, so an add appends; one out of order
+     * (graph input packets added from two threads) is inserted in place. 8 bytes a packet, plus 8
+     * per 64 consumers; a stream that no node consumes keeps nothing.
+     */
+    private static final class EmittedTimestamps
+    {
+        private static final int INITIAL_CAPACITY = 16;
+
+        /** Longs of mark bits per timestamp. */
+        private final int words;
+        private long[] timestamps;
+        private long[] marks;
+        private int size;
+
+        EmittedTimestamps(final int consumers)
+        {
+            words = (consumers + Long.SIZE - 1) / Long.SIZE;
+            timestamps = words == 0 ? new long[0] : new long[INITIAL_CAPACITY];
+            marks = new long[timestamps.length * words];
+        }
+
+        void add(final long timestamp)
+        {
+            if (words == 0)
+            {
+                return;
+            }
+            int at = size;
+            if (size > 0 && timestamp <= timestamps[size - 1])
+            {
+                final int found = Arrays.binarySearch(timestamps, 0, size, timestamp);
+                if (found >= 0)
+                {
+                    return; // emitted twice: still one packet for each consumer to take
+                }
+                at = -found - 1;
+            }
+            if (size == timestamps.length)
+            {
+                timestamps = Arrays.copyOf(timestamps, size * 2);
+                marks = Arrays.copyOf(marks, size * 2 * words);
+            }
+            System.arraycopy(timestamps, at, timestamps, at + 1, size - at);
+            System.arraycopy(marks, at * words, marks, (at + 1) * words, (size - at) * words);
+            timestamps[at] = timestamp;
+            Arrays.fill(marks, at * words, (at + 1) * words, 0L);
+            size++;
+        }
+
+        /**
+         * Marks the packet at a timestamp as consumed by a consumer.
+         *
+         * @return true if it was emitted and this consumer had not consumed it yet.
+         */
+        boolean consume(final long timestamp, final int consumer)
+        {
+            // calls come in about timestamp order, just after the packet: the newest is the likeliest
+            final int at = size > 0 && timestamps[size - 1] == timestamp ?
+                size - 1 : Arrays.binarySearch(timestamps, 0, size, timestamp);
+            if (at < 0)
+            {
+                return false;
+            }
+            final int word = at * words + consumer / Long.SIZE;
+            final long bit = 1L << (consumer % Long.SIZE);
+            if ((marks[word] & bit) != 0)
+            {
+                return false;
+            }
+            marks[word] |= bit;
+            return true;
+        }
+    }
+
+    /**
+     * A node's calls begun and not ended, in the order their BEGINs came: at most one per worker,
+     * since a worker runs one call at a time, so an END closes the call of its worker. As many as
+     * the node's {@code max_in_flight} at most; usually none or one.
+     */
+    private static final class OpenCalls
+    {
+        int[] workers = new int[2];
+        long[] timestamps = new long[2];
+        long[] nanos = new long[2];
+        int size;
+
+        void begin(final int worker, final long timestamp, final long beginNanos)
+        {
+            end(worker); // a BEGIN without the END of the worker's previous call: that END was lost
+            if (size == workers.length)
+            {
+                workers = Arrays.copyOf(workers, size * 2);
+                timestamps = Arrays.copyOf(timestamps, size * 2);
+                nanos = Arrays.copyOf(nanos, size * 2);
+            }
+            workers[size] = worker;
+            timestamps[size] = timestamp;
+            nanos[size] = beginNanos;
+            size++;
+        }
+
+        void end(final int worker)
+        {
+            for (int i = 0; i < size; i++)
+            {
+                if (workers[i] == worker)
+                {
+                    final int after = size - i - 1;
+                    System.arraycopy(workers, i + 1, workers, i, after);
+                    System.arraycopy(timestamps, i + 1, timestamps, i, after);
+                    System.arraycopy(nanos, i + 1, nanos, i, after);
+                    size--;
+                    return;
+                }
+            }
+        }
+
+        /**
+         * The open call with the earliest begin nanos; on a tie, the one whose BEGIN came first.
+         *
+         * @return its index, -1 if none is open.
+         */
+        int longestRunning()
+        {
+            int longest = -1;
+            for (int i = 0; i < size; i++)
+            {
+                if (longest < 0 || nanos[i] < nanos[longest])
+                {
+                    longest = i;
+                }
+            }
+            return longest;
+        }
     }
 
     /**
@@ -602,7 +777,12 @@ public final class Postmortem
             final NodeState n = busy.get(0);
             sb.append(" Node `").append(n.name).append("` had been in process for timestamp ")
                 .append(Timestamp.toString(n.timestamp)).append(" for ").append(seconds(n.inProcessNanos))
-                .append(" when the journal ends (on ").append(n.worker).append(')');
+                .append(" when the journal ends (on ").append(n.worker);
+            if (n.openCalls > 1)
+            {
+                sb.append(", the longest of its ").append(n.openCalls).append(" calls in process");
+            }
+            sb.append(')');
             if (journal.hasTopology())
             {
                 sb.append("; ").append(n.queued).append(n.queued == 1 ? " packet was" : " packets were")
@@ -616,7 +796,12 @@ public final class Postmortem
                 {
                     final NodeState o = busy.get(i);
                     sb.append(i == 1 ? " " : ", ").append('`').append(o.name).append("` (timestamp ")
-                        .append(Timestamp.toString(o.timestamp)).append(", ").append(seconds(o.inProcessNanos)).append(')');
+                        .append(Timestamp.toString(o.timestamp)).append(", ").append(seconds(o.inProcessNanos));
+                    if (o.openCalls > 1)
+                    {
+                        sb.append(", ").append(o.openCalls).append(" calls");
+                    }
+                    sb.append(')');
                 }
                 sb.append('.');
             }
@@ -730,6 +915,10 @@ public final class Postmortem
             {
                 sb.append(", in process for timestamp ").append(Timestamp.toString(n.timestamp)).append(" for ")
                     .append(seconds(n.inProcessNanos)).append(" on ").append(n.worker);
+                if (n.openCalls > 1)
+                {
+                    sb.append(" (the longest of its ").append(n.openCalls).append(" calls in process)");
+                }
             }
             sb.append('\n');
         }
