@@ -108,11 +108,18 @@ class MaxInFlightTest
     private static GraphConfig.Builder parallel(final OutOfOrder calculator, final int maxInFlight,
         final Consumer<NodeConfig.Builder> more)
     {
+        return parallel("slow", calculator, maxInFlight, more);
+    }
+
+    /** in -> {@code node} (on executor 'pool' of two parked workers, {@code maxInFlight}) -> out. */
+    private static GraphConfig.Builder parallel(final String node, final Calculator calculator, final int maxInFlight,
+        final Consumer<NodeConfig.Builder> more)
+    {
         return GraphConfig.builder()
             .inputStream("in")
             .outputStream("out")
             .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
-            .node("slow", n ->
+            .node(node, n ->
             {
                 n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
                     .maxInFlight(maxInFlight);
@@ -205,12 +212,7 @@ class MaxInFlightTest
             ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
             running.decrementAndGet();
         };
-        final GraphConfig config = GraphConfig.builder()
-            .inputStream("in")
-            .outputStream("out")
-            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
-            .node("slow", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
-                .maxInFlight(4))
+        final GraphConfig config = parallel("slow", calculator, 4, n -> { })
             .build();
         try (Graph graph = new Graph(config))
         {
@@ -321,12 +323,7 @@ class MaxInFlightTest
             release.await(WAIT_MILLIS, TimeUnit.MILLISECONDS);
             ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
         };
-        final GraphConfig config = GraphConfig.builder()
-            .inputStream("in")
-            .outputStream("out")
-            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
-            .node("slow", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
-                .maxInFlight(2))
+        final GraphConfig config = parallel("slow", calculator, 2, n -> { })
             .build();
         try (Graph graph = new Graph(config))
         {
@@ -357,13 +354,8 @@ class MaxInFlightTest
             }
             ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
         };
-        final GraphConfig config = GraphConfig.builder()
-            .inputStream("in")
-            .outputStream("out")
+        final GraphConfig config = parallel("slow", calculator, 2, n -> { })
             .timeoutGuardMillis(300)
-            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
-            .node("slow", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
-                .maxInFlight(2))
             .build();
         try (Graph graph = new Graph(config))
         {
@@ -405,12 +397,7 @@ class MaxInFlightTest
             }
             ctx.output(0).add(ctx.input(0).value(), ctx.inputTimestamp());
         };
-        final GraphConfig config = GraphConfig.builder()
-            .inputStream("in")
-            .outputStream("out")
-            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK))
-            .node("stuck", n -> n.calculator(() -> calculator).inputStream("in").outputStream("out").executor("pool")
-                .maxInFlight(2))
+        final GraphConfig config = parallel("stuck", calculator, 2, n -> { })
             .build();
         try (Graph graph = new Graph(config))
         {
