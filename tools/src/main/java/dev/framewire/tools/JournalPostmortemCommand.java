@@ -104,7 +104,8 @@ public final class JournalPostmortemCommand implements Callable<Integer>
             final String state = n.inProcess() ? String.format(Locale.ROOT,
                 "IN PROCESS %s on %s, since %s into the run (%s before the journal ends)",
                 source && n.timestamp() == 0 ? "in a source call" : "for timestamp " + ts(n.timestamp()), n.worker(), seconds(Math.max(0, end - n.inProcessNanos() - start)),
-                seconds(n.inProcessNanos())) : "idle";
+                seconds(n.inProcessNanos())) + (n.openCalls() > 1 ? ", the longest of " + n.openCalls() + " calls" : "") :
+                "idle";
             rows.add(new String[]{n.name(), Long.toString(n.calls()), Long.toString(n.drops()),
                 journal.hasTopology() ? Long.toString(n.queued()) : "?", state});
         }
