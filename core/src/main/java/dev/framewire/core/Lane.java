@@ -18,9 +18,9 @@ import java.util.Arrays;
  * ({@link #load}) and queues the lane on the executor's {@link SharedCalls}; the first free worker
  * (its runner) calls {@code process} with the lane as the context ({@link #run}); emits are
  * recorded in the lane, not delivered. Later steps of the node retire lanes in the order they were
- * loaded, which is input-timestamp order, replaying
- * each one's emits and bounds into the node's real outputs ({@link #replay}): downstream sees
- * exactly what calls made one after another would have produced, whatever order they finished in.
+ * loaded, which is input-timestamp order, replaying each one's emits and bounds into the node's
+ * real outputs ({@link #replay}): downstream sees exactly what calls made one after another would
+ * have produced, whatever order they finished in.
  *
  * <p>Threading: the node's step owns a lane until it queues it; the runner owns it from then
  * until {@link #isDone()} turns true (a release store, after everything the call wrote); then the
@@ -100,8 +100,8 @@ final class Lane implements CalculatorContext
     }
 
     /**
-     * Node step: delivers what the call emitted into the node's outputs, in emit order, then
-     * releases the input set. A timestamp the stream refuses throws, with the rest released.
+     * Node step: stages what the call emitted on the node's outputs, each in its emit order, then
+     * releases the input set (the caller flushes). A timestamp the stream refuses throws, with the rest released.
      */
     void replay() throws TimestampException
     {
