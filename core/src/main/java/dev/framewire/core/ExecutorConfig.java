@@ -9,15 +9,20 @@ import java.util.Arrays;
  */
 public final class ExecutorConfig
 {
+    /** {@link #spinsBeforePark()} unless set: a few microseconds of looking before a park. */
+    public static final int DEFAULT_SPINS_BEFORE_PARK = 200;
+
     private final int workers;
     private final IdleKind idle;
     private final int[] cpus;
+    private final int spinsBeforePark;
 
-    private ExecutorConfig(final int workers, final IdleKind idle, final int[] cpus)
+    private ExecutorConfig(final int workers, final IdleKind idle, final int[] cpus, final int spinsBeforePark)
     {
         this.workers = workers;
         this.idle = idle;
         this.cpus = cpus;
+        this.spinsBeforePark = spinsBeforePark;
     }
 
     /**
@@ -29,7 +34,7 @@ public final class ExecutorConfig
      */
     public static ExecutorConfig of(final int workers, final IdleKind idle)
     {
-        return new ExecutorConfig(workers, idle, new int[0]);
+        return new ExecutorConfig(workers, idle, new int[0], DEFAULT_SPINS_BEFORE_PARK);
     }
 
     /**
@@ -40,7 +45,33 @@ public final class ExecutorConfig
      */
     public ExecutorConfig pinnedTo(final int... cpus)
     {
-        return new ExecutorConfig(workers, idle, cpus.clone());
+        return new ExecutorConfig(workers, idle, cpus.clone(), spinsBeforePark);
+    }
+
+    /**
+     * The same executor whose {@link IdleKind#PARK} workers, out of work, first look for more
+     * {@code spins} times (one duty cycle each, {@code Thread.onSpinWait()} between) before they
+     * park. A packet that comes within those few microseconds is taken without the producer's
+     * unpark (a system call) and the worker's wake-up: on a steady stream that is most packets
+     * (docs/BENCHMARKS.md: B1's parked hop). 0 parks at once, for executors of many mostly idle
+     * workers on a machine without a core to spare. Ignored by the other idle kinds.
+     *
+     * @param spins 0 or more; {@link #DEFAULT_SPINS_BEFORE_PARK} unless set.
+     * @return a new config.
+     */
+    public ExecutorConfig spinsBeforePark(final int spins)
+    {
+        return new ExecutorConfig(workers, idle, cpus, spins);
+    }
+
+    /**
+     * How many idle duty cycles a parking worker spins before it parks.
+     *
+     * @return the count.
+     */
+    public int spinsBeforePark()
+    {
+        return spinsBeforePark;
     }
 
     /**
@@ -77,19 +108,21 @@ public final class ExecutorConfig
     public boolean equals(final Object o)
     {
         return o instanceof ExecutorConfig && ((ExecutorConfig)o).workers == workers &&
-            ((ExecutorConfig)o).idle == idle && Arrays.equals(((ExecutorConfig)o).cpus, cpus);
+            ((ExecutorConfig)o).idle == idle && Arrays.equals(((ExecutorConfig)o).cpus, cpus) &&
+            ((ExecutorConfig)o).spinsBeforePark == spinsBeforePark;
     }
 
     @Override
     public int hashCode()
     {
-        return 31 * (31 * workers + idle.hashCode()) + Arrays.hashCode(cpus);
+        return 31 * (31 * (31 * workers + idle.hashCode()) + Arrays.hashCode(cpus)) + spinsBeforePark;
     }
 
     @Override
     public String toString()
     {
         return "executor{workers=" + workers + ", idle=" + idle + (cpus.length > 0 ? ", cpus=" +
-            Arrays.toString(cpus) : "") + '}';
+            Arrays.toString(cpus) : "") + (idle == IdleKind.PARK && spinsBeforePark != DEFAULT_SPINS_BEFORE_PARK ?
+            ", spinsBeforePark=" + spinsBeforePark : "") + '}';
     }
 }

@@ -221,7 +221,7 @@ public final class Graph implements AutoCloseable
             final Worker[] group = new Worker[count];
             for (int w = 0; w < count; w++)
             {
-                group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, members.size(), executor.idle(),
+                group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, members.size(), executor,
                     w < cpus.length ? cpus[w] : -1);
                 group[w].id = workers.size();
                 workers.add(group[w]);

@@ -172,7 +172,8 @@ public final class GraphConfigText
                 errors.add(where + ": type '" + executor.getType() + "' is not supported; valid is ThreadPoolExecutor");
             }
             final ExecutorConfig config = ExecutorConfig.of(executor.hasNumThreads() ? executor.getNumThreads() : 1,
-                IdleKind.valueOf(executor.getIdleStrategy().name()));
+                IdleKind.valueOf(executor.getIdleStrategy().name())).spinsBeforePark(executor.hasSpinsBeforePark() ?
+                executor.getSpinsBeforePark() : ExecutorConfig.DEFAULT_SPINS_BEFORE_PARK);
             final int[] cpus = executor.getCpuList().stream().mapToInt(Integer::intValue).toArray();
             b.executor(executor.getName().isEmpty() ? GraphConfig.DEFAULT_EXECUTOR : executor.getName(),
                 cpus.length > 0 ? config.pinnedTo(cpus) : config);
@@ -392,6 +393,10 @@ public final class GraphConfigText
             for (final int cpu : e.getValue().cpus())
             {
                 executor.addCpu(cpu);
+            }
+            if (e.getValue().spinsBeforePark() != ExecutorConfig.DEFAULT_SPINS_BEFORE_PARK)
+            {
+                executor.setSpinsBeforePark(e.getValue().spinsBeforePark());
             }
             proto.addExecutor(executor);
         }

@@ -117,6 +117,11 @@ final class GraphPlan
             {
                 errors.add("executor '" + e.getKey() + "' has " + e.getValue().workers() + " workers; it needs at least 1");
             }
+            if (e.getValue().spinsBeforePark() < 0)
+            {
+                errors.add("executor '" + e.getKey() + "' has spins_before_park " + e.getValue().spinsBeforePark() +
+                    "; valid is 0 (park at once) or more");
+            }
             for (final int cpu : e.getValue().cpus())
             {
                 if (cpu < 0)

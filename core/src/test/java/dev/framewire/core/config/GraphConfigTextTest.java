@@ -128,6 +128,17 @@ class GraphConfigTextTest
     }
 
     @Test
+    void negativeSpinsBeforeParkIsRejectedNamingTheExecutor()
+    {
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(GraphConfigText.parse(
+            "input_stream: \"in\"\nexecutor { name: \"cams\" num_threads: 1 spins_before_park: -1 }\n" +
+                "node { calculator: \"PassThroughCalculator\" input_stream: \"in\" output_stream: \"o\" executor: \"cams\" }\n" +
+                "output_stream: \"o\"", "s.pbtxt")).close());
+        assertTrue(ex.getMessage().contains("executor 'cams' has spins_before_park -1; valid is 0 (park at once) or more"),
+            ex.getMessage());
+    }
+
+    @Test
     void builderToTextToBuilderGivesTheSameGraph()
     {
         final GraphConfig config = GraphConfig.builder()
@@ -142,6 +153,7 @@ class GraphConfigTextTest
             .timeoutGuardMillis(5000)
             .inputSetsPerRun(8)
             .executor("fast", ExecutorConfig.of(2, IdleKind.YIELD).pinnedTo(0, 1))
+            .executor("quiet", ExecutorConfig.of(1, IdleKind.PARK).spinsBeforePark(0))
             .node("gate", n -> n.calculator("GateCalculator").inputStream("in").outputStream("mid")
                 .option("allow", false).executor("fast"))
             .node("clone", n -> n.calculator("PacketClonerCalculator").inputStream("mid", "TICK:tick")
@@ -155,6 +167,8 @@ class GraphConfigTextTest
         assertEquals(InputPolicy.fixedSize(4, 2, true), again.nodes().get(2).inputPolicy());
         assertEquals(config.executors(), again.executors());
         assertTrue(text.contains("input_sets_per_run: 8"), text);
+        assertTrue(text.contains("spins_before_park: 0"), text);
+        assertEquals(0, again.executors().get("quiet").spinsBeforePark());
         assertEquals(8, again.inputSetsPerRun());
         new Graph(again).close(); // still a valid graph
     }
