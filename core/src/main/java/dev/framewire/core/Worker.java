@@ -15,6 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
  * that other threads put ready nodes on) into its own {@link NodeHeap}, where no other thread
  * looks, and runs the first node. A node scheduled from this worker's own thread skips the inbox.
+ * When its executor has {@code max_in_flight} nodes, each duty cycle then also takes one of their
+ * steps and one of their calls from the queues the executor's workers share ({@link SharedCalls}).
  *
  * <p>Life cycle: INITIALISED, RUNNING, PAUSED, TERMINATING, TERMINATED.
  *
