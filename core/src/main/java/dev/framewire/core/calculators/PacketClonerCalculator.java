@@ -13,7 +13,8 @@ import dev.framewire.offheap.Payload;
  * timestamp (MediaPipe's PacketClonerCalculator): a slow stream sampled at a fast one's rate.
  * A held payload is retained while held and retained again for each emit, so it is never copied.
  *
- * <p>Streams: untagged data inputs, a {@code TICK} input, one untagged output per data input.
+ * <p>Streams: untagged data inputs and a tick, one untagged output per data input. The tick is
+ * the input tagged {@code TICK} or, without one, as in MediaPipe, the last input.
  * Policy: as MediaPipe's, the default one with bound-only processing, so a tick waits until the
  * data inputs are settled at its timestamp (graphs wanting the latest data at once set the
  * immediate policy in the node config, which wins). A tick settled at the input timestamp, by a
@@ -50,7 +51,7 @@ public final class PacketClonerCalculator implements Calculator
     @Override
     public void open(final CalculatorContext ctx)
     {
-        tick = ctx.input("TICK").index();
+        tick = tickIndex(ctx);
         final int data = ctx.inputCount() - 1;
         if (data != ctx.outputCount())
         {
@@ -64,6 +65,25 @@ public final class PacketClonerCalculator implements Calculator
         boundsBeforeAll = ctx.options().getBoolean("output_packets_only_when_all_inputs_received");
         onlyWhenAll = boundsBeforeAll || ctx.options().getBoolean("output_only_when_all_inputs_received");
         allReceived = false;
+    }
+
+    /** The input tagged {@code TICK}, else, as MediaPipe, the last untagged one. */
+    private static int tickIndex(final CalculatorContext ctx)
+    {
+        try
+        {
+            return ctx.input("TICK").index();
+        }
+        catch (final IllegalArgumentException noTickTag)
+        {
+            if (ctx.inputCount() < 2)
+            {
+                throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator has " +
+                    ctx.inputCount() + " input and none tagged TICK: nothing to clone; valid is one or more data " +
+                    "inputs and a tick, tagged TICK or as the last input", noTickTag);
+            }
+            return ctx.inputCount() - 1;
+        }
     }
 
     @Override

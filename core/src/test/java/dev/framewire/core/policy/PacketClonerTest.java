@@ -3,6 +3,7 @@ package dev.framewire.core.policy;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigText;
+import dev.framewire.core.GraphException;
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.policy.PolicyFixtures.Recorder;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,8 @@ import static dev.framewire.core.policy.PolicyFixtures.snapshot;
 import static dev.framewire.core.policy.PolicyFixtures.syncList;
 import static dev.framewire.core.policy.PolicyFixtures.valueOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * PacketClonerCalculator (MediaPipe's packet_cloner_calculator_test): on every TICK, the latest
@@ -53,6 +56,56 @@ class PacketClonerTest
     {
         graph.observe("out1", p -> out1.add(valueOf(p.value()) + "@" + p.timestamp()));
         graph.observe("out2", p -> out2.add(valueOf(p.value()) + "@" + p.timestamp()));
+    }
+
+    /**
+     * Without a TICK tag the last input is the tick (MediaPipe's GetIds): the same clones as with
+     * the tag.
+     */
+    @Test
+    @Timeout(20)
+    void withoutATickTagTheLastInputIsTheTick() throws Exception
+    {
+        final List<String> out1 = syncList();
+        final List<String> out2 = syncList();
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in1", "in2", "tick")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1", "in2", "tick")
+                .outputStream("out1", "out2"))
+            .outputStream("out1", "out2")
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            observe(graph, out1, out2);
+            graph.start();
+            addFrame(graph, "in1", 10, 10000);
+            addFrame(graph, "in2", 20, 10000);
+            graph.addPacket("tick", 1000L, 10000);
+            graph.addPacket("tick", 1001L, 10001);
+            addFrame(graph, "in1", 11, 10002);
+            graph.addPacket("tick", 1002L, 10003);
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertEquals(List.of("10@10000", "10@10001", "11@10003"), snapshot(out1));
+            assertEquals(List.of("20@10000", "20@10001", "20@10003"), snapshot(out2));
+        }
+    }
+
+    @Test
+    void aClonerWithOneInputAndNoTickTagIsRejected() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in1")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            final String message = ex.failures().get(0).cause().getMessage();
+            assertTrue(message.contains("node 'cloner'") && message.contains("none tagged TICK") &&
+                message.contains("valid is one or more data inputs and a tick"), message);
+        }
     }
 
     /**
