@@ -234,13 +234,18 @@ class MaxInFlightTest
         }
     }
 
-    @Test
-    @Timeout(30)
-    void aFailingCallFailsTheRunAtItsTimestampAndLeaksNothing() throws Exception
+    /** What the test checks once frames 1 to 8 are in and the inputs closed. */
+    private interface AfterFailure
+    {
+        void check(Graph graph, List<String> out) throws Exception;
+    }
+
+    /** Frames 1 to 8 through 'slow' (two calls at once), which fails at 3, under {@code policy}. */
+    private static void failAtThree(final FailurePolicy policy, final AfterFailure then) throws Exception
     {
         final OutOfOrder calculator = new OutOfOrder();
         calculator.failAt = 3;
-        try (Graph graph = new Graph(parallel(calculator, 2, n -> { }).build()))
+        try (Graph graph = new Graph(parallel(calculator, 2, n -> { }).failurePolicy(policy).build()))
         {
             final List<String> out = observe(graph, "out");
             graph.start();
@@ -249,6 +254,16 @@ class MaxInFlightTest
                 addFrame(graph, "in", ts);
             }
             graph.closeAllInputs();
+            then.check(graph, out);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aFailingCallFailsTheRunAtItsTimestampAndLeaksNothing() throws Exception
+    {
+        failAtThree(FailurePolicy.FAIL_RUN, (graph, out) ->
+        {
             final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
             assertEquals("slow", ex.failures().get(0).node());
             assertEquals(3, ex.failures().get(0).timestamp());
@@ -256,34 +271,22 @@ class MaxInFlightTest
             final List<String> delivered = snapshot(out);
             assertTrue(delivered.size() <= 2 && List.of("1@1", "2@2").subList(0, delivered.size()).equals(delivered),
                 "only what came before 3, in order: " + delivered);
-        }
+        });
     }
 
     @Test
     @Timeout(30)
     void dropTimestampSkipsTheFailedCallAndKeepsTheRestInOrder() throws Exception
     {
-        final OutOfOrder calculator = new OutOfOrder();
-        calculator.failAt = 3;
-        final GraphConfig config = parallel(calculator, 2, n -> { })
-            .failurePolicy(FailurePolicy.DROP_TIMESTAMP)
-            .build();
-        try (Graph graph = new Graph(config))
+        failAtThree(FailurePolicy.DROP_TIMESTAMP, (graph, out) ->
         {
-            final List<String> out = observe(graph, "out");
-            graph.start();
-            for (long ts = 1; ts <= 8; ts++)
-            {
-                addFrame(graph, "in", ts);
-            }
-            graph.closeAllInputs();
             graph.waitUntilDone(); // the run goes on past the failure
             assertEquals(List.of("1@1", "2@2", "4@4", "5@5", "6@6", "7@7", "8@8"), snapshot(out));
             assertEquals(1, graph.failures().size());
             assertEquals("slow", graph.failures().get(0).node());
             assertEquals(3, graph.failures().get(0).timestamp());
             assertEquals(1, graph.dropCount("slow"), "the failed timestamp counts as dropped");
-        }
+        });
     }
 
     /** ISOLATE: the node fails at 3 and stays failed; calls after it that were in flight are released. */
@@ -291,25 +294,13 @@ class MaxInFlightTest
     @Timeout(30)
     void isolateReleasesTheCallsAfterTheFailedOne() throws Exception
     {
-        final OutOfOrder calculator = new OutOfOrder();
-        calculator.failAt = 3;
-        final GraphConfig config = parallel(calculator, 2, n -> { })
-            .failurePolicy(FailurePolicy.ISOLATE)
-            .build();
-        try (Graph graph = new Graph(config))
+        failAtThree(FailurePolicy.ISOLATE, (graph, out) ->
         {
-            final List<String> out = observe(graph, "out");
-            graph.start();
-            for (long ts = 1; ts <= 8; ts++)
-            {
-                addFrame(graph, "in", ts);
-            }
-            graph.closeAllInputs();
             final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
             assertEquals(1, ex.failures().size(), ex.getMessage());
             assertEquals(3, ex.failures().get(0).timestamp());
             assertEquals(List.of("1@1", "2@2"), snapshot(out), "what came before the failure, nothing after");
-        }
+        });
     }
 
     @Test
