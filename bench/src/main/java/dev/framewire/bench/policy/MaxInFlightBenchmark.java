@@ -1,6 +1,7 @@
 package dev.framewire.bench.policy;
 
 import dev.framewire.bench.suite.Arrivals;
+import dev.framewire.bench.suite.Sender;
 import dev.framewire.bench.suite.Suite;
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
@@ -47,8 +48,7 @@ public class MaxInFlightBenchmark
 
     private final Arrivals arrivals = new Arrivals();
     private Graph graph;
-    private long sent;
-    private long expectedSum;
+    private Sender sender;
     private long lastTimestamp;
     private volatile String disorder;
 
@@ -92,25 +92,20 @@ public class MaxInFlightBenchmark
             arrivals.accept(packet.getLong());
         });
         graph.start();
+        final Graph target = graph;
+        sender = new Sender((value, timestamp) -> target.tryAddPacket("in", value, timestamp));
     }
 
     @Benchmark
     public long push()
     {
-        final long n = ++sent;
-        final long value = n * 3 + 1;
-        expectedSum += value;
-        while (!graph.tryAddPacket("in", value, n))
-        {
-            Thread.yield();
-        }
-        return n;
+        return sender.send();
     }
 
     @TearDown(Level.Iteration)
     public void verify()
     {
-        arrivals.verify("max_in_flight " + maxInFlight, sent, expectedSum);
+        sender.verify(arrivals, "max_in_flight " + maxInFlight);
         if (disorder != null)
         {
             throw new IllegalStateException("max_in_flight " + maxInFlight + ": out of order: " + disorder);

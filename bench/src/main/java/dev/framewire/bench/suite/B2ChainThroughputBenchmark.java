@@ -57,8 +57,7 @@ public class B2ChainThroughputBenchmark
 
     private final Arrivals arrivals = new Arrivals();
     private Line line;
-    private long sent;
-    private long expectedSum;
+    private Sender sender;
 
     @Setup(Level.Trial)
     public void setUp()
@@ -84,25 +83,19 @@ public class B2ChainThroughputBenchmark
             default:
                 throw new IllegalArgumentException("unknown contender " + contender);
         }
+        sender = new Sender(line::offer);
     }
 
     @Benchmark
     public long push()
     {
-        final long n = ++sent;
-        final long value = n * 3 + 1;
-        expectedSum += value;
-        while (!line.offer(value, n))
-        {
-            Thread.yield();
-        }
-        return n;
+        return sender.send();
     }
 
     @TearDown(Level.Iteration)
     public void verify()
     {
-        arrivals.verify(contender, sent, expectedSum);
+        sender.verify(arrivals, contender);
     }
 
     @TearDown(Level.Trial)

@@ -56,8 +56,7 @@ public class B2JfrBenchmark
     private final Arrivals arrivals = new Arrivals();
     private Line line;
     private Recording recording;
-    private long sent;
-    private long expectedSum;
+    private Sender sender;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException, ParseException
@@ -90,25 +89,19 @@ public class B2JfrBenchmark
                 throw new IllegalArgumentException("unknown contender " + contender);
         }
         line = new B2ChainThroughputBenchmark.FramewireChain(groups, arrivals, 1);
+        sender = new Sender(line::offer);
     }
 
     @Benchmark
     public long push()
     {
-        final long n = ++sent;
-        final long value = n * 3 + 1;
-        expectedSum += value;
-        while (!line.offer(value, n))
-        {
-            Thread.yield();
-        }
-        return n;
+        return sender.send();
     }
 
     @TearDown(Level.Iteration)
     public void verify()
     {
-        arrivals.verify(contender, sent, expectedSum);
+        sender.verify(arrivals, contender);
     }
 
     /**
@@ -134,10 +127,10 @@ public class B2JfrBenchmark
                 }
             }
             final boolean on = contender.startsWith("JFR_EVENTS");
-            if (on ? events < B2ChainThroughputBenchmark.STAGES * sent : events != 0)
+            if (on ? events < B2ChainThroughputBenchmark.STAGES * sender.sent() : events != 0)
             {
                 throw new IllegalStateException(contender + ": " + events + " NodeProcess events recorded for " +
-                    sent + " packets through " + B2ChainThroughputBenchmark.STAGES + " nodes");
+                    sender.sent() + " packets through " + B2ChainThroughputBenchmark.STAGES + " nodes");
             }
         }
         finally

@@ -58,8 +58,7 @@ public class B5JournalBenchmark
     private final Arrivals arrivals = new Arrivals();
     private Path root;
     private Graph graph;
-    private long sent;
-    private long expectedSum;
+    private Sender sender;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException
@@ -97,25 +96,20 @@ public class B5JournalBenchmark
         graph = new Graph(builder.build());
         graph.observe("out", packet -> arrivals.accept(packet.getLong()));
         graph.start();
+        final Graph target = graph;
+        sender = new Sender((value, timestamp) -> target.tryAddPacket("in", value, timestamp));
     }
 
     @Benchmark
     public long push()
     {
-        final long n = ++sent;
-        final long value = n * 3 + 1;
-        expectedSum += value;
-        while (!graph.tryAddPacket("in", value, n))
-        {
-            Thread.yield();
-        }
-        return n;
+        return sender.send();
     }
 
     @TearDown(Level.Iteration)
     public void verify()
     {
-        arrivals.verify(contender, sent, expectedSum);
+        sender.verify(arrivals, contender);
     }
 
     @TearDown(Level.Trial)
