@@ -13,8 +13,10 @@ import dev.framewire.offheap.Payload;
  * timestamp (MediaPipe's PacketClonerCalculator): a slow stream sampled at a fast one's rate.
  * A held payload is retained while held and retained again for each emit, so it is never copied.
  *
- * <p>Streams: untagged data inputs and a tick, one untagged output per data input. The tick is
- * the input tagged {@code TICK} or, without one, as in MediaPipe, the last input.
+ * <p>Streams: untagged data inputs and a tick, one untagged output per data input, in the data
+ * inputs' order. The tick is the input tagged {@code TICK}, at any position, or, without that tag,
+ * as in MediaPipe, the last input. A lone input without the tag (nothing to clone) fails
+ * {@code open}, naming the node.
  * Policy: as MediaPipe's, the default one with bound-only processing, so a tick waits until the
  * data inputs are settled at its timestamp (graphs wanting the latest data at once set the
  * immediate policy in the node config, which wins). A tick settled at the input timestamp, by a
@@ -51,12 +53,15 @@ public final class PacketClonerCalculator implements Calculator
     @Override
     public void open(final CalculatorContext ctx)
     {
-        tick = tickIndex(ctx);
+        final boolean tagged = hasTickTag(ctx);
+        tick = tagged ? ctx.input("TICK").index() : lastInputAsTick(ctx);
         final int data = ctx.inputCount() - 1;
         if (data != ctx.outputCount())
         {
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator needs one output " +
-                "per data input; it has " + data + " data inputs and " + ctx.outputCount() + " outputs");
+                "per data input, in order: it has " + data + " data inputs (" +
+                (tagged ? "the tick is the input tagged TICK" : "none is tagged TICK, so the last input is the tick") +
+                ") and " + ctx.outputCount() + " outputs; valid is " + data + " outputs");
         }
         latest = new Object[data];
         latestWords = new long[data];
@@ -67,23 +72,36 @@ public final class PacketClonerCalculator implements Calculator
         allReceived = false;
     }
 
-    /** The input tagged {@code TICK}, else, as MediaPipe, the last untagged one. */
-    private static int tickIndex(final CalculatorContext ctx)
+    private static boolean hasTickTag(final CalculatorContext ctx)
     {
         try
         {
-            return ctx.input("TICK").index();
+            ctx.input("TICK");
+            return true;
         }
         catch (final IllegalArgumentException noTickTag)
         {
-            if (ctx.inputCount() < 2)
-            {
-                throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator has " +
-                    ctx.inputCount() + " input and none tagged TICK: nothing to clone; valid is one or more data " +
-                    "inputs and a tick, tagged TICK or as the last input", noTickTag);
-            }
-            return ctx.inputCount() - 1;
+            return false;
         }
+    }
+
+    /**
+     * Without a {@code TICK} tag, as MediaPipe's, the last input is the tick. MediaPipe also takes
+     * a lone untagged input as a tick with nothing to clone; we reject it, as an untagged cloner
+     * that can never emit is a forgotten data input or TICK tag. A lone TICK-tagged input stays
+     * accepted, as in MediaPipe: the tag says it was meant.
+     */
+    private static int lastInputAsTick(final CalculatorContext ctx)
+    {
+        final int inputs = ctx.inputCount();
+        if (inputs < 2)
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator has " + inputs +
+                (inputs == 1 ? " input" : " inputs") + " and none tagged TICK: nothing to clone; valid is one or " +
+                "more data inputs and a tick, either tagged TICK at any position or untagged as the last input, " +
+                "with one output per data input");
+        }
+        return inputs - 1;
     }
 
     @Override

@@ -4,14 +4,19 @@ import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.GraphException;
+import dev.framewire.core.GraphFailure;
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.policy.PolicyFixtures.Recorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static dev.framewire.core.policy.PolicyFixtures.addFrame;
 import static dev.framewire.core.policy.PolicyFixtures.assertDrained;
@@ -20,7 +25,6 @@ import static dev.framewire.core.policy.PolicyFixtures.syncList;
 import static dev.framewire.core.policy.PolicyFixtures.valueOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * PacketClonerCalculator (MediaPipe's packet_cloner_calculator_test): on every TICK, the latest
@@ -32,16 +36,44 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * packet_cloner_calculator.proto), set from text config: none (ticks clone what there is),
  * {@code output_only_when_all_inputs_received} (no packet, no bound) and
  * {@code output_packets_only_when_all_inputs_received} (no packet, but the bounds move).
+ *
+ * <p>As MediaPipe's test runs each case with and without the TICK tag, each case here runs with
+ * the tick at every place it may be ({@link TickAt}): the same packets, timestamps and bounds
+ * leave the cloner wherever the tick is.
  */
 class PacketClonerTest
 {
-    private static GraphConfig cloner(final InputPolicy policy)
+    /** Where the cloner's tick is among its inputs. */
+    enum TickAt
+    {
+        TAGGED_FIRST,
+        /** After the first data input: data input i still goes to output i. */
+        TAGGED_BETWEEN,
+        /** No TICK tag: MediaPipe's form where the last input is the tick. */
+        UNTAGGED_LAST;
+
+        /** The cloner's input streams: the data streams in order, and the tick where this puts it. */
+        String[] inputs(final String tick, final String... data)
+        {
+            final List<String> inputs = new ArrayList<>(List.of(data));
+            switch (this)
+            {
+                case TAGGED_FIRST -> inputs.add(0, "TICK:" + tick);
+                case TAGGED_BETWEEN -> inputs.add(1, "TICK:" + tick);
+                case UNTAGGED_LAST -> inputs.add(tick);
+                default -> throw new AssertionError(this);
+            }
+            return inputs.toArray(new String[0]);
+        }
+    }
+
+    private static GraphConfig cloner(final TickAt tickAt, final InputPolicy policy)
     {
         return GraphConfig.builder()
             .inputStream("in1", "in2", "tick")
             .node("cloner", n ->
             {
-                n.calculator("PacketClonerCalculator").inputStream("TICK:tick", "in1", "in2")
+                n.calculator("PacketClonerCalculator").inputStream(tickAt.inputs("tick", "in1", "in2"))
                     .outputStream("out1", "out2");
                 if (policy != null)
                 {
@@ -59,66 +91,17 @@ class PacketClonerTest
     }
 
     /**
-     * Without a TICK tag the last input is the tick (MediaPipe's GetIds): the same clones as with
-     * the tag.
-     */
-    @Test
-    @Timeout(20)
-    void withoutATickTagTheLastInputIsTheTick() throws Exception
-    {
-        final List<String> out1 = syncList();
-        final List<String> out2 = syncList();
-        final GraphConfig config = GraphConfig.builder()
-            .inputStream("in1", "in2", "tick")
-            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1", "in2", "tick")
-                .outputStream("out1", "out2"))
-            .outputStream("out1", "out2")
-            .build();
-        try (Graph graph = new Graph(config))
-        {
-            observe(graph, out1, out2);
-            graph.start();
-            addFrame(graph, "in1", 10, 10000);
-            addFrame(graph, "in2", 20, 10000);
-            graph.addPacket("tick", 1000L, 10000);
-            graph.addPacket("tick", 1001L, 10001);
-            addFrame(graph, "in1", 11, 10002);
-            graph.addPacket("tick", 1002L, 10003);
-            graph.closeAllInputs();
-            graph.waitUntilDone();
-            assertEquals(List.of("10@10000", "10@10001", "11@10003"), snapshot(out1));
-            assertEquals(List.of("20@10000", "20@10001", "20@10003"), snapshot(out2));
-        }
-    }
-
-    @Test
-    void aClonerWithOneInputAndNoTickTagIsRejected() throws Exception
-    {
-        final GraphConfig config = GraphConfig.builder()
-            .inputStream("in1")
-            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1"))
-            .build();
-        try (Graph graph = new Graph(config))
-        {
-            graph.start();
-            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
-            final String message = ex.failures().get(0).cause().getMessage();
-            assertTrue(message.contains("node 'cloner'") && message.contains("none tagged TICK") &&
-                message.contains("valid is one or more data inputs and a tick"), message);
-        }
-    }
-
-    /**
      * MediaPipe's ClonesFiveInputs (with two): under the default policy a tick waits until the data
      * inputs are settled at its timestamp, so ticks beyond the data's bound produce nothing yet.
      */
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TickAt.class)
     @Timeout(20)
-    void ticksWaitForTheDataToSettleUnderTheDefaultPolicy() throws Exception
+    void ticksWaitForTheDataToSettleUnderTheDefaultPolicy(final TickAt tickAt) throws Exception
     {
         final List<String> out1 = syncList();
         final List<String> out2 = syncList();
-        try (Graph graph = new Graph(cloner(null)))
+        try (Graph graph = new Graph(cloner(tickAt, null)))
         {
             observe(graph, out1, out2);
             graph.start();
@@ -148,13 +131,14 @@ class PacketClonerTest
     }
 
     /** MediaPipe's ClonesSingleInputEarlierTimestamps: a newer data packet settles the ticks before it. */
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TickAt.class)
     @Timeout(20)
-    void aNewerDataPacketSettlesTheTicksBeforeIt() throws Exception
+    void aNewerDataPacketSettlesTheTicksBeforeIt(final TickAt tickAt) throws Exception
     {
         final List<String> out1 = syncList();
         final List<String> out2 = syncList();
-        try (Graph graph = new Graph(cloner(null)))
+        try (Graph graph = new Graph(cloner(tickAt, null)))
         {
             observe(graph, out1, out2);
             graph.start();
@@ -175,13 +159,14 @@ class PacketClonerTest
     }
 
     /** MediaPipe's ClonesTwoInputsWithImmediateInputStreamHandler: past, current and future packets. */
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TickAt.class)
     @Timeout(20)
-    void underTheImmediatePolicyATickClonesWhateverArrivedLast() throws Exception
+    void underTheImmediatePolicyATickClonesWhateverArrivedLast(final TickAt tickAt) throws Exception
     {
         final List<String> out1 = syncList();
         final List<String> out2 = syncList();
-        try (Graph graph = new Graph(cloner(InputPolicy.immediate())))
+        try (Graph graph = new Graph(cloner(tickAt, InputPolicy.immediate())))
         {
             observe(graph, out1, out2);
             graph.start();
@@ -217,9 +202,10 @@ class PacketClonerTest
      * MediaPipe's PacketClonerCalculatorGatedInputTest: a tick settled without a packet (its gate
      * dropped it) moves the cloner's output bounds past it, so consumers do not wait for it.
      */
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TickAt.class)
     @Timeout(20)
-    void aTickDroppedUpstreamStillMovesTheOutputBounds() throws Exception
+    void aTickDroppedUpstreamStillMovesTheOutputBounds(final TickAt tickAt) throws Exception
     {
         final List<String> after = syncList();
         final GraphConfig config = GraphConfig.builder()
@@ -228,7 +214,8 @@ class PacketClonerTest
                 .outputStream("tick_gated"))
             .node("input_gate", n -> n.calculator("GateCalculator").inputStream("input", "ALLOW:input_enabled")
                 .outputStream("input_gated"))
-            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("input_gated", "TICK:tick_gated")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator")
+                .inputStream(tickAt.inputs("tick_gated", "input_gated"))
                 .outputStream("output"))
             .node("after", n -> n.calculator(() -> new Recorder(after).processingBounds()).inputStream("output"))
             .build();
@@ -258,13 +245,97 @@ class PacketClonerTest
         }
     }
 
+    /** The failure that ends a run of {@code config}: its cloner's {@code open} rejects the streams. */
+    private static GraphFailure openFailure(final GraphConfig config) throws Exception
+    {
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertEquals(1, ex.failures().size(), ex.failures().toString());
+            return ex.failures().get(0);
+        }
+    }
+
+    /**
+     * A lone input without the TICK tag would be the tick with nothing to clone: MediaPipe runs
+     * it, doing nothing; we refuse it, naming the node and the valid forms.
+     */
+    @Test
+    @Timeout(20)
+    void aLoneInputWithoutATickTagIsRejectedNamingTheNode() throws Exception
+    {
+        final GraphFailure failure = openFailure(GraphConfig.builder()
+            .inputStream("in1")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1"))
+            .build());
+        assertEquals("cloner", failure.node());
+        assertEquals("node 'cloner': PacketClonerCalculator has 1 input and none tagged TICK: nothing to clone; " +
+            "valid is one or more data inputs and a tick, either tagged TICK at any position or untagged as the " +
+            "last input, with one output per data input", failure.cause().getMessage());
+    }
+
+    /**
+     * Without the tag the last input is the tick, not a data input: an output for it is one too
+     * many, and the error says which input was taken for the tick.
+     */
+    @Test
+    @Timeout(20)
+    void withoutATickTagAnOutputForTheLastInputIsOneTooMany() throws Exception
+    {
+        final GraphFailure failure = openFailure(GraphConfig.builder()
+            .inputStream("in1", "in2", "tick")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1", "in2", "tick")
+                .outputStream("out1", "out2", "out3"))
+            .outputStream("out1", "out2", "out3")
+            .build());
+        assertEquals("cloner", failure.node());
+        assertEquals("node 'cloner': PacketClonerCalculator needs one output per data input, in order: it has 2 " +
+            "data inputs (none is tagged TICK, so the last input is the tick) and 3 outputs; valid is 2 outputs",
+            failure.cause().getMessage());
+    }
+
+    /** A lone TICK-tagged input stays accepted, as in MediaPipe: the run ends cleanly with nothing cloned. */
+    @Test
+    @Timeout(20)
+    void aLoneTickTaggedInputIsAccepted() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("tick")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("TICK:tick"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.addPacket("tick", 1000L, 100);
+            graph.addPacket("tick", 2000L, 200);
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
     private static final String NONE = "none";
     private static final String ONLY = "output_only_when_all_inputs_received";
     private static final String BOUNDS = "output_packets_only_when_all_inputs_received";
 
-    /** The cloner from text config, with {@code option} set true unless it is {@link #NONE}, and a recorder after it. */
-    private static GraphConfig clonerWithOption(final String option, final List<String> after)
+    /** Every option with every place of the tick. */
+    static Stream<Arguments> optionsAndTicks()
     {
+        return Stream.of(NONE, ONLY, BOUNDS)
+            .flatMap(option -> Stream.of(TickAt.values()).map(tickAt -> Arguments.of(option, tickAt)));
+    }
+
+    /**
+     * The cloner from text config, with {@code option} set true unless it is {@link #NONE}, and a
+     * recorder after it.
+     */
+    private static GraphConfig clonerWithOption(final String option, final TickAt tickAt, final List<String> after)
+    {
+        final StringBuilder inputs = new StringBuilder();
+        for (final String input : tickAt.inputs("tick", "in1", "in2"))
+        {
+            inputs.append("  input_stream: \"").append(input).append("\"\n");
+        }
         final GraphConfig cloner = GraphConfigText.parse(String.join("\n",
             "input_stream: \"in1\"",
             "input_stream: \"in2\"",
@@ -272,10 +343,7 @@ class PacketClonerTest
             "node {",
             "  name: \"cloner\"",
             "  calculator: \"PacketClonerCalculator\"",
-            "  input_stream: \"TICK:tick\"",
-            "  input_stream: \"in1\"",
-            "  input_stream: \"in2\"",
-            "  output_stream: \"out1\"",
+            inputs + "  output_stream: \"out1\"",
             "  output_stream: \"out2\"",
             option.equals(NONE) ? "" : "  option { name: \"" + option + "\" bool_value: true }",
             "}",
@@ -292,14 +360,14 @@ class PacketClonerTest
      * emits nothing but moves the bounds. From the tick at 200, when in2 has had its packet, all
      * three clone both inputs.
      */
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {NONE, ONLY, BOUNDS})
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("optionsAndTicks")
     @Timeout(20)
-    void beforeEveryInputHasHadAPacketTheOptionsHoldBackPacketsOrPacketsAndBounds(final String option)
-        throws Exception
+    void beforeEveryInputHasHadAPacketTheOptionsHoldBackPacketsOrPacketsAndBounds(final String option,
+        final TickAt tickAt) throws Exception
     {
         final List<String> after = syncList();
-        try (Graph graph = new Graph(clonerWithOption(option, after)))
+        try (Graph graph = new Graph(clonerWithOption(option, tickAt, after)))
         {
             graph.start();
             addFrame(graph, "in1", 1, 100);
@@ -327,13 +395,14 @@ class PacketClonerTest
      * {@code output_only_when_all_inputs_received} it moves no bound either, so the node after it
      * sees nothing but the close. The held in1 frames are released (the graph's close checks).
      */
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {NONE, ONLY, BOUNDS})
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("optionsAndTicks")
     @Timeout(20)
-    void anInputThatNeverHasAPacketSilencesTheOptionsUntilTheEnd(final String option) throws Exception
+    void anInputThatNeverHasAPacketSilencesTheOptionsUntilTheEnd(final String option, final TickAt tickAt)
+        throws Exception
     {
         final List<String> after = syncList();
-        try (Graph graph = new Graph(clonerWithOption(option, after)))
+        try (Graph graph = new Graph(clonerWithOption(option, tickAt, after)))
         {
             graph.start();
             addFrame(graph, "in1", 1, 100);
