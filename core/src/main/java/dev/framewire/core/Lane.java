@@ -45,7 +45,8 @@ final class Lane implements CalculatorContext
     }
 
     final Node node;
-    private final InputPort[] inputs;
+    /** The call's input set; its payloads are lent to the call (see {@link InputPort#passOn}). */
+    final InputPort[] inputs;
     private final Emits[] outputs;
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
     /** The input set's timestamp. */
@@ -172,12 +173,6 @@ final class Lane implements CalculatorContext
         }
         DONE.setRelease(this, true);
         node.onLaneDone();
-    }
-
-    /** Runner: whether {@code payload} is one of this call's inputs (see {@link Node#passOn}). */
-    private boolean passOn(final Payload payload)
-    {
-        return InputPort.passOn(inputs, payload);
     }
 
     // ---------------------------------------------------------------- CalculatorContext
@@ -341,24 +336,7 @@ final class Lane implements CalculatorContext
         @Override
         public void add(final Object value, final long timestamp)
         {
-            if (value == null)
-            {
-                throw new IllegalArgumentException(stream + ": null packet value at timestamp " +
-                    Timestamp.toString(timestamp));
-            }
-            if (value instanceof Payload)
-            {
-                final Payload payload = (Payload)value;
-                if (!lane.passOn(payload) && payload.refCount() <= 0)
-                {
-                    throw new IllegalStateException(stream + ": emitted a released " + payload);
-                }
-                record(timestamp, payload, payload.generation());
-            }
-            else
-            {
-                record(timestamp, value, 0);
-            }
+            record(timestamp, value, OutputStream.checkEmitted(stream, value, timestamp, lane.inputs));
         }
 
         @Override

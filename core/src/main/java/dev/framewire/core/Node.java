@@ -831,15 +831,6 @@ final class Node implements CalculatorContext
     }
 
     /**
-     * Whether a payload being emitted is one this node's inputs lend: the first emit passes the
-     * input's reference on, a later one retains.
-     */
-    boolean passOn(final Payload payload)
-    {
-        return InputPort.passOn(inputs, payload);
-    }
-
-    /**
      * Closes the calculator after a failed or cancelled run, if it was opened and not closed:
      * what it emits is released, not delivered.
      */

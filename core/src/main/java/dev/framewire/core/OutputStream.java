@@ -71,27 +71,35 @@ final class OutputStream implements Output
     @Override
     public void add(final Object value, final long timestamp)
     {
+        stage(timestamp, value, checkEmitted(this, value, timestamp, node == null ? null : node.inputs));
+    }
+
+    /**
+     * Checks a value a calculator (or a graph input) emits, for {@link #add(Object, long)} here and
+     * in a {@link Lane}: not null, and a payload is either lent by one of {@code lenders} (the
+     * emit passes that input's reference on, see {@link InputPort#passOn}) or still referenced by
+     * the caller, whose reference then moves to the stream.
+     *
+     * @param owner   the output, named in the error (its {@code toString}, only on error).
+     * @param lenders the emitting call's inputs, or null for a graph input.
+     * @return the packet's word: a payload's generation, else 0.
+     */
+    static long checkEmitted(final Object owner, final Object value, final long timestamp, final InputPort[] lenders)
+    {
         if (value == null)
         {
-            throw new IllegalArgumentException(owner() + ": null packet value at timestamp " + Timestamp.toString(timestamp));
+            throw new IllegalArgumentException(owner + ": null packet value at timestamp " + Timestamp.toString(timestamp));
         }
-        if (value instanceof Payload)
+        if (!(value instanceof Payload))
         {
-            final Payload payload = (Payload)value;
-            if (node == null || !node.passOn(payload))
-            {
-                // the caller's own reference moves to the stream; check it has one
-                if (payload.refCount() <= 0)
-                {
-                    throw new IllegalStateException(owner() + ": emitted a released " + payload);
-                }
-            }
-            stage(timestamp, payload, payload.generation());
+            return 0;
         }
-        else
+        final Payload payload = (Payload)value;
+        if ((lenders == null || !InputPort.passOn(lenders, payload)) && payload.refCount() <= 0)
         {
-            stage(timestamp, value, 0);
+            throw new IllegalStateException(owner + ": emitted a released " + payload);
         }
+        return payload.generation();
     }
 
     @Override

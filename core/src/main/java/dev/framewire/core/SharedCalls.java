@@ -75,11 +75,6 @@ final class SharedCalls
         return nodes.isEmpty() && lanes.isEmpty();
     }
 
-    int size()
-    {
-        return nodes.size() + lanes.size();
-    }
-
     /**
      * Unparks one parked worker other than the caller, starting after the last one woken so that
      * calls spread. None parked: they are all busy and each looks here when its step ends.

@@ -1,5 +1,6 @@
 package dev.framewire.bench.suite;
 
+import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.IdleKind;
 
 /**
@@ -25,7 +26,9 @@ interface Hop extends AutoCloseable
     /**
      * Builds a contender.
      *
-     * @param contender {@code NAME/IDLE}: FRAMEWIRE, DISRUPTOR, LOCKED, TPE or SPSC, and BUSY_SPIN or PARK.
+     * @param contender {@code NAME/IDLE}: FRAMEWIRE, DISRUPTOR, LOCKED, TPE or SPSC, and BUSY_SPIN or PARK;
+     *                  also FRAMEWIRE_SPIN0 (not in the suite's list, for {@code -p}): PARK workers that
+     *                  park at once ({@code spins_before_park} 0).
      * @param arrivals  where values end.
      * @return the hop, started.
      */
@@ -36,7 +39,9 @@ interface Hop extends AutoCloseable
         switch (name)
         {
             case "FRAMEWIRE":
-                return new FramewireHop(idle, arrivals);
+                return new FramewireHop(idle, ExecutorConfig.DEFAULT_SPINS_BEFORE_PARK, arrivals);
+            case "FRAMEWIRE_SPIN0":
+                return new FramewireHop(idle, 0, arrivals);
             case "DISRUPTOR":
                 return new DisruptorHop(idle, arrivals);
             case "LOCKED":
