@@ -205,7 +205,9 @@ public final class JournalWriter implements AutoCloseable
                 @Override
                 public void onAcquired(final int cycle, final File file)
                 {
-                    JournalFiles.restrictFile(file.toPath()); // a new cycle's file, at a roll
+                    // a new cycle's file, at a roll; Chronicle calls this on its background releaser
+                    // thread, moments after the file is made (the run directory is owner-only already)
+                    JournalFiles.restrictFile(file.toPath());
                 }
 
                 @Override

@@ -1,5 +1,6 @@
 package dev.framewire.core.journal;
 
+import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,10 +45,19 @@ class JournalFilesTest
             JournalRoundTripTest.start(writer);
             writer.processBegin(0, 0, 1);
             final int cycle = JournalFiles.cycleFiles(run).size();
-            // wait into the next second: the next append rolls to a new file, made by the appender
-            Thread.sleep(1100);
+            // wait into the next second (the roll cycle's clock is the wall clock): the next append
+            // rolls to a new file, made by the appender
+            final long second = System.currentTimeMillis() / 1000;
+            while (System.currentTimeMillis() / 1000 == second)
+            {
+                Thread.sleep(10);
+            }
             writer.processEnd(0, 0, 1);
             assertEquals(cycle + 1, JournalFiles.cycleFiles(run).size(), "rolled to a new file");
+            // Chronicle tells the store-file listener about the new file on its background releaser
+            // thread, so the file is owner-only a moment after the roll (the owner-only run directory
+            // keeps everyone else out in between); run the pending notifications, then check
+            BackgroundResourceReleaser.releasePendingResources();
             assertOwnerOnly(root, run); // while the writer is open
             writer.runEnd("done");
         }
