@@ -39,6 +39,13 @@ public interface Input extends Packet
      * The packet's payload, to write: the same memory when this node holds the only reference,
      * a copy otherwise (copy-on-write). The input now lends the returned payload.
      *
+     * <p>Whether this call copies depends on whether the payload's other consumers have run: a
+     * node releases its inputs when its {@code process} returns. Nothing orders consumers of the
+     * same stream among themselves (on one worker MediaPipe's order runs the node declared last
+     * first), so a writer beside readers usually copies. To write in place, order the writer after
+     * the readers: give it their outputs as further inputs, and the default policy runs it at a
+     * timestamp only once every reader has run there and released the frame.
+     *
      * @return a payload this calculator may write.
      */
     Payload writablePayload();

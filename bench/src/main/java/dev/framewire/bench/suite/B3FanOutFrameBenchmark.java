@@ -43,9 +43,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>{@code bytesCopied} (a JMH secondary result, bytes a second) over the score is the bytes
  * copied per frame:
  * <ul>
- *   <li>{@code FRAMEWIRE_COW}: the writer calls {@code writablePayload()}: a copy only while a
- *       reader still holds the frame. On one worker the readers usually run first and release it,
- *       so the writer gets the frame itself.</li>
+ *   <li>{@code FRAMEWIRE_COW}: the writer beside the readers calls {@code writablePayload()}: a
+ *       copy only while a reader still holds the frame. Nothing orders the writer after the
+ *       readers: on one worker MediaPipe's order runs the node declared last (the writer) first
+ *       among nodes of equal depth, so it finds the frame shared and copies.</li>
+ *   <li>{@code FRAMEWIRE_COW_AFTER}: the same writer also takes the readers' outputs as inputs,
+ *       so the default policy runs it only after all three readers have run that timestamp and
+ *       released the frame (a node releases its inputs before its outputs leave): it writes the
+ *       frame itself on any number of workers. This is the Disruptor contender's topology,
+ *       expressed as MediaPipe expresses a dependency.</li>
  *   <li>{@code FRAMEWIRE_CLONE}: the writer always clones (acquire, copy, write, release).</li>
  *   <li>{@code DISRUPTOR}: readers as three parallel handlers, the writer a handler after them
  *       ({@code handleEventsWith(r0, r1, r2).then(w)}): it writes in place, never copies, four
@@ -68,7 +74,8 @@ public class B3FanOutFrameBenchmark
     static final int IN_FLIGHT_FRAMES = 4;
     static final int PAGE = 4096;
 
-    @Param({"FRAMEWIRE_COW/1", "FRAMEWIRE_CLONE/1", "FRAMEWIRE_COW/2", "FRAMEWIRE_CLONE/2", "DISRUPTOR/4", "TPE/4"})
+    @Param({"FRAMEWIRE_COW/1", "FRAMEWIRE_COW_AFTER/1", "FRAMEWIRE_CLONE/1", "FRAMEWIRE_COW/2", "FRAMEWIRE_COW_AFTER/2",
+        "FRAMEWIRE_CLONE/2", "DISRUPTOR/4", "TPE/4"})
     public String contender;
 
     /** Bytes copied, as a rate beside the frame rate. */
@@ -112,10 +119,13 @@ public class B3FanOutFrameBenchmark
         switch (contender.substring(0, contender.indexOf('/')))
         {
             case "FRAMEWIRE_COW":
-                line = new FramewireFanOut(threads, false, cloned, arrivals);
+                line = new FramewireFanOut(threads, false, false, cloned, arrivals);
+                break;
+            case "FRAMEWIRE_COW_AFTER":
+                line = new FramewireFanOut(threads, false, true, cloned, arrivals);
                 break;
             case "FRAMEWIRE_CLONE":
-                line = new FramewireFanOut(threads, true, cloned, arrivals);
+                line = new FramewireFanOut(threads, true, false, cloned, arrivals);
                 break;
             case "DISRUPTOR":
                 line = new DisruptorFanOut(arrivals);
@@ -241,7 +251,12 @@ public class B3FanOutFrameBenchmark
         private final AtomicLong cloned;
         private final int frameBytes = PixelFormat.RGBA32.frameBytes(HEIGHT, PixelFormat.RGBA32.minStride(WIDTH));
 
-        FramewireFanOut(final int workers, final boolean clone, final AtomicLong cloned, final Arrivals arrivals)
+        /**
+         * @param afterReaders whether the writer also takes the readers' outputs, so it runs after
+         *                     them.
+         */
+        FramewireFanOut(final int workers, final boolean clone, final boolean afterReaders, final AtomicLong cloned,
+            final Arrivals arrivals)
         {
             this.cloned = cloned;
             final GraphConfig.Builder builder = GraphConfig.builder()
@@ -255,8 +270,14 @@ public class B3FanOutFrameBenchmark
                 builder.node("reader" + r, n -> n.calculator(ReaderCalculator::new).inputStream("frame").outputStream(out))
                     .outputStream(out);
             }
-            builder.node("writer", n -> n.calculator(() -> new WriterCalculator(clone, cloned))
-                .inputStream("frame").outputStream("w")).outputStream("w");
+            builder.node("writer", n ->
+            {
+                n.calculator(() -> new WriterCalculator(clone, cloned)).inputStream("frame").outputStream("w");
+                for (int r = 0; afterReaders && r < READERS; r++)
+                {
+                    n.inputStream("r" + r);
+                }
+            }).outputStream("w");
             graph = new Graph(builder.build());
             for (int r = 0; r < READERS; r++)
             {
