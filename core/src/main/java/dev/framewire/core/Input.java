@@ -21,6 +21,14 @@ public interface Input extends Packet
     int index();
 
     /**
+     * The stream's tag in the node's config ({@code TAG:index:name}), as MediaPipe's
+     * {@code TAG:index} addresses it.
+     *
+     * @return the tag, or the empty string for an untagged input.
+     */
+    String tag();
+
+    /**
      * Whether this input has no packet in the current input set.
      *
      * @return true when empty.

@@ -43,6 +43,12 @@ final class InputPort extends PacketSlot implements Input
     }
 
     @Override
+    public String tag()
+    {
+        return tag;
+    }
+
+    @Override
     public boolean isEmpty()
     {
         return value == null;

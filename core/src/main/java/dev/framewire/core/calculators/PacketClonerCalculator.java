@@ -15,8 +15,8 @@ import dev.framewire.offheap.Payload;
  *
  * <p>Streams: untagged data inputs and a tick, one untagged output per data input, in the data
  * inputs' order. The tick is the input tagged {@code TICK}, at any position, or, without that tag,
- * as in MediaPipe, the last input. A lone input without the tag (nothing to clone) fails
- * {@code open}, naming the node.
+ * as in MediaPipe, the last input. A lone input without the tag (nothing to clone), any other tag
+ * or a second {@code TICK} fails {@code open}, naming the node and the input.
  * Policy: as MediaPipe's, the default one with bound-only processing, so a tick waits until the
  * data inputs are settled at its timestamp (graphs wanting the latest data at once set the
  * immediate policy in the node config, which wins). A tick settled at the input timestamp, by a
@@ -53,14 +53,14 @@ public final class PacketClonerCalculator implements Calculator
     @Override
     public void open(final CalculatorContext ctx)
     {
-        final boolean tagged = hasTickTag(ctx);
-        tick = tagged ? ctx.input("TICK").index() : lastInputAsTick(ctx);
+        final int tagged = taggedTick(ctx);
+        tick = tagged >= 0 ? tagged : lastInputAsTick(ctx);
         final int data = ctx.inputCount() - 1;
         if (data != ctx.outputCount())
         {
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator needs one output " +
                 "per data input, in order: it has " + data + " data inputs (" +
-                (tagged ? "the tick is the input tagged TICK" : "none is tagged TICK, so the last input is the tick") +
+                (tagged >= 0 ? "the tick is the input tagged TICK" : "none is tagged TICK, so the last input is the tick") +
                 ") and " + ctx.outputCount() + " outputs; valid is " + data + " outputs");
         }
         latest = new Object[data];
@@ -72,17 +72,29 @@ public final class PacketClonerCalculator implements Calculator
         allReceived = false;
     }
 
-    private static boolean hasTickTag(final CalculatorContext ctx)
+    /**
+     * The input tagged {@code TICK}, or -1 if none. As MediaPipe's contract declares only untagged
+     * data inputs and one {@code TICK}, any other tag, or a second {@code TICK}, is an error.
+     */
+    private static int taggedTick(final CalculatorContext ctx)
     {
-        try
+        int tick = -1;
+        for (int i = 0; i < ctx.inputCount(); i++)
         {
-            ctx.input("TICK");
-            return true;
+            final String tag = ctx.input(i).tag();
+            if (tag.isEmpty())
+            {
+                continue;
+            }
+            if (!tag.equals("TICK") || tick >= 0)
+            {
+                throw new IllegalArgumentException("node '" + ctx.nodeName() + "': PacketClonerCalculator input " + i +
+                    " ('" + ctx.input(i).streamName() + "') is tagged " + tag + (tick >= 0 ? " again" : "") +
+                    "; valid are untagged data inputs and at most one input tagged TICK");
+            }
+            tick = i;
         }
-        catch (final IllegalArgumentException noTickTag)
-        {
-            return false;
-        }
+        return tick;
     }
 
     /**

@@ -295,6 +295,33 @@ class PacketClonerTest
             failure.cause().getMessage());
     }
 
+    /**
+     * MediaPipe's contract declares untagged data inputs and one TICK only, so a graph with any
+     * other tagged input fails validation there; here {@code open} fails naming the node and input.
+     */
+    @Test
+    @Timeout(20)
+    void anInputWithAnotherTagOrASecondTickIsRejectedNamingTheInput() throws Exception
+    {
+        final GraphFailure other = openFailure(GraphConfig.builder()
+            .inputStream("in1", "video", "tick")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1", "VIDEO:video", "TICK:tick")
+                .outputStream("out1", "out2"))
+            .outputStream("out1", "out2")
+            .build());
+        assertEquals("cloner", other.node());
+        assertEquals("node 'cloner': PacketClonerCalculator input 1 ('video') is tagged VIDEO; valid are untagged " +
+            "data inputs and at most one input tagged TICK", other.cause().getMessage());
+        final GraphFailure second = openFailure(GraphConfig.builder()
+            .inputStream("in1", "tick", "tock")
+            .node("cloner", n -> n.calculator("PacketClonerCalculator").inputStream("in1", "TICK:0:tick", "TICK:1:tock")
+                .outputStream("out1"))
+            .outputStream("out1")
+            .build());
+        assertEquals("node 'cloner': PacketClonerCalculator input 2 ('tock') is tagged TICK again; valid are " +
+            "untagged data inputs and at most one input tagged TICK", second.cause().getMessage());
+    }
+
     /** A lone TICK-tagged input stays accepted, as in MediaPipe: the run ends cleanly with nothing cloned. */
     @Test
     @Timeout(20)
