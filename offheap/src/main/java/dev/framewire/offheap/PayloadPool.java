@@ -114,6 +114,56 @@ public final class PayloadPool implements AutoCloseable
     }
 
     /**
+     * Makes room for {@code count} more payloads of {@code length} bytes before they are needed:
+     * grows their size class by at least {@code count} slots, so that the acquires that follow
+     * find free slots instead of allocating a slab (a direct allocation, zeroed by the JVM, under
+     * the class's lock: tens of milliseconds for frame-sized slabs). A service calls it at start,
+     * or a calculator in {@code open} for the frames it expects to have in flight; calls add up.
+     * Reserved slabs count against the budget's maximum, as any slab does; they are not in use,
+     * so the soft and hard limits do not see them. Slabs are whole, so the class may grow by more
+     * slots than asked for.
+     *
+     * <p>Threading: any thread; acquires and releases in the class go on meanwhile.
+     *
+     * @param length bytes of each payload, 1 up to the largest slot size; for frames
+     *               {@code format.frameBytes(height, format.minStride(width))}.
+     * @param count  how many more slots the class should have; 0 does nothing.
+     * @return the slots the size class has now.
+     * @throws IllegalArgumentException if {@code length} or {@code count} is out of range.
+     * @throws MemoryBudgetExceededException if the budget's maximum leaves no room for them; the
+     *         slabs added until then stay.
+     * @throws IllegalStateException if the pool is closed.
+     */
+    public int reserve(final int length, final int count)
+    {
+        if (length <= 0 || length > maxSlotBytes)
+        {
+            throw new IllegalArgumentException(
+                "payload length " + length + " out of range, valid is 1.." + maxSlotBytes + " bytes");
+        }
+        if (count < 0)
+        {
+            throw new IllegalArgumentException("reserve count " + count + " is negative, valid is 0 or more");
+        }
+        if (closed)
+        {
+            throw new IllegalStateException("payload pool is closed");
+        }
+        final SizeClass sizeClass = sizeClasses[classIndex(length)];
+        final int before = sizeClass.slotCount();
+        final int slots = sizeClass.reserve(count);
+        if (slots < 0)
+        {
+            final int added = sizeClass.slotCount() - before;
+            throw new MemoryBudgetExceededException("cannot reserve " + count + " more slots of " +
+                sizeClass.slotBytes + " B for " + length + " B payloads: the maximum of " + budget.maxBytes() +
+                " B of slabs left room for " + added, (long)(count - added) * sizeClass.slotBytes,
+                budget.bytesInUse());
+        }
+        return slots;
+    }
+
+    /**
      * Takes a slot for a frame with the tightest stride for its width.
      *
      * @param width  pixels, positive.

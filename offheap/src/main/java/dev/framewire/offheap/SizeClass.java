@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * </pre>
  *
  * <p>Threading: {@link #poll()} and {@link #push(Payload)} are lock-free from any thread.
- * {@link #grow()} takes a lock; it runs only when the list is empty and allocates a slab, which
- * is a system call anyway.
+ * {@link #grow()} and {@link #reserve(int)} take a lock; they allocate a slab, which is a system
+ * call anyway, and {@code grow} runs only when the list is empty.
  */
 final class SizeClass
 {
@@ -106,41 +106,84 @@ final class SizeClass
             {
                 return free;
             }
-            final long slabBytes = (long)slotsPerSlab * slotBytes;
-            if (!pool.budget().tryReserve(slabBytes))
+            final Payload[] grown = addSlab();
+            if (grown == null)
             {
                 return null;
             }
-            // Aligned by hand rather than with BufferUtil.allocateDirectAligned: that returns a
-            // slice, which BufferUtil.free cannot free ("duplicate or slice"); the whole
-            // allocation is kept so that close() can free it.
-            final ByteBuffer slab;
-            try
+            final int first = grown.length - slotsPerSlab;
+            for (int i = first + 1; i < grown.length; i++)
             {
-                slab = ByteBuffer.allocateDirect((int)slabBytes + PayloadPool.ALIGNMENT);
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                pool.budget().unreserve(slabBytes);
-                throw ex;
-            }
-            slabs.add(slab);
-            final long base = BitUtil.align(BufferUtil.address(slab), PayloadPool.ALIGNMENT);
-            final Payload[] old = slots;
-            final Payload[] grown = Arrays.copyOf(old, old.length + slotsPerSlab);
-            for (int i = 0; i < slotsPerSlab; i++)
-            {
-                final int slotIndex = old.length + i;
-                grown[slotIndex] = new Payload(this, slotIndex, base + (long)i * slotBytes);
-            }
-            slots = grown;
-            for (int i = 1; i < slotsPerSlab; i++)
-            {
-                pushFree(grown[old.length + i]);
+                pushFree(grown[i]);
             }
             acquires.incrementAndGet();
-            return grown[old.length];
+            return grown[first];
         }
+    }
+
+    /**
+     * Adds slabs until this class has at least {@code count} more slots than now, all free.
+     *
+     * @return the slots it has now, or -1 when the budget's maximum left no room for a slab it
+     *         needed (the slabs added before that stay).
+     */
+    int reserve(final int count)
+    {
+        synchronized (this)
+        {
+            final long target = (long)slots.length + count;
+            while (slots.length < target)
+            {
+                final Payload[] grown = addSlab();
+                if (grown == null)
+                {
+                    return -1;
+                }
+                for (int i = grown.length - slotsPerSlab; i < grown.length; i++)
+                {
+                    pushFree(grown[i]);
+                }
+            }
+            return slots.length;
+        }
+    }
+
+    /**
+     * Caller holds the lock: allocates a slab and publishes its slots (not yet on the free list).
+     *
+     * @return the grown slot array, or null when the budget's maximum leaves no room.
+     */
+    private Payload[] addSlab()
+    {
+        final long slabBytes = (long)slotsPerSlab * slotBytes;
+        if (!pool.budget().tryReserve(slabBytes))
+        {
+            return null;
+        }
+        // Aligned by hand rather than with BufferUtil.allocateDirectAligned: that returns a
+        // slice, which BufferUtil.free cannot free ("duplicate or slice"); the whole
+        // allocation is kept so that close() can free it.
+        final ByteBuffer slab;
+        try
+        {
+            slab = ByteBuffer.allocateDirect((int)slabBytes + PayloadPool.ALIGNMENT);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            pool.budget().unreserve(slabBytes);
+            throw ex;
+        }
+        slabs.add(slab);
+        final long base = BitUtil.align(BufferUtil.address(slab), PayloadPool.ALIGNMENT);
+        final Payload[] old = slots;
+        final Payload[] grown = Arrays.copyOf(old, old.length + slotsPerSlab);
+        for (int i = 0; i < slotsPerSlab; i++)
+        {
+            final int slotIndex = old.length + i;
+            grown[slotIndex] = new Payload(this, slotIndex, base + (long)i * slotBytes);
+        }
+        slots = grown;
+        return grown;
     }
 
     /**

@@ -57,6 +57,45 @@ class PayloadPoolTest
         assertEquals(0, pool.budget().bytesReserved(), "nothing is reserved before the first acquire");
     }
 
+    /**
+     * reserve grows a class by whole slabs before any acquire, so the acquires that follow take
+     * free slots and allocate no slab; calls add up; past the maximum it says so and keeps what it
+     * added.
+     */
+    @Test
+    void reserveAddsWholeSlabsAheadSoAcquiresFindFreeSlots()
+    {
+        final PayloadPool pool = pool(new PoolContext()
+            .maxBytes(12 * KIB).hardLimitRatio(1).softLimitRatio(1)
+            .minSlotBytes(256).maxSlotBytes(KIB).slabBytes(4 * KIB));
+        assertEquals(0, pool.reserve(200, 0), "0 reserves nothing");
+        assertEquals(0, pool.budget().bytesReserved());
+        assertEquals(32, pool.reserve(200, 20), "two slabs of 16 slots of 256 B");
+        assertEquals(8 * KIB, pool.budget().bytesReserved());
+        assertEquals(0, pool.budget().bytesInUse(), "reserved slots are not in use");
+        assertEquals(0, pool.acquires());
+        assertEquals(48, pool.reserve(256, 1), "calls add up: one more slab");
+        final List<Payload> held = new ArrayList<>();
+        for (int i = 0; i < 48; i++)
+        {
+            held.add(pool.acquire(256));
+        }
+        assertEquals(48, pool.slotsTotal(0), "no slab added by the acquires");
+        for (final Payload payload : held)
+        {
+            payload.release();
+        }
+        final MemoryBudgetExceededException ex =
+            assertThrows(MemoryBudgetExceededException.class, () -> pool.reserve(KIB, 8));
+        assertEquals("cannot reserve 8 more slots of 1024 B for 1024 B payloads: the maximum of 12288 B of slabs " +
+            "left room for 0", ex.getMessage());
+        assertEquals(0, pool.slotsTotal(2));
+        assertEquals(12 * KIB, pool.budget().bytesReserved(), "the failed reserve holds nothing");
+        assertThrows(IllegalArgumentException.class, () -> pool.reserve(0, 1));
+        assertThrows(IllegalArgumentException.class, () -> pool.reserve(KIB + 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> pool.reserve(256, -1));
+    }
+
     @Test
     void acquireTakesTheSmallestClassThatFits()
     {

@@ -23,7 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code fps} (60.0): frames per second; 0 emits as fast as the graph takes them;</li>
  *   <li>{@code frames} (0): frames to emit before stopping, 0 for no limit;</li>
  *   <li>{@code seed} (0): picks the shapes, their colors and paths, and the background's blue;</li>
- *   <li>{@code shapes} (4): number of moving shapes, 0 for the bare gradient.</li>
+ *   <li>{@code shapes} (4): number of moving shapes, 0 for the bare gradient;</li>
+ *   <li>{@code reserve_frames} (0): frames in flight to make room for in the pool at
+ *       {@code open} ({@code PayloadPool.reserve}, with one more for the background), so the
+ *       first frames take free slots instead of allocating slabs; 0..1024.</li>
  * </ul>
  *
  * <p>Frame {@code i} carries timestamp {@code floor(i * 1e6 / fps)} microseconds, or
@@ -82,7 +85,8 @@ public final class SyntheticCameraCalculator implements Calculator
             .option("fps", OptionType.DOUBLE, 60.0)
             .option("frames", OptionType.LONG, 0L)
             .option("seed", OptionType.LONG, 0L)
-            .option("shapes", OptionType.LONG, 4L);
+            .option("shapes", OptionType.LONG, 4L)
+            .option("reserve_frames", OptionType.LONG, 0L);
     }
 
     @Override
@@ -94,6 +98,7 @@ public final class SyntheticCameraCalculator implements Calculator
         frames = ctx.options().getLong("frames");
         final long seed = ctx.options().getLong("seed");
         final long shapes = ctx.options().getLong("shapes");
+        final long reserve = ctx.options().getLong("reserve_frames");
         if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
         {
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': frame size " + w + "x" + h +
@@ -114,9 +119,20 @@ public final class SyntheticCameraCalculator implements Calculator
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'shapes' is " + shapes +
                 "; it must be 0..64");
         }
+        if (reserve < 0 || reserve > 1024)
+        {
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'reserve_frames' is " + reserve +
+                "; it must be 0..1024");
+        }
         width = (int)w;
         height = (int)h;
         planShapes(seed, (int)shapes);
+        if (reserve > 0)
+        {
+            // the frames in flight and the background, so the first frames allocate no slab
+            ctx.pool().reserve(PixelFormat.RGBA32.frameBytes(height, PixelFormat.RGBA32.minStride(width)),
+                (int)reserve + 1);
+        }
         // acquired last: open() that throws is not followed by close(), so nothing may be held then
         background = ctx.pool().acquireFrame(width, height, PixelFormat.RGBA32);
         paintGradient(background.mutableBuffer(), background.stride(), 64 + (int)Math.floorMod(seed, 128L));

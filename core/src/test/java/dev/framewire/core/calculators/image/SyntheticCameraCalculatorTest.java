@@ -111,6 +111,55 @@ class SyntheticCameraCalculatorTest
         }
     }
 
+    /**
+     * With {@code reserve_frames}, open makes room for the frames and the background before the
+     * first frame: Full HD-ish RGBA frames take one 4 MiB slot a slab, so the class has exactly
+     * the reserved slots, and two frames in flight at most add none.
+     */
+    @Test
+    void reserveFramesMakesRoomAtOpenSoFramesAllocateNoSlab() throws Exception
+    {
+        final GraphConfig config = camera("width", 1280, "height", 720, "fps", 0, "frames", 3, "shapes", 0,
+            "reserve_frames", 4);
+        try (Graph graph = new Graph(config))
+        {
+            final int frameClass = classOf(graph, PixelFormat.RGBA32.frameBytes(720, PixelFormat.RGBA32.minStride(1280)));
+            final CountDownLatch opened = new CountDownLatch(1);
+            final long[] slotsAtFirstFrame = new long[1];
+            graph.observe("video", p ->
+            {
+                if (opened.getCount() == 1)
+                {
+                    slotsAtFirstFrame[0] = graph.pool().slotsTotal(frameClass);
+                    opened.countDown();
+                }
+            });
+            graph.start();
+            graph.waitUntilDone();
+            assertEquals(5, slotsAtFirstFrame[0], "4 frames and the background, made at open");
+            assertEquals(5, graph.pool().slotsTotal(frameClass), "no slab added while running");
+        }
+        try (Graph graph = new Graph(camera("reserve_frames", -1)))
+        {
+            graph.start();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertEquals("node 'camera': option 'reserve_frames' is -1; it must be 0..1024",
+                ex.failures().get(0).cause().getMessage());
+        }
+    }
+
+    private static int classOf(final Graph graph, final int bytes)
+    {
+        for (int i = 0; i < graph.pool().sizeClassCount(); i++)
+        {
+            if (graph.pool().slotBytes(i) >= bytes)
+            {
+                return i;
+            }
+        }
+        throw new AssertionError(bytes + " B fits no size class");
+    }
+
     @Test
     void badSizeFailsAtOpen() throws Exception
     {
