@@ -48,7 +48,9 @@ class InputQueueHandshakeTest
                 if (queue.isFull())
                 {
                     sleeps++;
-                    final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                    // a lost wake-up waits forever; 10 s tells it apart from a consumer thread
+                    // the OS did not run for a while on a loaded machine
+                    final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                     while (!wake.getAndSet(false))
                     {
                         if (System.nanoTime() > giveUp)

@@ -96,18 +96,15 @@ class SyntheticCameraCalculatorTest
     void cancellationStopsAParkedCamera() throws Exception
     {
         final CountDownLatch first = new CountDownLatch(1);
-        try (Graph graph = new Graph(camera("width", 4, "height", 4, "fps", 0.5)))
+        try (Graph graph = new Graph(camera("width", 4, "height", 4, "fps", 0.05)))
         {
             graph.observe("video", p -> first.countDown());
             graph.start();
             assertTrue(first.await(10, TimeUnit.SECONDS));
-            final long start = System.nanoTime();
-            graph.cancel(); // the camera is parked until frame 1, due in 2 s
-            assertTrue(graph.awaitDone(5, TimeUnit.SECONDS));
+            graph.cancel(); // the camera is parked until frame 1, due in 20 s
+            assertTrue(graph.awaitDone(10, TimeUnit.SECONDS), "the cancel ended the run before frame 1 was due");
             final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
             assertTrue(ex.isCancelled());
-            final long millis = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(millis < 1_000, "cancelled in " + millis + " ms");
         }
     }
 
