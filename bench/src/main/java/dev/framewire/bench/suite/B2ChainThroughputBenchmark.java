@@ -5,7 +5,6 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import dev.framewire.bench.core.baseline.LockedEngine;
 import dev.framewire.core.ExecutorConfig;
-import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -66,10 +65,10 @@ public class B2ChainThroughputBenchmark
         switch (contender.substring(0, contender.indexOf('/')))
         {
             case "FRAMEWIRE":
-                line = new FramewireChain(groups, arrivals, 1);
+                line = new GraphLine(framewireChain(groups, 1), arrivals);
                 break;
             case "FRAMEWIRE_RUN16":
-                line = new FramewireChain(groups, arrivals, 16);
+                line = new GraphLine(framewireChain(groups, 16), arrivals);
                 break;
             case "DISRUPTOR":
                 line = new DisruptorChain(groups, arrivals);
@@ -109,49 +108,30 @@ public class B2ChainThroughputBenchmark
      * {@code FRAMEWIRE} runs with MediaPipe's one input set per run; {@code FRAMEWIRE_RUN16} lets a
      * node process up to 16 ready input sets per run ({@code input_sets_per_run}).
      */
-    static final class FramewireChain implements Line
+    static GraphConfig framewireChain(final int groups, final int inputSetsPerRun)
     {
-        private final Graph graph;
-
-        FramewireChain(final int groups, final Arrivals arrivals, final int inputSetsPerRun)
+        final GraphConfig.Builder builder = GraphConfig.builder()
+            .inputSetsPerRun(inputSetsPerRun)
+            .inputStream("in")
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .maxQueueSize(Suite.IN_FLIGHT)
+            .queueHardCap(8 * Suite.IN_FLIGHT);
+        if (groups == 2)
         {
-            final GraphConfig.Builder builder = GraphConfig.builder()
-                .inputSetsPerRun(inputSetsPerRun)
-                .inputStream("in")
-                .outputStream("out")
-                .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
-                .maxQueueSize(Suite.IN_FLIGHT)
-                .queueHardCap(8 * Suite.IN_FLIGHT);
-            if (groups == 2)
-            {
-                builder.executor("second", ExecutorConfig.of(1, IdleKind.PARK));
-            }
-            String upstream = "in";
-            for (int i = 0; i < STAGES; i++)
-            {
-                final String in = upstream;
-                final String out = i == STAGES - 1 ? "out" : "s" + i;
-                final String executor = groups == 2 && i >= STAGES / 2 ? "second" : GraphConfig.DEFAULT_EXECUTOR;
-                builder.node("stage" + i, n -> n.calculator("PassThroughCalculator").inputStream(in)
-                    .outputStream(out).executor(executor));
-                upstream = out;
-            }
-            graph = new Graph(builder.build());
-            graph.observe("out", packet -> arrivals.accept(packet.getLong()));
-            graph.start();
+            builder.executor("second", ExecutorConfig.of(1, IdleKind.PARK));
         }
-
-        @Override
-        public boolean offer(final long value, final long timestamp)
+        String upstream = "in";
+        for (int i = 0; i < STAGES; i++)
         {
-            return graph.tryAddPacket("in", value, timestamp);
+            final String in = upstream;
+            final String out = i == STAGES - 1 ? "out" : "s" + i;
+            final String executor = groups == 2 && i >= STAGES / 2 ? "second" : GraphConfig.DEFAULT_EXECUTOR;
+            builder.node("stage" + i, n -> n.calculator("PassThroughCalculator").inputStream(in)
+                .outputStream(out).executor(executor));
+            upstream = out;
         }
-
-        @Override
-        public void close() throws Exception
-        {
-            Suite.closeGraph(graph);
-        }
+        return builder.build();
     }
 
     /** One handler running the stages {@code from} to {@code to - 1}; the last one ends the line. */

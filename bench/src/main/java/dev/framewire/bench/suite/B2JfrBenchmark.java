@@ -88,7 +88,7 @@ public class B2JfrBenchmark
             default:
                 throw new IllegalArgumentException("unknown contender " + contender);
         }
-        line = new B2ChainThroughputBenchmark.FramewireChain(groups, arrivals, 1);
+        line = new GraphLine(B2ChainThroughputBenchmark.framewireChain(groups, 1), arrivals);
         sender = new Sender(line::offer);
     }
 

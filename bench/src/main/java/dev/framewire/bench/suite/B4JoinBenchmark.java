@@ -6,7 +6,6 @@ import com.lmax.disruptor.dsl.ProducerType;
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.ExecutorConfig;
-import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -66,7 +65,7 @@ public class B4JoinBenchmark
         switch (contender.substring(0, contender.indexOf('/')))
         {
             case "FRAMEWIRE":
-                line = new FramewireJoin(threads, arrivals);
+                line = new GraphLine(framewireJoin(threads), arrivals);
                 break;
             case "DISRUPTOR":
                 line = new DisruptorJoin(threads, arrivals);
@@ -118,37 +117,19 @@ public class B4JoinBenchmark
         }
     }
 
-    static final class FramewireJoin implements Line
+    /** The graph input into two pass-throughs joined by {@link SumCalculator}, on {@code workers} parked workers. */
+    static GraphConfig framewireJoin(final int workers)
     {
-        private final Graph graph;
-
-        FramewireJoin(final int workers, final Arrivals arrivals)
-        {
-            graph = new Graph(GraphConfig.builder()
-                .inputStream("in")
-                .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("a"))
-                .node("b", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("b"))
-                .node("join", n -> n.calculator(SumCalculator::new).inputStream("a", "b").outputStream("out"))
-                .outputStream("out")
-                .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
-                .maxQueueSize(Suite.IN_FLIGHT)
-                .queueHardCap(8 * Suite.IN_FLIGHT)
-                .build());
-            graph.observe("out", packet -> arrivals.accept(packet.getLong()));
-            graph.start();
-        }
-
-        @Override
-        public boolean offer(final long value, final long timestamp)
-        {
-            return graph.tryAddPacket("in", value, timestamp);
-        }
-
-        @Override
-        public void close() throws Exception
-        {
-            Suite.closeGraph(graph);
-        }
+        return GraphConfig.builder()
+            .inputStream("in")
+            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("a"))
+            .node("b", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("b"))
+            .node("join", n -> n.calculator(SumCalculator::new).inputStream("a", "b").outputStream("out"))
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
+            .maxQueueSize(Suite.IN_FLIGHT)
+            .queueHardCap(8 * Suite.IN_FLIGHT)
+            .build();
     }
 
     static final class DisruptorJoin implements Line

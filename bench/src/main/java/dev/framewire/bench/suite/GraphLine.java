@@ -1,0 +1,34 @@
+package dev.framewire.bench.suite;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+
+/**
+ * Framewire as a {@link Line}: a started graph whose graph input {@code in} takes the offered
+ * longs and whose output {@code out} is observed into {@link Arrivals#accept(long)}.
+ *
+ * <p>Threading: {@link #offer} from the one benchmark thread; the observer runs on a worker.
+ */
+final class GraphLine implements Line
+{
+    private final Graph graph;
+
+    GraphLine(final GraphConfig config, final Arrivals arrivals)
+    {
+        graph = new Graph(config);
+        graph.observe("out", packet -> arrivals.accept(packet.getLong()));
+        graph.start();
+    }
+
+    @Override
+    public boolean offer(final long value, final long timestamp)
+    {
+        return graph.tryAddPacket("in", value, timestamp);
+    }
+
+    @Override
+    public void close() throws Exception
+    {
+        Suite.closeGraph(graph);
+    }
+}
