@@ -863,11 +863,14 @@ public final class Graph implements AutoCloseable
                 sb.append(", executor '").append(node.config.executor).append("', ").append(node.callsInFlight())
                     .append(" of max_in_flight ").append(node.lanes.length).append(" calls in flight]");
             }
-            final long since = node.callStartNanos;
-            if (since != 0)
+            if (node.lanes == null && node.worker.current == node)
             {
-                sb.append(" in a call for input timestamp ").append(Timestamp.toString(node.inputTimestamp))
-                    .append(" for ").append((now - since) / 1_000_000).append(" ms");
+                final long callNanos = node.worker.observedCallNanos(now);
+                if (callNanos >= 0)
+                {
+                    sb.append(" in a call for input timestamp ").append(Timestamp.toString(node.inputTimestamp))
+                        .append(" for ").append(callNanos / 1_000_000).append(" ms");
+                }
             }
             if (node.isThrottled())
             {
@@ -930,11 +933,11 @@ public final class Graph implements AutoCloseable
         for (final Worker worker : workers)
         {
             final Node current = worker.current;
-            final Lane lane = worker.currentLane; // a max_in_flight call: its own start and timestamp
-            final long since = current == null ? 0 : lane != null ? lane.callStartNanos : current.callStartNanos;
-            if (current != null && since != 0 && now - since > longest)
+            final Lane lane = worker.currentLane; // a max_in_flight call: its own timestamp
+            final long callNanos = worker.observedCallNanos(now);
+            if (current != null && callNanos > longest)
             {
-                longest = now - since;
+                longest = callNanos;
                 stuck = current;
                 stuckAt = lane != null ? lane.timestamp : current.inputTimestamp;
                 stuckOn = worker;
@@ -1648,6 +1651,10 @@ public final class Graph implements AutoCloseable
                     runs += worker.runs;
                 }
                 final long now = config.clock.nanoTime();
+                for (final Worker worker : workers)
+                {
+                    worker.observedCallNanos(now); // notes when each call was first seen, for the report
+                }
                 // a source held back at the memory soft limit is work pending too: if nothing frees
                 // memory (a calculator keeps its frames), the scheduler idles with no queue full
                 final boolean pending = activeNodes.get() > 0 || inputWaiters.get() > 0 || heldByMemory();
@@ -1683,12 +1690,10 @@ public final class Graph implements AutoCloseable
         {
             case Node.IDLE:
                 return "idle";
-            case Node.QUEUED:
-                return "queued";
-            case Node.RUNNING:
-                return "running";
+            case Node.SCHEDULED:
+                return "queued or running";
             default:
-                return "running, more input arrived";
+                return "queued or running, more input arrived";
         }
     }
 }

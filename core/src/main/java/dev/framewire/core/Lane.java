@@ -29,14 +29,12 @@ import java.util.Arrays;
 final class Lane implements CalculatorContext
 {
     private static final VarHandle DONE;
-    private static final VarHandle CALL_START_NANOS;
 
     static
     {
         try
         {
             DONE = MethodHandles.lookup().findVarHandle(Lane.class, "done", boolean.class);
-            CALL_START_NANOS = MethodHandles.lookup().findVarHandle(Lane.class, "callStartNanos", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -57,8 +55,6 @@ final class Lane implements CalculatorContext
     int drops;
     @SuppressWarnings("unused") // through DONE
     private volatile boolean done;
-    /** The graph clock when the call began, 0 outside it: for the watchdog (opaque, diagnostics). */
-    volatile long callStartNanos;
 
     Lane(final Node node)
     {
@@ -149,7 +145,6 @@ final class Lane implements CalculatorContext
             {
                 event.begin();
             }
-            CALL_START_NANOS.setOpaque(this, node.nanoTime());
             try
             {
                 node.calculator.process(this);
@@ -165,7 +160,6 @@ final class Lane implements CalculatorContext
             {
                 failure = t;
             }
-            CALL_START_NANOS.setOpaque(this, 0L);
             if (journal != null)
             {
                 journal.processEnd(runner.id, node.id, timestamp);

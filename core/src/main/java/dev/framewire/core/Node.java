@@ -15,10 +15,12 @@ import java.util.Map;
  * A calculator in a running graph: its inputs and outputs, its place in the schedule, and the
  * state machine that queues it exactly once.
  *
- * <p>Scheduling state ({@link #state}): IDLE, QUEUED, RUNNING, RUNNING_DIRTY. Any thread that
- * brings input calls {@link #schedule()}: IDLE becomes QUEUED and the node goes to its worker's
- * inbox (once); RUNNING becomes RUNNING_DIRTY, so the worker looks again when the call returns and
- * no wake-up is lost. Only the node's worker moves it out of QUEUED and RUNNING.
+ * <p>Scheduling state ({@link #state}): IDLE, SCHEDULED (queued or running: the worker owns it),
+ * SCHEDULED_DIRTY. Any thread that brings input calls {@link #schedule()}: IDLE becomes SCHEDULED
+ * and the node goes to its worker (once); SCHEDULED becomes SCHEDULED_DIRTY, so the worker looks
+ * again before it lets the node go idle and no wake-up is lost. Only the worker moves a node out of
+ * SCHEDULED (to IDLE) or clears the dirty mark, and it writes the state only then: a node that
+ * stays busy is run again and again with no write to its state (see {@link #afterRun()}).
  *
  * <p>Threading: the calculator, the ports, the outputs and the lifecycle belong to the node's
  * worker (a node is pinned to one worker, so it never runs concurrently with itself). The
@@ -32,9 +34,10 @@ import java.util.Map;
 final class Node implements CalculatorContext
 {
     static final int IDLE = 0;
-    static final int QUEUED = 1;
-    static final int RUNNING = 2;
-    static final int RUNNING_DIRTY = 3;
+    /** Owned by its worker: queued or running. */
+    static final int SCHEDULED = 1;
+    /** Scheduled, and input arrived since the worker last looked at its state. */
+    static final int SCHEDULED_DIRTY = 2;
 
     static final int UNOPENED = 0;
     static final int OPEN = 1;
@@ -51,7 +54,6 @@ final class Node implements CalculatorContext
 
     private static final VarHandle STATE;
     private static final VarHandle INPUT_TIMESTAMP;
-    private static final VarHandle CALL_START_NANOS;
     private static final VarHandle CALLS;
 
     static
@@ -61,7 +63,6 @@ final class Node implements CalculatorContext
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(Node.class, "state", int.class);
             INPUT_TIMESTAMP = lookup.findVarHandle(Node.class, "inputTimestamp", long.class);
-            CALL_START_NANOS = lookup.findVarHandle(Node.class, "callStartNanos", long.class);
             CALLS = lookup.findVarHandle(Node.class, "calls", long.class);
         }
         catch (final ReflectiveOperationException ex)
@@ -99,8 +100,6 @@ final class Node implements CalculatorContext
      * x86, never elided) rather than volatile ones (a fence each, several per packet), and read
      * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
      */
-    /** Worker cycle time when the current call began, 0 outside calls: for the guard. */
-    volatile long callStartNanos;
     volatile long inputTimestamp = Timestamp.UNSET;
     /** Packets this node's policy or calculator dropped; written by its worker only. */
     volatile long drops;
@@ -174,51 +173,68 @@ final class Node implements CalculatorContext
 
     // ---------------------------------------------------------------- scheduling state machine
 
-    /** Any thread: this node may have become ready. Queues it at most once. */
+    /**
+     * Any thread: this node may have become ready. Queues it at most once; a node already scheduled
+     * is marked dirty, so the worker looks again before it lets the node go idle. In steady state
+     * (the node never runs out of input) the state stays dirty and producers only read it: the
+     * line is shared, not bounced between the producers' and the worker's cores.
+     *
+     * <p>The caller has published its packets or bound with a full fence since (see
+     * {@link OutputStream#flush()}): the worker's idle attempt writes the state and then reads the
+     * queues, the producer writes a queue and then reads the state, and without a StoreLoad on both
+     * sides each could miss the other.
+     */
     void schedule()
     {
-        while (true)
+        int s = (int)STATE.getVolatile(this);
+        while (s != SCHEDULED_DIRTY)
         {
-            final int s = (int)STATE.getVolatile(this);
             if (s == IDLE)
             {
-                if (STATE.compareAndSet(this, IDLE, QUEUED))
+                if (STATE.compareAndSet(this, IDLE, SCHEDULED))
                 {
-                    graph.activeNodes.incrementAndGet();
-                    if (shared == null)
-                    {
-                        worker.enqueue(this);
-                    }
-                    else
-                    {
-                        shared.offer(this);
-                    }
+                    enqueue();
                     return;
                 }
             }
-            else if (s == RUNNING)
-            {
-                if (STATE.compareAndSet(this, RUNNING, RUNNING_DIRTY))
-                {
-                    return;
-                }
-            }
-            else
+            else if (STATE.compareAndSet(this, SCHEDULED, SCHEDULED_DIRTY))
             {
                 return;
             }
+            s = (int)STATE.getVolatile(this);
         }
     }
 
-    /** Worker: taken from the heap to run, by {@code by}. */
-    void onTaken(final Worker by)
+    /**
+     * The worker this node is pinned to, from its own thread, while running another node: queues
+     * this node if it is idle, else leaves it as it is. It is then on this worker's heap or inbox
+     * and not running (the worker is busy with the caller), so it reads its queues afresh when it
+     * runs: no dirty mark and no fence are needed.
+     */
+    void scheduleFromOwnWorker()
     {
-        runningOn = by;
-        STATE.setVolatile(this, RUNNING);
+        if ((int)STATE.getOpaque(this) == IDLE && STATE.compareAndSet(this, IDLE, SCHEDULED))
+        {
+            enqueue();
+        }
+    }
+
+    private void enqueue()
+    {
+        graph.activeNodes.incrementAndGet();
+        if (shared == null)
+        {
+            worker.enqueue(this);
+        }
+        else
+        {
+            shared.offer(this);
+        }
     }
 
     /**
-     * Worker, after a run: queue again when still runnable or when input arrived meanwhile.
+     * Worker, after a run: queue again when still runnable; else go idle, unless input arrived
+     * meanwhile (the dirty mark), in which case clear it and look again.
      *
      * @return true to put the node back on the worker's heap.
      */
@@ -232,17 +248,16 @@ final class Node implements CalculatorContext
             // kept timestamp's packets and handed the calculator an empty input set.
             graph.shedMemory(this);
         }
-        if (wantsToRun())
+        while (!wantsToRun())
         {
-            STATE.setVolatile(this, QUEUED);
-            return true;
+            if (STATE.compareAndSet(this, SCHEDULED, IDLE))
+            {
+                graph.onNodeIdle();
+                return false;
+            }
+            // dirty: only other threads set it, and only from SCHEDULED, so this store loses nothing
+            STATE.setVolatile(this, SCHEDULED);
         }
-        if (STATE.compareAndSet(this, RUNNING, IDLE))
-        {
-            graph.onNodeIdle();
-            return false;
-        }
-        STATE.setVolatile(this, QUEUED); // RUNNING_DIRTY: something arrived while running
         return true;
     }
 
@@ -286,7 +301,7 @@ final class Node implements CalculatorContext
     // ---------------------------------------------------------------- running
 
     /** Worker: one step of the node: open, one input set or source call, or close. */
-    void run(final long nowNanos)
+    void run()
     {
         final int life = lifecycle;
         if (life >= FAILED || (blockRequested && life != CLOSED))
@@ -303,7 +318,7 @@ final class Node implements CalculatorContext
         }
         if (life == UNOPENED)
         {
-            open(nowNanos);
+            open();
         }
         else if (life == OPEN)
         {
@@ -311,30 +326,30 @@ final class Node implements CalculatorContext
             {
                 if (graph.sourceMayRun(this))
                 {
-                    processSource(nowNanos);
+                    processSource();
                 }
             }
             else if (lanes != null)
             {
-                runLanes(nowNanos);
+                runLanes();
             }
             else if (!isThrottled())
             {
                 final long ready = readiness();
                 if (ready == READY_FOR_CLOSE)
                 {
-                    close(nowNanos);
+                    close();
                 }
                 else if (ready != NOT_READY)
                 {
-                    processInputSet(ready, nowNanos);
+                    processInputSet(ready);
                     if (sync.batchSize() > 1)
                     {
-                        processRestOfBatch(nowNanos);
+                        processRestOfBatch();
                     }
                     else if (inputSetsPerRun > 1)
                     {
-                        processMoreReady(nowNanos);
+                        processMoreReady();
                     }
                 }
                 else if (hasOffset)
@@ -346,7 +361,7 @@ final class Node implements CalculatorContext
     }
 
     /** Worker: the input sets after the first of a batch ({@code batch_size}). */
-    private void processRestOfBatch(final long nowNanos)
+    private void processRestOfBatch()
     {
         for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !graph.isStopping(); n--)
         {
@@ -355,12 +370,12 @@ final class Node implements CalculatorContext
             {
                 return;
             }
-            processInputSet(next, nowNanos);
+            processInputSet(next);
         }
     }
 
     /** Worker: up to {@code input_sets_per_run - 1} more ready input sets, while open and not held back. */
-    private void processMoreReady(final long nowNanos)
+    private void processMoreReady()
     {
         for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !graph.isStopping() && !isThrottled(); n--)
         {
@@ -369,7 +384,7 @@ final class Node implements CalculatorContext
             {
                 return;
             }
-            processInputSet(next, nowNanos);
+            processInputSet(next);
         }
     }
 
@@ -387,7 +402,7 @@ final class Node implements CalculatorContext
      * free. Closes only once no call is in flight, and moves an offset's bound only then: a call in
      * flight may still emit below it.
      */
-    private void runLanes(final long nowNanos)
+    private void runLanes()
     {
         retireLanes();
         final Lane[] lanes = this.lanes;
@@ -398,7 +413,7 @@ final class Node implements CalculatorContext
             {
                 if (dispatched == retired)
                 {
-                    close(nowNanos);
+                    close();
                 }
                 return;
             }
@@ -441,6 +456,7 @@ final class Node implements CalculatorContext
     /** A lane's runner, after the call: a step of the node retires it. */
     void onLaneDone()
     {
+        VarHandle.fullFence(); // the lane's done store before the state read: see schedule()
         schedule(); // before the count drops: the graph never looks idle in between
         graph.onNodeIdle();
     }
@@ -532,10 +548,9 @@ final class Node implements CalculatorContext
         return sync.inputBound();
     }
 
-    private void open(final long nowNanos)
+    private void open()
     {
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
-        CALL_START_NANOS.setOpaque(this, nowNanos);
         journalBegin();
         try
         {
@@ -558,17 +573,15 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            CALL_START_NANOS.setOpaque(this, 0L);
             journalEnd();
         }
         lifecycle = OPEN;
         graph.onNodeOpened(this);
     }
 
-    private void processSource(final long nowNanos)
+    private void processSource()
     {
         INPUT_TIMESTAMP.setOpaque(this, 0L);
-        CALL_START_NANOS.setOpaque(this, nowNanos);
         journalBegin();
         CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
@@ -589,20 +602,18 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            CALL_START_NANOS.setOpaque(this, 0L);
             journalEnd();
         }
         if (stopRequested)
         {
-            close(nowNanos);
+            close();
         }
     }
 
-    private void processInputSet(final long ready, final long nowNanos)
+    private void processInputSet(final long ready)
     {
         final long timestamp = sync.fill(ready);
         INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        CALL_START_NANOS.setOpaque(this, nowNanos);
         journalBegin();
         CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
@@ -633,7 +644,6 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            CALL_START_NANOS.setOpaque(this, 0L);
             journalEnd();
         }
     }
@@ -663,14 +673,13 @@ final class Node implements CalculatorContext
         }
     }
 
-    private void close(final long nowNanos)
+    private void close()
     {
         if (!isSource)
         {
             sync.dropAll(this); // early close: what is still queued will never be processed
         }
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-        CALL_START_NANOS.setOpaque(this, nowNanos);
         journalBegin();
         try
         {
@@ -697,7 +706,6 @@ final class Node implements CalculatorContext
         }
         finally
         {
-            CALL_START_NANOS.setOpaque(this, 0L);
             journalEnd();
         }
         lifecycle = CLOSED;

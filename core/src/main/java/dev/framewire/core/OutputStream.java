@@ -3,6 +3,7 @@ package dev.framewire.core;
 import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -265,14 +266,42 @@ final class OutputStream implements Output
         }
         if (count > 0 || boundMoved)
         {
-            for (final InputQueue mirror : mirrors)
-            {
-                graph.notifyConsumer(mirror);
-            }
+            notifyConsumers(mirrors);
         }
         if (failure != null)
         {
             throw failure;
+        }
+    }
+
+    /**
+     * Schedules each mirror's consumer. A consumer pinned to the worker this producer runs on is
+     * queued with no fence and, when already scheduled, no write ({@link Node#scheduleFromOwnWorker});
+     * any other is told after one full fence for all of them, which orders this flush's queue and
+     * bound stores before the reads of their states (see {@link Node#schedule()}).
+     */
+    private void notifyConsumers(final InputQueue[] mirrors)
+    {
+        final Node producer = node;
+        final Worker own = producer == null || producer.shared != null ? null : producer.worker;
+        boolean fenced = false;
+        for (final InputQueue mirror : mirrors)
+        {
+            final Node consumer = mirror.consumer;
+            if (own != null && consumer != null && consumer.worker == own && consumer.shared == null &&
+                consumer != producer)
+            {
+                consumer.scheduleFromOwnWorker();
+            }
+            else
+            {
+                if (!fenced)
+                {
+                    VarHandle.fullFence();
+                    fenced = true;
+                }
+                graph.notifyConsumer(mirror);
+            }
         }
     }
 
