@@ -69,7 +69,6 @@ public final class Graph implements AutoCloseable
     /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
     JournalWriter journal;
 
-    final AtomicInteger activeNodes = new AtomicInteger();
     final AtomicInteger inputWaiters = new AtomicInteger();
     private final AtomicInteger openedNodes = new AtomicInteger();
     private final AtomicInteger openNodes = new AtomicInteger();
@@ -658,7 +657,7 @@ public final class Graph implements AutoCloseable
             idleWaiters++;
             try
             {
-                while (activeNodes.get() != 0 && !stopping)
+                while (!isIdle() && !stopping)
                 {
                     idleLock.wait(10);
                 }
@@ -1073,23 +1072,51 @@ public final class Graph implements AutoCloseable
         }
     }
 
-    /** Worker: a node went idle. */
-    void onNodeIdle()
+    /**
+     * Worker: it ran out of work. If someone waits for the graph to be idle, or sources are held
+     * back (a deadlock is possible), look whether the whole graph is idle. No counter of busy nodes
+     * is kept: it was a graph-wide atomic written twice per node run, a line every worker and graph
+     * input bounced. Of several workers going idle at once, at least one sees the others idle: each
+     * one's last node went idle with a CAS before it looks.
+     */
+    void onWorkerIdle()
     {
-        if (activeNodes.decrementAndGet() == 0)
+        if (idleWaiters == 0 && !hasHeldBackSources())
         {
-            if (idleWaiters > 0)
+            return;
+        }
+        if (!isIdle())
+        {
+            return;
+        }
+        if (idleWaiters > 0)
+        {
+            synchronized (idleLock)
             {
-                synchronized (idleLock)
-                {
-                    idleLock.notifyAll();
-                }
-            }
-            if (hasHeldBackSources())
-            {
-                checkDeadlock();
+                idleLock.notifyAll();
             }
         }
+        if (hasHeldBackSources())
+        {
+            checkDeadlock();
+        }
+    }
+
+    /**
+     * Any thread: whether no node is queued or running and no {@code max_in_flight} call is in
+     * flight. A scan of the nodes' states, for the idle waiters, the deadlock check and the guard,
+     * never on the per-packet path.
+     */
+    boolean isIdle()
+    {
+        for (final Node node : nodes)
+        {
+            if (node.state() != Node.IDLE || node.callsInFlight() != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     boolean sourceMayRun(final Node node)
@@ -1391,7 +1418,7 @@ public final class Graph implements AutoCloseable
     {
         synchronized (idleLock)
         {
-            if (activeNodes.get() != 0 || stopping)
+            if (!isIdle() || stopping)
             {
                 return;
             }
@@ -1657,7 +1684,7 @@ public final class Graph implements AutoCloseable
                 }
                 // a source held back at the memory soft limit is work pending too: if nothing frees
                 // memory (a calculator keeps its frames), the scheduler idles with no queue full
-                final boolean pending = activeNodes.get() > 0 || inputWaiters.get() > 0 || heldByMemory();
+                final boolean pending = !isIdle() || inputWaiters.get() > 0 || heldByMemory();
                 if (runs != lastRuns || !pending || paused)
                 {
                     lastRuns = runs;

@@ -221,7 +221,6 @@ final class Node implements CalculatorContext
 
     private void enqueue()
     {
-        graph.activeNodes.incrementAndGet();
         if (shared == null)
         {
             worker.enqueue(this);
@@ -252,7 +251,6 @@ final class Node implements CalculatorContext
         {
             if (STATE.compareAndSet(this, SCHEDULED, IDLE))
             {
-                graph.onNodeIdle();
                 return false;
             }
             // dirty: only other threads set it, and only from SCHEDULED, so this store loses nothing
@@ -428,7 +426,6 @@ final class Node implements CalculatorContext
             final Lane lane = lanes[(int)(dispatched % lanes.length)];
             lane.load(sync.fill(ready));
             dispatched++;
-            graph.activeNodes.incrementAndGet(); // a call in flight keeps the graph busy; onLaneDone undoes it
             shared.offer(lane);
         }
     }
@@ -457,8 +454,7 @@ final class Node implements CalculatorContext
     void onLaneDone()
     {
         VarHandle.fullFence(); // the lane's done store before the state read: see schedule()
-        schedule(); // before the count drops: the graph never looks idle in between
-        graph.onNodeIdle();
+        schedule();
     }
 
     /**

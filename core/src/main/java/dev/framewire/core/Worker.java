@@ -47,6 +47,8 @@ final class Worker implements Agent
 
     volatile Thread thread;
     volatile boolean parked;
+    /** Whether the last duty cycle did work; worker only. */
+    private boolean busy;
     volatile int lifecycle = INITIALISED;
     /** The node in a call right now, for reports. */
     volatile Node current;
@@ -188,6 +190,15 @@ final class Worker implements Agent
         if (shared != null)
         {
             work += runShared(shared);
+        }
+        if (work > 0)
+        {
+            busy = true;
+        }
+        else if (busy)
+        {
+            busy = false; // MediaPipe's QueueIdleStateChanged: once per idle period, not per node run
+            graph.onWorkerIdle();
         }
         return work;
     }
