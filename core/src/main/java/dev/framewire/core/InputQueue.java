@@ -123,6 +123,11 @@ final class InputQueue extends InputQueuePad2
 
     /** Queue limit for backpressure: full at size &gt;= limit. Raised by deadlock avoidance. */
     volatile int limit;
+    /**
+     * Set by a thread held back by this queue (see {@link #wantsRoom()}), cleared by the consumer's
+     * {@link #pop()} that finds room: only then does a pop read the producer's tail.
+     */
+    private volatile boolean roomWanted;
     /** Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being full. */
     Node[] wakeOnRoom = new Node[0];
     /** Graph inputs whose waiting adders to wake when this queue stops being full. */
@@ -213,6 +218,23 @@ final class InputQueue extends InputQueuePad2
     }
 
     /**
+     * Consumer: the oldest packet's timestamp, or the bound when the queue is empty. The bound is
+     * read only then (it lives on the producer's line, which a busy producer keeps writing), and
+     * the ring is read again after it, so a packet the bound settles is not missed.
+     */
+    long headOrBound()
+    {
+        final long head = peekTimestamp();
+        if (head != Timestamp.UNSET)
+        {
+            return head;
+        }
+        final long bound = bound();
+        final long again = peekTimestamp();
+        return again != Timestamp.UNSET ? again : bound;
+    }
+
+    /**
      * Consumer: the timestamp of the packet {@code offset} places behind the oldest, or
      * {@link Timestamp#UNSET} if there are not that many.
      */
@@ -233,7 +255,7 @@ final class InputQueue extends InputQueuePad2
     /**
      * Consumer: drops the oldest packet, releasing its payload.
      *
-     * @return true if the queue went from full to not full.
+     * @return true if a thread held back by this queue may go on (see {@link #pop()}).
      */
     boolean dropHead()
     {
@@ -261,19 +283,28 @@ final class InputQueue extends InputQueuePad2
     /**
      * Consumer: removes the oldest packet, after {@link #peekTimestamp()} found it.
      *
-     * @return true if the queue went from full to not full: sources waiting on it may run.
+     * @return true if a thread held back by this queue may go on: sources waiting on it may run.
      */
     boolean pop()
     {
         final long h = (long)HEAD.getOpaque(this);
         values[(int)h & mask] = null;
-        // A full fence, not a release: the tail read below must not be ordered before this store,
-        // or a producer that pushed meanwhile and saw the old head (queue full, so it went idle)
-        // and this consumer that saw the old tail (no crossing, so no wake-up) would both miss it.
+        // A full fence, not a release: the flag read below must not be ordered before this store,
+        // or a producer that set the flag and then saw the old head (queue full, so it went idle)
+        // and this consumer that saw no flag (so no wake-up) would both miss the room.
         HEAD.setVolatile(this, h + 1);
-        final long sizeBefore = (long)TAIL.getAcquire(this) - h;
-        final int lim = limit;
-        return sizeBefore >= lim && sizeBefore - 1 < lim;
+        if (!roomWanted)
+        {
+            return false; // nobody found the queue full: no need to read the producer's tail
+        }
+        if ((long)TAIL.getAcquire(this) - (h + 1) >= limit)
+        {
+            return false; // still full: the flag stays up for the pop that makes room
+        }
+        // A producer that sets the flag again after this read re-checks the head, which it then
+        // sees moved (see wantsRoom), so clearing cannot lose its wake-up.
+        roomWanted = false;
+        return true;
     }
 
     /** Any thread: packets queued right now. */
@@ -316,7 +347,7 @@ final class InputQueue extends InputQueuePad2
         VarHandle.fullFence();
         for (final InputQueue queue : queues)
         {
-            if (queue.size() >= queue.limit)
+            if (queue.size() >= queue.limit && queue.wantsRoom())
             {
                 return true;
             }
@@ -324,12 +355,22 @@ final class InputQueue extends InputQueuePad2
         return false;
     }
 
-    /** Any thread: whether the queue is at or over its limit. */
+    /**
+     * Any thread that is held back by this queue, having found it full: raises the flag that makes
+     * the consumer's {@link #pop()} report room, then looks again. Either the consumer sees the
+     * flag (both are volatile stores followed by volatile loads), or this look sees its pop.
+     *
+     * @return true if the queue is still full.
+     */
+    private boolean wantsRoom()
+    {
+        roomWanted = true;
+        return size() >= limit;
+    }
+
+    /** Any thread, for reports: whether the queue is at or over its limit. */
     boolean isFull()
     {
-        // Pairs with the full fence in pop(): the caller's last tail store (a flush) must not pass
-        // the head read below, or a producer could see a full queue the consumer has just made
-        // room in while the consumer, seeing the old tail, decides nobody needs waking.
         VarHandle.fullFence();
         return size() >= limit;
     }

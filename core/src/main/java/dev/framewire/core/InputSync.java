@@ -114,10 +114,7 @@ abstract class InputSync
         long min = Timestamp.DONE;
         for (final InputPort port : ports)
         {
-            final InputQueue queue = port.queue;
-            final long bound = queue.bound();
-            final long head = queue.peekTimestamp();
-            min = Math.min(min, head != Timestamp.UNSET ? head : bound);
+            min = Math.min(min, port.queue.headOrBound());
         }
         return min;
     }

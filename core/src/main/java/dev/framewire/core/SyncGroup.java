@@ -34,8 +34,14 @@ final class SyncGroup
         for (final InputPort port : ports)
         {
             final InputQueue queue = port.queue;
-            final long bound = queue.bound(); // bound first: a packet it settles is then visible
-            final long head = queue.peekTimestamp();
+            long head = queue.peekTimestamp();
+            if (head != Timestamp.UNSET)
+            {
+                minPacket = Math.min(minPacket, head); // no bound read: a queued packet is the lower one
+                continue;
+            }
+            final long bound = queue.bound(); // then the ring again: a packet the bound settles is visible
+            head = queue.peekTimestamp();
             if (head != Timestamp.UNSET)
             {
                 minPacket = Math.min(minPacket, head);
