@@ -49,7 +49,8 @@ abstract class InputQueuePad2 extends InputQueueConsumerFields
 
 /**
  * The packets waiting on one input stream of one consumer (a node input or a poller): a
- * one-to-one ring of parallel arrays (timestamp, value, word) and the stream's bound.
+ * one-to-one ring (a value array and a long array holding each slot's timestamp and word side by side)
+ * and the stream's bound.
  *
  * <p>A packet's {@code value} is a Java object, a {@link Payload} (its {@code word} the payload's
  * generation when emitted), or one of the markers {@link #LONG} / {@link #DOUBLE} with the
@@ -63,7 +64,7 @@ abstract class InputQueuePad2 extends InputQueueConsumerFields
  * then the ring never sees a settled timestamp whose packet is not yet visible.
  *
  * <pre>
- *   producer: values[t], timestamps[t], words[t]; tail = t + 1 (release); bound = b (release)
+ *   producer: values[t], longs[2t] = timestamp, longs[2t+1] = word; tail = t + 1 (release); bound = b (release)
  *   consumer: bound (acquire); tail (acquire); read slot head; head = head + 1 (release)
  * </pre>
  */
@@ -117,9 +118,9 @@ final class InputQueue extends InputQueuePad2
     /** Whether this input is a declared back edge. */
     final boolean backEdge;
     private final int mask;
-    private final long[] timestamps;
+    /** Timestamp and word of slot i at 2i and 2i+1: one line for both, not two parallel arrays. */
+    private final long[] longs;
     private final Object[] values;
-    private final long[] words;
 
     /** Queue limit for backpressure: full at size &gt;= limit. Raised by deadlock avoidance. */
     volatile int limit;
@@ -150,9 +151,8 @@ final class InputQueue extends InputQueuePad2
         this.backEdge = backEdge;
         final int size = 1 << (32 - Integer.numberOfLeadingZeros(Math.max(2, capacity) - 1));
         this.mask = size - 1;
-        this.timestamps = new long[size];
+        this.longs = new long[2 * size];
         this.values = new Object[size];
-        this.words = new long[size];
         this.limit = limit;
     }
 
@@ -178,9 +178,9 @@ final class InputQueue extends InputQueuePad2
             }
         }
         final int i = (int)t & mask;
-        timestamps[i] = timestamp;
+        longs[2 * i] = timestamp;
         values[i] = value;
-        words[i] = word;
+        longs[2 * i + 1] = word;
         TAIL.setRelease(this, t + 1);
         return true;
     }
@@ -214,7 +214,7 @@ final class InputQueue extends InputQueuePad2
                 return Timestamp.UNSET;
             }
         }
-        return timestamps[(int)h & mask];
+        return longs[2 * ((int)h & mask)];
     }
 
     /**
@@ -249,7 +249,7 @@ final class InputQueue extends InputQueuePad2
                 return Timestamp.UNSET;
             }
         }
-        return timestamps[(int)(h + offset) & mask];
+        return longs[2 * ((int)(h + offset) & mask)];
     }
 
     /**
@@ -277,7 +277,7 @@ final class InputQueue extends InputQueuePad2
     /** Consumer, after {@link #peekTimestamp()} found a packet: its word. */
     long peekWord()
     {
-        return words[(int)(long)HEAD.getOpaque(this) & mask];
+        return longs[2 * ((int)(long)HEAD.getOpaque(this) & mask) + 1];
     }
 
     /**

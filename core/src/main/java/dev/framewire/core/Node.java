@@ -111,6 +111,8 @@ final class Node implements CalculatorContext
      * iterations).
      */
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    /** The same for drops (a policy that drops at full rate made a {@code DropEvent} per drop). */
+    private final DropEvent dropEventProbe = new DropEvent();
     /**
      * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
      * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
@@ -1108,14 +1110,17 @@ final class Node implements CalculatorContext
         {
             journal.drop(runningOn.id, id, graph.streamId(stream), timestamp, Graph.dropReason(reason));
         }
-        final DropEvent event = new DropEvent();
-        if (event.shouldCommit())
+        if (JFR_PROBES && dropEventProbe.isEnabled()) // no event made per drop while no recording wants them
         {
+            final DropEvent event = new DropEvent();
             event.node = name;
             event.stream = stream;
             event.timestamp = timestamp;
             event.reason = reason;
-            event.commit();
+            if (event.shouldCommit())
+            {
+                event.commit();
+            }
         }
     }
 
