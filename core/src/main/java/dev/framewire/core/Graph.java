@@ -181,6 +181,14 @@ public final class Graph implements AutoCloseable
         }
         lowestOpenLayer = lowestLayer();
         makeWorkers();
+        for (final InputQueue queue : queues)
+        {
+            final Node consumer = queue.consumer;
+            if (queue.producer == null && consumer != null && consumer.shared == null && consumer.worker.polls())
+            {
+                consumer.worker.poll(queue);
+            }
+        }
     }
 
     private void attach(final OutputStream producer, final InputQueue queue)
@@ -1109,6 +1117,13 @@ public final class Graph implements AutoCloseable
      */
     boolean isIdle()
     {
+        for (final Worker worker : workers)
+        {
+            if (worker.hasUnseenInput()) // first: a worker schedules a node before it marks its input seen
+            {
+                return false;
+            }
+        }
         for (final Node node : nodes)
         {
             if (node.state() != Node.IDLE || node.callsInFlight() != 0)

@@ -285,6 +285,6 @@ final class GraphInput
 
     private void unlock()
     {
-        guard.set(false);
+        guard.setRelease(false); // a release suffices to hand the guard on; a volatile set fenced every add
     }
 }

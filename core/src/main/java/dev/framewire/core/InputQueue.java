@@ -37,6 +37,10 @@ abstract class InputQueueConsumerFields extends InputQueuePad1
     volatile long head;
     /** The consumer's cached copy of {@code tail}, re-read only on apparent empty. */
     long tailCache;
+    /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
+    volatile long seenTail;
+    /** For a {@link InputQueue#polled} queue: the bound its worker last saw (release; read by idle checks). */
+    volatile long seenBound = Timestamp.PRE_STREAM;
 }
 
 abstract class InputQueuePad2 extends InputQueueConsumerFields
@@ -92,6 +96,8 @@ final class InputQueue extends InputQueuePad2
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle BOUND;
+    private static final VarHandle SEEN_TAIL;
+    private static final VarHandle SEEN_BOUND;
 
     static
     {
@@ -101,6 +107,8 @@ final class InputQueue extends InputQueuePad2
             TAIL = lookup.findVarHandle(InputQueueProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(InputQueueConsumerFields.class, "head", long.class);
             BOUND = lookup.findVarHandle(InputQueueProducerFields.class, "bound", long.class);
+            SEEN_TAIL = lookup.findVarHandle(InputQueueConsumerFields.class, "seenTail", long.class);
+            SEEN_BOUND = lookup.findVarHandle(InputQueueConsumerFields.class, "seenBound", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -122,6 +130,14 @@ final class InputQueue extends InputQueuePad2
     private final long[] longs;
     private final Object[] values;
 
+    /**
+     * Whether the consumer's worker polls this queue for input instead of being told: a graph
+     * input's queue into a node on a busy-spinning or yielding worker. The adding thread then
+     * neither fences nor touches the node's state nor the worker's inbox; the worker, which looks
+     * at its queues every duty cycle anyway, sees the new tail or bound ({@link #pollChanged()}).
+     * Set before the run starts.
+     */
+    boolean polled;
     /** Queue limit for backpressure: full at size &gt;= limit. Raised by deadlock avoidance. */
     volatile int limit;
     /**
@@ -215,6 +231,25 @@ final class InputQueue extends InputQueuePad2
             }
         }
         return longs[2 * ((int)h & mask)];
+    }
+
+    /**
+     * The consumer's worker, for a {@link #polled} queue: whether packets or a bound arrived since
+     * its last look. The caller schedules the consumer and then calls {@link #markSeen()}, in that
+     * order, so that an idle check that finds the queue seen finds its node scheduled.
+     */
+    boolean pollChanged()
+    {
+        return (long)TAIL.getAcquire(this) != seenTail || (long)BOUND.getAcquire(this) != seenBound;
+    }
+
+    /** The consumer's worker, after {@link #pollChanged()} and scheduling: what it saw is seen. */
+    void markSeen()
+    {
+        // re-read, not the values pollChanged read: anything newer is handed to the node's run
+        // already scheduled, which reads the ring afresh
+        SEEN_TAIL.setRelease(this, (long)TAIL.getAcquire(this));
+        SEEN_BOUND.setRelease(this, (long)BOUND.getAcquire(this));
     }
 
     /**
@@ -340,11 +375,9 @@ final class InputQueue extends InputQueuePad2
      */
     static boolean anyFull(final InputQueue[] queues)
     {
-        if (queues.length == 0)
-        {
-            return false;
-        }
-        VarHandle.fullFence();
+        // No fence first: a stale head or tail can only make a queue look fuller or emptier by what
+        // is in flight. Looking full is checked again after the flag (wantsRoom); looking not full
+        // lets one more packet past the soft limit, as MediaPipe's throttling does.
         for (final InputQueue queue : queues)
         {
             if (queue.size() >= queue.limit && queue.wantsRoom())

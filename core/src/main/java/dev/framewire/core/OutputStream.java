@@ -288,6 +288,10 @@ final class OutputStream implements Output
         for (final InputQueue mirror : mirrors)
         {
             final Node consumer = mirror.consumer;
+            if (mirror.polled)
+            {
+                continue; // the consumer's worker looks at this queue every duty cycle
+            }
             if (own != null && consumer != null && consumer.worker == own && consumer.shared == null &&
                 consumer != producer)
             {

@@ -47,6 +47,8 @@ final class Worker implements Agent
 
     volatile Thread thread;
     volatile boolean parked;
+    /** Graph-input queues into this worker's nodes that it polls; set before the run. */
+    private InputQueue[] polled = new InputQueue[0];
     /** Whether the last duty cycle did work; worker only. */
     private boolean busy;
     volatile int lifecycle = INITIALISED;
@@ -171,7 +173,7 @@ final class Worker implements Agent
         {
             lifecycle = RUNNING;
         }
-        int work = inbox.drain(toHeap, 256);
+        int work = pollInputs() + inbox.drain(toHeap, 256);
         final Node node = heap.poll();
         if (node == null)
         {
@@ -201,6 +203,52 @@ final class Worker implements Agent
             graph.onWorkerIdle();
         }
         return work;
+    }
+
+    /**
+     * Schedules the consumers of the polled graph-input queues that changed since the last look
+     * (see {@link InputQueue#polled}).
+     */
+    private int pollInputs()
+    {
+        int work = 0;
+        for (final InputQueue queue : polled)
+        {
+            if (queue.pollChanged())
+            {
+                queue.consumer.scheduleFromOwnWorker();
+                queue.markSeen();
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** Before the run: this worker polls {@code queue} for input instead of being told. */
+    void poll(final InputQueue queue)
+    {
+        queue.polled = true;
+        polled = java.util.Arrays.copyOf(polled, polled.length + 1);
+        polled[polled.length - 1] = queue;
+    }
+
+    /** Any thread: whether a polled queue holds input this worker has not seen yet. */
+    boolean hasUnseenInput()
+    {
+        for (final InputQueue queue : polled)
+        {
+            if (queue.pollChanged())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether this worker never sleeps for long, so that it may poll graph inputs (busy spin or yield). */
+    boolean polls()
+    {
+        return idleStrategy instanceof BusySpinIdleStrategy || idleStrategy instanceof YieldingIdleStrategy;
     }
 
     /**
