@@ -9,20 +9,20 @@ import java.util.Arrays;
  */
 public final class ExecutorConfig
 {
-    /** {@link #spinsBeforePark()} unless set: a few microseconds of looking before a park. */
-    public static final int DEFAULT_SPINS_BEFORE_PARK = 200;
+    /** {@link #spinBeforeParkMicros()} unless set: 15 µs of looking before a park. */
+    public static final int DEFAULT_SPIN_BEFORE_PARK_MICROS = 15;
 
     private final int workers;
     private final IdleKind idle;
     private final int[] cpus;
-    private final int spinsBeforePark;
+    private final int spinBeforeParkMicros;
 
-    private ExecutorConfig(final int workers, final IdleKind idle, final int[] cpus, final int spinsBeforePark)
+    private ExecutorConfig(final int workers, final IdleKind idle, final int[] cpus, final int spinBeforeParkMicros)
     {
         this.workers = workers;
         this.idle = idle;
         this.cpus = cpus;
-        this.spinsBeforePark = spinsBeforePark;
+        this.spinBeforeParkMicros = spinBeforeParkMicros;
     }
 
     /**
@@ -34,7 +34,7 @@ public final class ExecutorConfig
      */
     public static ExecutorConfig of(final int workers, final IdleKind idle)
     {
-        return new ExecutorConfig(workers, idle, new int[0], DEFAULT_SPINS_BEFORE_PARK);
+        return new ExecutorConfig(workers, idle, new int[0], DEFAULT_SPIN_BEFORE_PARK_MICROS);
     }
 
     /**
@@ -45,33 +45,34 @@ public final class ExecutorConfig
      */
     public ExecutorConfig pinnedTo(final int... cpus)
     {
-        return new ExecutorConfig(workers, idle, cpus.clone(), spinsBeforePark);
+        return new ExecutorConfig(workers, idle, cpus.clone(), spinBeforeParkMicros);
     }
 
     /**
-     * The same executor whose {@link IdleKind#PARK} workers, out of work, first look for more
-     * {@code spins} times (one duty cycle each, {@code Thread.onSpinWait()} between) before they
-     * park. A packet that comes within those few microseconds is taken without the producer's
-     * unpark (a system call) and the worker's wake-up: on a steady stream that is most packets
-     * (docs/BENCHMARKS.md: B1's parked hop). 0 parks at once, for executors of many mostly idle
-     * workers on a machine without a core to spare. Ignored by the other idle kinds.
+     * The same executor whose {@link IdleKind#PARK} workers, out of work, first keep looking for
+     * {@code micros} microseconds ({@code Thread.onSpinWait()} between looks) before they park. A
+     * packet that comes within that time is taken without the producer's unpark (a system call)
+     * and the worker's wake-up: on a steady stream that is most packets (docs/BENCHMARKS.md: B1's
+     * parked hop). Measured in time, not in duty cycles, so that it means the same on a fast and
+     * a slow machine. 0 parks at once, for executors of many mostly idle workers on a machine
+     * without a core to spare. Ignored by the other idle kinds.
      *
-     * @param spins 0 or more; {@link #DEFAULT_SPINS_BEFORE_PARK} unless set.
+     * @param micros 0 or more; {@link #DEFAULT_SPIN_BEFORE_PARK_MICROS} unless set.
      * @return a new config.
      */
-    public ExecutorConfig spinsBeforePark(final int spins)
+    public ExecutorConfig spinBeforeParkMicros(final int micros)
     {
-        return new ExecutorConfig(workers, idle, cpus, spins);
+        return new ExecutorConfig(workers, idle, cpus, micros);
     }
 
     /**
-     * How many idle duty cycles a parking worker spins before it parks.
+     * How long a parking worker keeps looking for work before it parks.
      *
-     * @return the count.
+     * @return microseconds.
      */
-    public int spinsBeforePark()
+    public int spinBeforeParkMicros()
     {
-        return spinsBeforePark;
+        return spinBeforeParkMicros;
     }
 
     /**
@@ -109,20 +110,20 @@ public final class ExecutorConfig
     {
         return o instanceof ExecutorConfig && ((ExecutorConfig)o).workers == workers &&
             ((ExecutorConfig)o).idle == idle && Arrays.equals(((ExecutorConfig)o).cpus, cpus) &&
-            ((ExecutorConfig)o).spinsBeforePark == spinsBeforePark;
+            ((ExecutorConfig)o).spinBeforeParkMicros == spinBeforeParkMicros;
     }
 
     @Override
     public int hashCode()
     {
-        return 31 * (31 * (31 * workers + idle.hashCode()) + Arrays.hashCode(cpus)) + spinsBeforePark;
+        return 31 * (31 * (31 * workers + idle.hashCode()) + Arrays.hashCode(cpus)) + spinBeforeParkMicros;
     }
 
     @Override
     public String toString()
     {
         return "executor{workers=" + workers + ", idle=" + idle + (cpus.length > 0 ? ", cpus=" +
-            Arrays.toString(cpus) : "") + (idle == IdleKind.PARK && spinsBeforePark != DEFAULT_SPINS_BEFORE_PARK ?
-            ", spinsBeforePark=" + spinsBeforePark : "") + '}';
+            Arrays.toString(cpus) : "") + (idle == IdleKind.PARK && spinBeforeParkMicros != DEFAULT_SPIN_BEFORE_PARK_MICROS ?
+            ", spinBeforeParkMicros=" + spinBeforeParkMicros : "") + '}';
     }
 }

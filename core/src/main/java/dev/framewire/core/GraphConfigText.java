@@ -172,8 +172,8 @@ public final class GraphConfigText
                 errors.add(where + ": type '" + executor.getType() + "' is not supported; valid is ThreadPoolExecutor");
             }
             final ExecutorConfig config = ExecutorConfig.of(executor.hasNumThreads() ? executor.getNumThreads() : 1,
-                IdleKind.valueOf(executor.getIdleStrategy().name())).spinsBeforePark(executor.hasSpinsBeforePark() ?
-                executor.getSpinsBeforePark() : ExecutorConfig.DEFAULT_SPINS_BEFORE_PARK);
+                IdleKind.valueOf(executor.getIdleStrategy().name())).spinBeforeParkMicros(executor.hasSpinBeforeParkUs() ?
+                executor.getSpinBeforeParkUs() : ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS);
             final int[] cpus = executor.getCpuList().stream().mapToInt(Integer::intValue).toArray();
             b.executor(executor.getName().isEmpty() ? GraphConfig.DEFAULT_EXECUTOR : executor.getName(),
                 cpus.length > 0 ? config.pinnedTo(cpus) : config);
@@ -394,9 +394,9 @@ public final class GraphConfigText
             {
                 executor.addCpu(cpu);
             }
-            if (e.getValue().spinsBeforePark() != ExecutorConfig.DEFAULT_SPINS_BEFORE_PARK)
+            if (e.getValue().spinBeforeParkMicros() != ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS)
             {
-                executor.setSpinsBeforePark(e.getValue().spinsBeforePark());
+                executor.setSpinBeforeParkUs(e.getValue().spinBeforeParkMicros());
             }
             proto.addExecutor(executor);
         }

@@ -117,9 +117,9 @@ final class GraphPlan
             {
                 errors.add("executor '" + e.getKey() + "' has " + e.getValue().workers() + " workers; it needs at least 1");
             }
-            if (e.getValue().spinsBeforePark() < 0)
+            if (e.getValue().spinBeforeParkMicros() < 0)
             {
-                errors.add("executor '" + e.getKey() + "' has spins_before_park " + e.getValue().spinsBeforePark() +
+                errors.add("executor '" + e.getKey() + "' has spin_before_park_us " + e.getValue().spinBeforeParkMicros() +
                     "; valid is 0 (park at once) or more");
             }
             for (final int cpu : e.getValue().cpus())

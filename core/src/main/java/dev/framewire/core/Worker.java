@@ -95,10 +95,10 @@ final class Worker implements Agent
         this.inbox = new MpscArrayQueue<>(Math.max(2, capacity));
         this.heap = new NodeHeap(capacity, graph.scheduleOrder());
         this.toHeap = heap::add;
-        this.idleStrategy = idleStrategy(executor.idle(), executor.spinsBeforePark());
+        this.idleStrategy = idleStrategy(executor.idle(), executor.spinBeforeParkMicros());
     }
 
-    private IdleStrategy idleStrategy(final IdleKind idle, final int spinsBeforePark)
+    private IdleStrategy idleStrategy(final IdleKind idle, final int spinBeforeParkMicros)
     {
         switch (idle)
         {
@@ -109,7 +109,7 @@ final class Worker implements Agent
             case BACKOFF:
                 return new BackoffIdleStrategy();
             default:
-                return new ParkingIdleStrategy(this, spinsBeforePark);
+                return new ParkingIdleStrategy(this, spinBeforeParkMicros);
         }
     }
 
@@ -352,24 +352,27 @@ final class Worker implements Agent
     }
 
     /**
-     * Out of work, looks {@code spinsBeforePark} duty cycles more ({@code Thread.onSpinWait()}
-     * between), then parks until a producer unparks this worker; the producer does so only when
-     * {@link #parked} is set, and the worker re-checks its inbox after setting it, so no wake-up
-     * is lost. A timed park bounds the wait in case a pause or stop flag changes without a node
-     * arriving. The spins take a packet that comes within a few microseconds without the
-     * producer's unpark and the worker's wake-up (B1's parked hop: p99 from about 15 µs to 1.5).
+     * Out of work, keeps looking for {@code spinBeforeParkMicros} microseconds
+     * ({@code Thread.onSpinWait()} between looks), then parks until a producer unparks this worker;
+     * the producer does so only when {@link #parked} is set, and the worker re-checks its inbox
+     * after setting it, so no wake-up is lost. A timed park bounds the wait in case a pause or stop
+     * flag changes without a node arriving. The spin takes a packet that comes within a few
+     * microseconds without the producer's unpark and the worker's wake-up (B1's parked hop: p99
+     * from about 15 µs to 1.5). It is measured with the clock, read once per idle duty cycle (never
+     * while there is work), so that it lasts as long on a fast machine as on a slow one.
      */
     static final class ParkingIdleStrategy implements IdleStrategy
     {
         private static final long MAX_PARK_NANOS = 10_000_000L;
         private final Worker worker;
-        private final int spinsBeforePark;
-        private int idleCycles;
+        private final long spinNanos;
+        /** When this idle period began, or 0 while working. */
+        private long idleSinceNanos;
 
-        ParkingIdleStrategy(final Worker worker, final int spinsBeforePark)
+        ParkingIdleStrategy(final Worker worker, final int spinBeforeParkMicros)
         {
             this.worker = worker;
-            this.spinsBeforePark = spinsBeforePark;
+            this.spinNanos = spinBeforeParkMicros * 1_000L;
         }
 
         @Override
@@ -377,16 +380,25 @@ final class Worker implements Agent
         {
             if (workCount > 0)
             {
-                idleCycles = 0;
+                idleSinceNanos = 0;
                 return;
             }
-            if (idleCycles < spinsBeforePark)
+            if (spinNanos > 0)
             {
-                idleCycles++;
-                Thread.onSpinWait();
-                return;
+                final long now = System.nanoTime();
+                if (idleSinceNanos == 0)
+                {
+                    idleSinceNanos = now;
+                    Thread.onSpinWait();
+                    return;
+                }
+                if (now - idleSinceNanos < spinNanos)
+                {
+                    Thread.onSpinWait();
+                    return;
+                }
             }
-            idleCycles = 0;
+            idleSinceNanos = 0;
             idle();
         }
 
@@ -405,7 +417,7 @@ final class Worker implements Agent
         @Override
         public void reset()
         {
-            idleCycles = 0;
+            idleSinceNanos = 0;
         }
 
         @Override

@@ -10,13 +10,13 @@ final class FramewireHop implements Hop
 {
     private final Graph graph;
 
-    FramewireHop(final IdleKind idle, final int spinsBeforePark, final Arrivals arrivals)
+    FramewireHop(final IdleKind idle, final int spinBeforeParkMicros, final Arrivals arrivals)
     {
         graph = new Graph(GraphConfig.builder()
             .inputStream("in")
             .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
             .outputStream("out")
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, idle).spinsBeforePark(spinsBeforePark))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, idle).spinBeforeParkMicros(spinBeforeParkMicros))
             .maxQueueSize(1024)
             .queueHardCap(4096)
             .build());

@@ -28,7 +28,7 @@ interface Hop extends AutoCloseable
      *
      * @param contender {@code NAME/IDLE}: FRAMEWIRE, DISRUPTOR, LOCKED, TPE or SPSC, and BUSY_SPIN or PARK;
      *                  also FRAMEWIRE_SPIN0 (not in the suite's list, for {@code -p}): PARK workers that
-     *                  park at once ({@code spins_before_park} 0).
+     *                  park at once ({@code spin_before_park_us} 0).
      * @param arrivals  where values end.
      * @return the hop, started.
      */
@@ -39,7 +39,7 @@ interface Hop extends AutoCloseable
         switch (name)
         {
             case "FRAMEWIRE":
-                return new FramewireHop(idle, ExecutorConfig.DEFAULT_SPINS_BEFORE_PARK, arrivals);
+                return new FramewireHop(idle, ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS, arrivals);
             case "FRAMEWIRE_SPIN0":
                 return new FramewireHop(idle, 0, arrivals);
             case "DISRUPTOR":

@@ -71,7 +71,7 @@ public final class Suite
     /**
      * The Disruptor wait strategy that matches an idle kind. PARK is
      * {@link PhasedBackoffWaitStrategy#withLiteLock}: it spins 10 µs, as a Framewire PARK worker
-     * spins its {@code spins_before_park} duty cycles (200, about 10 µs here), then blocks on a
+     * spins its {@code spin_before_park_us} (15 µs), then blocks on a
      * lite lock: like a Framewire worker, a publisher signals only when a consumer is waiting (the
      * plain BlockingWaitStrategy takes the lock and signals on every publish).
      */
@@ -84,7 +84,7 @@ public final class Suite
             case YIELD:
                 return new YieldingWaitStrategy();
             default:
-                // as Framewire's PARK workers (about 10 µs of spins_before_park), spin, then block
+                // as Framewire's PARK workers (15 µs of spin_before_park_us), spin, then block
                 return PhasedBackoffWaitStrategy.withLiteLock(10, 0, TimeUnit.MICROSECONDS);
         }
     }

@@ -128,13 +128,13 @@ class GraphConfigTextTest
     }
 
     @Test
-    void negativeSpinsBeforeParkIsRejectedNamingTheExecutor()
+    void negativeSpinBeforeParkUsIsRejectedNamingTheExecutor()
     {
         final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(GraphConfigText.parse(
-            "input_stream: \"in\"\nexecutor { name: \"cams\" num_threads: 1 spins_before_park: -1 }\n" +
+            "input_stream: \"in\"\nexecutor { name: \"cams\" num_threads: 1 spin_before_park_us: -1 }\n" +
                 "node { calculator: \"PassThroughCalculator\" input_stream: \"in\" output_stream: \"o\" executor: \"cams\" }\n" +
                 "output_stream: \"o\"", "s.pbtxt")).close());
-        assertTrue(ex.getMessage().contains("executor 'cams' has spins_before_park -1; valid is 0 (park at once) or more"),
+        assertTrue(ex.getMessage().contains("executor 'cams' has spin_before_park_us -1; valid is 0 (park at once) or more"),
             ex.getMessage());
     }
 
@@ -153,7 +153,7 @@ class GraphConfigTextTest
             .timeoutGuardMillis(5000)
             .inputSetsPerRun(8)
             .executor("fast", ExecutorConfig.of(2, IdleKind.YIELD).pinnedTo(0, 1))
-            .executor("quiet", ExecutorConfig.of(1, IdleKind.PARK).spinsBeforePark(0))
+            .executor("quiet", ExecutorConfig.of(1, IdleKind.PARK).spinBeforeParkMicros(0))
             .node("gate", n -> n.calculator("GateCalculator").inputStream("in").outputStream("mid")
                 .option("allow", false).executor("fast"))
             .node("clone", n -> n.calculator("PacketClonerCalculator").inputStream("mid", "TICK:tick")
@@ -167,8 +167,8 @@ class GraphConfigTextTest
         assertEquals(InputPolicy.fixedSize(4, 2, true), again.nodes().get(2).inputPolicy());
         assertEquals(config.executors(), again.executors());
         assertTrue(text.contains("input_sets_per_run: 8"), text);
-        assertTrue(text.contains("spins_before_park: 0"), text);
-        assertEquals(0, again.executors().get("quiet").spinsBeforePark());
+        assertTrue(text.contains("spin_before_park_us: 0"), text);
+        assertEquals(0, again.executors().get("quiet").spinBeforeParkMicros());
         assertEquals(8, again.inputSetsPerRun());
         new Graph(again).close(); // still a valid graph
     }
