@@ -274,7 +274,7 @@ final class DefaultSync extends InputSync
             {
                 if (queue.dropHead())
                 {
-                    graph.onQueueRoom(queue);
+                    queue.wakeHeldBack();
                 }
                 node.dropped(queue.streamName, head, "policy");
             }

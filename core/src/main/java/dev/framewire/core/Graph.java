@@ -1053,33 +1053,6 @@ public final class Graph implements AutoCloseable
         return started;
     }
 
-    /** Any thread: a consumer's queue got packets or a new bound. */
-    void notifyConsumer(final InputQueue queue)
-    {
-        final Node consumer = queue.consumer;
-        if (consumer != null)
-        {
-            consumer.schedule();
-        }
-        else
-        {
-            queue.poller.wake();
-        }
-    }
-
-    /** Consumer thread: a queue stopped being full; wake who waits on it. */
-    void onQueueRoom(final InputQueue queue)
-    {
-        for (final Node node : queue.wakeOnRoom)
-        {
-            node.schedule();
-        }
-        for (final GraphInput input : queue.wakeInputsOnRoom)
-        {
-            input.wakeWaiter();
-        }
-    }
-
     /**
      * Worker: it ran out of work. If someone waits for the graph to be idle, or sources are held
      * back (a deadlock is possible), look whether the whole graph is idle. No counter of busy nodes
@@ -1189,7 +1162,7 @@ public final class Graph implements AutoCloseable
                 final long ts = queue.peekTimestamp();
                 if (queue.dropHead())
                 {
-                    onQueueRoom(queue);
+                    queue.wakeHeldBack();
                 }
                 node.dropped(queue.streamName, ts, "memory");
                 reportMemoryDrop("dropped the packet at " + Timestamp.toString(ts) + " queued on " + queue +
@@ -1478,7 +1451,7 @@ public final class Graph implements AutoCloseable
                 ReportEvent.emit("deadlock-resolved", "raised max_queue_size of " + queue + " from " + queue.limit +
                     " to " + raised);
                 queue.limit = raised;
-                onQueueRoom(queue);
+                queue.wakeHeldBack();
             }
         }
     }

@@ -13,17 +13,13 @@ abstract class InputQueuePad0
     byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
 }
 
-abstract class InputQueueProducerFields extends InputQueuePad0
+abstract class InputQueueBoundField extends InputQueuePad0
 {
-    /** Next slot to write; written by the producer only (release), read by the consumer (acquire). */
-    volatile long tail;
-    /** The producer's cached copy of {@code head}, re-read only on apparent full. */
-    long headCache;
     /** The stream's bound as the consumer should see it; written by the producer (release). */
     volatile long bound = Timestamp.PRE_STREAM;
 }
 
-abstract class InputQueuePad1 extends InputQueueProducerFields
+abstract class InputQueuePad1 extends InputQueueBoundField
 {
     byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
     byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
@@ -31,19 +27,15 @@ abstract class InputQueuePad1 extends InputQueueProducerFields
     byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
 }
 
-abstract class InputQueueConsumerFields extends InputQueuePad1
+abstract class InputQueueSeenFields extends InputQueuePad1
 {
-    /** Next slot to read; written by the consumer only (release), read by the producer (acquire). */
-    volatile long head;
-    /** The consumer's cached copy of {@code tail}, re-read only on apparent empty. */
-    long tailCache;
     /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
     volatile long seenTail;
     /** For a {@link InputQueue#polled} queue: the bound its worker last saw (release; read by idle checks). */
     volatile long seenBound = Timestamp.PRE_STREAM;
 }
 
-abstract class InputQueuePad2 extends InputQueueConsumerFields
+abstract class InputQueuePad2 extends InputQueueSeenFields
 {
     byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
     byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
@@ -53,8 +45,8 @@ abstract class InputQueuePad2 extends InputQueueConsumerFields
 
 /**
  * The packets waiting on one input stream of one consumer (a node input or a poller): a
- * one-to-one ring (a value array and a long array holding each slot's timestamp and word side by side)
- * and the stream's bound.
+ * {@link OneToOnePacketRing}, the stream's bound, and the backpressure handshake (queue limit, the
+ * room-wanted flag, whom to wake on room) and wake-up of the consumer: what a stream edge knows.
  *
  * <p>A packet's {@code value} is a Java object, a {@link Payload} (its {@code word} the payload's
  * generation when emitted), or one of the markers {@link #LONG} / {@link #DOUBLE} with the
@@ -68,8 +60,8 @@ abstract class InputQueuePad2 extends InputQueueConsumerFields
  * then the ring never sees a settled timestamp whose packet is not yet visible.
  *
  * <pre>
- *   producer: values[t], longs[2t] = timestamp, longs[2t+1] = word; tail = t + 1 (release); bound = b (release)
- *   consumer: bound (acquire); tail (acquire); read slot head; head = head + 1 (release)
+ *   producer: ring.offer (slot, then tail: release); bound = b (release)
+ *   consumer: ring (head, or tail when it looks empty); bound (acquire) only when empty, then the ring again
  * </pre>
  */
 final class InputQueue extends InputQueuePad2
@@ -93,8 +85,6 @@ final class InputQueue extends InputQueuePad2
         }
     };
 
-    private static final VarHandle TAIL;
-    private static final VarHandle HEAD;
     private static final VarHandle BOUND;
     private static final VarHandle SEEN_TAIL;
     private static final VarHandle SEEN_BOUND;
@@ -104,11 +94,9 @@ final class InputQueue extends InputQueuePad2
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            TAIL = lookup.findVarHandle(InputQueueProducerFields.class, "tail", long.class);
-            HEAD = lookup.findVarHandle(InputQueueConsumerFields.class, "head", long.class);
-            BOUND = lookup.findVarHandle(InputQueueProducerFields.class, "bound", long.class);
-            SEEN_TAIL = lookup.findVarHandle(InputQueueConsumerFields.class, "seenTail", long.class);
-            SEEN_BOUND = lookup.findVarHandle(InputQueueConsumerFields.class, "seenBound", long.class);
+            BOUND = lookup.findVarHandle(InputQueueBoundField.class, "bound", long.class);
+            SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
+            SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -125,10 +113,7 @@ final class InputQueue extends InputQueuePad2
     Node producer;
     /** Whether this input is a declared back edge. */
     final boolean backEdge;
-    private final int mask;
-    /** Timestamp and word of slot i at 2i and 2i+1: one line for both, not two parallel arrays. */
-    private final long[] longs;
-    private final Object[] values;
+    private final OneToOnePacketRing ring;
 
     /**
      * Whether the consumer's worker polls this queue for input instead of being told: a graph
@@ -165,16 +150,13 @@ final class InputQueue extends InputQueuePad2
         this.consumer = consumer;
         this.port = port;
         this.backEdge = backEdge;
-        final int size = 1 << (32 - Integer.numberOfLeadingZeros(Math.max(2, capacity) - 1));
-        this.mask = size - 1;
-        this.longs = new long[2 * size];
-        this.values = new Object[size];
+        this.ring = new OneToOnePacketRing(capacity);
         this.limit = limit;
     }
 
     int capacity()
     {
-        return mask + 1;
+        return ring.capacity();
     }
 
     /**
@@ -184,21 +166,7 @@ final class InputQueue extends InputQueuePad2
      */
     boolean offer(final long timestamp, final Object value, final long word)
     {
-        final long t = (long)TAIL.getOpaque(this);
-        if (t - headCache > mask)
-        {
-            headCache = (long)HEAD.getAcquire(this);
-            if (t - headCache > mask)
-            {
-                return false;
-            }
-        }
-        final int i = (int)t & mask;
-        longs[2 * i] = timestamp;
-        values[i] = value;
-        longs[2 * i + 1] = word;
-        TAIL.setRelease(this, t + 1);
-        return true;
+        return ring.offer(timestamp, value, word);
     }
 
     /** Producer: moves the bound (never down). */
@@ -221,16 +189,7 @@ final class InputQueue extends InputQueuePad2
      */
     long peekTimestamp()
     {
-        final long h = (long)HEAD.getOpaque(this);
-        if (h == tailCache)
-        {
-            tailCache = (long)TAIL.getAcquire(this);
-            if (h == tailCache)
-            {
-                return Timestamp.UNSET;
-            }
-        }
-        return longs[2 * ((int)h & mask)];
+        return ring.peekTimestamp();
     }
 
     /**
@@ -240,7 +199,7 @@ final class InputQueue extends InputQueuePad2
      */
     boolean pollChanged()
     {
-        return (long)TAIL.getAcquire(this) != seenTail || (long)BOUND.getAcquire(this) != seenBound;
+        return ring.lvTail() != seenTail || (long)BOUND.getAcquire(this) != seenBound;
     }
 
     /** The consumer's worker, after {@link #pollChanged()} and scheduling: what it saw is seen. */
@@ -248,7 +207,7 @@ final class InputQueue extends InputQueuePad2
     {
         // re-read, not the values pollChanged read: anything newer is handed to the node's run
         // already scheduled, which reads the ring afresh
-        SEEN_TAIL.setRelease(this, (long)TAIL.getAcquire(this));
+        SEEN_TAIL.setRelease(this, ring.lvTail());
         SEEN_BOUND.setRelease(this, (long)BOUND.getAcquire(this));
     }
 
@@ -275,16 +234,7 @@ final class InputQueue extends InputQueuePad2
      */
     long peekTimestampAt(final int offset)
     {
-        final long h = (long)HEAD.getOpaque(this);
-        if (h + offset >= tailCache)
-        {
-            tailCache = (long)TAIL.getAcquire(this);
-            if (h + offset >= tailCache)
-            {
-                return Timestamp.UNSET;
-            }
-        }
-        return longs[2 * ((int)(h + offset) & mask)];
+        return ring.peekTimestampAt(offset);
     }
 
     /**
@@ -306,13 +256,13 @@ final class InputQueue extends InputQueuePad2
     /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
     Object peekValue()
     {
-        return values[(int)(long)HEAD.getOpaque(this) & mask];
+        return ring.peekValue();
     }
 
     /** Consumer, after {@link #peekTimestamp()} found a packet: its word. */
     long peekWord()
     {
-        return longs[2 * ((int)(long)HEAD.getOpaque(this) & mask) + 1];
+        return ring.peekWord();
     }
 
     /**
@@ -322,17 +272,16 @@ final class InputQueue extends InputQueuePad2
      */
     boolean pop()
     {
-        final long h = (long)HEAD.getOpaque(this);
-        values[(int)h & mask] = null;
-        // A full fence, not a release: the flag read below must not be ordered before this store,
-        // or a producer that set the flag and then saw the old head (queue full, so it went idle)
-        // and this consumer that saw no flag (so no wake-up) would both miss the room.
-        HEAD.setVolatile(this, h + 1);
+        // A full fence after the head store (removeVolatile), not a release: the flag read below
+        // must not be ordered before it, or a producer that set the flag and then saw the old head
+        // (queue full, so it went idle) and this consumer that saw no flag (so no wake-up) would
+        // both miss the room.
+        final long head = ring.removeVolatile();
         if (!roomWanted)
         {
             return false; // nobody found the queue full: no need to read the producer's tail
         }
-        if ((long)TAIL.getAcquire(this) - (h + 1) >= limit)
+        if (ring.lvTail() - head >= limit)
         {
             return false; // still full: the flag stays up for the pop that makes room
         }
@@ -342,11 +291,44 @@ final class InputQueue extends InputQueuePad2
         return true;
     }
 
+    /**
+     * The producer, after publishing packets or a bound (and a full fence, see
+     * {@link Node#schedule()}): tells the consumer, a node (scheduled) or a poller (woken).
+     */
+    void wakeConsumer()
+    {
+        final Node node = consumer;
+        if (node != null)
+        {
+            node.schedule();
+        }
+        else
+        {
+            poller.wake();
+        }
+    }
+
+    /**
+     * The consumer, when {@link #pop()} (or a raised limit) says a held-back thread may go on:
+     * reschedules the sources (and, under BMF backpressure, producers) and wakes the graph inputs'
+     * waiting adders that this queue holds back.
+     */
+    void wakeHeldBack()
+    {
+        for (final Node node : wakeOnRoom)
+        {
+            node.schedule();
+        }
+        for (final GraphInput input : wakeInputsOnRoom)
+        {
+            input.wakeWaiter();
+        }
+    }
+
     /** Any thread: packets queued right now. */
     int size()
     {
-        final long h = (long)HEAD.getAcquire(this);
-        return (int)((long)TAIL.getAcquire(this) - h);
+        return ring.size();
     }
 
     /**
@@ -355,12 +337,12 @@ final class InputQueue extends InputQueuePad2
      */
     long queuedPayloadBytes()
     {
-        final long h = (long)HEAD.getAcquire(this);
-        final long t = (long)TAIL.getAcquire(this);
+        final long h = ring.lvHead();
+        final long t = ring.lvTail();
         long bytes = 0;
-        for (long i = h; i < t && i - h <= mask; i++)
+        for (long i = h; i < t && i - h < ring.capacity(); i++)
         {
-            final Object value = values[(int)i & mask];
+            final Object value = ring.valueAt(i);
             if (value instanceof Payload)
             {
                 bytes += ((Payload)value).capacity();

@@ -130,7 +130,7 @@ abstract class InputSync
             {
                 if (queue.dropHead())
                 {
-                    graph.onQueueRoom(queue);
+                    queue.wakeHeldBack();
                 }
                 node.dropped(queue.streamName, ts, "close");
             }

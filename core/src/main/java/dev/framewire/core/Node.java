@@ -792,7 +792,7 @@ final class Node implements CalculatorContext
             {
                 if (queue.dropHead())
                 {
-                    graph.onQueueRoom(queue);
+                    queue.wakeHeldBack();
                 }
                 final JournalWriter journal = graph.journal;
                 if (journal != null)

@@ -63,7 +63,7 @@ public final class OutputPoller
                 current.set(head, value, word);
                 if (queue.pop())
                 {
-                    graph.onQueueRoom(queue);
+                    queue.wakeHeldBack();
                 }
                 return true;
             }

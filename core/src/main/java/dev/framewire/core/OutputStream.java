@@ -304,7 +304,7 @@ final class OutputStream implements Output
                     VarHandle.fullFence();
                     fenced = true;
                 }
-                graph.notifyConsumer(mirror);
+                mirror.wakeConsumer();
             }
         }
     }

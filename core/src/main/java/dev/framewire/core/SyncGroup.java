@@ -103,7 +103,7 @@ final class SyncGroup
             {
                 if (port.take())
                 {
-                    graph.onQueueRoom(queue);
+                    queue.wakeHeldBack();
                 }
             }
             else

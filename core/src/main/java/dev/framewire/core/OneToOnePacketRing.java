@@ -1,0 +1,222 @@
+package dev.framewire.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+abstract class OneToOnePacketRingPad0
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
+{
+    /** Next slot to write; written by the producer only (release), read by the consumer (acquire). */
+    volatile long tail;
+    /** The producer's cached copy of {@code head}, re-read only on apparent full. */
+    long headCache;
+}
+
+abstract class OneToOnePacketRingPad1 extends OneToOnePacketRingProducerFields
+{
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
+}
+
+abstract class OneToOnePacketRingConsumerFields extends OneToOnePacketRingPad1
+{
+    /** Next slot to read; written by the consumer only (release or volatile), read by the producer (acquire). */
+    volatile long head;
+    /** The consumer's cached copy of {@code tail}, re-read only on apparent empty. */
+    long tailCache;
+}
+
+abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
+{
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
+    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
+    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
+}
+
+/**
+ * A bounded single-producer single-consumer ring of packets: each slot holds a timestamp, a value
+ * (an object reference) and a word (a {@code long}). It knows nothing of streams, bounds or
+ * backpressure; {@link InputQueue} builds those on it.
+ *
+ * <p>Threading: one producer thread at a time calls {@link #offer}; one consumer thread at a time
+ * calls the {@code peek} methods and {@link #removeVolatile()}; {@link #lvHead()},
+ * {@link #lvTail()} and {@link #size()} may be called from any thread. A slot's contents are written
+ * before the tail that publishes them (release) and read after the tail that covers them
+ * (acquire); the consumer clears a slot's value before the head that hands the slot back.
+ *
+ * <p>Layout: the producer's fields and the consumer's fields each sit on a cache line of their
+ * own (padding by inheritance, as JCTools and Agrona do); a slot's timestamp and word sit side by
+ * side in one {@code long[]} (one line for both, not two parallel arrays), its value in an
+ * {@code Object[]}.
+ *
+ * <pre>
+ *   producer: values[t & mask] = v; longs[2(t & mask)] = ts; longs[2(t & mask) + 1] = w; tail = t + 1 (release)
+ *   consumer: tail (acquire, only when the cached tail says empty); read slot h; values[h & mask] = null;
+ *             head = h + 1 (volatile: a full fence, see removeVolatile)
+ * </pre>
+ */
+final class OneToOnePacketRing extends OneToOnePacketRingPad2
+{
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
+
+    static
+    {
+        try
+        {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            TAIL = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "tail", long.class);
+            HEAD = lookup.findVarHandle(OneToOnePacketRingConsumerFields.class, "head", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final int mask;
+    /** Timestamp and word of slot i at 2i and 2i+1. */
+    private final long[] longs;
+    private final Object[] values;
+
+    /**
+     * A ring of at least {@code capacity} slots (rounded up to a power of two, at least 2).
+     *
+     * @param capacity the fewest slots wanted.
+     */
+    OneToOnePacketRing(final int capacity)
+    {
+        final int size = 1 << (32 - Integer.numberOfLeadingZeros(Math.max(2, capacity) - 1));
+        this.mask = size - 1;
+        this.longs = new long[2 * size];
+        this.values = new Object[size];
+    }
+
+    /** Any thread: the number of slots. */
+    int capacity()
+    {
+        return mask + 1;
+    }
+
+    /**
+     * Producer: appends a packet.
+     *
+     * @return false when every slot is taken.
+     */
+    boolean offer(final long timestamp, final Object value, final long word)
+    {
+        final long t = (long)TAIL.getOpaque(this);
+        if (t - headCache > mask)
+        {
+            headCache = (long)HEAD.getAcquire(this);
+            if (t - headCache > mask)
+            {
+                return false;
+            }
+        }
+        final int i = (int)t & mask;
+        longs[2 * i] = timestamp;
+        values[i] = value;
+        longs[2 * i + 1] = word;
+        TAIL.setRelease(this, t + 1);
+        return true;
+    }
+
+    /** Consumer: the oldest packet's timestamp, or {@link Timestamp#UNSET} when the ring is empty. */
+    long peekTimestamp()
+    {
+        final long h = (long)HEAD.getOpaque(this);
+        if (h == tailCache)
+        {
+            tailCache = (long)TAIL.getAcquire(this);
+            if (h == tailCache)
+            {
+                return Timestamp.UNSET;
+            }
+        }
+        return longs[2 * ((int)h & mask)];
+    }
+
+    /**
+     * Consumer: the timestamp of the packet {@code offset} places behind the oldest, or
+     * {@link Timestamp#UNSET} if there are not that many.
+     */
+    long peekTimestampAt(final int offset)
+    {
+        final long h = (long)HEAD.getOpaque(this);
+        if (h + offset >= tailCache)
+        {
+            tailCache = (long)TAIL.getAcquire(this);
+            if (h + offset >= tailCache)
+            {
+                return Timestamp.UNSET;
+            }
+        }
+        return longs[2 * ((int)(h + offset) & mask)];
+    }
+
+    /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
+    Object peekValue()
+    {
+        return values[(int)(long)HEAD.getOpaque(this) & mask];
+    }
+
+    /** Consumer, after {@link #peekTimestamp()} found a packet: its word. */
+    long peekWord()
+    {
+        return longs[2 * ((int)(long)HEAD.getOpaque(this) & mask) + 1];
+    }
+
+    /**
+     * Consumer, after {@link #peekTimestamp()} found a packet: removes it. The head is stored with a
+     * full fence, so that the caller's next reads of shared state cannot be ordered before it (the
+     * backpressure handshake of {@link InputQueue#pop()} relies on it).
+     *
+     * @return the new head.
+     */
+    long removeVolatile()
+    {
+        final long h = (long)HEAD.getOpaque(this);
+        values[(int)h & mask] = null;
+        HEAD.setVolatile(this, h + 1);
+        return h + 1;
+    }
+
+    /** Any thread: the producer's position. */
+    long lvTail()
+    {
+        return (long)TAIL.getAcquire(this);
+    }
+
+    /** Any thread: the consumer's position. */
+    long lvHead()
+    {
+        return (long)HEAD.getAcquire(this);
+    }
+
+    /** Any thread: packets in the ring right now (racy away from both sides). */
+    int size()
+    {
+        final long h = (long)HEAD.getAcquire(this);
+        return (int)((long)TAIL.getAcquire(this) - h);
+    }
+
+    /**
+     * Any thread: the value in the slot of position {@code position}, for diagnostics (racy: the
+     * slot may be taken meanwhile).
+     */
+    Object valueAt(final long position)
+    {
+        return values[(int)position & mask];
+    }
+}

@@ -1,0 +1,141 @@
+package dev.framewire.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The ring under {@link InputQueue}, in the manner of JCTools' {@code QueueSanityTest}: sizing,
+ * FIFO order, full and empty, wrap-around, the slot cleared on removal, and a producer and a
+ * consumer thread racing through millions of packets, each checked for order and for a torn slot
+ * (a timestamp, value and word that were not written together). Model-checked interleavings are in
+ * {@link OneToOnePacketRingLincheckTest}.
+ */
+class OneToOnePacketRingTest
+{
+    private static final Object[] VALUES = {"a", "b", "c", "d", "e", "f", "g", "h"};
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 5, 8, 1000, 1024})
+    void capacityIsThePowerOfTwoAtOrAboveTheAskAndAtLeastTwo(final int ask)
+    {
+        final int capacity = new OneToOnePacketRing(ask).capacity();
+        assertEquals(Math.max(2, Integer.highestOneBit(Math.max(1, ask - 1)) << 1), capacity, "ask " + ask);
+        assertTrue(capacity >= ask);
+    }
+
+    @Test
+    void offersUntilFullThenRefusesAndGivesBackInOrder()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(8);
+        assertEquals(Timestamp.UNSET, ring.peekTimestamp(), "empty");
+        for (int i = 0; i < 8; i++)
+        {
+            assertTrue(ring.offer(i, VALUES[i], ~i), "slot " + i);
+            assertEquals(i + 1, ring.size());
+        }
+        assertFalse(ring.offer(8, "x", 0), "full");
+        assertEquals(8, ring.size(), "a refused offer changes nothing");
+        for (int i = 0; i < 8; i++)
+        {
+            assertEquals(i, ring.peekTimestamp());
+            assertSame(VALUES[i], ring.peekValue());
+            assertEquals(~i, ring.peekWord());
+            assertEquals(Timestamp.UNSET, ring.peekTimestampAt(8 - i), "nothing past the tail");
+            assertEquals(i + 1, ring.removeVolatile(), "the new head");
+        }
+        assertEquals(Timestamp.UNSET, ring.peekTimestamp());
+        assertEquals(0, ring.size());
+    }
+
+    @Test
+    void peekAtLooksBehindTheOldest()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(4);
+        ring.offer(10, "a", 0);
+        ring.offer(20, "b", 0);
+        ring.offer(30, "c", 0);
+        assertEquals(10, ring.peekTimestampAt(0));
+        assertEquals(20, ring.peekTimestampAt(1));
+        assertEquals(30, ring.peekTimestampAt(2));
+        assertEquals(Timestamp.UNSET, ring.peekTimestampAt(3));
+    }
+
+    @Test
+    void wrapsAroundManyTimesAndClearsEachRemovedSlot()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(4);
+        long next = 0;
+        long expected = 0;
+        for (int round = 0; round < 1000; round++)
+        {
+            final int burst = 1 + round % 4;
+            for (int i = 0; i < burst; i++)
+            {
+                assertTrue(ring.offer(next, VALUES[(int)(next % VALUES.length)], next * 3), "round " + round);
+                next++;
+            }
+            for (int i = 0; i < burst; i++)
+            {
+                assertEquals(expected, ring.peekTimestamp());
+                assertEquals(expected * 3, ring.peekWord());
+                final long position = ring.lvHead();
+                ring.removeVolatile();
+                assertNull(ring.valueAt(position), "a removed slot holds no reference (no leak of the value)");
+                expected++;
+            }
+        }
+        assertEquals(next, ring.lvTail());
+        assertEquals(next, ring.lvHead());
+    }
+
+    /** One producer, one consumer, 2 million packets through a small ring: order and whole slots. */
+    @Test
+    @Timeout(120)
+    void aProducerAndAConsumerThreadSeeWholePacketsInOrder() throws Exception
+    {
+        final int packets = 2_000_000;
+        final OneToOnePacketRing ring = new OneToOnePacketRing(64);
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread producer = new Thread(() ->
+        {
+            for (long i = 0; i < packets; i++)
+            {
+                while (!ring.offer(i, VALUES[(int)(i & 7)], i ^ 0x5DEECE66DL))
+                {
+                    Thread.yield(); // 2 cores: the consumer needs one
+                }
+            }
+        }, "ring-producer");
+        producer.setUncaughtExceptionHandler((t, e) -> failure.set(e));
+        producer.start();
+        long expected = 0;
+        while (expected < packets && failure.get() == null)
+        {
+            final long ts = ring.peekTimestamp();
+            if (ts == Timestamp.UNSET)
+            {
+                Thread.yield();
+                continue;
+            }
+            assertEquals(expected, ts, "order");
+            assertSame(VALUES[(int)(expected & 7)], ring.peekValue(), "value of " + expected);
+            assertEquals(expected ^ 0x5DEECE66DL, ring.peekWord(), "word of " + expected);
+            ring.removeVolatile();
+            expected++;
+        }
+        producer.join();
+        assertNull(failure.get());
+        assertEquals(packets, expected);
+        assertEquals(0, ring.size());
+    }
+}
