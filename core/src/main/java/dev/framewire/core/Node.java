@@ -31,13 +31,8 @@ import java.util.Map;
  * retiring finished calls in timestamp order, open, close) stay one at a time under the state
  * machine, on whichever worker of the executor is free first ({@link SharedCalls}).
  */
-final class Node implements CalculatorContext
+final class Node extends ScheduleState implements CalculatorContext
 {
-    static final int IDLE = 0;
-    /** Owned by its worker: queued or running. */
-    static final int SCHEDULED = 1;
-    /** Scheduled, and input arrived since the worker last looked at its state. */
-    static final int SCHEDULED_DIRTY = 2;
 
     static final int UNOPENED = 0;
     static final int OPEN = 1;
@@ -52,7 +47,6 @@ final class Node implements CalculatorContext
     /** Readiness: every input is done and empty. */
     static final long READY_FOR_CLOSE = Long.MAX_VALUE;
 
-    private static final VarHandle STATE;
     private static final VarHandle INPUT_TIMESTAMP;
     private static final VarHandle CALLS;
 
@@ -61,7 +55,6 @@ final class Node implements CalculatorContext
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(Node.class, "state", int.class);
             INPUT_TIMESTAMP = lookup.findVarHandle(Node.class, "inputTimestamp", long.class);
             CALLS = lookup.findVarHandle(Node.class, "calls", long.class);
         }
@@ -92,8 +85,6 @@ final class Node implements CalculatorContext
     InputQueue[] throttleQueues = new InputQueue[0];
     Map<String, Object> sidePackets = Map.of();
 
-    @SuppressWarnings("unused") // through STATE
-    private volatile int state;
     volatile int lifecycle = UNOPENED;
     /*
      * The diagnostics fields below are written by the worker with opaque stores (a plain move on
@@ -188,34 +179,19 @@ final class Node implements CalculatorContext
      */
     void schedule()
     {
-        int s = (int)STATE.getVolatile(this);
-        while (s != SCHEDULED_DIRTY)
+        if (claim())
         {
-            if (s == IDLE)
-            {
-                if (STATE.compareAndSet(this, IDLE, SCHEDULED))
-                {
-                    enqueue();
-                    return;
-                }
-            }
-            else if (STATE.compareAndSet(this, SCHEDULED, SCHEDULED_DIRTY))
-            {
-                return;
-            }
-            s = (int)STATE.getVolatile(this);
+            enqueue();
         }
     }
 
     /**
      * The worker this node is pinned to, from its own thread, while running another node: queues
-     * this node if it is idle, else leaves it as it is. It is then on this worker's heap or inbox
-     * and not running (the worker is busy with the caller), so it reads its queues afresh when it
-     * runs: no dirty mark and no fence are needed.
+     * this node if it is idle, else leaves it as it is (see {@link ScheduleState#claimFromOwner()}).
      */
     void scheduleFromOwnWorker()
     {
-        if ((int)STATE.getOpaque(this) == IDLE && STATE.compareAndSet(this, IDLE, SCHEDULED))
+        if (claimFromOwner())
         {
             enqueue();
         }
@@ -251,19 +227,12 @@ final class Node implements CalculatorContext
         }
         while (!wantsToRun())
         {
-            if (STATE.compareAndSet(this, SCHEDULED, IDLE))
+            if (tryIdle())
             {
                 return false;
             }
-            // dirty: only other threads set it, and only from SCHEDULED, so this store loses nothing
-            STATE.setVolatile(this, SCHEDULED);
         }
         return true;
-    }
-
-    int state()
-    {
-        return (int)STATE.getVolatile(this);
     }
 
     private boolean wantsToRun()
