@@ -191,6 +191,8 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     void scheduleFromOwnWorker()
     {
+        assert Thread.currentThread() == worker.thread || worker.thread == null || graph.isStopping() :
+            this + " scheduled as from its own worker " + worker.name + " by " + Thread.currentThread().getName();
         if (claimFromOwner())
         {
             enqueue();

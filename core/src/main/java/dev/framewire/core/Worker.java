@@ -290,6 +290,8 @@ final class Worker implements Agent
 
     private void runNode(final Node node)
     {
+        assert Thread.currentThread() == thread : name + " ran on " + Thread.currentThread().getName();
+        assert node.shared != null || node.worker == this : node + " is pinned to " + node.worker.name + ", not " + name;
         node.runningOn = this;
         CURRENT.setOpaque(this, node); // opaque: diagnostics, read by reports (benign race)
         try
