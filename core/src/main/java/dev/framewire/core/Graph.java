@@ -1450,8 +1450,7 @@ public final class Graph implements AutoCloseable
                 LOG.warn("Resolved a deadlock by raising max_queue_size of {} from {} to {}", queue, queue.limit, raised);
                 ReportEvent.emit("deadlock-resolved", "raised max_queue_size of " + queue + " from " + queue.limit +
                     " to " + raised);
-                queue.limit = raised;
-                queue.wakeHeldBack();
+                queue.raiseLimit(raised);
             }
         }
     }

@@ -22,6 +22,7 @@ final class GraphInput
     final String name;
     final OutputStream stream;
     InputQueue[] throttleQueues = new InputQueue[0];
+    private final HeldBack heldBack = new HeldBack();
     private final AtomicBoolean guard = new AtomicBoolean();
     private volatile Thread waiter;
     private volatile boolean closed;
@@ -40,7 +41,7 @@ final class GraphInput
 
     boolean isThrottled()
     {
-        return InputQueue.anyFull(throttleQueues);
+        return heldBack.check(throttleQueues);
     }
 
     /**

@@ -88,6 +88,7 @@ final class InputQueue extends InputQueuePad2
     private static final VarHandle BOUND;
     private static final VarHandle SEEN_TAIL;
     private static final VarHandle SEEN_BOUND;
+    private static final VarHandle ROOM_SIGNALS;
 
     static
     {
@@ -97,6 +98,7 @@ final class InputQueue extends InputQueuePad2
             BOUND = lookup.findVarHandle(InputQueueBoundField.class, "bound", long.class);
             SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
             SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
+            ROOM_SIGNALS = lookup.findVarHandle(InputQueue.class, "roomSignals", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -130,6 +132,12 @@ final class InputQueue extends InputQueuePad2
      * {@link #pop()} that finds room: only then does a pop read the producer's tail.
      */
     private volatile boolean roomWanted;
+    /**
+     * Times room was handed out (a pop after the flag, or a raised limit): what a held-back thread
+     * watches instead of the queue's head and tail ({@link HeldBack}). Written by the consumer, and
+     * by deadlock avoidance once the workers are idle.
+     */
+    private volatile long roomSignals;
     /** Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being full. */
     Node[] wakeOnRoom = new Node[0];
     /** Graph inputs whose waiting adders to wake when this queue stops being full. */
@@ -288,6 +296,7 @@ final class InputQueue extends InputQueuePad2
         // A producer that sets the flag again after this read re-checks the head, which it then
         // sees moved (see wantsRoom), so clearing cannot lose its wake-up.
         roomWanted = false;
+        ROOM_SIGNALS.setRelease(this, roomSignals + 1); // the consumer is the only writer but for raiseLimit
         return true;
     }
 
@@ -352,35 +361,34 @@ final class InputQueue extends InputQueuePad2
     }
 
     /**
-     * Any thread: whether any of these queues is at or over its limit, with one fence for all
-     * (see {@link #isFull()}): the throttle check of a source or graph input.
-     */
-    static boolean anyFull(final InputQueue[] queues)
-    {
-        // No fence first: a stale head or tail can only make a queue look fuller or emptier by what
-        // is in flight. Looking full is checked again after the flag (wantsRoom); looking not full
-        // lets one more packet past the soft limit, as MediaPipe's throttling does.
-        for (final InputQueue queue : queues)
-        {
-            if (queue.size() >= queue.limit && queue.wantsRoom())
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Any thread that is held back by this queue, having found it full: raises the flag that makes
+     * Any thread that is held back by this queue, having found it full ({@link HeldBack}): raises the flag that makes
      * the consumer's {@link #pop()} report room, then looks again. Either the consumer sees the
      * flag (both are volatile stores followed by volatile loads), or this look sees its pop.
      *
      * @return true if the queue is still full.
      */
-    private boolean wantsRoom()
+    boolean wantsRoom()
     {
         roomWanted = true;
         return size() >= limit;
+    }
+
+    /** Any thread: how many times room was handed out (see {@link HeldBack}). */
+    long roomSignals()
+    {
+        return roomSignals;
+    }
+
+    /**
+     * Deadlock avoidance, with the workers idle: raises the limit, then hands out room as a pop
+     * would (clears the flag, counts a signal, wakes who is held back).
+     */
+    void raiseLimit(final int raised)
+    {
+        limit = raised;
+        roomWanted = false;
+        ROOM_SIGNALS.setRelease(this, roomSignals + 1);
+        wakeHeldBack();
     }
 
     /** Any thread, for reports: whether the queue is at or over its limit. */

@@ -83,6 +83,7 @@ final class Node extends ScheduleState implements CalculatorContext
     Worker worker;
     /** Queues whose fullness holds this node back: the backpressure it obeys. */
     InputQueue[] throttleQueues = new InputQueue[0];
+    private final HeldBack heldBack = new HeldBack();
     Map<String, Object> sidePackets = Map.of();
 
     volatile int lifecycle = UNOPENED;
@@ -266,7 +267,7 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Whether a queue this node must not overfill is full. */
     boolean isThrottled()
     {
-        return InputQueue.anyFull(throttleQueues);
+        return heldBack.check(throttleQueues);
     }
 
     // ---------------------------------------------------------------- running

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The backpressure handshake of an {@link InputQueue}, as the engine uses it: a producer that finds
- * the queue full after a push ({@code anyFull}, which raises the queue's room-wanted flag) goes to
+ * the queue full after a push ({@link HeldBack#check}, which raises the queue's room-wanted flag) goes to
  * sleep and relies on the consumer, whose {@code pop()} reports room once the flag is up, to wake it. A lost wake-up (each side reading the other's
  * stale index) would leave the producer asleep with room in the queue; the producer here gives up
  * after a second and the test fails. Runs a few hundred thousand handshakes, bounded in time.
@@ -24,6 +24,7 @@ class InputQueueHandshakeTest
     {
         final InputQueue queue = new InputQueue("s", null, 0, false, 16, 2);
         final InputQueue[] throttle = {queue};
+        final HeldBack heldBack = new HeldBack();
         final AtomicBoolean wake = new AtomicBoolean();
         final AtomicBoolean stop = new AtomicBoolean();
         final AtomicLong lost = new AtomicLong();
@@ -46,7 +47,7 @@ class InputQueueHandshakeTest
             while (System.nanoTime() < deadline)
             {
                 queue.offer(ts++, InputQueue.LONG, 0);
-                if (InputQueue.anyFull(throttle)) // the throttle check of sources and graph inputs
+                if (heldBack.check(throttle)) // the throttle check of sources and graph inputs
                 {
                     sleeps++;
                     // a lost wake-up waits forever; 10 s tells it apart from a consumer thread

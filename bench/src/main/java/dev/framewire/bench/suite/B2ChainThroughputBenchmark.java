@@ -61,6 +61,7 @@ public class B2ChainThroughputBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
+        HostState.record("B2ChainThroughput", contender);
         final int groups = Integer.parseInt(contender.substring(contender.indexOf('/') + 1));
         switch (contender.substring(0, contender.indexOf('/')))
         {

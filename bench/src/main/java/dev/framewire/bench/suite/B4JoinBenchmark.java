@@ -61,6 +61,7 @@ public class B4JoinBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
+        HostState.record("B4Join", contender);
         final int threads = Integer.parseInt(contender.substring(contender.indexOf('/') + 1));
         switch (contender.substring(0, contender.indexOf('/')))
         {

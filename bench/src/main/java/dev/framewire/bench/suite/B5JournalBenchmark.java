@@ -63,6 +63,7 @@ public class B5JournalBenchmark
     @Setup(Level.Trial)
     public void setUp() throws IOException
     {
+        HostState.record("B5Journal", contender);
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputStream("in")
             .outputStream("out")

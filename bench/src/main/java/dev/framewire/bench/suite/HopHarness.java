@@ -40,6 +40,7 @@ abstract class HopHarness
 
     void setUpTrial(final String contender)
     {
+        HostState.record(getClass().getSimpleName().replaceAll("_jmhType.*", "").replace("Benchmark", ""), contender);
         this.contender = contender;
         hop = Hop.create(contender, arrivals);
     }

@@ -1,0 +1,51 @@
+package dev.framewire.core;
+
+/**
+ * Whether a source node or a graph input is held back by a full queue downstream (MediaPipe's
+ * throttling), remembering which queue held it back last, so that asking again while nothing has
+ * changed reads one line that nobody writes instead of the head and tail of every queue.
+ *
+ * <p>Why it matters: a producer refused at a full queue asks again and again (a waiting adder's
+ * loop, a yielding sender, a source rescheduled on room). Each full look reads the head and tail
+ * of each queue it obeys, lines the consumer's worker writes on every packet; with the two vCPUs
+ * far apart every read is a remote miss and every miss takes the line away from the worker, which
+ * then stalls on its own writes (B2's chain ran at 0.3 of its speed, and of the locked design's,
+ * in that host state). Now, once held back by queue q, it asks only whether q has signalled room
+ * since ({@link InputQueue#roomSignals()}, a counter its consumer writes only when it hands out
+ * room), and looks at every queue again only after that.
+ *
+ * <p>Threading: the holder's thread (a source's worker, a graph input's adder); a report from
+ * another thread may look too: both fields are hints, a stale one costs one full look.
+ */
+final class HeldBack
+{
+    private InputQueue by;
+    private long seenSignals;
+
+    /**
+     * Any thread (see the class javadoc): whether any of {@code queues} is full.
+     *
+     * @param queues the queues the holder obeys.
+     * @return true while one of them is full.
+     */
+    boolean check(final InputQueue[] queues)
+    {
+        final InputQueue last = by;
+        if (last != null && last.roomSignals() == seenSignals)
+        {
+            return true; // no room handed out since it was found full (and flagged): still full
+        }
+        for (final InputQueue queue : queues)
+        {
+            final long signals = queue.roomSignals(); // before the look: a signal after it shows next time
+            if (queue.size() >= queue.limit && queue.wantsRoom())
+            {
+                by = queue;
+                seenSignals = signals;
+                return true;
+            }
+        }
+        by = null;
+        return false;
+    }
+}
