@@ -43,6 +43,29 @@ abstract class InputQueuePad2 extends InputQueueSeenFields
     byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
 }
 
+abstract class InputQueueRoomFields extends InputQueuePad2
+{
+    /**
+     * Set by a thread held back by this queue (see {@link InputQueue#wantsRoom()}), cleared by the
+     * consumer's {@link InputQueue#pop()} that finds room: only then does a pop read the producer's tail.
+     */
+    volatile boolean roomWanted;
+    /**
+     * Times room was handed out (a pop after the flag, or a raised limit): what a held-back thread
+     * watches instead of the queue's head and tail ({@link HeldBack}). Written by the consumer, and
+     * by deadlock avoidance once the workers are idle.
+     */
+    volatile long roomSignals;
+}
+
+abstract class InputQueuePad3 extends InputQueueRoomFields
+{
+    byte p300, p301, p302, p303, p304, p305, p306, p307, p308, p309, p310, p311, p312, p313, p314, p315;
+    byte p316, p317, p318, p319, p320, p321, p322, p323, p324, p325, p326, p327, p328, p329, p330, p331;
+    byte p332, p333, p334, p335, p336, p337, p338, p339, p340, p341, p342, p343, p344, p345, p346, p347;
+    byte p348, p349, p350, p351, p352, p353, p354, p355, p356, p357, p358, p359, p360, p361, p362, p363;
+}
+
 /**
  * The packets waiting on one input stream of one consumer (a node input or a poller): a
  * {@link OneToOnePacketRing}, the stream's bound, and the backpressure handshake (queue limit, the
@@ -64,7 +87,7 @@ abstract class InputQueuePad2 extends InputQueueSeenFields
  *   consumer: ring (head, or tail when it looks empty); bound (acquire) only when empty, then the ring again
  * </pre>
  */
-final class InputQueue extends InputQueuePad2
+final class InputQueue extends InputQueuePad3
 {
     /** Marks a {@code long} packet; the value is in the word. */
     static final Object LONG = new Object()
@@ -98,7 +121,7 @@ final class InputQueue extends InputQueuePad2
             BOUND = lookup.findVarHandle(InputQueueBoundField.class, "bound", long.class);
             SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
             SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
-            ROOM_SIGNALS = lookup.findVarHandle(InputQueue.class, "roomSignals", long.class);
+            ROOM_SIGNALS = lookup.findVarHandle(InputQueueRoomFields.class, "roomSignals", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -127,17 +150,6 @@ final class InputQueue extends InputQueuePad2
     boolean polled;
     /** Queue limit for backpressure: full at size &gt;= limit. Raised by deadlock avoidance. */
     volatile int limit;
-    /**
-     * Set by a thread held back by this queue (see {@link #wantsRoom()}), cleared by the consumer's
-     * {@link #pop()} that finds room: only then does a pop read the producer's tail.
-     */
-    private volatile boolean roomWanted;
-    /**
-     * Times room was handed out (a pop after the flag, or a raised limit): what a held-back thread
-     * watches instead of the queue's head and tail ({@link HeldBack}). Written by the consumer, and
-     * by deadlock avoidance once the workers are idle.
-     */
-    private volatile long roomSignals;
     /** Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being full. */
     Node[] wakeOnRoom = new Node[0];
     /** Graph inputs whose waiting adders to wake when this queue stops being full. */

@@ -3,6 +3,28 @@ package dev.framewire.core;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+abstract class ScheduleStatePad0
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+abstract class ScheduleStateField extends ScheduleStatePad0
+{
+    /** IDLE, SCHEDULED or SCHEDULED_DIRTY; see {@link ScheduleState}. */
+    volatile int state;
+}
+
+abstract class ScheduleStatePad1 extends ScheduleStateField
+{
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
+}
+
 /**
  * The scheduling state machine of a {@link Node}, on its own so that it can be model-checked
  * (ScheduleStateLincheckTest): it decides who queues the node, exactly once, and makes sure
@@ -27,8 +49,13 @@ import java.lang.invoke.VarHandle;
  * input: without a StoreLoad on both sides each could miss the other); {@link #claimFromOwner()}
  * from the worker the node is pinned to, while it runs another node; {@link #tryIdle()} from the
  * worker that owns the node, after it found no work; {@link #state()} from any thread.
+ *
+ * <p>The state has a cache line of its own (padding by inheritance): producers on other cores read
+ * it per packet, and the node's own fields, which its worker writes per run (input timestamp, call
+ * count, heap keys), must not share its line: a producer's read would then take the line from the
+ * worker at every packet.
  */
-abstract class ScheduleState
+abstract class ScheduleState extends ScheduleStatePad1
 {
     static final int IDLE = 0;
     /** Owned by its worker: queued or running. */
@@ -42,16 +69,13 @@ abstract class ScheduleState
     {
         try
         {
-            STATE = MethodHandles.lookup().findVarHandle(ScheduleState.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(ScheduleStateField.class, "state", int.class);
         }
         catch (final ReflectiveOperationException ex)
         {
             throw new ExceptionInInitializerError(ex);
         }
     }
-
-    @SuppressWarnings("unused") // through STATE
-    private volatile int state;
 
     /**
      * Any thread, after publishing input: takes the node from IDLE, or marks it dirty.
