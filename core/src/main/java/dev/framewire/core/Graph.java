@@ -76,7 +76,7 @@ public final class Graph implements AutoCloseable
     private volatile int lowestOpenLayer;
     private volatile boolean allOpened;
 
-    private final ConcurrentLinkedQueue<GraphFailure> failures = new ConcurrentLinkedQueue<>();
+    private final FailureLog failures;
     private final CountDownLatch done = new CountDownLatch(1);
     private final Object idleLock = new Object();
     private volatile boolean started;
@@ -118,6 +118,7 @@ public final class Graph implements AutoCloseable
     public Graph(final GraphConfig config, final PayloadPool pool)
     {
         this.config = config;
+        this.failures = new FailureLog(Math.max(1, config.keptFailures));
         this.plan = new GraphPlan(config);
         this.ownPool = pool == null;
         this.pool = pool != null ? pool : new PayloadPool(
@@ -438,7 +439,7 @@ public final class Graph implements AutoCloseable
         }
         if (config.timeoutGuardNanos > 0)
         {
-            guard = new Thread(this::guardLoop, "framewire-timeout-guard");
+            guard = new Thread(new Watchdog(this), "framewire-timeout-guard");
             guard.setDaemon(true);
             guard.start();
         }
@@ -700,7 +701,8 @@ public final class Graph implements AutoCloseable
             {
                 blocked = new ArrayList<>(blockedNodes);
             }
-            throw new GraphException(new ArrayList<>(failures), cancelled && failures.isEmpty(), blocked);
+            throw new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
+                failures.counts());
         }
     }
 
@@ -804,14 +806,26 @@ public final class Graph implements AutoCloseable
     }
 
     /**
-     * Every failure so far, first one first: under DROP_TIMESTAMP the run goes on and this is where
-     * they are reported; under the other policies {@link #waitUntilDone()} throws them.
+     * The failures so far, first one first: under DROP_TIMESTAMP the run goes on and this is where
+     * they are reported; under the other policies {@link #waitUntilDone()} throws them. Bounded: the
+     * first failure and the last {@link GraphConfig.Builder#keptFailures(int) kept} ones, with their
+     * causes; {@link #failureCount()} counts them all.
      *
      * @return a snapshot.
      */
     public List<GraphFailure> failures()
     {
-        return new ArrayList<>(failures);
+        return failures.kept();
+    }
+
+    /**
+     * How many failures there were so far, kept or not.
+     *
+     * @return the count.
+     */
+    public long failureCount()
+    {
+        return failures.total();
     }
 
     /**
@@ -853,157 +867,40 @@ public final class Graph implements AutoCloseable
      */
     public String report()
     {
-        final StringBuilder sb = new StringBuilder(1024);
-        final long now = config.clock.nanoTime();
-        sb.append("verdict: ").append(verdict(now)).append('\n');
-        sb.append("nodes:\n");
-        for (final Node node : nodes)
-        {
-            sb.append("  ").append(node.name).append(" [").append(lifecycleName(node.lifecycle)).append(", ")
-                .append(stateName(node.state()));
-            if (node.lanes == null)
-            {
-                sb.append(", worker ").append(node.worker.name).append(']');
-            }
-            else
-            {
-                sb.append(", executor '").append(node.config.executor).append("', ").append(node.callsInFlight())
-                    .append(" of max_in_flight ").append(node.lanes.length).append(" calls in flight]");
-            }
-            if (node.lanes == null && node.worker.current == node)
-            {
-                final long callNanos = node.worker.observedCallNanos(now);
-                if (callNanos >= 0)
-                {
-                    sb.append(" in a call for input timestamp ").append(Timestamp.toString(node.inputTimestamp))
-                        .append(" for ").append(callNanos / 1_000_000).append(" ms");
-                }
-            }
-            if (node.isThrottled())
-            {
-                sb.append(" held back by a full queue");
-            }
-            if (node.drops > 0)
-            {
-                sb.append(", ").append(node.drops).append(" dropped");
-            }
-            sb.append('\n');
-            for (final InputPort port : node.inputs)
-            {
-                final InputQueue queue = port.queue;
-                sb.append("    input '").append(queue.streamName).append("': ").append(queue.size()).append(" queued");
-                if (queue.limit != Integer.MAX_VALUE)
-                {
-                    sb.append(" (limit ").append(queue.limit).append(queue.isFull() ? ", FULL" : "").append(')');
-                }
-                sb.append(", bound ").append(Timestamp.toString(queue.bound())).append('\n');
-            }
-        }
-        for (final OutputPoller poller : pollers)
-        {
-            sb.append("  poller of '").append(poller.queue.streamName).append("': ").append(poller.queue.size())
-                .append(" queued (limit ").append(poller.queue.limit).append(")\n");
-        }
-        if (heldByMemory())
-        {
-            sb.append("memory: ").append(memoryReport().replace("\n", "\n  ")).append('\n');
-        }
-        sb.append("workers:\n");
-        for (final Worker worker : workers)
-        {
-            final Node current = worker.current;
-            sb.append("  ").append(worker.name).append(" [").append(worker.lifecycleName()).append("] ")
-                .append(current == null ? "idle" : "in node '" + current.name + "'").append(", ")
-                .append(worker.queued()).append(" queued, ").append(worker.runs).append(" runs\n");
-            final Thread thread = worker.thread;
-            if (current != null && thread != null)
-            {
-                for (final StackTraceElement frame : thread.getStackTrace())
-                {
-                    sb.append("      at ").append(frame).append('\n');
-                }
-            }
-        }
-        return sb.toString();
-    }
-
-    /**
-     * The culprit in one sentence: the node a worker has been stuck in longest, else the full
-     * queues, else the inputs whose bound does not settle for a node with packets waiting.
-     */
-    private String verdict(final long now)
-    {
-        Node stuck = null;
-        long stuckAt = Timestamp.UNSET;
-        Worker stuckOn = null;
-        long longest = -1;
-        for (final Worker worker : workers)
-        {
-            final Node current = worker.current;
-            final Lane lane = worker.currentLane; // a max_in_flight call: its own timestamp
-            final long callNanos = worker.observedCallNanos(now);
-            if (current != null && callNanos > longest)
-            {
-                longest = callNanos;
-                stuck = current;
-                stuckAt = lane != null ? lane.timestamp : current.inputTimestamp;
-                stuckOn = worker;
-            }
-        }
-        if (stuck != null)
-        {
-            return "node '" + stuck.name + "' has been in a call for input timestamp " +
-                Timestamp.toString(stuckAt) + " for " + longest / 1_000_000 + " ms, on worker " + stuckOn.name;
-        }
-        final StringBuilder full = new StringBuilder();
-        for (final InputQueue queue : queues)
-        {
-            if (queue.isFull())
-            {
-                full.append(full.length() == 0 ? "" : "; ").append(queue).append(" is full (").append(queue.size())
-                    .append(" of ").append(queue.limit).append(')');
-            }
-        }
-        if (full.length() > 0)
-        {
-            return full.toString();
-        }
-        final StringBuilder unsettled = new StringBuilder();
-        for (final Node node : nodes)
-        {
-            boolean waiting = false;
-            for (final InputPort port : node.inputs)
-            {
-                waiting |= port.queue.size() > 0;
-            }
-            if (!waiting || node.lifecycle != Node.OPEN)
-            {
-                continue;
-            }
-            for (final InputPort port : node.inputs)
-            {
-                if (port.queue.size() == 0 && port.queue.bound() < Timestamp.ONE_OVER_POST_STREAM)
-                {
-                    unsettled.append(unsettled.length() == 0 ? "" : "; ").append("node '").append(node.name)
-                        .append("' has packets waiting but input '").append(port.streamName)
-                        .append("' does not settle past ").append(Timestamp.toString(port.queue.bound()));
-                }
-            }
-        }
-        if (unsettled.length() > 0)
-        {
-            return unsettled.toString();
-        }
-        if (heldByMemory())
-        {
-            return "sources are held back at the memory soft limit (" + pool.budget().bytesInUse() + " B in use, " +
-                "soft limit " + pool.budget().softLimitBytes() + " B) and no node is running to free any: the " +
-                "bytes are held by calculators or by the caller (see memory below)";
-        }
-        return "no node is running and no queue is full";
+        return GraphReport.of(this);
     }
 
     // ---------------------------------------------------------------- engine internals
+
+    /** The nodes, in config order: for reports and the watchdog. */
+    Node[] nodes()
+    {
+        return nodes;
+    }
+
+    /** Every node input and poller queue: for reports. */
+    List<InputQueue> queues()
+    {
+        return queues;
+    }
+
+    /** The output pollers: for reports. */
+    List<OutputPoller> pollers()
+    {
+        return pollers;
+    }
+
+    /** The workers of every executor: for reports and the watchdog. */
+    List<Worker> workers()
+    {
+        return workers;
+    }
+
+    /** Whether the run has finished (the watchdog's stop signal). */
+    boolean isFinished()
+    {
+        return finished;
+    }
 
     NanoClock clock()
     {
@@ -1128,7 +1025,7 @@ public final class Graph implements AutoCloseable
     }
 
     /** Any thread: whether sources are being held back because the pool is over its soft limit. */
-    private boolean heldByMemory()
+    boolean heldByMemory()
     {
         return memoryHeldSources && pool.budget().isOverSoftLimit();
     }
@@ -1222,7 +1119,7 @@ public final class Graph implements AutoCloseable
             return;
         }
         final Throwable reported = cause instanceof MemoryBudgetExceededException ?
-            new MemoryLimitException(cause.getMessage() + "\n" + memoryReport(), cause) : cause;
+            new MemoryLimitException(cause.getMessage() + "\n" + GraphReport.memory(this), cause) : cause;
         switch (config.failurePolicy)
         {
             case DROP_TIMESTAMP:
@@ -1295,31 +1192,6 @@ public final class Graph implements AutoCloseable
             }
         }
         throw new IllegalArgumentException("no node '" + name + "'; nodes are " + nodeNames());
-    }
-
-    /** Who holds off-heap bytes: queued payload bytes per stream and consumer. Racy, for diagnostics. */
-    String memoryReport()
-    {
-        final StringBuilder sb = new StringBuilder("held off-heap bytes by stream:");
-        boolean any = false;
-        for (final InputQueue queue : queues)
-        {
-            final long bytes = queue.queuedPayloadBytes();
-            if (bytes > 0)
-            {
-                any = true;
-                sb.append("\n  ").append(queue).append(": ").append(queue.size()).append(" queued, ").append(bytes)
-                    .append(" B");
-            }
-        }
-        if (!any)
-        {
-            sb.append(" none queued (held by calculators or by the caller)");
-        }
-        sb.append("\npool: ").append(pool.budget().bytesInUse()).append(" B in use, soft limit ")
-            .append(pool.budget().softLimitBytes()).append(" B, hard limit ").append(pool.budget().hardLimitBytes())
-            .append(" B");
-        return sb.toString();
     }
 
     void onNodeOpened(final Node node)
@@ -1484,7 +1356,7 @@ public final class Graph implements AutoCloseable
 
     void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
-        failures.add(new GraphFailure(where, timestamp, cause));
+        failures.add(new GraphFailure(where, timestamp, cause)); // logged there, rate-limited
         final JournalWriter journal = this.journal;
         if (journal != null)
         {
@@ -1645,69 +1517,6 @@ public final class Graph implements AutoCloseable
             final boolean failed = runFailed || (config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty());
             journal.runEnd(failed ? "failed" : cancelled ? "cancelled" : "done");
             journal.close();
-        }
-    }
-
-    private void guardLoop()
-    {
-        final long timeout = config.timeoutGuardNanos;
-        final long period = Math.max(1_000_000L, Math.min(timeout / 4, 100_000_000L));
-        long lastRuns = -1;
-        long lastProgress = config.clock.nanoTime();
-        try
-        {
-            while (!finished)
-            {
-                TimeUnit.NANOSECONDS.sleep(period);
-                long runs = 0;
-                for (final Worker worker : workers)
-                {
-                    runs += worker.runs;
-                }
-                final long now = config.clock.nanoTime();
-                for (final Worker worker : workers)
-                {
-                    worker.observedCallNanos(now); // notes when each call was first seen, for the report
-                }
-                // a source held back at the memory soft limit is work pending too: if nothing frees
-                // memory (a calculator keeps its frames), the scheduler idles with no queue full
-                final boolean pending = !isIdle() || inputWaiters.get() > 0 || heldByMemory();
-                if (runs != lastRuns || !pending || paused)
-                {
-                    lastRuns = runs;
-                    lastProgress = now;
-                }
-                else if (now - lastProgress >= timeout)
-                {
-                    final String report = "no node has run for " + TimeUnit.NANOSECONDS.toMillis(now - lastProgress) +
-                        " ms while work is pending:\n" + report();
-                    ReportEvent.emit("watchdog", report);
-                    fail("watchdog", Timestamp.UNSET, new IllegalStateException(report));
-                    return;
-                }
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String lifecycleName(final int lifecycle)
-    {
-        return lifecycle == Node.UNOPENED ? "unopened" : lifecycle == Node.OPEN ? "open" : "closed";
-    }
-
-    private static String stateName(final int state)
-    {
-        switch (state)
-        {
-            case Node.IDLE:
-                return "idle";
-            case Node.SCHEDULED:
-                return "queued or running";
-            default:
-                return "queued or running, more input arrived";
         }
     }
 }

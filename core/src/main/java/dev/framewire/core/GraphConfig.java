@@ -49,6 +49,7 @@ public final class GraphConfig
     final long memoryBudgetBytes;
     final int maxShipmentSize;
     final int inputSetsPerRun;
+    final int keptFailures;
     final JournalConfig journal;
 
     private GraphConfig(final Builder b)
@@ -70,6 +71,7 @@ public final class GraphConfig
         this.memoryBudgetBytes = b.memoryBudgetBytes;
         this.maxShipmentSize = b.maxShipmentSize;
         this.inputSetsPerRun = b.inputSetsPerRun;
+        this.keptFailures = b.keptFailures;
         this.journal = b.journal;
     }
 
@@ -109,6 +111,7 @@ public final class GraphConfig
         b.memoryBudgetBytes = memoryBudgetBytes;
         b.maxShipmentSize = maxShipmentSize;
         b.inputSetsPerRun = inputSetsPerRun;
+        b.keptFailures = keptFailures;
         b.journal = journal;
         return b;
     }
@@ -204,6 +207,7 @@ public final class GraphConfig
         private long memoryBudgetBytes;
         private int maxShipmentSize = 64;
         private int inputSetsPerRun = 1;
+        private int keptFailures = 16;
         private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
 
@@ -421,6 +425,21 @@ public final class GraphConfig
         public Builder inputSetsPerRun(final int count)
         {
             this.inputSetsPerRun = count;
+            return this;
+        }
+
+        /**
+         * How many failures a run keeps with their causes, besides its first: the last {@code count}
+         * (16 unless set). Every failure is still counted, by node and cause, and logged at WARN
+         * (rate-limited), so a node that fails on every packet under
+         * {@link FailurePolicy#DROP_TIMESTAMP} costs bounded memory. Java builder only.
+         *
+         * @param count 1 or more.
+         * @return this.
+         */
+        public Builder keptFailures(final int count)
+        {
+            this.keptFailures = count;
             return this;
         }
 

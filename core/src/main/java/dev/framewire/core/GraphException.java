@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The run did not end cleanly: it failed (with every {@link GraphFailure}) or was cancelled.
@@ -12,15 +13,28 @@ public final class GraphException extends Exception
     private final transient List<GraphFailure> failures;
     private final boolean cancelled;
     private final transient List<String> blockedNodes;
+    private final long failureCount;
 
     GraphException(final List<GraphFailure> failures, final boolean cancelled)
     {
-        this(failures, cancelled, List.of());
+        this(failures, cancelled, List.of(), failures.size(), Map.of());
     }
 
-    GraphException(final List<GraphFailure> failures, final boolean cancelled, final List<String> blockedNodes)
+    /**
+     * @param failures     the failures kept (the first and the last few), first one first.
+     * @param failureCount how many there were in all.
+     * @param counts       all of them by node and cause, when more failed than were kept.
+     */
+    GraphException(
+        final List<GraphFailure> failures,
+        final boolean cancelled,
+        final List<String> blockedNodes,
+        final long failureCount,
+        final Map<String, Long> counts)
     {
-        super(message(failures, cancelled, blockedNodes), failures.isEmpty() ? null : failures.get(0).cause());
+        super(message(failures, cancelled, blockedNodes, failureCount, counts),
+            failures.isEmpty() ? null : failures.get(0).cause());
+        this.failureCount = failureCount;
         this.failures = List.copyOf(failures);
         this.cancelled = cancelled;
         this.blockedNodes = List.copyOf(blockedNodes);
@@ -31,14 +45,25 @@ public final class GraphException extends Exception
     }
 
     private static String message(
-        final List<GraphFailure> failures, final boolean cancelled, final List<String> blockedNodes)
+        final List<GraphFailure> failures,
+        final boolean cancelled,
+        final List<String> blockedNodes,
+        final long failureCount,
+        final Map<String, Long> counts)
     {
         if (failures.isEmpty())
         {
             return cancelled ? "graph run cancelled" : "graph run failed";
         }
         final StringBuilder sb = new StringBuilder();
-        sb.append("graph run failed with ").append(failures.size()).append(failures.size() == 1 ? " failure" : " failures");
+        sb.append("graph run failed with ").append(failureCount).append(failureCount == 1 ? " failure" : " failures");
+        if (failureCount > failures.size())
+        {
+            sb.append(" (the first and the last ").append(failures.size() - 1).append(" shown; all of them by node and " +
+                "cause:");
+            counts.forEach((key, count) -> sb.append("\n    ").append(key).append(": ").append(count));
+            sb.append(')');
+        }
         for (final GraphFailure failure : failures)
         {
             sb.append("\n  ").append(failure);
@@ -51,13 +76,24 @@ public final class GraphException extends Exception
     }
 
     /**
-     * Every failure, first one first.
+     * The failures kept, first one first: every failure, or, when there were more than the graph
+     * keeps ({@link GraphConfig.Builder#keptFailures(int)}), the first and the last ones.
      *
      * @return the failures; empty for a cancellation without failure.
      */
     public List<GraphFailure> failures()
     {
         return failures;
+    }
+
+    /**
+     * How many failures there were in all, kept or not.
+     *
+     * @return the count.
+     */
+    public long failureCount()
+    {
+        return failureCount;
     }
 
     /**

@@ -85,6 +85,10 @@ final class GraphPlan
             errors.add("input_sets_per_run " + config.inputSetsPerRun + " is invalid; valid is 1 (MediaPipe's one " +
                 "input set per run, the default) or more");
         }
+        if (config.keptFailures <= 0)
+        {
+            errors.add("kept failures " + config.keptFailures + " is invalid; valid is 1 or more (default 16)");
+        }
         if (config.maxShipmentSize <= 0)
         {
             errors.add("max_shipment_size " + config.maxShipmentSize + " is invalid; it must be positive (default 64)");

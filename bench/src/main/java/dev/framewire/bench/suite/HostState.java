@@ -24,6 +24,8 @@ final class HostState
 {
     private static final int WARM_UP = 20_000;
     private static final int MEASURED = 50_000;
+    /** This fork's floor p50 once {@link #record} ran, else -1: {@link LatencyLog} writes it beside the fork's latency. */
+    static volatile long forkFloorP50Nanos = -1;
 
     private HostState()
     {
@@ -43,6 +45,7 @@ final class HostState
             return;
         }
         final long p50 = floorP50Nanos();
+        forkFloorP50Nanos = p50;
         try
         {
             final Path path = Paths.get(dir);

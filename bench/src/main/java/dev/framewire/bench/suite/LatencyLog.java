@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +76,11 @@ public final class LatencyLog
             Files.createDirectories(dir);
             final Path file = dir.resolve(scenario + "__" + contender.replace('/', '_') + ".json");
             Files.writeString(file, gson.toJson(doc), StandardCharsets.UTF_8);
+            // the file above holds the last fork; every fork's summary goes here, with its host state
+            Files.writeString(dir.resolve("forks.txt"), scenario + ' ' + contender + " p50=" +
+                histogram.getValueAtPercentile(50) + " p99=" + histogram.getValueAtPercentile(99) + " p99.9=" +
+                histogram.getValueAtPercentile(99.9) + " floorP50=" + HostState.forkFloorP50Nanos + '\n',
+                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             System.out.println("(latency of " + scenario + " " + contender + ": " + histogram.getTotalCount() +
                 " hops, p50 " + histogram.getValueAtPercentile(50) + " ns, p99 " + histogram.getValueAtPercentile(99) +
                 " ns, p99.9 " + histogram.getValueAtPercentile(99.9) + " ns, max " + histogram.getMaxValue() +

@@ -1,0 +1,214 @@
+package dev.framewire.core;
+
+/**
+ * The text of {@link Graph#report()}: a verdict (the culprit in one sentence), then every node,
+ * queue, poller and worker, and who holds off-heap memory. Read from any thread while the run goes
+ * on: every figure is a racy snapshot, for diagnostics.
+ */
+final class GraphReport
+{
+    private GraphReport()
+    {
+    }
+
+    /**
+     * The report of {@code graph} now.
+     *
+     * @param graph the graph.
+     * @return several lines.
+     */
+    static String of(final Graph graph)
+    {
+        final StringBuilder sb = new StringBuilder(1024);
+        final long now = graph.config().clock.nanoTime();
+        sb.append("verdict: ").append(verdict(graph, now)).append('\n');
+        sb.append("nodes:\n");
+        for (final Node node : graph.nodes())
+        {
+            sb.append("  ").append(node.name).append(" [").append(lifecycleName(node.lifecycle)).append(", ")
+                .append(stateName(node.state()));
+            if (node.lanes == null)
+            {
+                sb.append(", worker ").append(node.worker.name).append(']');
+            }
+            else
+            {
+                sb.append(", executor '").append(node.config.executor).append("', ").append(node.callsInFlight())
+                    .append(" of max_in_flight ").append(node.lanes.length).append(" calls in flight]");
+            }
+            if (node.lanes == null && node.worker.current == node)
+            {
+                final long callNanos = node.worker.observedCallNanos(now);
+                if (callNanos >= 0)
+                {
+                    sb.append(" in a call for input timestamp ").append(Timestamp.toString(node.inputTimestamp))
+                        .append(" for ").append(callNanos / 1_000_000).append(" ms");
+                }
+            }
+            if (node.isThrottled())
+            {
+                sb.append(" held back by a full queue");
+            }
+            if (node.drops > 0)
+            {
+                sb.append(", ").append(node.drops).append(" dropped");
+            }
+            sb.append('\n');
+            for (final InputPort port : node.inputs)
+            {
+                final InputQueue queue = port.queue;
+                sb.append("    input '").append(queue.streamName).append("': ").append(queue.size()).append(" queued");
+                if (queue.limit != Integer.MAX_VALUE)
+                {
+                    sb.append(" (limit ").append(queue.limit).append(queue.isFull() ? ", FULL" : "").append(')');
+                }
+                sb.append(", bound ").append(Timestamp.toString(queue.bound())).append('\n');
+            }
+        }
+        for (final OutputPoller poller : graph.pollers())
+        {
+            sb.append("  poller of '").append(poller.queue.streamName).append("': ").append(poller.queue.size())
+                .append(" queued (limit ").append(poller.queue.limit).append(")\n");
+        }
+        if (graph.heldByMemory())
+        {
+            sb.append("memory: ").append(memory(graph).replace("\n", "\n  ")).append('\n');
+        }
+        sb.append("workers:\n");
+        for (final Worker worker : graph.workers())
+        {
+            final Node current = worker.current;
+            sb.append("  ").append(worker.name).append(" [").append(worker.lifecycleName()).append("] ")
+                .append(current == null ? "idle" : "in node '" + current.name + "'").append(", ")
+                .append(worker.queued()).append(" queued, ").append(worker.runs).append(" runs\n");
+            final Thread thread = worker.thread;
+            if (current != null && thread != null)
+            {
+                for (final StackTraceElement frame : thread.getStackTrace())
+                {
+                    sb.append("      at ").append(frame).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The culprit in one sentence: the node a worker has been stuck in longest, else the full
+     * queues, else the inputs whose bound does not settle for a node with packets waiting.
+     */
+    private static String verdict(final Graph graph, final long now)
+    {
+        Node stuck = null;
+        long stuckAt = Timestamp.UNSET;
+        Worker stuckOn = null;
+        long longest = -1;
+        for (final Worker worker : graph.workers())
+        {
+            final Node current = worker.current;
+            final Lane lane = worker.currentLane; // a max_in_flight call: its own timestamp
+            final long callNanos = worker.observedCallNanos(now);
+            if (current != null && callNanos > longest)
+            {
+                longest = callNanos;
+                stuck = current;
+                stuckAt = lane != null ? lane.timestamp : current.inputTimestamp;
+                stuckOn = worker;
+            }
+        }
+        if (stuck != null)
+        {
+            return "node '" + stuck.name + "' has been in a call for input timestamp " +
+                Timestamp.toString(stuckAt) + " for " + longest / 1_000_000 + " ms, on worker " + stuckOn.name;
+        }
+        final StringBuilder full = new StringBuilder();
+        for (final InputQueue queue : graph.queues())
+        {
+            if (queue.isFull())
+            {
+                full.append(full.length() == 0 ? "" : "; ").append(queue).append(" is full (").append(queue.size())
+                    .append(" of ").append(queue.limit).append(')');
+            }
+        }
+        if (full.length() > 0)
+        {
+            return full.toString();
+        }
+        final StringBuilder unsettled = new StringBuilder();
+        for (final Node node : graph.nodes())
+        {
+            boolean waiting = false;
+            for (final InputPort port : node.inputs)
+            {
+                waiting |= port.queue.size() > 0;
+            }
+            if (!waiting || node.lifecycle != Node.OPEN)
+            {
+                continue;
+            }
+            for (final InputPort port : node.inputs)
+            {
+                if (port.queue.size() == 0 && port.queue.bound() < Timestamp.ONE_OVER_POST_STREAM)
+                {
+                    unsettled.append(unsettled.length() == 0 ? "" : "; ").append("node '").append(node.name)
+                        .append("' has packets waiting but input '").append(port.streamName)
+                        .append("' does not settle past ").append(Timestamp.toString(port.queue.bound()));
+                }
+            }
+        }
+        if (unsettled.length() > 0)
+        {
+            return unsettled.toString();
+        }
+        if (graph.heldByMemory())
+        {
+            return "sources are held back at the memory soft limit (" + graph.pool().budget().bytesInUse() + " B in use, " +
+                "soft limit " + graph.pool().budget().softLimitBytes() + " B) and no node is running to free any: the " +
+                "bytes are held by calculators or by the caller (see memory below)";
+        }
+        return "no node is running and no queue is full";
+    }
+
+    /** Who holds off-heap bytes: queued payload bytes per stream and consumer. Racy, for diagnostics. */
+    static String memory(final Graph graph)
+    {
+        final StringBuilder sb = new StringBuilder("held off-heap bytes by stream:");
+        boolean any = false;
+        for (final InputQueue queue : graph.queues())
+        {
+            final long bytes = queue.queuedPayloadBytes();
+            if (bytes > 0)
+            {
+                any = true;
+                sb.append("\n  ").append(queue).append(": ").append(queue.size()).append(" queued, ").append(bytes)
+                    .append(" B");
+            }
+        }
+        if (!any)
+        {
+            sb.append(" none queued (held by calculators or by the caller)");
+        }
+        sb.append("\npool: ").append(graph.pool().budget().bytesInUse()).append(" B in use, soft limit ")
+            .append(graph.pool().budget().softLimitBytes()).append(" B, hard limit ").append(graph.pool().budget().hardLimitBytes())
+            .append(" B");
+        return sb.toString();
+    }
+
+    private static String lifecycleName(final int lifecycle)
+    {
+        return lifecycle == Node.UNOPENED ? "unopened" : lifecycle == Node.OPEN ? "open" : "closed";
+    }
+
+    private static String stateName(final int state)
+    {
+        switch (state)
+        {
+            case Node.IDLE:
+                return "idle";
+            case Node.SCHEDULED:
+                return "queued or running";
+            default:
+                return "queued or running, more input arrived";
+        }
+    }
+}
