@@ -15,6 +15,10 @@ import java.util.concurrent.locks.LockSupport;
  * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
  * that other threads put ready nodes on) into its own {@link NodeHeap}, where no other thread
  * looks, and runs the first node. A node scheduled from this worker's own thread skips the inbox.
+ * A busy-spinning or yielding worker also polls the queues from graph inputs into its nodes each
+ * duty cycle, so that adding a packet costs the adder no fence, CAS or inbox offer
+ * ({@link InputQueue#polled}). When a duty cycle finds no work after one that did, it tells the
+ * graph once ({@link Graph#onWorkerIdle()}): idle waiters and the deadlock check need it.
  * When its executor has {@code max_in_flight} nodes, each duty cycle then also takes one of their
  * steps and one of their calls from the queues the executor's workers share ({@link SharedCalls}).
  *
