@@ -88,11 +88,8 @@ public final class Graph implements AutoCloseable
     private Thread guard;
     private volatile boolean recordsArrivals;
     private volatile boolean runFailed;
-    /** Sources were held back because the pool is over its soft limit; see {@link #checkMemoryHeldSources()}. */
-    private volatile boolean memoryHeldSources;
-    /** Over the hard limit under DROP_OLDEST: nodes shed their oldest queued payloads. */
-    volatile boolean memoryPressure;
-    private final ConcurrentLinkedQueue<String> memoryDrops = new ConcurrentLinkedQueue<>();
+    /** The memory budget's soft and hard limits as they bear on this run. */
+    final MemoryGovernor memory;
     private final List<String> failedNodes = new ArrayList<>();
     private final List<String> blockedNodes = new ArrayList<>();
     private GraphAnalysis analysis;
@@ -123,6 +120,7 @@ public final class Graph implements AutoCloseable
         this.ownPool = pool == null;
         this.pool = pool != null ? pool : new PayloadPool(
             config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
+        this.memory = new MemoryGovernor(this.pool.budget(), this::scheduleSources);
         this.nodes = new Node[plan.nodeCount];
 
         int maxLayer = 0;
@@ -836,7 +834,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> memoryDrops()
     {
-        return new ArrayList<>(memoryDrops);
+        return memory.drops();
     }
 
     /**
@@ -925,11 +923,6 @@ public final class Graph implements AutoCloseable
         return -1;
     }
 
-    boolean overSoftLimit()
-    {
-        return pool.budget().isOverSoftLimit();
-    }
-
     ScheduleOrder scheduleOrder()
     {
         return config.scheduleOrder;
@@ -1011,70 +1004,7 @@ public final class Graph implements AutoCloseable
         {
             return false;
         }
-        if (pool.budget().isOverSoftLimit())
-        {
-            if (!memoryHeldSources)
-            {
-                memoryHeldSources = true; // seed 004 §5.3: sources wait while consumers drain
-                ReportEvent.emit("memory-soft-limit", "sources held back: " + pool.budget().bytesInUse() +
-                    " B in use, over the soft limit of " + pool.budget().softLimitBytes() + " B");
-            }
-            return false;
-        }
-        return true;
-    }
-
-    /** Any thread: whether sources are being held back because the pool is over its soft limit. */
-    boolean heldByMemory()
-    {
-        return memoryHeldSources && pool.budget().isOverSoftLimit();
-    }
-
-    /** Any thread, cheap: lets sources held back by memory run again once under the soft limit. */
-    void checkMemoryHeldSources()
-    {
-        if (memoryHeldSources && !pool.budget().isOverSoftLimit())
-        {
-            memoryHeldSources = false;
-            scheduleSources();
-        }
-    }
-
-    /**
-     * Worker, under DROP_OLDEST while over the soft limit: drops the oldest payload packets queued
-     * on this node's inputs, keeping one per input, and reports each drop.
-     */
-    void shedMemory(final Node node)
-    {
-        if (!pool.budget().isOverSoftLimit())
-        {
-            memoryPressure = false;
-            return;
-        }
-        for (final InputPort port : node.inputs)
-        {
-            final InputQueue queue = port.queue;
-            while (queue.size() > 1 && queue.peekValue() instanceof Payload && pool.budget().isOverSoftLimit())
-            {
-                final long ts = queue.peekTimestamp();
-                if (queue.dropHead())
-                {
-                    queue.wakeHeldBack();
-                }
-                node.dropped(queue.streamName, ts, "memory");
-                reportMemoryDrop("dropped the packet at " + Timestamp.toString(ts) + " queued on " + queue +
-                    ": over the memory budget's hard limit");
-            }
-        }
-    }
-
-    private void reportMemoryDrop(final String report)
-    {
-        if (memoryDrops.size() < 10_000)
-        {
-            memoryDrops.add(report);
-        }
-        LOG.warn(report);
+        return !memory.holdsSourcesBack();
     }
 
     FailurePolicy failurePolicy()
@@ -1101,7 +1031,7 @@ public final class Graph implements AutoCloseable
         if (cause instanceof MemoryBudgetExceededException && config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST &&
             inInputSet)
         {
-            memoryPressure = true;
+            memory.onHardLimit();
             if (node.isSource)
             {
                 // nothing of the source's is lost (keepsStaged): it makes the rest of its shipment
@@ -1113,7 +1043,7 @@ public final class Graph implements AutoCloseable
             }
             node.dropped("", timestamp, "memory");
             ReportEvent.emit("memory-hard-limit", cause.getMessage());
-            reportMemoryDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
+            memory.reportDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
                 ": " + firstLine(cause.getMessage()));
             node.dropTimestamp(timestamp);
             return;

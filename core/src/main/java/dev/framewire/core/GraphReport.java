@@ -70,7 +70,7 @@ final class GraphReport
             sb.append("  poller of '").append(poller.queue.streamName).append("': ").append(poller.queue.size())
                 .append(" queued (limit ").append(poller.queue.limit).append(")\n");
         }
-        if (graph.heldByMemory())
+        if (graph.memory.holdsSources())
         {
             sb.append("memory: ").append(memory(graph).replace("\n", "\n  ")).append('\n');
         }
@@ -160,7 +160,7 @@ final class GraphReport
         {
             return unsettled.toString();
         }
-        if (graph.heldByMemory())
+        if (graph.memory.holdsSources())
         {
             return "sources are held back at the memory soft limit (" + graph.pool().budget().bytesInUse() + " B in use, " +
                 "soft limit " + graph.pool().budget().softLimitBytes() + " B) and no node is running to free any: the " +

@@ -65,6 +65,7 @@ final class Node extends ScheduleState implements CalculatorContext
     }
 
     final Graph graph;
+    private final MemoryGovernor memory;
     final int id;
     final String name;
     final NodeConfig config;
@@ -152,6 +153,7 @@ final class Node extends ScheduleState implements CalculatorContext
         final boolean isSource)
     {
         this.graph = graph;
+        this.memory = graph.memory;
         this.id = id;
         this.name = config.name;
         this.config = config;
@@ -220,13 +222,13 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     boolean afterRun()
     {
-        graph.checkMemoryHeldSources();
-        if (graph.memoryPressure && lifecycle == OPEN && !isSource)
+        memory.checkHeldSources();
+        if (memory.underPressure() && lifecycle == OPEN && !isSource)
         {
             // Here, before wantsToRun asks the input policy for readiness, which it keeps until the
             // input set is taken: shedding after that (at the start of the next run) dropped the
             // kept timestamp's packets and handed the calculator an empty input set.
-            graph.shedMemory(this);
+            memory.shed(this);
         }
         while (!wantsToRun())
         {
@@ -881,7 +883,7 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     long completionPressure()
     {
-        final boolean boost = graph.overSoftLimit();
+        final boolean boost = memory.overSoftLimit();
         long pressure = 0;
         for (final InputPort port : inputs)
         {

@@ -47,7 +47,7 @@ final class Watchdog implements Runnable
                 }
                 // a source held back at the memory soft limit is work pending too: if nothing frees
                 // memory (a calculator keeps its frames), the scheduler idles with no queue full
-                final boolean pending = !graph.isIdle() || graph.inputWaiters.get() > 0 || graph.heldByMemory();
+                final boolean pending = !graph.isIdle() || graph.inputWaiters.get() > 0 || graph.memory.holdsSources();
                 if (runs != lastRuns || !pending || graph.isPaused())
                 {
                     lastRuns = runs;

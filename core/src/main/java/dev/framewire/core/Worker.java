@@ -181,7 +181,7 @@ final class Worker implements Agent
         final Node node = heap.poll();
         if (node == null)
         {
-            graph.checkMemoryHeldSources();
+            graph.memory.checkHeldSources();
         }
         else
         {
