@@ -404,6 +404,12 @@ final class GraphPlan
                     spec.type);
                 continue;
             }
+            final String invalid = spec.invalid(coerced);
+            if (invalid != null)
+            {
+                errors.add(where + ": option '" + e.getKey() + "' is " + quoted(coerced) + "; " + invalid);
+                continue;
+            }
             values.put(e.getKey(), coerced);
         }
         for (final Contract.OptionSpec spec : declared.values())
@@ -421,6 +427,11 @@ final class GraphPlan
             }
         }
         return new Options(node.name, values);
+    }
+
+    private static String quoted(final Object value)
+    {
+        return value instanceof String ? "'" + value + "'" : String.valueOf(value);
     }
 
     private static String describe(final Map<String, Contract.OptionSpec> declared)
