@@ -50,9 +50,19 @@ public final class GraphConfig
     final int maxShipmentSize;
     final int inputSetsPerRun;
     final JournalConfig journal;
+    final String type;
+    final List<String> inputStreamSpecs;
+    final List<String> outputStreamSpecs;
+    final List<String> inputSidePackets;
+    final List<String> outputSidePackets;
 
     private GraphConfig(final Builder b)
     {
+        this.type = b.type;
+        this.inputStreamSpecs = List.copyOf(b.inputStreamSpecs);
+        this.outputStreamSpecs = List.copyOf(b.outputStreamSpecs);
+        this.inputSidePackets = List.copyOf(b.inputSidePackets);
+        this.outputSidePackets = List.copyOf(b.outputSidePackets);
         this.inputStreams = List.copyOf(b.inputStreams);
         this.outputStreams = List.copyOf(b.outputStreams);
         this.nodes = List.copyOf(b.nodes);
@@ -110,7 +120,63 @@ public final class GraphConfig
         b.maxShipmentSize = maxShipmentSize;
         b.inputSetsPerRun = inputSetsPerRun;
         b.journal = journal;
+        b.type = type;
+        b.inputStreamSpecs.addAll(inputStreamSpecs);
+        b.outputStreamSpecs.addAll(outputStreamSpecs);
+        b.inputSidePackets.addAll(inputSidePackets);
+        b.outputSidePackets.addAll(outputSidePackets);
         return b;
+    }
+
+    /**
+     * The graph's type name when it is a subgraph (MediaPipe's {@code type}), else null.
+     *
+     * @return the type name or null.
+     */
+    public String type()
+    {
+        return type;
+    }
+
+    /**
+     * The graph input streams as written, with their tags ({@code IMAGE:image}); a subgraph binds
+     * them to its parent node's inputs by tag and index.
+     *
+     * @return the specs.
+     */
+    public List<String> inputStreamSpecs()
+    {
+        return inputStreamSpecs;
+    }
+
+    /**
+     * The graph output streams as written, with their tags.
+     *
+     * @return the specs.
+     */
+    public List<String> outputStreamSpecs()
+    {
+        return outputStreamSpecs;
+    }
+
+    /**
+     * The graph's input side packets as written ({@code TAG:name} or {@code name}).
+     *
+     * @return the specs.
+     */
+    public List<String> inputSidePackets()
+    {
+        return inputSidePackets;
+    }
+
+    /**
+     * The graph's output side packets as written.
+     *
+     * @return the specs.
+     */
+    public List<String> outputSidePackets()
+    {
+        return outputSidePackets;
     }
 
     /**
@@ -206,6 +272,11 @@ public final class GraphConfig
         private int inputSetsPerRun = 1;
         private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
+        private String type;
+        private final List<String> inputStreamSpecs = new ArrayList<>();
+        private final List<String> outputStreamSpecs = new ArrayList<>();
+        private final List<String> inputSidePackets = new ArrayList<>();
+        private final List<String> outputSidePackets = new ArrayList<>();
 
         private Builder()
         {
@@ -219,8 +290,55 @@ public final class GraphConfig
          */
         public Builder inputStream(final String... names)
         {
-            Collections.addAll(inputStreams, names);
+            for (final String name : names)
+            {
+                inputStreamSpecs.add(name);
+                inputStreams.add(streamName(name));
+            }
             return this;
+        }
+
+        /**
+         * The graph's type name, which makes it a subgraph other graphs use as a calculator
+         * (MediaPipe's {@code type}; see {@link SubgraphRegistry}).
+         *
+         * @param typeName the name, or null.
+         * @return this.
+         */
+        public Builder type(final String typeName)
+        {
+            this.type = typeName;
+            return this;
+        }
+
+        /**
+         * Adds graph input side packets.
+         *
+         * @param specs {@code name} or {@code TAG:name}.
+         * @return this.
+         */
+        public Builder inputSidePacket(final String... specs)
+        {
+            Collections.addAll(inputSidePackets, specs);
+            return this;
+        }
+
+        /**
+         * Adds graph output side packets.
+         *
+         * @param specs {@code name} or {@code TAG:name}.
+         * @return this.
+         */
+        public Builder outputSidePacket(final String... specs)
+        {
+            Collections.addAll(outputSidePackets, specs);
+            return this;
+        }
+
+        /** The stream a graph stream spec names: {@code IMAGE:image} and {@code IMAGE:0:image} name {@code image}. */
+        private static String streamName(final String spec)
+        {
+            return spec == null ? null : spec.substring(spec.lastIndexOf(':') + 1);
         }
 
         /**
@@ -231,7 +349,11 @@ public final class GraphConfig
          */
         public Builder outputStream(final String... names)
         {
-            Collections.addAll(outputStreams, names);
+            for (final String name : names)
+            {
+                outputStreamSpecs.add(name);
+                outputStreams.add(streamName(name));
+            }
             return this;
         }
 
@@ -248,6 +370,11 @@ public final class GraphConfig
             setup.accept(node);
             nodes.add(node.build());
             return this;
+        }
+
+        boolean hasExecutor(final String name)
+        {
+            return executors.containsKey(name);
         }
 
         /**

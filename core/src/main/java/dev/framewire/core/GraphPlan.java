@@ -426,7 +426,7 @@ final class GraphPlan
                 }
             }
         }
-        return new Options(node.name, values);
+        return new Options(node.name, values, node.extensions);
     }
 
     private static String quoted(final Object value)
