@@ -55,9 +55,13 @@ public final class GraphConfig
     final List<String> outputStreamSpecs;
     final List<String> inputSidePackets;
     final List<String> outputSidePackets;
+    final String source;
+    final Map<String, String> nodeLocations;
 
     private GraphConfig(final Builder b)
     {
+        this.source = b.source;
+        this.nodeLocations = Collections.unmodifiableMap(new LinkedHashMap<>(b.nodeLocations));
         this.type = b.type;
         this.inputStreamSpecs = List.copyOf(b.inputStreamSpecs);
         this.outputStreamSpecs = List.copyOf(b.outputStreamSpecs);
@@ -125,7 +129,46 @@ public final class GraphConfig
         b.outputStreamSpecs.addAll(outputStreamSpecs);
         b.inputSidePackets.addAll(inputSidePackets);
         b.outputSidePackets.addAll(outputSidePackets);
+        b.source = source;
+        b.nodeLocations.putAll(nodeLocations);
         return b;
+    }
+
+    /**
+     * Validation errors with where the config was written: an error about a node gets the node's
+     * {@code file:line:column}, any other the file, when the config was read from text.
+     */
+    List<String> locate(final List<String> errors)
+    {
+        if (source == null)
+        {
+            return errors;
+        }
+        final List<String> located = new ArrayList<>(errors.size());
+        for (final String error : errors)
+        {
+            final java.util.regex.Matcher m = NODE_NAMED.matcher(error);
+            final String where = m.find() ? nodeLocations.get(m.group(1)) : null;
+            located.add((where != null ? where : source) + ": " + error);
+        }
+        return located;
+    }
+
+    private static final java.util.regex.Pattern NODE_NAMED = java.util.regex.Pattern.compile("node '([^']*)'");
+
+    /**
+     * Checks the graph's structure without its calculators: stream names and specs, one producer
+     * per stream, every input produced, executors declared, cycles only through back edges. A
+     * graph of calculators Framewire does not have (MediaPipe's own) can be checked so; a
+     * {@link Graph} checks all this and the calculators and their options too.
+     *
+     * @return this.
+     * @throws GraphConfigException listing every error.
+     */
+    public GraphConfig checkStructure()
+    {
+        new GraphPlan(this, true);
+        return this;
     }
 
     /**
@@ -273,6 +316,30 @@ public final class GraphConfig
         private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
         private String type;
+        private String source;
+        private final Map<String, String> nodeLocations = new LinkedHashMap<>();
+
+        /** Where the config was read from, for validation errors (GraphConfigText sets it). */
+        Builder source(final String file)
+        {
+            this.source = file;
+            return this;
+        }
+
+        /** Replaces the nodes (subgraph expansion). */
+        Builder replaceNodes(final List<NodeConfig> flat)
+        {
+            nodes.clear();
+            nodes.addAll(flat);
+            return this;
+        }
+
+        /** Where a node was written ({@code file:line:column}). */
+        Builder nodeLocation(final String node, final String where)
+        {
+            nodeLocations.put(node, where);
+            return this;
+        }
         private final List<String> inputStreamSpecs = new ArrayList<>();
         private final List<String> outputStreamSpecs = new ArrayList<>();
         private final List<String> inputSidePackets = new ArrayList<>();

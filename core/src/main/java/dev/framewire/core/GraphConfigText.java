@@ -70,7 +70,7 @@ public final class GraphConfigText
     /**
      * Reads a {@code .pbtxt} file for its structure only: calculators are not looked up and their
      * options not checked, so a graph of calculators Framewire does not have (MediaPipe's own)
-     * can be drawn and its streams checked ({@link Graph#checkStructure(GraphConfig)}).
+     * can be drawn and its streams checked ({@link GraphConfig#checkStructure()}).
      *
      * @param file the file.
      * @return the config.
@@ -285,6 +285,7 @@ public final class GraphConfigText
             b.type(proto.getType());
         }
         final Map<String, List<String>> unknownCalculators = new LinkedHashMap<>();
+        b.source(source);
         if (proto.hasMaxQueueSize())
         {
             b.maxQueueSize(proto.getMaxQueueSize());
@@ -356,6 +357,7 @@ public final class GraphConfigText
             final String name = node.hasName() ? node.getName() : node.getCalculator().replace("Calculator", "")
                 .toLowerCase() + "_" + i;
             final String where = at(source, tree, nodeField, i) + "node '" + name + "'";
+            b.nodeLocation(name, at(source, tree, nodeField, i).replaceFirst(": $", ""));
             final Supplier<? extends Calculator> factory = calculators ?
                 CalculatorRegistry.global().lookup(node.getCalculator()) : null;
             if (calculators && factory == null && !SubgraphRegistry.global().contains(node.getCalculator()))

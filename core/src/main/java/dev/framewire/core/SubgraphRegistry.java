@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -21,8 +22,14 @@ import java.util.stream.Stream;
 public final class SubgraphRegistry
 {
     private static final SubgraphRegistry GLOBAL = new SubgraphRegistry();
+    private static final Pattern TYPE_LINE = Pattern.compile("^\\s*type\\s*:", Pattern.MULTILINE);
 
     private final Map<String, GraphConfig> subgraphs = new ConcurrentHashMap<>();
+
+    /** An empty registry (the CLI and {@link GraphConfigText} use {@link #global()}). */
+    public SubgraphRegistry()
+    {
+    }
 
     /**
      * The process-wide registry that {@link GraphConfigText} consults when it meets an unknown
@@ -77,8 +84,9 @@ public final class SubgraphRegistry
     }
 
     /**
-     * Registers every {@code .pbtxt} file with a {@code type:} under a directory (recursively);
-     * files without a type (whole graphs) are skipped.
+     * Registers every {@code .pbtxt} file with a {@code type:} line under a directory
+     * (recursively); files without one (whole graphs, other messages in text form) are skipped
+     * unparsed.
      *
      * @param directory the directory.
      * @return the type names registered.
@@ -96,6 +104,10 @@ public final class SubgraphRegistry
         final List<String> errors = new ArrayList<>();
         for (final Path file : files)
         {
+            if (!TYPE_LINE.matcher(GraphConfigText.decode(Files.readAllBytes(file), file.toString())).find())
+            {
+                continue; // no type: a whole graph, or another message in text form (MediaPipe's data/ files)
+            }
             try
             {
                 final GraphConfig config = GraphConfigText.readStructure(file);
