@@ -451,7 +451,15 @@ public final class GraphConfigText
                 }
             });
         }
-        if (!unknownCalculators.isEmpty())
+        if (unknownCalculators.size() == 1 && unknownCalculators.values().iterator().next().size() == 1)
+        {
+            final Map.Entry<String, List<String>> only = unknownCalculators.entrySet().iterator().next();
+            errors.add(0, only.getValue().get(0).replaceFirst(" node ", ": node ") + ": unknown calculator '" +
+                only.getKey() + "'; registered calculators are " + CalculatorRegistry.global().names() +
+                (SubgraphRegistry.global().types().isEmpty() ? "" : ", registered subgraphs " +
+                SubgraphRegistry.global().types()) + "; validate --structure-only checks the streams without it");
+        }
+        else if (!unknownCalculators.isEmpty())
         {
             final StringBuilder sb = new StringBuilder(source).append(": ").append(unknownCalculators.size())
                 .append(unknownCalculators.size() == 1 ? " unknown calculator: " : " unknown calculators: ");
@@ -461,7 +469,7 @@ public final class GraphConfigText
                 sb.append(first ? "" : "; ").append('\'').append(e.getKey()).append("' at ").append(String.join(", ", e.getValue()));
                 first = false;
             }
-            sb.append(". Registered calculators are ").append(CalculatorRegistry.global().names());
+            sb.append("; registered calculators are ").append(CalculatorRegistry.global().names());
             if (!SubgraphRegistry.global().types().isEmpty())
             {
                 sb.append(", registered subgraphs ").append(SubgraphRegistry.global().types());
@@ -599,7 +607,12 @@ public final class GraphConfigText
     public static String write(final GraphConfig config)
     {
         final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
-        proto.addAllInputStream(config.inputStreams).addAllOutputStream(config.outputStreams);
+        proto.addAllInputStream(config.inputStreamSpecs).addAllOutputStream(config.outputStreamSpecs)
+            .addAllInputSidePacket(config.inputSidePackets).addAllOutputSidePacket(config.outputSidePackets);
+        if (config.type != null)
+        {
+            proto.setType(config.type);
+        }
         if (config.maxQueueSize != 0)
         {
             proto.setMaxQueueSize(config.maxQueueSize);
@@ -682,7 +695,7 @@ public final class GraphConfigText
         final dev.framewire.core.config.proto.Node.Builder b = dev.framewire.core.config.proto.Node.newBuilder()
             .setName(node.name).setCalculator(node.calculatorName)
             .addAllInputStream(node.inputStreams).addAllOutputStream(node.outputStreams)
-            .addAllInputSidePacket(node.inputSidePackets);
+            .addAllInputSidePacket(node.inputSidePackets).addAllOutputSidePacket(node.outputSidePackets);
         if (!node.executor.equals(GraphConfig.DEFAULT_EXECUTOR))
         {
             b.setExecutor(node.executor);

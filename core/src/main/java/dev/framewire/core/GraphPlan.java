@@ -172,6 +172,14 @@ final class GraphPlan
         {
             return;
         }
+        if (unknownCalculators.size() == 1 && unknownCalculators.values().iterator().next().size() == 1)
+        {
+            final Map.Entry<String, List<String>> only = unknownCalculators.entrySet().iterator().next();
+            errors.add(0, "node '" + only.getValue().get(0) + "' uses unknown calculator '" + only.getKey() + "'" +
+                (SubgraphRegistry.global().contains(only.getKey()) ? ", a registered subgraph: expand it first with " +
+                "SubgraphExpander" : "") + "; registered calculators are " + CalculatorRegistry.global().names());
+            return;
+        }
         final StringBuilder sb = new StringBuilder().append(unknownCalculators.size())
             .append(unknownCalculators.size() == 1 ? " unknown calculator: " : " unknown calculators: ");
         boolean first = true;
@@ -183,7 +191,7 @@ final class GraphPlan
                 .append(subgraph ? ", a registered subgraph: expand it first with SubgraphExpander" : "").append(')');
             first = false;
         }
-        sb.append(". Registered calculators are ").append(CalculatorRegistry.global().names());
+        sb.append("; registered calculators are ").append(CalculatorRegistry.global().names());
         errors.add(0, sb.toString());
     }
 

@@ -68,6 +68,18 @@ class MediaPipeConstructsTest
     }
 
     @Test
+    void tagsTypeAndSidePacketsSurviveWriting() throws Exception
+    {
+        final GraphConfig sub = GraphConfigText.readStructure(resource("pass_twice_subgraph.pbtxt"));
+        final GraphConfig again = GraphConfigText.parseStructure(GraphConfigText.write(sub), "written");
+        assertEquals("PassTwiceSubgraph", again.type());
+        assertEquals(List.of("IN:source"), again.inputStreamSpecs());
+        assertEquals(List.of("OUT:result"), again.outputStreamSpecs());
+        assertEquals(List.of("LABEL:label"), again.inputSidePackets());
+        assertEquals(GraphConfigText.write(sub), GraphConfigText.write(again));
+    }
+
+    @Test
     void anUnknownFieldInsideAMessageIsStillAnError()
     {
         final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> GraphConfigText.parseStructure(
@@ -112,7 +124,7 @@ class MediaPipeConstructsTest
             "node { name: \"c\" calculator: \"FooCalculator\" input_stream: \"b\" output_stream: \"d\" }\n", "g.pbtxt"));
         assertEquals(1, ex.errors().size(), ex.errors().toString());
         assertTrue(ex.errors().get(0).startsWith("g.pbtxt: 2 unknown calculators: 'FooCalculator' at g.pbtxt:3:1 " +
-            "node 'a', g.pbtxt:5:1 node 'c'; 'BarCalculator' at g.pbtxt:4:1 node 'b'. Registered calculators are ["),
+            "node 'a', g.pbtxt:5:1 node 'c'; 'BarCalculator' at g.pbtxt:4:1 node 'b'; registered calculators are ["),
             ex.errors().get(0));
     }
 
