@@ -2,6 +2,7 @@ package dev.framewire.core;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,6 +38,76 @@ public final class Contract
         }
         options.put(name, new OptionSpec(name, type, coerced));
         return this;
+    }
+
+    /**
+     * Restricts a declared {@link OptionType#LONG} option to {@code min..max} (inclusive), so a value
+     * outside is a configuration error at validation, naming the node, the option and the range.
+     *
+     * @param name the option, declared before with {@link #option}.
+     * @param min  the lowest valid value.
+     * @param max  the highest valid value.
+     * @return this.
+     */
+    public Contract range(final String name, final long min, final long max)
+    {
+        final OptionSpec spec = declared(name, OptionType.LONG);
+        spec.check = new Check(min, true, max, null);
+        checkDefault(spec);
+        return this;
+    }
+
+    /**
+     * Restricts a declared {@link OptionType#DOUBLE} option to a finite range: {@code min..max},
+     * or above {@code min} when {@code minInclusive} is false. NaN and infinities are never valid.
+     *
+     * @param name         the option, declared before with {@link #option}.
+     * @param min          the lower bound.
+     * @param minInclusive whether {@code min} itself is valid.
+     * @param max          the highest valid value (inclusive).
+     * @return this.
+     */
+    public Contract range(final String name, final double min, final boolean minInclusive, final double max)
+    {
+        final OptionSpec spec = declared(name, OptionType.DOUBLE);
+        spec.check = new Check(min, minInclusive, max, null);
+        checkDefault(spec);
+        return this;
+    }
+
+    /**
+     * Restricts a declared {@link OptionType#STRING} option to the given values.
+     *
+     * @param name   the option, declared before with {@link #option}.
+     * @param values the valid values.
+     * @return this.
+     */
+    public Contract oneOf(final String name, final String... values)
+    {
+        final OptionSpec spec = declared(name, OptionType.STRING);
+        spec.check = new Check(0, true, 0, List.of(values));
+        checkDefault(spec);
+        return this;
+    }
+
+    private OptionSpec declared(final String name, final OptionType type)
+    {
+        final OptionSpec spec = options.get(name);
+        if (spec == null || spec.type != type)
+        {
+            throw new IllegalArgumentException("option '" + name + "' must be declared as a " + type +
+                " before it is restricted; declared are " + options.keySet());
+        }
+        return spec;
+    }
+
+    private static void checkDefault(final OptionSpec spec)
+    {
+        if (spec.defaultValue != null && spec.invalid(spec.defaultValue) != null)
+        {
+            throw new IllegalArgumentException("default of option '" + spec.name + "' is " + spec.defaultValue +
+                "; " + spec.invalid(spec.defaultValue));
+        }
     }
 
     /**
@@ -97,17 +168,103 @@ public final class Contract
         return Collections.unmodifiableMap(options);
     }
 
+    /** One declared option: its name, type, default and, when restricted, its valid values. */
     static final class OptionSpec
     {
         final String name;
         final OptionType type;
         final Object defaultValue;
+        Check check;
 
         OptionSpec(final String name, final OptionType type, final Object defaultValue)
         {
             this.name = name;
             this.type = type;
             this.defaultValue = defaultValue;
+        }
+
+        /**
+         * Why a value (already of this option's type) is not valid.
+         *
+         * @param value the coerced value.
+         * @return null if valid, else "valid is ..." naming the valid values.
+         */
+        String invalid(final Object value)
+        {
+            return check == null ? null : check.invalid(type, value);
+        }
+
+        /** The valid values in words, or null if any value of the type is. */
+        String valid()
+        {
+            return check == null ? null : check.describe(type);
+        }
+    }
+
+    /** A range (LONG, DOUBLE) or a list of valid values (STRING). */
+    static final class Check
+    {
+        final double min;
+        final boolean minInclusive;
+        final double max;
+        final long minLong;
+        final long maxLong;
+        final List<String> values;
+
+        Check(final long min, final boolean minInclusive, final long max, final List<String> values)
+        {
+            this.min = min;
+            this.minInclusive = minInclusive;
+            this.max = max;
+            this.minLong = min;
+            this.maxLong = max;
+            this.values = values;
+        }
+
+        Check(final double min, final boolean minInclusive, final double max, final List<String> values)
+        {
+            this.min = min;
+            this.minInclusive = minInclusive;
+            this.max = max;
+            this.minLong = 0;
+            this.maxLong = 0;
+            this.values = values;
+        }
+
+        String invalid(final OptionType type, final Object value)
+        {
+            final boolean ok;
+            switch (type)
+            {
+                case LONG:
+                    final long l = (Long)value;
+                    ok = l >= minLong && l <= maxLong;
+                    break;
+                case DOUBLE:
+                    final double d = (Double)value;
+                    ok = !Double.isNaN(d) && !Double.isInfinite(d) && (minInclusive ? d >= min : d > min) && d <= max;
+                    break;
+                case STRING:
+                    ok = values.contains(value);
+                    break;
+                default:
+                    ok = true;
+            }
+            return ok ? null : describe(type);
+        }
+
+        String describe(final OptionType type)
+        {
+            switch (type)
+            {
+                case LONG:
+                    return "valid is " + minLong + ".." + maxLong;
+                case DOUBLE:
+                    return "valid is a finite number " + (minInclusive ? ">= " : "> ") + min +
+                        (max == Double.MAX_VALUE ? "" : " and <= " + max);
+                default:
+                    return "valid are " + values;
+            }
         }
     }
 }

@@ -51,9 +51,23 @@ public final class GraphConfig
     final int inputSetsPerRun;
     final int keptFailures;
     final JournalConfig journal;
+    final String type;
+    final List<String> inputStreamSpecs;
+    final List<String> outputStreamSpecs;
+    final List<String> inputSidePackets;
+    final List<String> outputSidePackets;
+    final String source;
+    final Map<String, String> nodeLocations;
 
     private GraphConfig(final Builder b)
     {
+        this.source = b.source;
+        this.nodeLocations = Collections.unmodifiableMap(new LinkedHashMap<>(b.nodeLocations));
+        this.type = b.type;
+        this.inputStreamSpecs = List.copyOf(b.inputStreamSpecs);
+        this.outputStreamSpecs = List.copyOf(b.outputStreamSpecs);
+        this.inputSidePackets = List.copyOf(b.inputSidePackets);
+        this.outputSidePackets = List.copyOf(b.outputSidePackets);
         this.inputStreams = List.copyOf(b.inputStreams);
         this.outputStreams = List.copyOf(b.outputStreams);
         this.nodes = List.copyOf(b.nodes);
@@ -113,7 +127,102 @@ public final class GraphConfig
         b.inputSetsPerRun = inputSetsPerRun;
         b.keptFailures = keptFailures;
         b.journal = journal;
+        b.type = type;
+        b.inputStreamSpecs.addAll(inputStreamSpecs);
+        b.outputStreamSpecs.addAll(outputStreamSpecs);
+        b.inputSidePackets.addAll(inputSidePackets);
+        b.outputSidePackets.addAll(outputSidePackets);
+        b.source = source;
+        b.nodeLocations.putAll(nodeLocations);
         return b;
+    }
+
+    /**
+     * Validation errors with where the config was written: an error about a node gets the node's
+     * {@code file:line:column}, any other the file, when the config was read from text.
+     */
+    List<String> locate(final List<String> errors)
+    {
+        if (source == null)
+        {
+            return errors;
+        }
+        final List<String> located = new ArrayList<>(errors.size());
+        for (final String error : errors)
+        {
+            final java.util.regex.Matcher m = NODE_NAMED.matcher(error);
+            final String where = m.find() ? nodeLocations.get(m.group(1)) : null;
+            located.add((where != null ? where : source) + ": " + error);
+        }
+        return located;
+    }
+
+    private static final java.util.regex.Pattern NODE_NAMED = java.util.regex.Pattern.compile("node '([^']*)'");
+
+    /**
+     * Checks the graph's structure without its calculators: stream names and specs, one producer
+     * per stream, every input produced, executors declared, cycles only through back edges. A
+     * graph of calculators Framewire does not have (MediaPipe's own) can be checked so; a
+     * {@link Graph} checks all this and the calculators and their options too.
+     *
+     * @return this.
+     * @throws GraphConfigException listing every error.
+     */
+    public GraphConfig checkStructure()
+    {
+        new GraphPlan(this, true);
+        return this;
+    }
+
+    /**
+     * The graph's type name when it is a subgraph (MediaPipe's {@code type}), else null.
+     *
+     * @return the type name or null.
+     */
+    public String type()
+    {
+        return type;
+    }
+
+    /**
+     * The graph input streams as written, with their tags ({@code IMAGE:image}); a subgraph binds
+     * them to its parent node's inputs by tag and index.
+     *
+     * @return the specs.
+     */
+    public List<String> inputStreamSpecs()
+    {
+        return inputStreamSpecs;
+    }
+
+    /**
+     * The graph output streams as written, with their tags.
+     *
+     * @return the specs.
+     */
+    public List<String> outputStreamSpecs()
+    {
+        return outputStreamSpecs;
+    }
+
+    /**
+     * The graph's input side packets as written ({@code TAG:name} or {@code name}).
+     *
+     * @return the specs.
+     */
+    public List<String> inputSidePackets()
+    {
+        return inputSidePackets;
+    }
+
+    /**
+     * The graph's output side packets as written.
+     *
+     * @return the specs.
+     */
+    public List<String> outputSidePackets()
+    {
+        return outputSidePackets;
     }
 
     /**
@@ -210,6 +319,35 @@ public final class GraphConfig
         private int keptFailures = 16;
         private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
+        private String type;
+        private String source;
+        private final Map<String, String> nodeLocations = new LinkedHashMap<>();
+
+        /** Where the config was read from, for validation errors (GraphConfigText sets it). */
+        Builder source(final String file)
+        {
+            this.source = file;
+            return this;
+        }
+
+        /** Replaces the nodes (subgraph expansion). */
+        Builder replaceNodes(final List<NodeConfig> flat)
+        {
+            nodes.clear();
+            nodes.addAll(flat);
+            return this;
+        }
+
+        /** Where a node was written ({@code file:line:column}). */
+        Builder nodeLocation(final String node, final String where)
+        {
+            nodeLocations.put(node, where);
+            return this;
+        }
+        private final List<String> inputStreamSpecs = new ArrayList<>();
+        private final List<String> outputStreamSpecs = new ArrayList<>();
+        private final List<String> inputSidePackets = new ArrayList<>();
+        private final List<String> outputSidePackets = new ArrayList<>();
 
         private Builder()
         {
@@ -223,8 +361,55 @@ public final class GraphConfig
          */
         public Builder inputStream(final String... names)
         {
-            Collections.addAll(inputStreams, names);
+            for (final String name : names)
+            {
+                inputStreamSpecs.add(name);
+                inputStreams.add(streamName(name));
+            }
             return this;
+        }
+
+        /**
+         * The graph's type name, which makes it a subgraph other graphs use as a calculator
+         * (MediaPipe's {@code type}; see {@link SubgraphRegistry}).
+         *
+         * @param typeName the name, or null.
+         * @return this.
+         */
+        public Builder type(final String typeName)
+        {
+            this.type = typeName;
+            return this;
+        }
+
+        /**
+         * Adds graph input side packets.
+         *
+         * @param specs {@code name} or {@code TAG:name}.
+         * @return this.
+         */
+        public Builder inputSidePacket(final String... specs)
+        {
+            Collections.addAll(inputSidePackets, specs);
+            return this;
+        }
+
+        /**
+         * Adds graph output side packets.
+         *
+         * @param specs {@code name} or {@code TAG:name}.
+         * @return this.
+         */
+        public Builder outputSidePacket(final String... specs)
+        {
+            Collections.addAll(outputSidePackets, specs);
+            return this;
+        }
+
+        /** The stream a graph stream spec names: {@code IMAGE:image} and {@code IMAGE:0:image} name {@code image}. */
+        private static String streamName(final String spec)
+        {
+            return spec == null ? null : spec.substring(spec.lastIndexOf(':') + 1);
         }
 
         /**
@@ -235,7 +420,11 @@ public final class GraphConfig
          */
         public Builder outputStream(final String... names)
         {
-            Collections.addAll(outputStreams, names);
+            for (final String name : names)
+            {
+                outputStreamSpecs.add(name);
+                outputStreams.add(streamName(name));
+            }
             return this;
         }
 
@@ -252,6 +441,11 @@ public final class GraphConfig
             setup.accept(node);
             nodes.add(node.build());
             return this;
+        }
+
+        boolean hasExecutor(final String name)
+        {
+            return executors.containsKey(name);
         }
 
         /**

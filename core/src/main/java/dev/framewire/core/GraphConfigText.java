@@ -15,10 +15,16 @@ import dev.framewire.core.config.proto.StreamQueueSize;
 import dev.framewire.core.config.proto.SyncSet;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -40,6 +46,7 @@ public final class GraphConfigText
 {
     private static final Pattern NO_FIELD = Pattern.compile("Message type \"([\\w.]+)\" has no field named \"(\\w+)\"");
     /** protobuf-java 4's form: "Input contains unknown fields ...:\n4:3:\tframewire.Node.field". */
+    private static final Pattern NUM_THREADS = Pattern.compile("\\bnum_threads\\s*:\\s*(\\d+)");
     private static final Pattern UNKNOWN_FIELD = Pattern.compile("\\d+:\\d+:\\s+([\\w.]+)\\.(\\w+)\\s*$",
         Pattern.MULTILINE);
 
@@ -57,7 +64,81 @@ public final class GraphConfigText
      */
     public static GraphConfig read(final Path file) throws IOException
     {
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        return parse(decode(Files.readAllBytes(file), file.toString()), file.toString());
+    }
+
+    /**
+     * Reads a {@code .pbtxt} file for its structure only: calculators are not looked up and their
+     * options not checked, so a graph of calculators Framewire does not have (MediaPipe's own)
+     * can be drawn and its streams checked ({@link GraphConfig#checkStructure()}).
+     *
+     * @param file the file.
+     * @return the config.
+     * @throws IOException if the file cannot be read.
+     * @throws GraphConfigException with the file and line of each error.
+     */
+    public static GraphConfig readStructure(final Path file) throws IOException
+    {
+        return parse(decode(Files.readAllBytes(file), file.toString()), file.toString(), false);
+    }
+
+    /**
+     * The text of a config file, which must be UTF-8 text: a byte order mark, UTF-16, a binary
+     * file or malformed UTF-8 is an error saying which and where.
+     *
+     * @param bytes  the file's bytes.
+     * @param source the file name, for messages.
+     * @return the text.
+     * @throws GraphConfigException naming the encoding problem and its byte offset.
+     */
+    public static String decode(final byte[] bytes, final String source)
+    {
+        if (bytes.length >= 2 && ((bytes[0] == (byte)0xFF && bytes[1] == (byte)0xFE) ||
+            (bytes[0] == (byte)0xFE && bytes[1] == (byte)0xFF)))
+        {
+            throw new GraphConfigException(List.of(source + ": the file is UTF-16 (it starts with a UTF-16 byte order " +
+                "mark); a graph file must be UTF-8 text: convert it (iconv -f UTF-16 -t UTF-8)"));
+        }
+        if (bytes.length >= 3 && bytes[0] == (byte)0xEF && bytes[1] == (byte)0xBB && bytes[2] == (byte)0xBF)
+        {
+            throw new GraphConfigException(List.of(source + ":1:1: the file starts with a UTF-8 byte order mark " +
+                "(EF BB BF), which the text format does not allow; save it as UTF-8 without a BOM"));
+        }
+        int line = 1;
+        for (int i = 0; i < bytes.length; i++)
+        {
+            if (bytes[i] == 0)
+            {
+                throw new GraphConfigException(List.of(source + ":" + line + ": the file is binary, not text (a NUL " +
+                    "byte at offset " + i + (i + 1 < bytes.length && bytes[i + 1] != 0 && i > 0 && bytes[i - 1] != 0 ?
+                    "" : "; UTF-16 without a byte order mark looks like this") + "); give the graph in protobuf text " +
+                    "format (.pbtxt), UTF-8 encoded"));
+            }
+            if (bytes[i] == '\n')
+            {
+                line++;
+            }
+        }
+        try
+        {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        }
+        catch (final CharacterCodingException ex)
+        {
+            final ByteBuffer in = ByteBuffer.wrap(bytes);
+            final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
+            decoder.decode(in, CharBuffer.allocate(bytes.length), true);
+            final int bad = in.position();
+            int badLine = 1;
+            for (int i = 0; i < bad; i++)
+            {
+                badLine += bytes[i] == '\n' ? 1 : 0;
+            }
+            throw new GraphConfigException(List.of(source + ":" + badLine + ": the file is not valid UTF-8 (byte 0x" +
+                String.format("%02X", bytes[Math.min(bad, bytes.length - 1)] & 0xFF) + " at offset " + bad + "); save " +
+                "it as UTF-8 (a Latin-1 file: iconv -f LATIN1 -t UTF-8)"));
+        }
     }
 
     /**
@@ -70,19 +151,86 @@ public final class GraphConfigText
      */
     public static GraphConfig parse(final String text, final String source)
     {
+        return parse(text, source, true);
+    }
+
+    /**
+     * Parses config text for its structure only, as {@link #readStructure(Path)}.
+     *
+     * @param text   the text.
+     * @param source where it came from, for messages (a file name).
+     * @return the config.
+     * @throws GraphConfigException with the source and line of each error.
+     */
+    public static GraphConfig parseStructure(final String text, final String source)
+    {
+        return parse(text, source, false);
+    }
+
+    private static GraphConfig parse(final String text, final String source, final boolean calculators)
+    {
         final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
         final TextFormatParseInfoTree.Builder treeBuilder = TextFormatParseInfoTree.builder();
+        final TextExtensions extensions = TextExtensions.scan(text);
         try
         {
             TextFormat.Parser.newBuilder().setParseInfoTreeBuilder(treeBuilder).build()
-                .merge(text, ExtensionRegistry.getEmptyRegistry(), proto);
+                .merge(extensions.text(), ExtensionRegistry.getEmptyRegistry(), proto);
         }
         catch (final TextFormat.ParseException ex)
         {
             throw new GraphConfigException(List.of(source + ":" + ex.getLine() + ":" + ex.getColumn() + ": " +
                 explain(ex.getMessage())));
         }
-        return toConfig(proto.build(), treeBuilder.build(), source);
+        final TextFormatParseInfoTree tree = treeBuilder.build();
+        final List<String> twice = new ArrayList<>();
+        checkTwice(proto.build(), tree, source, twice);
+        if (!twice.isEmpty())
+        {
+            throw new GraphConfigException(twice);
+        }
+        return toConfig(proto.build(), tree, source, extensions, calculators);
+    }
+
+    /**
+     * A field that is not repeated given twice is an error naming it and both lines: protobuf's
+     * parser would keep the last silently.
+     */
+    private static void checkTwice(
+        final com.google.protobuf.Message message, final TextFormatParseInfoTree tree, final String source,
+        final List<String> errors)
+    {
+        for (final Descriptors.FieldDescriptor field : message.getDescriptorForType().getFields())
+        {
+            final List<TextFormatParseLocation> locations = tree.getLocations(field);
+            if (!field.isRepeated() && locations.size() > 1)
+            {
+                final StringBuilder lines = new StringBuilder();
+                for (final TextFormatParseLocation location : locations)
+                {
+                    lines.append(lines.length() == 0 ? "" : " and ").append(location.getLine() + 1);
+                }
+                errors.add(source + ":" + (locations.get(1).getLine() + 1) + ":" + (locations.get(1).getColumn() + 1) +
+                    ": field '" + field.getName() + "' of " + field.getContainingType().getName() +
+                    " is given twice (lines " + lines + "); it takes one value");
+            }
+            if (field.getJavaType() == Descriptors.FieldDescriptor.JavaType.MESSAGE)
+            {
+                final List<TextFormatParseInfoTree> nested = tree.getNestedTrees(field);
+                if (field.isRepeated())
+                {
+                    for (int i = 0; i < message.getRepeatedFieldCount(field) && i < nested.size(); i++)
+                    {
+                        checkTwice((com.google.protobuf.Message)message.getRepeatedField(field, i), nested.get(i), source,
+                            errors);
+                    }
+                }
+                else if (!nested.isEmpty() && message.hasField(field))
+                {
+                    checkTwice((com.google.protobuf.Message)message.getField(field), nested.get(0), source, errors);
+                }
+            }
+        }
     }
 
     /** A parse error in plain words, with the valid fields when a field is unknown. */
@@ -123,12 +271,21 @@ public final class GraphConfigText
     }
 
     private static GraphConfig toConfig(
-        final CalculatorGraphConfig proto, final TextFormatParseInfoTree tree, final String source)
+        final CalculatorGraphConfig proto, final TextFormatParseInfoTree tree, final String source,
+        final TextExtensions extensions, final boolean calculators)
     {
         final List<String> errors = new ArrayList<>();
         final GraphConfig.Builder b = GraphConfig.builder();
         proto.getInputStreamList().forEach(b::inputStream);
         proto.getOutputStreamList().forEach(b::outputStream);
+        proto.getInputSidePacketList().forEach(b::inputSidePacket);
+        proto.getOutputSidePacketList().forEach(b::outputSidePacket);
+        if (proto.hasType() && !proto.getType().isEmpty())
+        {
+            b.type(proto.getType());
+        }
+        final Map<String, List<String>> unknownCalculators = new LinkedHashMap<>();
+        b.source(source);
         if (proto.hasMaxQueueSize())
         {
             b.maxQueueSize(proto.getMaxQueueSize());
@@ -171,12 +328,25 @@ public final class GraphConfigText
             {
                 errors.add(where + ": type '" + executor.getType() + "' is not supported; valid is ThreadPoolExecutor");
             }
-            final ExecutorConfig config = ExecutorConfig.of(executor.hasNumThreads() ? executor.getNumThreads() : 1,
+            int threads = executor.hasNumThreads() ? executor.getNumThreads() : 1;
+            for (final TextExtensions.Block block : extensions.at("executor[" + e + "].options[0]"))
+            {
+                final Matcher m = NUM_THREADS.matcher(block.text);
+                if (OptionsExtension.typeOf(block.name).equals("mediapipe.ThreadPoolExecutorOptions") && m.find())
+                {
+                    threads = Integer.parseInt(m.group(1));
+                }
+            }
+            final ExecutorConfig config = ExecutorConfig.of(threads,
                 IdleKind.valueOf(executor.getIdleStrategy().name())).spinBeforeParkMicros(executor.hasSpinBeforeParkUs() ?
                 executor.getSpinBeforeParkUs() : ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS);
             final int[] cpus = executor.getCpuList().stream().mapToInt(Integer::intValue).toArray();
             b.executor(executor.getName().isEmpty() ? GraphConfig.DEFAULT_EXECUTOR : executor.getName(),
                 cpus.length > 0 ? config.pinnedTo(cpus) : config);
+        }
+        if (proto.hasNumThreads() && !b.hasExecutor(GraphConfig.DEFAULT_EXECUTOR))
+        {
+            b.executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(proto.getNumThreads(), IdleKind.PARK));
         }
         final Descriptors.FieldDescriptor nodeField = field(CalculatorGraphConfig.getDescriptor(), "node");
         for (int i = 0; i < proto.getNodeCount(); i++)
@@ -187,11 +357,13 @@ public final class GraphConfigText
             final String name = node.hasName() ? node.getName() : node.getCalculator().replace("Calculator", "")
                 .toLowerCase() + "_" + i;
             final String where = at(source, tree, nodeField, i) + "node '" + name + "'";
-            final Supplier<? extends Calculator> factory = CalculatorRegistry.global().lookup(node.getCalculator());
-            if (factory == null)
+            b.nodeLocation(name, at(source, tree, nodeField, i).replaceFirst(": $", ""));
+            final Supplier<? extends Calculator> factory = calculators ?
+                CalculatorRegistry.global().lookup(node.getCalculator()) : null;
+            if (calculators && factory == null && !SubgraphRegistry.global().contains(node.getCalculator()))
             {
-                errors.add(where + ": unknown calculator '" + node.getCalculator() + "'; registered calculators are " +
-                    CalculatorRegistry.global().names());
+                unknownCalculators.computeIfAbsent(node.getCalculator(), k -> new ArrayList<>())
+                    .add(at(source, tree, nodeField, i).replaceFirst(": $", "") + " node '" + name + "'");
             }
             final Contract contract = new Contract();
             if (factory != null)
@@ -205,13 +377,27 @@ public final class GraphConfigText
                     errors.add(where + ": its calculator's contract() failed: " + ex);
                 }
             }
-            final InputPolicy policy = policy(node, where, errors);
+            final int index = i;
+            final InputPolicy policy = policy(node.hasInputStreamHandler() ? node.getInputStreamHandler() :
+                proto.hasInputStreamHandler() ? proto.getInputStreamHandler() : null,
+                node.hasInputStreamHandler() ? "node[" + i + "].input_stream_handler[0].options[0]" :
+                "input_stream_handler[0].options[0]", extensions, source, where, errors);
             b.node(name, n ->
             {
                 n.calculator(node.getCalculator());
                 node.getInputStreamList().forEach(n::inputStream);
                 node.getOutputStreamList().forEach(n::outputStream);
                 node.getInputSidePacketList().forEach(n::inputSidePacket);
+                node.getOutputSidePacketList().forEach(n::outputSidePacket);
+                for (final TextExtensions.Block block : extensions.blocks())
+                {
+                    if (block.path.startsWith("node[" + index + "].options[") ||
+                        block.path.startsWith("node[" + index + "].node_options["))
+                    {
+                        n.extension(new OptionsExtension(OptionsExtension.typeOf(block.name), block.text,
+                            source + ":" + block.line));
+                    }
+                }
                 if (node.hasExecutor())
                 {
                     n.executor(node.getExecutor());
@@ -241,6 +427,11 @@ public final class GraphConfigText
                     final String optionWhere = (nodeTree == null ? source + ": " : at(source, nodeTree, optionField, o)) +
                         "node '" + name + "'";
                     final Contract.OptionSpec spec = contract.options().get(option.getName());
+                    if (!calculators)
+                    {
+                        n.option(option.getName(), value);
+                        continue;
+                    }
                     if (factory != null && spec == null)
                     {
                         errors.add(optionWhere + ": unknown option '" + option.getName() + "' for " + node.getCalculator() +
@@ -260,6 +451,32 @@ public final class GraphConfigText
                 }
             });
         }
+        if (unknownCalculators.size() == 1 && unknownCalculators.values().iterator().next().size() == 1)
+        {
+            final Map.Entry<String, List<String>> only = unknownCalculators.entrySet().iterator().next();
+            errors.add(0, only.getValue().get(0).replaceFirst(" node ", ": node ") + ": unknown calculator '" +
+                only.getKey() + "'; registered calculators are " + CalculatorRegistry.global().names() +
+                (SubgraphRegistry.global().types().isEmpty() ? "" : ", registered subgraphs " +
+                SubgraphRegistry.global().types()) + "; validate --structure-only checks the streams without it");
+        }
+        else if (!unknownCalculators.isEmpty())
+        {
+            final StringBuilder sb = new StringBuilder(source).append(": ").append(unknownCalculators.size())
+                .append(unknownCalculators.size() == 1 ? " unknown calculator: " : " unknown calculators: ");
+            boolean first = true;
+            for (final Map.Entry<String, List<String>> e : unknownCalculators.entrySet())
+            {
+                sb.append(first ? "" : "; ").append('\'').append(e.getKey()).append("' at ").append(String.join(", ", e.getValue()));
+                first = false;
+            }
+            sb.append("; registered calculators are ").append(CalculatorRegistry.global().names());
+            if (!SubgraphRegistry.global().types().isEmpty())
+            {
+                sb.append(", registered subgraphs ").append(SubgraphRegistry.global().types());
+            }
+            sb.append("; validate --structure-only checks the streams without them");
+            errors.add(0, sb.toString());
+        }
         if (!errors.isEmpty())
         {
             throw new GraphConfigException(errors);
@@ -268,14 +485,28 @@ public final class GraphConfigText
     }
 
     private static InputPolicy policy(
-        final dev.framewire.core.config.proto.Node node, final String where, final List<String> errors)
+        final InputStreamHandler handler, final String optionsPath, final TextExtensions extensions,
+        final String source, final String where, final List<String> errors)
     {
-        if (!node.hasInputStreamHandler())
+        if (handler == null)
         {
             return null;
         }
-        final InputStreamHandler handler = node.getInputStreamHandler();
-        final InputStreamHandlerOptions options = handler.getOptions();
+        final InputStreamHandlerOptions.Builder merged = handler.getOptions().toBuilder();
+        for (final TextExtensions.Block block : extensions.at(optionsPath))
+        {
+            // MediaPipe's handler option messages use the field names of Framewire's flattened one.
+            try
+            {
+                TextFormat.merge(block.text, merged);
+            }
+            catch (final TextFormat.ParseException ex)
+            {
+                errors.add(source + ":" + (block.line + ex.getLine() - 1) + ": " + where + ": input_stream_handler " +
+                    "options [" + block.name + "]: " + explain(ex.getMessage()));
+            }
+        }
+        final InputStreamHandlerOptions options = merged.build();
         final String name = handler.getInputStreamHandler();
         try
         {
@@ -376,7 +607,12 @@ public final class GraphConfigText
     public static String write(final GraphConfig config)
     {
         final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
-        proto.addAllInputStream(config.inputStreams).addAllOutputStream(config.outputStreams);
+        proto.addAllInputStream(config.inputStreamSpecs).addAllOutputStream(config.outputStreamSpecs)
+            .addAllInputSidePacket(config.inputSidePackets).addAllOutputSidePacket(config.outputSidePackets);
+        if (config.type != null)
+        {
+            proto.setType(config.type);
+        }
         if (config.maxQueueSize != 0)
         {
             proto.setMaxQueueSize(config.maxQueueSize);
@@ -459,7 +695,7 @@ public final class GraphConfigText
         final dev.framewire.core.config.proto.Node.Builder b = dev.framewire.core.config.proto.Node.newBuilder()
             .setName(node.name).setCalculator(node.calculatorName)
             .addAllInputStream(node.inputStreams).addAllOutputStream(node.outputStreams)
-            .addAllInputSidePacket(node.inputSidePackets);
+            .addAllInputSidePacket(node.inputSidePackets).addAllOutputSidePacket(node.outputSidePackets);
         if (!node.executor.equals(GraphConfig.DEFAULT_EXECUTOR))
         {
             b.setExecutor(node.executor);

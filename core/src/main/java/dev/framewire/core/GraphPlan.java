@@ -42,9 +42,25 @@ final class GraphPlan
     /** For each node, the sources upstream of it (itself if a source), as node indexes or graph input ids. */
     List<Set<Integer>> ancestorSources = new ArrayList<>();
 
+    private final boolean structureOnly;
+    private final Map<String, List<String>> unknownCalculators = new java.util.LinkedHashMap<>();
+
     GraphPlan(final GraphConfig config)
     {
+        this(config, false);
+    }
+
+    /**
+     * Validates a config.
+     *
+     * @param config        the config.
+     * @param structureOnly check streams, edges, executors and cycles only: calculators are not
+     *                      made, so a graph of calculators Framewire does not have can be checked.
+     */
+    GraphPlan(final GraphConfig config, final boolean structureOnly)
+    {
         this.config = config;
+        this.structureOnly = structureOnly;
         final List<NodeConfig> nodes = config.nodes;
         this.nodeCount = nodes.size();
         this.calculators = new Calculator[nodeCount];
@@ -56,6 +72,7 @@ final class GraphPlan
 
         checkGraphSettings();
         checkNodes();
+        reportUnknownCalculators();
         checkSourcesAndSinks();
         resolveProducers();
         if (errors.isEmpty())
@@ -69,7 +86,7 @@ final class GraphPlan
         }
         if (!errors.isEmpty())
         {
-            throw new GraphConfigException(errors);
+            throw new GraphConfigException(config.locate(errors));
         }
     }
 
@@ -152,6 +169,36 @@ final class GraphPlan
         }
     }
 
+    /** All unknown calculators in one error, each with the nodes that use it. */
+    private void reportUnknownCalculators()
+    {
+        if (unknownCalculators.isEmpty())
+        {
+            return;
+        }
+        if (unknownCalculators.size() == 1 && unknownCalculators.values().iterator().next().size() == 1)
+        {
+            final Map.Entry<String, List<String>> only = unknownCalculators.entrySet().iterator().next();
+            errors.add(0, "node '" + only.getValue().get(0) + "' uses unknown calculator '" + only.getKey() + "'" +
+                (SubgraphRegistry.global().contains(only.getKey()) ? ", a registered subgraph: expand it first with " +
+                "SubgraphExpander" : "") + "; registered calculators are " + CalculatorRegistry.global().names());
+            return;
+        }
+        final StringBuilder sb = new StringBuilder().append(unknownCalculators.size())
+            .append(unknownCalculators.size() == 1 ? " unknown calculator: " : " unknown calculators: ");
+        boolean first = true;
+        for (final Map.Entry<String, List<String>> e : unknownCalculators.entrySet())
+        {
+            final boolean subgraph = SubgraphRegistry.global().contains(e.getKey());
+            sb.append(first ? "" : "; ").append('\'').append(e.getKey()).append("' (node")
+                .append(e.getValue().size() == 1 ? " '" : "s '").append(String.join("', '", e.getValue())).append("'")
+                .append(subgraph ? ", a registered subgraph: expand it first with SubgraphExpander" : "").append(')');
+            first = false;
+        }
+        sb.append("; registered calculators are ").append(CalculatorRegistry.global().names());
+        errors.add(0, sb.toString());
+    }
+
     private void checkNodes()
     {
         final Set<String> names = new HashSet<>();
@@ -199,7 +246,7 @@ final class GraphPlan
             {
                 errors.add(where + " has source layer " + node.sourceLayer + "; layers are 0 or more");
             }
-            final Calculator calculator = makeCalculator(node, where);
+            final Calculator calculator = structureOnly ? null : makeCalculator(node, where);
             if (calculator != null)
             {
                 calculators[i] = calculator;
@@ -357,8 +404,7 @@ final class GraphPlan
             factory = CalculatorRegistry.global().lookup(node.calculatorName);
             if (factory == null)
             {
-                errors.add(where + " uses unknown calculator '" + node.calculatorName + "'; registered calculators are " +
-                    CalculatorRegistry.global().names());
+                unknownCalculators.computeIfAbsent(node.calculatorName, k -> new ArrayList<>()).add(node.name);
                 return null;
             }
         }
@@ -408,6 +454,12 @@ final class GraphPlan
                     spec.type);
                 continue;
             }
+            final String invalid = spec.invalid(coerced);
+            if (invalid != null)
+            {
+                errors.add(where + ": option '" + e.getKey() + "' is " + quoted(coerced) + "; " + invalid);
+                continue;
+            }
             values.put(e.getKey(), coerced);
         }
         for (final Contract.OptionSpec spec : declared.values())
@@ -424,7 +476,12 @@ final class GraphPlan
                 }
             }
         }
-        return new Options(node.name, values);
+        return new Options(node.name, values, node.extensions);
+    }
+
+    private static String quoted(final Object value)
+    {
+        return value instanceof String ? "'" + value + "'" : String.valueOf(value);
     }
 
     private static String describe(final Map<String, Contract.OptionSpec> declared)

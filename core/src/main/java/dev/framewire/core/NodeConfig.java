@@ -26,6 +26,8 @@ public final class NodeConfig
     final List<String> inputStreams;
     final List<String> outputStreams;
     final List<String> inputSidePackets;
+    final List<String> outputSidePackets;
+    final List<OptionsExtension> extensions;
     final Set<String> backEdges;
     final String executor;
     final InputPolicy inputPolicy;
@@ -42,6 +44,8 @@ public final class NodeConfig
         this.inputStreams = List.copyOf(b.inputStreams);
         this.outputStreams = List.copyOf(b.outputStreams);
         this.inputSidePackets = List.copyOf(b.inputSidePackets);
+        this.outputSidePackets = List.copyOf(b.outputSidePackets);
+        this.extensions = List.copyOf(b.extensions);
         this.backEdges = Collections.unmodifiableSet(new LinkedHashSet<>(b.backEdges));
         this.executor = b.executor;
         this.inputPolicy = b.inputPolicy;
@@ -102,6 +106,26 @@ public final class NodeConfig
     public List<String> inputSidePackets()
     {
         return inputSidePackets;
+    }
+
+    /**
+     * The output side packet specs (MediaPipe's {@code output_side_packet}).
+     *
+     * @return the specs.
+     */
+    public List<String> outputSidePackets()
+    {
+        return outputSidePackets;
+    }
+
+    /**
+     * MediaPipe options blocks kept as text ({@code options} extensions and {@code node_options}).
+     *
+     * @return the blocks, in the order written.
+     */
+    public List<OptionsExtension> extensions()
+    {
+        return extensions;
     }
 
     /**
@@ -182,6 +206,8 @@ public final class NodeConfig
         private String executor = GraphConfig.DEFAULT_EXECUTOR;
         private InputPolicy inputPolicy;
         private final Map<String, Object> options = new LinkedHashMap<>();
+        private final List<String> outputSidePackets = new ArrayList<>();
+        private final List<OptionsExtension> extensions = new ArrayList<>();
         private int sourceLayer;
         private int maxInFlight = 1;
 
@@ -259,6 +285,30 @@ public final class NodeConfig
         public Builder inputSidePacket(final String... specs)
         {
             Collections.addAll(inputSidePackets, specs);
+            return this;
+        }
+
+        /**
+         * Adds output side packets.
+         *
+         * @param specs {@code name} or {@code TAG:name}.
+         * @return this.
+         */
+        public Builder outputSidePacket(final String... specs)
+        {
+            Collections.addAll(outputSidePackets, specs);
+            return this;
+        }
+
+        /**
+         * Adds a MediaPipe options block, kept as text for calculators that know its type.
+         *
+         * @param extension the block.
+         * @return this.
+         */
+        public Builder extension(final OptionsExtension extension)
+        {
+            extensions.add(extension);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,11 +12,31 @@ public final class Options
 {
     private final String nodeName;
     private final Map<String, Object> values;
+    private final List<OptionsExtension> extensions;
 
-    Options(final String nodeName, final Map<String, Object> values)
+    Options(final String nodeName, final Map<String, Object> values, final List<OptionsExtension> extensions)
     {
         this.nodeName = nodeName;
         this.values = values;
+        this.extensions = extensions;
+    }
+
+    /**
+     * A MediaPipe options block of the node's config, kept as text ({@link OptionsExtension}).
+     *
+     * @param type the options message's full name, as {@code mediapipe.FlowLimiterCalculatorOptions}.
+     * @return the block, or null if the config has none of that type.
+     */
+    public OptionsExtension extension(final String type)
+    {
+        for (final OptionsExtension extension : extensions)
+        {
+            if (extension.type().equals(type))
+            {
+                return extension;
+            }
+        }
+        return null;
     }
 
     /**

@@ -15,6 +15,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -51,13 +53,23 @@ public final class DotCommand implements Callable<Integer>
     @Option(names = "--png", paramLabel = "FILE.png", description = "Also render a PNG with Graphviz (dot -Tpng).")
     private Path png;
 
+    @Option(names = "--subgraph", paramLabel = "FILE.pbtxt", description = "Register a subgraph file (type: " +
+        "\"FooSubgraph\") and draw its uses expanded. Repeatable.")
+    private List<Path> subgraphs = new ArrayList<>();
+
+    @Option(names = "--subgraph-dir", paramLabel = "DIR", description = "Register every subgraph file under this " +
+        "directory. Repeatable.")
+    private List<Path> subgraphDirs = new ArrayList<>();
+
     /** The search path for Graphviz's {@code dot}; tests point it elsewhere. */
     String searchPath = System.getenv("PATH");
 
     @Override
     public Integer call()
     {
-        final GraphConfig config = GraphFiles.read(file);
+        // The picture needs no calculators: a graph of calculators Framewire does not have draws too.
+        GraphFiles.registerSubgraphs(subgraphs, subgraphDirs);
+        final GraphConfig config = GraphFiles.expand(file.toString(), GraphFiles.readStructure(file));
         final String dot = toDot(config, graphName(file));
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();

@@ -4,12 +4,15 @@ import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.GraphConfigText;
+import dev.framewire.core.SubgraphExpander;
+import dev.framewire.core.SubgraphRegistry;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Reading {@code .pbtxt} graph files for the commands, with every problem turned into a
@@ -31,13 +34,97 @@ final class GraphFiles
      */
     static GraphConfig read(final Path file)
     {
+        return read(file, false);
+    }
+
+    /**
+     * Reads and parses a graph file for its structure only: calculators are not looked up
+     * ({@link GraphConfigText#readStructure}).
+     *
+     * @param file the file.
+     * @return the config.
+     * @throws CommandFailure if the file cannot be read or does not parse.
+     */
+    static GraphConfig readStructure(final Path file)
+    {
+        return read(file, true);
+    }
+
+    /**
+     * Registers subgraph files and the subgraph files under directories in the global
+     * {@link SubgraphRegistry}.
+     *
+     * @param files       {@code .pbtxt} files with {@code type:}.
+     * @param directories directories searched recursively for such files.
+     * @throws CommandFailure naming a file that cannot be read, does not parse or has no type.
+     */
+    static void registerSubgraphs(final List<Path> files, final List<Path> directories)
+    {
+        for (final Path dir : directories)
+        {
+            try
+            {
+                SubgraphRegistry.global().registerAll(dir);
+            }
+            catch (final IOException ex)
+            {
+                throw new CommandFailure("cannot read subgraph directory '" + dir + "': " + ex);
+            }
+            catch (final GraphConfigException ex)
+            {
+                throw invalid(dir.toString(), ex);
+            }
+        }
+        for (final Path file : files)
+        {
+            try
+            {
+                SubgraphRegistry.global().register(file);
+            }
+            catch (final IOException ex)
+            {
+                throw new CommandFailure("cannot read subgraph file '" + file + "': " + ex);
+            }
+            catch (final GraphConfigException ex)
+            {
+                throw invalid(file.toString(), ex);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandFailure("cannot register subgraph '" + file + "': " + ex.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Expands the registered subgraphs a config uses.
+     *
+     * @param source the file, for messages.
+     * @param config the config.
+     * @return the flat config.
+     * @throws CommandFailure listing every binding error.
+     */
+    static GraphConfig expand(final String source, final GraphConfig config)
+    {
+        try
+        {
+            return SubgraphExpander.expand(config, SubgraphRegistry.global());
+        }
+        catch (final GraphConfigException ex)
+        {
+            throw invalid(source, ex);
+        }
+    }
+
+    private static GraphConfig read(final Path file, final boolean structureOnly)
+    {
         if (Files.isDirectory(file))
         {
             throw new CommandFailure("cannot read graph file '" + file + "': it is a directory");
         }
         try
         {
-            return GraphConfigText.read(file);
+            return structureOnly ? GraphConfigText.readStructure(file) : GraphConfigText.read(file);
         }
         catch (final NoSuchFileException ex)
         {

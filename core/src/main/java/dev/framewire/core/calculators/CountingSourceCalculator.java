@@ -27,7 +27,8 @@ public final class CountingSourceCalculator implements Calculator
         contract.option("count", OptionType.LONG, 10L)
             .option("start", OptionType.LONG, 0L)
             .option("step", OptionType.LONG, 1L)
-            .option("batch", OptionType.LONG, 1L);
+            .option("batch", OptionType.LONG, 1L)
+            .range("step", 1, Long.MAX_VALUE);
     }
 
     @Override

@@ -53,6 +53,9 @@ public final class FlowLimiterCalculator implements Calculator
         contract.option("max_in_flight", OptionType.LONG, 1L)
             .option("max_in_queue", OptionType.LONG, 0L)
             .option("in_flight_timeout", OptionType.LONG, 0L)
+            .range("max_in_flight", 1, Long.MAX_VALUE)
+            .range("max_in_queue", 0, Long.MAX_VALUE)
+            .range("in_flight_timeout", 0, Long.MAX_VALUE)
             .inputPolicy(InputPolicy.immediate())
             .processTimestampBounds(true);
     }

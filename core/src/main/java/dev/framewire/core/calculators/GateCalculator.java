@@ -55,7 +55,8 @@ public final class GateCalculator implements Calculator
     {
         contract.option("allow", OptionType.BOOLEAN, Boolean.FALSE)
             .option("empty_packets_as_allow", OptionType.BOOLEAN, Boolean.FALSE)
-            .option("initial_gate_state", OptionType.STRING, GATE_STATES[UNINITIALIZED]);
+            .option("initial_gate_state", OptionType.STRING, GATE_STATES[UNINITIALIZED])
+            .oneOf("initial_gate_state", GATE_STATES);
     }
 
     @Override

@@ -46,7 +46,10 @@ public final class AnnotateCalculator implements Calculator
     {
         contract.option("thickness", OptionType.LONG, 1L)
             .option("color", OptionType.LONG, 0xFF0000L)
-            .option("gray", OptionType.LONG, 255L);
+            .option("gray", OptionType.LONG, 255L)
+            .range("thickness", 1, 1024)
+            .range("color", 0, 0xFFFFFF)
+            .range("gray", 0, 255);
     }
 
     @Override

@@ -38,7 +38,8 @@ public final class BrightnessContrastCalculator implements Calculator
     public void contract(final Contract contract)
     {
         contract.option("brightness", OptionType.LONG, 0L)
-            .option("contrast", OptionType.DOUBLE, 1.0);
+            .option("contrast", OptionType.DOUBLE, 1.0)
+            .range("contrast", -Double.MAX_VALUE, true, Double.MAX_VALUE);
     }
 
     @Override

@@ -57,6 +57,12 @@ public final class ColorConvertCalculator implements Calculator
     public void contract(final Contract contract)
     {
         contract.option("conversion", OptionType.STRING, Conversion.RGBA_TO_GRAY8.name());
+        final String[] names = new String[Conversion.values().length];
+        for (final Conversion c : Conversion.values())
+        {
+            names[c.ordinal()] = c.name();
+        }
+        contract.oneOf("conversion", names);
     }
 
     @Override

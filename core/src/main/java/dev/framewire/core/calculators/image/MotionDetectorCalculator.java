@@ -68,7 +68,10 @@ public final class MotionDetectorCalculator implements Calculator
         contract.option("threshold", OptionType.LONG, 25L)
             .option("min_pixels", OptionType.LONG, 50L)
             .option("cell", OptionType.LONG, 16L)
-            .option("max_boxes", OptionType.LONG, 16L);
+            .option("max_boxes", OptionType.LONG, 16L)
+            .range("threshold", 0, 255)
+            .range("cell", 1, 4096)
+            .range("max_boxes", 0, 10_000);
     }
 
     @Override

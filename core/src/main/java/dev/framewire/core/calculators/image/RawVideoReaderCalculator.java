@@ -57,7 +57,11 @@ public final class RawVideoReaderCalculator implements Calculator
             .option("pix_fmt", OptionType.STRING, "rgb24")
             .option("width", OptionType.LONG, null)
             .option("height", OptionType.LONG, null)
-            .option("fps", OptionType.DOUBLE, 30.0);
+            .option("fps", OptionType.DOUBLE, 30.0)
+            .oneOf("pix_fmt", "rgb24", "rgba", "gray")
+            .range("width", 1, 16384)
+            .range("height", 1, 16384)
+            .range("fps", 0.0, false, Double.MAX_VALUE);
     }
 
     @Override

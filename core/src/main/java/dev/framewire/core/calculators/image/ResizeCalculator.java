@@ -60,7 +60,10 @@ public final class ResizeCalculator implements Calculator
     {
         contract.option("width", OptionType.LONG, 0L)
             .option("height", OptionType.LONG, 0L)
-            .option("factor", OptionType.DOUBLE, 0.5);
+            .option("factor", OptionType.DOUBLE, 0.5)
+            .range("width", 0, 16384)
+            .range("height", 0, 16384)
+            .range("factor", 0.0, false, 64.0);
     }
 
     @Override

@@ -53,7 +53,8 @@ public final class SnapshotSinkCalculator implements Calculator
     public void contract(final Contract contract)
     {
         contract.option("every", OptionType.LONG, 30L)
-            .option("directory", OptionType.STRING, "snapshots");
+            .option("directory", OptionType.STRING, "snapshots")
+            .range("every", 1, Long.MAX_VALUE);
     }
 
     @Override

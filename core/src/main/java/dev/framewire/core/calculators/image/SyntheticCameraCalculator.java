@@ -86,7 +86,13 @@ public final class SyntheticCameraCalculator implements Calculator
             .option("frames", OptionType.LONG, 0L)
             .option("seed", OptionType.LONG, 0L)
             .option("shapes", OptionType.LONG, 4L)
-            .option("reserve_frames", OptionType.LONG, 0L);
+            .option("reserve_frames", OptionType.LONG, 0L)
+            .range("width", 1, 16384)
+            .range("height", 1, 16384)
+            .range("fps", 0.0, true, Double.MAX_VALUE)
+            .range("frames", 0, Long.MAX_VALUE)
+            .range("shapes", 0, 64)
+            .range("reserve_frames", 0, 1024);
     }
 
     @Override

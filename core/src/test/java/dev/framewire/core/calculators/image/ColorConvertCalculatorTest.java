@@ -110,10 +110,11 @@ class ColorConvertCalculatorTest
     }
 
     @Test
-    void unknownConversionFailsAtOpen() throws Exception
+    void unknownConversionFailsAtValidation()
     {
-        final GraphException ex = runFailing(oneNode("ColorConvertCalculator", "conversion", "RGB_TO_HSV"));
-        final String message = ex.failures().get(0).cause().getMessage();
+        final GraphConfigException ex = assertThrows(GraphConfigException.class,
+            () -> new Graph(oneNode("ColorConvertCalculator", "conversion", "RGB_TO_HSV")));
+        final String message = ex.getMessage();
         assertTrue(message.contains("'conversion'") && message.contains("RGB_TO_HSV") &&
             message.contains("RGBA_TO_GRAY8"), message);
     }

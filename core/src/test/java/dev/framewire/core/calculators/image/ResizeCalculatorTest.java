@@ -1,5 +1,7 @@
 package dev.framewire.core.calculators.image;
 
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.GraphException;
 import dev.framewire.offheap.PixelFormat;
 import org.junit.jupiter.api.Test;
@@ -98,9 +100,11 @@ class ResizeCalculatorTest
     }
 
     @Test
-    void badFactorFailsAtOpen() throws Exception
+    void badFactorFailsAtValidation()
     {
-        final GraphException ex = runFailing(oneNode("ResizeCalculator", "factor", 0.0));
-        assertTrue(ex.failures().get(0).cause().getMessage().contains("'factor'"));
+        final GraphConfigException ex = assertThrows(GraphConfigException.class,
+            () -> new Graph(oneNode("ResizeCalculator", "factor", 0.0)));
+        assertEquals(List.of("node 'node': option 'factor' is 0.0; valid is a finite number > 0.0 and <= 64.0"),
+            ex.errors());
     }
 }

@@ -1,6 +1,7 @@
 package dev.framewire.core.calculators.image;
 
 import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.offheap.PixelFormat;
@@ -136,13 +137,10 @@ class SyntheticCameraCalculatorTest
             assertEquals(5, slotsAtFirstFrame[0], "4 frames and the background, made at open");
             assertEquals(5, graph.pool().slotsTotal(frameClass), "no slab added while running");
         }
-        try (Graph graph = new Graph(camera("reserve_frames", -1)))
-        {
-            graph.start();
-            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
-            assertEquals("node 'camera': option 'reserve_frames' is -1; it must be 0..1024",
-                ex.failures().get(0).cause().getMessage());
-        }
+        // refused at validation, from the range the contract declares, before anything opens
+        final GraphConfigException ex = assertThrows(GraphConfigException.class,
+            () -> new Graph(camera("reserve_frames", -1)));
+        assertEquals(List.of("node 'camera': option 'reserve_frames' is -1; valid is 0..1024"), ex.errors());
     }
 
     private static int classOf(final Graph graph, final int bytes)
@@ -158,14 +156,9 @@ class SyntheticCameraCalculatorTest
     }
 
     @Test
-    void badSizeFailsAtOpen() throws Exception
+    void badSizeFailsAtValidation()
     {
-        try (Graph graph = new Graph(camera("width", 0)))
-        {
-            graph.start();
-            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
-            final String message = ex.failures().get(0).cause().getMessage();
-            assertTrue(message.contains("node 'camera'") && message.contains("0x720"), message);
-        }
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(camera("width", 0)));
+        assertEquals(List.of("node 'camera': option 'width' is 0; valid is 1..16384"), ex.errors());
     }
 }
