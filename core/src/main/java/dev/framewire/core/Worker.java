@@ -9,7 +9,6 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
@@ -28,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * A parked worker is unparked only when it has said it is parked ({@link #parked}), so a busy
  * worker costs its producers no system call.
  */
-final class Worker implements Agent
+final class Worker extends ParkHandshake implements Agent
 {
     static final int INITIALISED = 0;
     static final int RUNNING = 1;
@@ -49,8 +48,6 @@ final class Worker implements Agent
     SharedCalls shared;
     final IdleStrategy idleStrategy;
 
-    volatile Thread thread;
-    volatile boolean parked;
     /** Graph-input queues into this worker's nodes that it polls; set before the run. */
     private InputQueue[] polled = new InputQueue[0];
     /** Whether the last duty cycle did work; worker only. */
@@ -127,26 +124,21 @@ final class Worker implements Agent
         }
         // Capacity is the number of nodes on this worker and a node is queued at most once,
         // so the offer cannot fail.
-        inbox.offer(node);
-        if (parked)
-        {
-            LockSupport.unpark(thread);
-        }
+        inbox.offer(node); // its CAS is the full fence the handshake needs before reading parked
+        wakeIfParked();
     }
 
     /** Any thread: wakes the worker if it is parked (pause, resume, stop). */
     void wake()
     {
-        final Thread t = thread;
-        if (t != null && parked)
-        {
-            LockSupport.unpark(t);
-        }
+        wakeIfParked();
     }
 
+    /** Whether this worker has a node to run or a reason to stop waiting; any thread. */
+    @Override
     boolean hasWork()
     {
-        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty();
+        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty() || graph.isStopping();
     }
 
     @Override
@@ -359,9 +351,9 @@ final class Worker implements Agent
 
     /**
      * Out of work, keeps looking for {@code spinBeforeParkMicros} microseconds
-     * ({@code Thread.onSpinWait()} between looks), then parks until a producer unparks this worker;
-     * the producer does so only when {@link #parked} is set, and the worker re-checks its inbox
-     * after setting it, so no wake-up is lost. A timed park bounds the wait in case a pause or stop
+     * ({@code Thread.onSpinWait()} between looks), then parks until a producer unparks this worker
+     * ({@link ParkHandshake}: the producer does so only when {@link #parked} is set, and the worker
+     * re-checks its inbox after setting it, so no wake-up is lost). A timed park bounds the wait in case a pause or stop
      * flag changes without a node arriving. The spin takes a packet that comes within a few
      * microseconds without the producer's unpark and the worker's wake-up (B1's parked hop: p99
      * from about 15 µs to 1.5). It is measured with the clock, read once per idle duty cycle (never
@@ -411,13 +403,7 @@ final class Worker implements Agent
         @Override
         public void idle()
         {
-            final Worker w = worker;
-            w.parked = true;
-            if (!w.hasWork() && !w.graph.isStopping())
-            {
-                LockSupport.parkNanos(this, MAX_PARK_NANOS);
-            }
-            w.parked = false;
+            worker.parkUnlessWork(MAX_PARK_NANOS);
         }
 
         @Override
