@@ -87,6 +87,12 @@ public final class SubgraphExpander
                 String.join(" -> ", stack) + " -> " + type + "); a subgraph may not contain itself");
             return;
         }
+        final String ambiguity = registry.ambiguity(type);
+        if (ambiguity != null)
+        {
+            errors.add("node '" + node.name + "' uses subgraph '" + type + "', but " + ambiguity);
+            return;
+        }
         final GraphConfig sub = registry.lookup(type);
         final String prefix = node.name + SEPARATOR;
         final Map<String, String> streams = new HashMap<>();

@@ -25,6 +25,12 @@ public final class SubgraphRegistry
     private static final Pattern TYPE_LINE = Pattern.compile("^\\s*type\\s*:", Pattern.MULTILINE);
 
     private final Map<String, GraphConfig> subgraphs = new ConcurrentHashMap<>();
+    /**
+     * The files under registered directories that define each type, when more than one does
+     * (MediaPipe keeps CPU and GPU variants of a subgraph under one type name, and its build picks
+     * one): expanding such a type is an error until one of them is registered by itself.
+     */
+    private final Map<String, List<String>> definedBy = new ConcurrentHashMap<>();
 
     /** An empty registry (the CLI and {@link GraphConfigText} use {@link #global()}). */
     public SubgraphRegistry()
@@ -61,6 +67,7 @@ public final class SubgraphRegistry
             throw new IllegalArgumentException("subgraph type '" + type + "' is already a registered calculator");
         }
         subgraphs.put(type, subgraph);
+        definedBy.remove(type); // registered by itself: it is the one meant
         return this;
     }
 
@@ -113,7 +120,23 @@ public final class SubgraphRegistry
                 final GraphConfig config = GraphConfigText.readStructure(file);
                 if (config.type() != null)
                 {
+                    final List<String> sources = definedBy.getOrDefault(config.type(), List.of());
+                    final boolean seen = subgraphs.containsKey(config.type());
                     register(config);
+                    if (seen && !sources.isEmpty() && !sources.contains(file.toString()))
+                    {
+                        final List<String> all = new ArrayList<>(sources);
+                        all.add(file.toString());
+                        definedBy.put(config.type(), all);
+                    }
+                    else if (sources.isEmpty())
+                    {
+                        definedBy.put(config.type(), List.of(file.toString()));
+                    }
+                    else
+                    {
+                        definedBy.put(config.type(), sources);
+                    }
                     types.add(config.type());
                 }
             }
@@ -138,6 +161,24 @@ public final class SubgraphRegistry
     public GraphConfig lookup(final String type)
     {
         return type == null ? null : subgraphs.get(type);
+    }
+
+    /**
+     * Why a type cannot be expanded as it is registered: more than one file under the registered
+     * directories defines it, and none was registered by itself.
+     *
+     * @param type the type name.
+     * @return the reason, naming the files and the fix, or null if the type is unambiguous.
+     */
+    public String ambiguity(final String type)
+    {
+        final List<String> files = type == null ? null : definedBy.get(type);
+        if (files == null || files.size() < 2)
+        {
+            return null;
+        }
+        return files.size() + " files define subgraph type '" + type + "': " + String.join(", ", files) +
+            "; register the one meant by itself (--subgraph FILE, or SubgraphRegistry.register)";
     }
 
     /**
@@ -169,6 +210,7 @@ public final class SubgraphRegistry
      */
     public boolean unregister(final String type)
     {
+        definedBy.remove(type);
         return subgraphs.remove(type) != null;
     }
 }

@@ -9,7 +9,10 @@ import dev.framewire.core.SubgraphExpander;
 import dev.framewire.core.SubgraphRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -117,5 +120,33 @@ class SubgraphExpanderTest
             .register(GraphConfig.builder().type("PassThroughCalculator").build()));
         assertTrue(ex.getMessage().contains("already a registered calculator"), ex.getMessage());
         assertFalse(new SubgraphRegistry().contains("PassTwiceSubgraph"));
+    }
+    /**
+     * MediaPipe keeps a CPU and a GPU variant of some subgraphs under one type name, and its build
+     * links one: registering a directory with both must not pick one silently.
+     */
+    @Test
+    void aTypeTwoFilesUnderADirectoryDefineIsAnErrorUntilOneIsRegisteredByItself(@TempDir final Path dir) throws Exception
+    {
+        final String variant = "type: \"TwinSubgraph\"\ninput_stream: \"%s:in\"\noutput_stream: \"OUT:out\"\n" +
+            "node { calculator: \"PassThroughCalculator\" input_stream: \"in\" output_stream: \"out\" }\n";
+        final Path cpu = Files.writeString(dir.resolve("twin_cpu.pbtxt"), String.format(variant, "IMAGE"));
+        final Path gpu = Files.writeString(dir.resolve("twin_gpu.pbtxt"), String.format(variant, "IMAGE_GPU"));
+        final SubgraphRegistry registry = new SubgraphRegistry();
+        assertEquals(List.of("TwinSubgraph", "TwinSubgraph"), registry.registerAll(dir));
+        registry.registerAll(dir); // the same directory again: still the same two files
+        final GraphConfig parent = GraphConfigText.parseStructure(
+            "input_stream: \"frames\"\noutput_stream: \"out\"\n" +
+            "node { name: \"twin\" calculator: \"TwinSubgraph\" input_stream: \"IMAGE:frames\" output_stream: \"OUT:out\" }\n",
+            "parent.pbtxt");
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> SubgraphExpander.expand(parent, registry));
+        assertEquals(List.of("parent.pbtxt:3:1: node 'twin' uses subgraph 'TwinSubgraph', but 2 files define subgraph type 'TwinSubgraph': " +
+            cpu + ", " + gpu + "; register the one meant by itself (--subgraph FILE, or SubgraphRegistry.register)"),
+            ex.errors());
+
+        assertEquals("TwinSubgraph", registry.register(cpu));
+        final GraphConfig flat = SubgraphExpander.expand(parent, registry);
+        assertEquals(List.of("twin__passthrough_0"), flat.nodes().stream().map(NodeConfig::name).toList());
+        assertEquals(List.of("frames"), flat.nodes().get(0).inputStreams());
     }
 }
