@@ -11,8 +11,10 @@ public final class GraphException extends Exception
     private static final long serialVersionUID = 1L;
 
     private final transient List<GraphFailure> failures;
+    /** Whether the run was cancelled rather than failed. */
     private final boolean cancelled;
     private final transient List<String> blockedNodes;
+    /** How many failures there were in all, kept or not. */
     private final long failureCount;
 
     GraphException(final List<GraphFailure> failures, final boolean cancelled)

@@ -9,7 +9,9 @@ public final class MemoryBudgetExceededException extends RuntimeException
 {
     private static final long serialVersionUID = 1L;
 
+    /** Slot bytes the failed acquire asked for. */
     private final long requestedBytes;
+    /** Bytes in use when the acquire failed. */
     private final long bytesInUse;
 
     MemoryBudgetExceededException(final String message, final long requestedBytes, final long bytesInUse)

@@ -25,6 +25,13 @@ public final class PoolContext
     private boolean useAfterReleaseCheck = true;
 
     /**
+     * A context with the defaults the class comment lists.
+     */
+    public PoolContext()
+    {
+    }
+
+    /**
      * Sets the maximum bytes of slabs the pool may reserve.
      *
      * @param maxBytes positive.
