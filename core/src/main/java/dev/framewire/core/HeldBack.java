@@ -37,10 +37,6 @@ final class HeldBack
         }
         for (final InputQueue queue : queues)
         {
-            if (!queue.mayBeFull())
-            {
-                continue; // below its limit, says its producer: its head and tail are not read
-            }
             final long signals = queue.roomSignals(); // before the look: a signal after it shows next time
             if (queue.size() >= queue.limit && queue.wantsRoom())
             {
@@ -49,10 +45,7 @@ final class HeldBack
                 return true;
             }
         }
-        if (last != null)
-        {
-            by = null; // written only on the change: a node that obeys no queue asks once per run
-        }
+        by = null;
         return false;
     }
 }

@@ -56,12 +56,6 @@ abstract class InputQueueRoomFields extends InputQueuePad2
      * by deadlock avoidance once the workers are idle.
      */
     volatile long roomSignals;
-    /**
-     * Written by the producer before a packet that brings the queue to its limit, cleared by it
-     * when it sees the queue below; true whenever the queue is full, so a held-back check that
-     * finds it false needs neither of the ring's positions ({@link InputQueue#mayBeFull()}).
-     */
-    volatile boolean mayBeFull;
 }
 
 abstract class InputQueuePad3 extends InputQueueRoomFields
@@ -118,7 +112,6 @@ final class InputQueue extends InputQueuePad3
     private static final VarHandle SEEN_TAIL;
     private static final VarHandle SEEN_BOUND;
     private static final VarHandle ROOM_SIGNALS;
-    private static final VarHandle MAY_BE_FULL;
 
     static
     {
@@ -129,7 +122,6 @@ final class InputQueue extends InputQueuePad3
             SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
             SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
             ROOM_SIGNALS = lookup.findVarHandle(InputQueueRoomFields.class, "roomSignals", long.class);
-            MAY_BE_FULL = lookup.findVarHandle(InputQueueRoomFields.class, "mayBeFull", boolean.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -194,27 +186,7 @@ final class InputQueue extends InputQueuePad3
      */
     boolean offer(final long timestamp, final Object value, final long word)
     {
-        // The full mark goes up before the tail that may make the queue full, and comes down only
-        // when this producer, the only one that adds, sees the queue below its limit after this
-        // packet: so it is up whenever the queue is full. The ring's cached head makes the look
-        // free until the queue nears its limit; a queue far from it is never marked.
-        final boolean near = ring.mayHoldAfterOffer(limit);
-        if (near != (boolean)MAY_BE_FULL.getOpaque(this))
-        {
-            MAY_BE_FULL.setRelease(this, near);
-        }
         return ring.offer(timestamp, value, word);
-    }
-
-    /**
-     * Any thread: false only if the queue is below its limit (the producer's mark, see
-     * {@link #offer}). A held-back check reads this line, which nobody writes while the queue
-     * stays clear of its limit, instead of the head and tail its consumer and producer write per
-     * packet: each such read took a line from a worker that then stalled on its next write.
-     */
-    boolean mayBeFull()
-    {
-        return (boolean)MAY_BE_FULL.getAcquire(this);
     }
 
     /** Producer: moves the bound (never down). */

@@ -132,22 +132,6 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         return true;
     }
 
-    /**
-     * Producer, before {@link #offer}: whether the ring may hold {@code count} packets or more once
-     * the next packet is in. Reads the consumer's head only when the cached one says it may: a
-     * false answer is exact (the head only moves on), a true one holds for the head just read.
-     */
-    boolean mayHoldAfterOffer(final int count)
-    {
-        final long t = (long)TAIL.getOpaque(this);
-        if (t + 1 - headCache < count)
-        {
-            return false;
-        }
-        headCache = (long)HEAD.getAcquire(this);
-        return t + 1 - headCache >= count;
-    }
-
     /** Consumer: the oldest packet's timestamp, or {@link Timestamp#UNSET} when the ring is empty. */
     long peekTimestamp()
     {
