@@ -138,13 +138,6 @@ final class Node extends ScheduleState implements CalculatorContext
     Worker runningOn;
     private long dispatched;
     private long retired;
-    /**
-     * Out of work but still SCHEDULED, held by its worker until the end of the duty cycle
-     * ({@link #afterRunDeferringIdle()}). Worker only.
-     */
-    boolean dormant;
-    /** On its worker's dormant list this duty cycle (it may have been woken since). Worker only. */
-    boolean dormantListed;
     /** Heap keys, computed by the worker when the node is queued. */
     long priority1;
     long priority2;
@@ -203,12 +196,7 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         assert Thread.currentThread() == worker.thread || worker.thread == null || graph.isStopping() :
             this + " scheduled as from its own worker " + worker.name + " by " + Thread.currentThread().getName();
-        if (dormant)
-        {
-            dormant = false; // still SCHEDULED, owned by this worker: back on its heap, no state write
-            worker.enqueue(this);
-        }
-        else if (claimFromOwner())
+        if (claimFromOwner())
         {
             enqueue();
         }
@@ -234,63 +222,6 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     boolean afterRun()
     {
-        checkMemoryAfterRun();
-        while (!wantsToRun())
-        {
-            if (tryIdle())
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Worker, after a run of a node pinned to it: as {@link #afterRun()}, but a node with no work
-     * left stays SCHEDULED and becomes dormant instead of going idle: the worker holds it until the
-     * end of its duty cycle ({@link #settleIdle()}). A node of the same worker that feeds it
-     * meanwhile puts it back on the heap with no state write ({@link #scheduleFromOwnWorker()}), so
-     * a packet passed along a chain on one worker costs no CAS to let its consumer go idle and none
-     * to queue it again. Input from another thread marks it dirty as before, which the settling sees.
-     *
-     * @return true to put the node back on the worker's heap; false when it is dormant.
-     */
-    boolean afterRunDeferringIdle()
-    {
-        checkMemoryAfterRun();
-        if (wantsToRun())
-        {
-            return true;
-        }
-        dormant = true;
-        return false;
-    }
-
-    /**
-     * Worker, at the end of its duty cycle, for a node {@link #afterRunDeferringIdle()} left dormant:
-     * lets it go idle, unless input arrived meanwhile (as {@link #afterRun()}).
-     *
-     * @return true to put the node back on the worker's heap.
-     */
-    boolean settleIdle()
-    {
-        if (!dormant)
-        {
-            return false; // fed by this worker since: on the heap already, or run and dormant no more
-        }
-        dormant = false;
-        while (!wantsToRun())
-        {
-            if (tryIdle())
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void checkMemoryAfterRun()
-    {
         memory.checkHeldSources();
         if (memory.underPressure() && lifecycle == OPEN && !isSource)
         {
@@ -299,6 +230,14 @@ final class Node extends ScheduleState implements CalculatorContext
             // kept timestamp's packets and handed the calculator an empty input set.
             memory.shed(this);
         }
+        while (!wantsToRun())
+        {
+            if (tryIdle())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean wantsToRun()

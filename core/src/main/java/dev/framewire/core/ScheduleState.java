@@ -107,8 +107,6 @@ abstract class ScheduleState extends ScheduleStatePad1
      * The node's own worker, while it runs another node: takes the node from IDLE, else leaves it.
      * Not idle, it is on this worker's heap or inbox and not running (the worker is busy with the
      * caller), so it reads its input afresh when it runs: no dirty mark and no fence are needed.
-     * (A node that is dormant on this worker, out of work but not yet let go idle, is not asked:
-     * {@link Node#scheduleFromOwnWorker()} puts it back on the heap itself.)
      *
      * @return true if the caller took it from IDLE and must now queue it (once).
      */

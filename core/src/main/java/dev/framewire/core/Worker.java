@@ -34,13 +34,6 @@ final class Worker extends ParkHandshake implements Agent
     static final int PAUSED = 2;
     static final int TERMINATING = 3;
     static final int TERMINATED = 4;
-    /**
-     * Node runs per duty cycle at most. Running several, with the inbox drained before each pick,
-     * keeps the order the heap gives and spares each run the runner's loop, the idle strategy and
-     * the state writes of a node that goes idle and is queued again by a node of this worker a
-     * moment later ({@link Node#afterRunDeferringIdle()}). A pause or stop ends the cycle early.
-     */
-    static final int RUNS_PER_DUTY_CYCLE = 64;
     private static final String[] LIFECYCLE_NAMES = {"initialised", "running", "paused", "terminating", "terminated"};
 
     final Graph graph;
@@ -51,12 +44,6 @@ final class Worker extends ParkHandshake implements Agent
     private final MpscArrayQueue<Node> inbox;
     private final NodeHeap heap;
     private final MessagePassingQueue.Consumer<Node> toHeap;
-    /**
-     * Nodes that ran out of work during the current duty cycle and are still SCHEDULED, not on the
-     * heap ({@link Node#afterRunDeferringIdle()}); each at most once. Worker only.
-     */
-    private final Node[] dormant;
-    private int dormantCount;
     /** The executor's shared work, when it has {@code max_in_flight} nodes; null otherwise. */
     SharedCalls shared;
     final IdleStrategy idleStrategy;
@@ -109,7 +96,6 @@ final class Worker extends ParkHandshake implements Agent
         this.inbox = new MpscArrayQueue<>(Math.max(2, capacity));
         this.heap = new NodeHeap(capacity, graph.scheduleOrder());
         this.toHeap = heap::add;
-        this.dormant = new Node[Math.max(1, capacity)];
         this.idleStrategy = idleStrategy(executor.idle(), executor.spinBeforeParkMicros());
     }
 
@@ -183,35 +169,20 @@ final class Worker extends ParkHandshake implements Agent
         {
             lifecycle = RUNNING;
         }
-        int work = 0;
-        for (int n = 0; n < RUNS_PER_DUTY_CYCLE; n++)
+        int work = pollInputs() + inbox.drain(toHeap, 256);
+        final Node node = heap.poll();
+        if (node == null)
         {
-            work += pollInputs() + inbox.drain(toHeap, 256);
-            final Node node = heap.poll();
-            if (node == null)
-            {
-                graph.memory.checkHeldSources();
-                break;
-            }
+            graph.memory.checkHeldSources();
+        }
+        else
+        {
             runNode(node);
             work++;
-            if (node.afterRunDeferringIdle())
+            if (node.afterRun())
             {
                 heap.add(node);
             }
-            else if (!node.dormantListed)
-            {
-                node.dormantListed = true;
-                dormant[dormantCount++] = node;
-            }
-            if (graph.isStopping() || graph.isPaused())
-            {
-                break;
-            }
-        }
-        if (dormantCount > 0)
-        {
-            settleDormant();
         }
         final SharedCalls shared = this.shared;
         if (shared != null)
@@ -228,27 +199,6 @@ final class Worker extends ParkHandshake implements Agent
             graph.onWorkerIdle();
         }
         return work;
-    }
-
-    /**
-     * The end of a duty cycle: lets the nodes that ran out of work during it go idle, or puts back
-     * on the heap those that input from another thread reached meanwhile (the dirty mark). Outside
-     * a duty cycle no node is dormant, so parking, idle checks and reports see the states they did.
-     */
-    private void settleDormant()
-    {
-        final Node[] dormant = this.dormant;
-        for (int i = 0, n = dormantCount; i < n; i++)
-        {
-            final Node node = dormant[i];
-            dormant[i] = null;
-            node.dormantListed = false;
-            if (node.settleIdle())
-            {
-                heap.add(node);
-            }
-        }
-        dormantCount = 0;
     }
 
     /**
