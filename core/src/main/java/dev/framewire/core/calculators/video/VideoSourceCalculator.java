@@ -44,7 +44,11 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code loop} (false): play a file again and again ({@code -stream_loop -1});</li>
  *   <li>{@code reconnect_initial_ms} (500), {@code reconnect_max_ms} (10000),
  *       {@code reconnect_give_up} (0 = never): the backoff of a live source, see below;</li>
- *   <li>{@code stall_timeout_ms} (5000): no byte from ffmpeg for this long is a dropout;</li>
+ *   <li>{@code stall_timeout_ms} (5000): no byte from ffmpeg for this long, once frames flow, is a
+ *       dropout;</li>
+ *   <li>{@code connect_timeout_ms} (15000): no stream header from ffmpeg this long after it started
+ *       is a failed attempt (ffmpeg probes a live stream for up to 5 s by default before its first
+ *       frame; {@code -analyzeduration} and {@code -probesize} in {@code input_options} shorten that);</li>
  *   <li>{@code input_options} (""): more ffmpeg input options, whitespace-separated, placed
  *       before {@code -i} (e.g. {@code "-rtsp_transport tcp"});</li>
  *   <li>{@code hwaccel} (""): passed as {@code -hwaccel} (e.g. {@code vaapi}, {@code cuda},
@@ -115,6 +119,7 @@ public final class VideoSourceCalculator implements Calculator
     private Output video;
     private Output status;
     private long stallTimeoutNanos;
+    private long connectTimeoutNanos;
     private Reader reader;
     private Thread readerThread;
 
@@ -142,6 +147,7 @@ public final class VideoSourceCalculator implements Calculator
             .option("reconnect_max_ms", OptionType.LONG, 10_000L)
             .option("reconnect_give_up", OptionType.LONG, 0L)
             .option("stall_timeout_ms", OptionType.LONG, 5_000L)
+            .option("connect_timeout_ms", OptionType.LONG, 15_000L)
             .option("input_options", OptionType.STRING, "")
             .option("hwaccel", OptionType.STRING, "")
             .option("on_resize", OptionType.STRING, "reopen")
@@ -155,6 +161,7 @@ public final class VideoSourceCalculator implements Calculator
             .range("reconnect_max_ms", 1, 3_600_000)
             .range("reconnect_give_up", 0, Integer.MAX_VALUE)
             .range("stall_timeout_ms", 10, 3_600_000)
+            .range("connect_timeout_ms", 10, 3_600_000)
             .oneOf("on_resize", "reopen", "fail")
             .range("queue_frames", 1, 64);
     }
@@ -182,6 +189,7 @@ public final class VideoSourceCalculator implements Calculator
         final long initial = ctx.options().getLong("reconnect_initial_ms");
         final long max = Math.max(initial, ctx.options().getLong("reconnect_max_ms"));
         stallTimeoutNanos = ctx.options().getLong("stall_timeout_ms") * 1_000_000L;
+        connectTimeoutNanos = ctx.options().getLong("connect_timeout_ms") * 1_000_000L;
         final boolean live = isLive(url);
         final Command command = new Command(ffmpeg, version, url, format,
             (int)ctx.options().getLong("width"), (int)ctx.options().getLong("height"),
@@ -278,7 +286,7 @@ public final class VideoSourceCalculator implements Calculator
         {
             advanceBound();
         }
-        reader.checkStall(stallTimeoutNanos);
+        reader.checkStall(stallTimeoutNanos, connectTimeoutNanos);
         reader.awaitEvent(MAX_WAIT_NANOS);
     }
 
@@ -311,9 +319,10 @@ public final class VideoSourceCalculator implements Calculator
     private void onJump(final long ptsMicros, final long wouldBe, final long target)
     {
         final String detail = "stream time " + ptsMicros + " us would be timestamp " + wouldBe +
-            ", not after the last " + (lastTs == NONE ? "bound" : "timestamp " + lastTs) + "; shifted to " + target +
-            " (shift " + (target - ptsMicros) + " us, was " + shift + ")";
-        LOG.warn("node '{}' ({}) {}: presentation time went back: {}", node, NAME, url, detail);
+            ", below the output's bound " + video.nextTimestampBound() + " (last timestamp " +
+            (lastTs == NONE ? "none" : String.valueOf(lastTs)) + (disconnected ? ", bound moved on during a dropout" : "") +
+            "); shifted to " + target + " (shift " + (target - ptsMicros) + " us, was " + shift + ")";
+        LOG.warn("node '{}' ({}) {}: timestamp shifted: {}", node, NAME, url, detail);
         event("timestamp_jump", detail, ptsMicros, target);
     }
 
@@ -611,6 +620,8 @@ public final class VideoSourceCalculator implements Calculator
         private volatile boolean stopping;
         private volatile FfmpegProcess current;
         private volatile FfmpegProcess stallKilled;
+        private volatile long attemptStartNanos;
+        private volatile boolean streaming;
         private volatile Thread thread;
         private int attempts;
 
@@ -686,16 +697,27 @@ public final class VideoSourceCalculator implements Calculator
             consumerWaiting = null;
         }
 
-        /** Kills ffmpeg if it has been blocked in a read for longer than the timeout. */
-        void checkStall(final long timeoutNanos)
+        /**
+         * Kills ffmpeg if it has been blocked in a read for longer than the stall timeout, or has
+         * not delivered the stream's header within the connect timeout (opening and probing a
+         * live stream takes ffmpeg seconds).
+         */
+        void checkStall(final long stallNanos, final long connectNanos)
         {
-            final long since = demuxer.blockedSinceNanos();
             final FfmpegProcess child = current;
-            if (since != 0 && child != null && stallKilled != child && System.nanoTime() - since > timeoutNanos)
+            if (child == null || stallKilled == child)
+            {
+                return;
+            }
+            final long now = System.nanoTime();
+            final long since = demuxer.blockedSinceNanos();
+            final boolean streaming = this.streaming;
+            if (streaming ? since != 0 && now - since > stallNanos : now - attemptStartNanos > connectNanos)
             {
                 stallKilled = child;
-                LOG.warn("node '{}' ({}): no data from {} for {} ms: killing {}", node, NAME, url,
-                    timeoutNanos / 1_000_000, child);
+                LOG.warn("node '{}' ({}): {} from {} for {} ms: killing {}", node, NAME,
+                    streaming ? "no data" : "no video header", url, (streaming ? stallNanos : connectNanos) / 1_000_000,
+                    child);
                 child.kill();
             }
         }
@@ -752,6 +774,8 @@ public final class VideoSourceCalculator implements Calculator
                 attempts++;
                 final Attempt attempt = new Attempt();
                 FfmpegProcess child = null;
+                streaming = false;
+                attemptStartNanos = System.nanoTime();
                 try
                 {
                     child = FfmpegProcess.startReading(command.build(seekMicros), "ffmpeg-" + node);
@@ -862,6 +886,7 @@ public final class VideoSourceCalculator implements Calculator
             }
             final long frameBytes = format.frameBytes(height, format.minStride(width));
             attempt.connected = true;
+            streaming = true;
             publishInfo(CONNECTED, new VideoStatus(VideoStatus.Kind.CONNECTED, url, width, height,
                 width + "x" + height + " " + format + " (ffmpeg time base " + demuxer.timeBase() + ")", attempts));
             while (!stopping)
@@ -922,7 +947,8 @@ public final class VideoSourceCalculator implements Calculator
             final StringBuilder why = new StringBuilder();
             if (child != null && stallKilled == child)
             {
-                why.append("stalled: no data for the stall timeout, ffmpeg killed");
+                why.append(attempt.connected ? "stalled: no data for the stall timeout, ffmpeg killed" :
+                    "no video within the connect timeout, ffmpeg killed");
             }
             else
             {

@@ -143,4 +143,150 @@ class VideoSourceCalculatorTest
         assertTrue(ex.getMessage().contains("No such file or directory"), ex.getMessage());
         assertTrue(ex.getMessage().contains("node 'cam'"), ex.getMessage());
     }
+
+    // ------------------------------------------------------------------ live streams
+
+    /** Records what reaches it: frame timestamps, and the highest timestamp settled without a packet. */
+    static final class Probe implements dev.framewire.core.Calculator
+    {
+        static final java.util.Map<String, Probe> BY_NODE = new java.util.concurrent.ConcurrentHashMap<>();
+        final List<Long> frames = Collections.synchronizedList(new ArrayList<>());
+        final List<VideoStatus> statuses = Collections.synchronizedList(new ArrayList<>());
+        volatile long settledWithoutFrame = Long.MIN_VALUE;
+
+        @Override
+        public void contract(final dev.framewire.core.Contract contract)
+        {
+            contract.processTimestampBounds(true);
+        }
+
+        @Override
+        public void open(final dev.framewire.core.CalculatorContext ctx)
+        {
+            BY_NODE.put(ctx.nodeName(), this);
+        }
+
+        @Override
+        public void process(final dev.framewire.core.CalculatorContext ctx)
+        {
+            final dev.framewire.core.Input video = ctx.input("VIDEO");
+            if (!video.isEmpty())
+            {
+                frames.add(video.timestamp());
+            }
+            else
+            {
+                settledWithoutFrame = Math.max(settledWithoutFrame, ctx.inputTimestamp());
+            }
+            final dev.framewire.core.Input status = ctx.input("STATUS");
+            if (!status.isEmpty())
+            {
+                statuses.add((VideoStatus)status.value());
+            }
+        }
+
+        long lastFrame()
+        {
+            synchronized (frames)
+            {
+                return frames.isEmpty() ? Long.MIN_VALUE : frames.get(frames.size() - 1);
+            }
+        }
+
+        long countOf(final VideoStatus.Kind kind)
+        {
+            synchronized (statuses)
+            {
+                return statuses.stream().filter(s -> s.kind() == kind).count();
+            }
+        }
+    }
+
+    static GraphConfig live(final String url, final long stallMillis)
+    {
+        return GraphConfig.builder()
+            .executor("camera", ExecutorConfig.of(1, IdleKind.PARK))
+            .node("cam", n -> n.calculator("VideoSourceCalculator").executor("camera")
+                .outputStream("VIDEO:video", "STATUS:status")
+                .option("url", url).option("pixel_format", "GRAY8")
+                .option("stall_timeout_ms", stallMillis).option("reconnect_initial_ms", 100L)
+                .option("input_options", "-probesize 32768 -analyzeduration 200000")
+                .option("reconnect_max_ms", 400L))
+            .node("probe", n -> n.calculator(Probe::new).inputStream("VIDEO:video", "STATUS:status"))
+            .build();
+    }
+
+    private static void sendSignal(final Process p, final String signal) throws Exception
+    {
+        run("kill", "-" + signal, String.valueOf(p.pid()));
+    }
+
+    @Test
+    void liveStreamDropsReportsAdvancesTheBoundAndReconnects() throws Exception
+    {
+        final int port = freeUdpPort();
+        Process sender = udpSender(port, "160x120", 25);
+        try (Graph graph = new Graph(live("udp://127.0.0.1:" + port, 1000)))
+        {
+            graph.start();
+            await("probe open", 5_000, () -> Probe.BY_NODE.get("probe") != null);
+            final Probe probe = Probe.BY_NODE.get("probe");
+            await("frames", 15_000, () -> probe.frames.size() >= 10);
+            assertEquals(1, probe.countOf(VideoStatus.Kind.CONNECTED));
+
+            // the sender dies: on UDP that is silence, so the stall timeout notices it
+            kill(sender);
+            await("disconnect", 10_000, () -> probe.countOf(VideoStatus.Kind.DISCONNECTED) == 1);
+            final long lastBeforeDrop = probe.lastFrame();
+            await("bound past the last frame", 5_000, () -> probe.settledWithoutFrame > lastBeforeDrop + 200_000);
+            assertTrue(probe.statuses.get(1).reason().contains("stalled"), probe.statuses.get(1).reason());
+
+            // a new sender: the source reconnects and frames flow again, after the bound
+            sender = udpSender(port, "160x120", 25);
+            final int before = probe.frames.size();
+            await("frames again", 20_000, () -> probe.frames.size() >= before + 10);
+            assertEquals(2, probe.countOf(VideoStatus.Kind.CONNECTED));
+            assertTrue(probe.frames.get(before) > probe.settledWithoutFrame - 1_000_000 &&
+                probe.frames.get(before) > lastBeforeDrop);
+            assertIncreasing(probe.frames);
+
+            // the source's own ffmpeg dies: reported at once (end of pipe), then reconnected
+            final List<ProcessHandle> own = sourceFfmpegs();
+            assertEquals(1, own.size(), own.toString());
+            own.get(0).destroyForcibly();
+            await("second disconnect", 10_000, () -> probe.countOf(VideoStatus.Kind.DISCONNECTED) == 2);
+            assertTrue(probe.statuses.get(3).reason().contains("signal 9"), probe.statuses.get(3).reason());
+            final int before2 = probe.frames.size();
+            await("frames after the restart", 20_000, () -> probe.frames.size() >= before2 + 10);
+            assertIncreasing(probe.frames);
+
+            // a stall: the sender is stopped, not killed, then continued
+            sendSignal(sender, "STOP");
+            await("third disconnect", 10_000, () -> probe.countOf(VideoStatus.Kind.DISCONNECTED) == 3);
+            sendSignal(sender, "CONT");
+            final int before3 = probe.frames.size();
+            await("frames after the stall", 20_000, () -> probe.frames.size() >= before3 + 10);
+            assertIncreasing(probe.frames);
+
+            graph.cancel();
+            assertThrows(GraphException.class, graph::waitUntilDone);
+        }
+        finally
+        {
+            kill(sender);
+            Probe.BY_NODE.clear();
+        }
+    }
+
+    private static void assertIncreasing(final List<Long> timestamps)
+    {
+        synchronized (timestamps)
+        {
+            for (int i = 1; i < timestamps.size(); i++)
+            {
+                assertTrue(timestamps.get(i) > timestamps.get(i - 1), "timestamp " + i + ": " + timestamps.get(i) +
+                    " after " + timestamps.get(i - 1));
+            }
+        }
+    }
 }
