@@ -67,8 +67,13 @@ import java.util.concurrent.locks.LockSupport;
  * when that is below the output's bound (the last timestamp + 1, or further after a dropout, see
  * below), the shift is reset so that the frame lands at the later of the bound and the last
  * timestamp plus the last frame interval, and the following frames keep that shift. Each reset
- * is logged and recorded as a {@link VideoSourceEvent} ({@code timestamp_jump}). Forward jumps
- * are kept as they are: they are the stream's own gaps.
+ * is logged and recorded as a {@link VideoSourceEvent} ({@code timestamp_jump}), once per run of
+ * frames that need it. Forward jumps are kept as they are: they are the stream's own gaps.
+ * ffmpeg's muxer does not pass a time that goes back: it writes such a frame at the last time it
+ * wrote plus one tick of the time base ("Non-monotonous DTS" on its stderr), and so on until the
+ * stream's times pass it again. A step of exactly one tick after larger steps is taken for that
+ * (no camera sends 90000 frames a second) and treated as a time that went back: those frames
+ * are spaced by the last regular frame interval, so they keep their rhythm.
  *
  * <p><b>Dropouts</b> of a live source (anything but a plain file path or {@code file:} url):
  * ffmpeg exits, fails to open, or writes nothing for {@code stall_timeout_ms} (then it is
@@ -108,6 +113,7 @@ public final class VideoSourceCalculator implements Calculator
     private static final long NONE = Long.MIN_VALUE;
 
     static final int FRAME = 0;
+    static final int HELD_FRAME = 5;
     static final int CONNECTED = 1;
     static final int DISCONNECTED = 2;
     static final int END = 3;
@@ -131,6 +137,8 @@ public final class VideoSourceCalculator implements Calculator
     private long disconnectedAtNanos;
     private long boundAtDisconnect;
     private int statusCount;
+    private long resets;
+    private long resetRun;
     private long lastStatusTs = NONE;
 
     @Override
@@ -255,7 +263,8 @@ public final class VideoSourceCalculator implements Calculator
             switch (kind)
             {
                 case FRAME:
-                    emitFrame(ctx, reader.peekFrame(), reader.peekPts());
+                case HELD_FRAME:
+                    emitFrame(reader.peekFrame(), reader.peekPts(), kind == HELD_FRAME);
                     reader.consume();
                     frames++;
                     break;
@@ -290,21 +299,35 @@ public final class VideoSourceCalculator implements Calculator
         reader.awaitEvent(MAX_WAIT_NANOS);
     }
 
-    private void emitFrame(final CalculatorContext ctx, final Payload frame, final long ptsMicros)
+    private void emitFrame(final Payload frame, final long ptsMicros, final boolean held)
     {
         final Output video = this.video;
         long ts = ptsMicros + shift;
         final long bound = video.nextTimestampBound();
-        if (ts < bound || ts > Timestamp.MAX)
+        if (held || ts < bound || ts > Timestamp.MAX)
         {
             final long target = lastTs == NONE ? Math.max(bound, 0) :
                 Math.max(bound, lastTs + Math.max(1, lastStep));
-            onJump(ptsMicros, ts, target);
+            if (resetRun++ == 0)
+            {
+                onJump(ptsMicros, ts, target);
+            }
+            resets++;
             shift = target - ptsMicros;
             ts = target;
         }
+        else if (resetRun > 0)
+        {
+            if (resetRun > 1)
+            {
+                LOG.warn("node '{}' ({}) {}: the stream's times increase again after {} frames in a row at or " +
+                    "before the last one (ffmpeg holds a time that went back at the last one); those frames were " +
+                    "spaced {} us apart", node, NAME, url, resetRun, Math.max(1, lastStep));
+            }
+            resetRun = 0;
+        }
         video.add(frame, ts);
-        if (lastTs != NONE)
+        if (lastTs != NONE && !held)
         {
             lastStep = ts - lastTs;
         }
@@ -438,6 +461,12 @@ public final class VideoSourceCalculator implements Calculator
         return statusCount;
     }
 
+    /** Frames whose timestamp the shift rule moved, for tests. */
+    long timestampResets()
+    {
+        return resets;
+    }
+
     // ====================================================================== the ffmpeg command
 
     /** The ffmpeg command line of a source, built once per attempt; only the seek changes. */
@@ -544,6 +573,12 @@ public final class VideoSourceCalculator implements Calculator
                 c.add("-autoscale");
                 c.add("0");
             }
+            if (atLeast(4, 0))
+            {
+                // the input's own time base: without it ffmpeg rounds times to 1/frame rate
+                c.add("-enc_time_base:v");
+                c.add("-1");
+            }
             c.add(atLeast(5, 1) ? "-fps_mode" : "-vsync");
             c.add("passthrough");
             c.add("-c:v");
@@ -621,6 +656,8 @@ public final class VideoSourceCalculator implements Calculator
         private volatile FfmpegProcess current;
         private volatile FfmpegProcess stallKilled;
         private volatile long attemptStartNanos;
+        private long lastTicks;
+        private long regularStepTicks;
         private volatile boolean streaming;
         private volatile Thread thread;
         private int attempts;
@@ -928,7 +965,17 @@ public final class VideoSourceCalculator implements Calculator
                 }
                 attempt.frames++;
                 attempt.lastPtsMicros = demuxer.ptsMicros();
-                if (!publishFrame(frame, attempt.lastPtsMicros))
+                // ffmpeg's muxer writes a time that went back as the last time + 1 tick: a step
+                // no real stream makes (11 us at 90 kHz) unless one tick is its frame interval
+                final long ticks = demuxer.pts();
+                final long step = ticks - lastTicks;
+                final boolean held = attempt.frames > 1 && step == 1 && regularStepTicks > 1;
+                if (!held && attempt.frames > 1)
+                {
+                    regularStepTicks = step;
+                }
+                lastTicks = ticks;
+                if (!publishFrame(frame, attempt.lastPtsMicros, held))
                 {
                     frame.release();
                     return;
@@ -966,7 +1013,7 @@ public final class VideoSourceCalculator implements Calculator
             return why.toString();
         }
 
-        private boolean publishFrame(final Payload frame, final long ptsMicros)
+        private boolean publishFrame(final Payload frame, final long ptsMicros, final boolean held)
         {
             final long t = tail.get();
             if (!awaitRoom(t))
@@ -974,7 +1021,7 @@ public final class VideoSourceCalculator implements Calculator
                 return false;
             }
             final int i = (int)t & mask;
-            kinds[i] = FRAME;
+            kinds[i] = held ? HELD_FRAME : FRAME;
             frames[i] = frame;
             pts[i] = ptsMicros;
             infos[i] = null;

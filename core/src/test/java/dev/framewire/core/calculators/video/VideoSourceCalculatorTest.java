@@ -289,4 +289,143 @@ class VideoSourceCalculatorTest
             }
         }
     }
+
+    // ------------------------------------------------------------------ mpeg-ts files: times, jumps, size changes
+
+    private Path ts(final String name, final String size, final int frames) throws Exception
+    {
+        return testVideo(dir, name, size, 10, frames, "-c:v", "mpeg2video", "-g", "5", "-bf", "0", "-f", "mpegts");
+    }
+
+    private static Path concat(final Path into, final Path... parts) throws Exception
+    {
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(into))
+        {
+            for (final Path part : parts)
+            {
+                java.nio.file.Files.copy(part, out);
+            }
+        }
+        return into;
+    }
+
+    @Test
+    void mpegTsTimesAreTheStreamsOwnNotFromZero() throws Exception
+    {
+        final Path file = ts("a.ts", "160x120", 12);
+        final long[] expected = probeFrameMicros(file);
+        assertTrue(expected[0] > 1_000_000, "mpeg-ts starts at 1.4 s: " + expected[0]);
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        try (Graph graph = new Graph(source(n -> n.option("url", file.toString()).option("pixel_format", "RGB24"),
+            false)))
+        {
+            graph.observe("video", frames(out, 0));
+            graph.start();
+            graph.waitUntilDone();
+        }
+        assertArrayEquals(expected, out.stream().mapToLong(f -> f.timestamp).toArray());
+    }
+
+    @Test
+    void timesThatGoBackAreShiftedAndStayIncreasing() throws Exception
+    {
+        final Path part = ts("a.ts", "160x120", 10);
+        final Path twice = concat(dir.resolve("aa.ts"), part, part);
+        final VideoSourceCalculator calculator = new VideoSourceCalculator();
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        final GraphConfig config = GraphConfig.builder()
+            .node("cam", n -> n.calculator(() -> calculator).outputStream("VIDEO:video")
+                .option("url", twice.toString()).option("pixel_format", "GRAY8"))
+            .outputStream("video")
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("video", frames(out, 0));
+            graph.start();
+            graph.waitUntilDone();
+        }
+        assertEquals(20, out.size());
+        for (int i = 1; i < out.size(); i++)
+        {
+            assertTrue(out.get(i).timestamp > out.get(i - 1).timestamp, "frame " + i);
+        }
+        // the first part keeps its own times, 100 ms apart; the second continues 100 ms apart
+        assertEquals(100_000, out.get(1).timestamp - out.get(0).timestamp);
+        assertEquals(100_000, out.get(11).timestamp - out.get(10).timestamp);
+        assertTrue(calculator.timestampResets() > 0);
+    }
+
+    @Test
+    void aSizeChangeMidStreamFailsNamingBothSizesWithNoTornFrame() throws Exception
+    {
+        final Path both = concat(dir.resolve("ab.ts"), ts("a.ts", "160x120", 10), ts("b.ts", "320x240", 10));
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        final GraphException ex = assertThrows(GraphException.class, () ->
+        {
+            try (Graph graph = new Graph(source(n -> n.option("url", both.toString()).option("pixel_format", "GRAY8")
+                .option("on_resize", "fail"), false)))
+            {
+                graph.observe("video", frames(out, 100));
+                graph.start();
+                graph.waitUntilDone();
+            }
+        });
+        final String message = ex.getMessage();
+        assertTrue(message.contains("node 'cam'") && message.contains("from 160x120 GRAY8") &&
+            message.contains("76800 B"), message);
+        // as many as ffmpeg itself decodes at the first size (the cut loses the last one of them)
+        final long[] sizes = ffmpegFrameSizes(both);
+        int before = 0;
+        while (sizes[before] == 160 * 120)
+        {
+            before++;
+        }
+        assertTrue(before >= 8, java.util.Arrays.toString(sizes));
+        assertEquals(before, out.size());
+        for (final Frame frame : out)
+        {
+            assertEquals(160 * 120, frame.bytes.length);
+        }
+    }
+
+    @Test
+    void aSizeChangeOnALiveStreamReopensAtTheNewSize() throws Exception
+    {
+        final Path both = concat(dir.resolve("ab.ts"), ts("a.ts", "160x120", 20), ts("b.ts", "320x240", 60));
+        final int port = freeUdpPort();
+        final Process sender = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-re",
+            "-i", both.toString(), "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:" + port + "?pkt_size=1316")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        try (Graph graph = new Graph(live("udp://127.0.0.1:" + port, 2000)))
+        {
+            graph.observe("video", frames(out, Integer.MAX_VALUE));
+            graph.start();
+            await("frames of the new size", 20_000, () ->
+            {
+                synchronized (out)
+                {
+                    return out.stream().filter(f -> f.width == 320).count() >= 5;
+                }
+            });
+            final Probe probe = Probe.BY_NODE.get("probe");
+            graph.cancel();
+            assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(out.get(0).width == 160, "starts at the old size");
+            for (final Frame frame : out)
+            {
+                assertEquals(frame.width * frame.height, frame.bytes.length);
+            }
+            synchronized (probe.statuses)
+            {
+                assertTrue(probe.statuses.stream().anyMatch(s -> s.kind() == VideoStatus.Kind.CONNECTED && s.width() == 320),
+                    probe.statuses.toString());
+            }
+        }
+        finally
+        {
+            kill(sender);
+            Probe.BY_NODE.clear();
+        }
+    }
 }

@@ -93,7 +93,8 @@ final class VideoTestSupport
     static long[] probeFrameMicros(final Path file) throws Exception
     {
         final String tb = run("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-            "stream=time_base", "-of", "csv=p=0", file.toString()).trim();
+            "stream=time_base", "-of", "csv=p=0", file.toString()).lines().findFirst().orElseThrow()
+            .replace(",", "").trim();
         final String[] parts = tb.split("/");
         final long num = Long.parseLong(parts[0]);
         final long den = Long.parseLong(parts[1]);
@@ -102,6 +103,15 @@ final class VideoTestSupport
         return frames.lines().map(String::trim).filter(l -> !l.isEmpty())
             .map(l -> l.replace(",", "")).mapToLong(Long::parseLong)
             .map(pts -> Math.floorDiv(pts * num * 1_000_000L, den)).toArray();
+    }
+
+    /** The byte sizes of the frames ffmpeg itself decodes from a file, as raw GRAY8, in order. */
+    static long[] ffmpegFrameSizes(final Path file) throws Exception
+    {
+        final String crc = run("ffmpeg", "-hide_banner", "-loglevel", "error", "-i", file.toString(), "-map", "0:v:0",
+            "-autoscale", "0", "-c:v", "rawvideo", "-pix_fmt", "gray", "-f", "framecrc", "-");
+        return crc.lines().filter(l -> !l.startsWith("#") && l.contains(","))
+            .mapToLong(l -> Long.parseLong(l.split(",")[4].trim())).toArray();
     }
 
     /** A free UDP port on 127.0.0.1. */
