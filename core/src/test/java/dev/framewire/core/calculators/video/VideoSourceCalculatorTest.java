@@ -428,4 +428,81 @@ class VideoSourceCalculatorTest
             Probe.BY_NODE.clear();
         }
     }
+
+    // ------------------------------------------------------------------ no child left behind
+
+    /** Fails on its third frame. */
+    static final class FailOnThird implements dev.framewire.core.Calculator
+    {
+        private int seen;
+
+        @Override
+        public void process(final dev.framewire.core.CalculatorContext ctx)
+        {
+            if (++seen == 3)
+            {
+                throw new IllegalStateException("third frame refused");
+            }
+        }
+    }
+
+    private GraphConfig looping(final boolean failing) throws Exception
+    {
+        final Path file = testVideo(dir, "loop.mp4", "160x120", 25, 10, "-c:v", "libx264", "-pix_fmt", "yuv420p");
+        final GraphConfig.Builder b = GraphConfig.builder()
+            .executor("camera", ExecutorConfig.of(1, IdleKind.PARK))
+            .node("cam", n -> n.calculator("VideoSourceCalculator").executor("camera").outputStream("VIDEO:video")
+                .option("url", file.toString()).option("loop", true).option("realtime", true));
+        if (failing)
+        {
+            b.node("sink", n -> n.calculator(FailOnThird::new).inputStream("video"));
+        }
+        return b.outputStream("video").build();
+    }
+
+    private static void assertNoFfmpegNow()
+    {
+        assertEquals(java.util.Set.of(), liveFfmpegChildren(), "ffmpeg processes left");
+    }
+
+    @Test
+    void closeWhileStreamingLeavesNoChild() throws Exception
+    {
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        final Graph graph = new Graph(looping(false));
+        graph.observe("video", frames(out, 0));
+        graph.start();
+        await("frames", 10_000, () -> out.size() >= 12); // past the first loop
+        assertEquals(1, sourceFfmpegs().size());
+        graph.close();
+        assertNoFfmpegNow();
+    }
+
+    @Test
+    void aFailedRunLeavesNoChild() throws Exception
+    {
+        try (Graph graph = new Graph(looping(true)))
+        {
+            graph.start();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.getMessage().contains("third frame refused"), ex.getMessage());
+            assertNoFfmpegNow();
+        }
+    }
+
+    @Test
+    void aCancelledRunLeavesNoChild() throws Exception
+    {
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        try (Graph graph = new Graph(looping(false)))
+        {
+            graph.observe("video", frames(out, 0));
+            graph.start();
+            await("frames", 10_000, () -> out.size() >= 3);
+            graph.cancel();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.isCancelled());
+            assertNoFfmpegNow();
+        }
+    }
 }
