@@ -2,4 +2,6 @@
 # The camera-ingest demo: graphs/camera_ingest.pbtxt (built into the jar), 4 synthetic 1280x720
 # cameras at 60 fps through a flow limiter, gray, half size, motion detection and annotation into PNG
 # snapshots, for 20 s. Options: scripts/demo.sh --help
+# Real video instead (needs ffmpeg): --source URL, repeatable, one camera each (rtsp://..., udp://...,
+# a file, /dev/video0); --record DIR writes each camera's annotated video as MP4 clips.
 exec "$(dirname "$0")/framewire" demo "$@"

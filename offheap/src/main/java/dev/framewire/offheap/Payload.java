@@ -5,6 +5,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.MethodHandles;
+import java.nio.ByteBuffer;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -55,6 +56,11 @@ public final class Payload
     final int slotIndex;
     private final long address;
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    /** The slab this slot is cut from and the slot's offset in it, for {@link ByteBuffer} views. */
+    private final ByteBuffer slab;
+    private final int slabOffset;
+    /** This slot's writable view, made on the first {@link #mutableByteBuffer()}; see there. */
+    private ByteBuffer byteView;
     private final boolean checked;
 
     @SuppressWarnings("unused") // accessed through REF_COUNT
@@ -73,11 +79,18 @@ public final class Payload
     private Object ownerTag;
     private Throwable acquiredAt;
 
-    Payload(final SizeClass sizeClass, final int slotIndex, final long address)
+    Payload(
+        final SizeClass sizeClass,
+        final int slotIndex,
+        final long address,
+        final ByteBuffer slab,
+        final int slabOffset)
     {
         this.sizeClass = sizeClass;
         this.slotIndex = slotIndex;
         this.address = address;
+        this.slab = slab;
+        this.slabOffset = slabOffset;
         this.checked = sizeClass.pool.useAfterReleaseCheck();
     }
 
@@ -133,6 +146,56 @@ public final class Payload
                 "write to " + this + " shared by " + count + " holders; call writable() for a private copy");
         }
         return buffer;
+    }
+
+    /**
+     * The bytes as a {@link ByteBuffer}, to write with channel I/O: a {@code FileChannel} or
+     * {@code SocketChannel} read into it goes straight from the kernel into this slot, with no
+     * heap copy. Position 0, limit {@link #length()}. Only for the holder of the only reference,
+     * as {@link #mutableBuffer()}.
+     *
+     * <p>One view object per slot, made on the first call (so the steady state allocates
+     * nothing) and handed out again at every later call on this slot, by whichever holder then
+     * owns it alone: its position and limit are reset here, never kept across holders. It stays
+     * valid until the pool closes; do not use it after releasing the payload.
+     *
+     * @return the slot's view, cleared to this payload's length.
+     * @throws PayloadStateException if released, or shared (call {@link #writable()} first).
+     */
+    public ByteBuffer mutableByteBuffer()
+    {
+        mutableBuffer(); // the exclusivity check
+        ByteBuffer view = byteView;
+        if (view == null)
+        {
+            // made by a sole holder; a later holder gets the slot through the pool's free list,
+            // whose CAS orders this write before its read
+            view = slab.slice(slabOffset, sizeClass.slotBytes);
+            byteView = view;
+        }
+        view.limit(length).position(0);
+        return view;
+    }
+
+    /**
+     * A new read-only {@link ByteBuffer} over this payload's bytes (position 0, limit
+     * {@link #length()}), to read with channel I/O ({@code channel.write(view)} sends the slot's
+     * memory with no heap copy) by a holder that may share the payload with others, each needing
+     * a position of its own.
+     *
+     * <p>Allocates the view. The slot's memory stays where it is for the pool's life, so a reader
+     * on a hot path keeps one view per {@code Payload} (payload objects are one per slot) and
+     * sets its limit to {@link #length()} for each new holding, as the video sink does.
+     *
+     * @return a fresh read-only view.
+     * @throws PayloadStateException if the payload has been released.
+     */
+    public ByteBuffer newReadOnlyByteBuffer()
+    {
+        checkLive();
+        final ByteBuffer view = slab.slice(slabOffset, sizeClass.slotBytes).asReadOnlyBuffer();
+        view.limit(length);
+        return view;
     }
 
     /**

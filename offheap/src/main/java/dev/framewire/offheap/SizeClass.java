@@ -180,7 +180,8 @@ final class SizeClass
         for (int i = 0; i < slotsPerSlab; i++)
         {
             final int slotIndex = old.length + i;
-            grown[slotIndex] = new Payload(this, slotIndex, base + (long)i * slotBytes);
+            final long address = base + (long)i * slotBytes;
+            grown[slotIndex] = new Payload(this, slotIndex, address, slab, (int)(address - BufferUtil.address(slab)));
         }
         slots = grown;
         return grown;

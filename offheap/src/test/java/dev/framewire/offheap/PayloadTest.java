@@ -502,4 +502,56 @@ class PayloadTest
         assertNull(failure.get());
         assertEquals(0, payload.refCount());
     }
+
+    // ---------------------------------------------------------------- ByteBuffer views for channel I/O
+
+    @Test
+    void mutableByteBufferIsTheSlotsMemoryForTheSoleHolderOnly() throws Exception
+    {
+        final Payload payload = pool.acquire(1000);
+        final java.nio.ByteBuffer view = payload.mutableByteBuffer();
+        assertTrue(view.isDirect());
+        assertEquals(0, view.position());
+        assertEquals(1000, view.limit());
+        view.put(3, (byte)42);
+        view.position(500);
+        assertEquals(42, payload.buffer().getByte(3));
+        payload.mutableBuffer().putByte(999, (byte)7);
+        assertEquals(7, view.get(999));
+
+        assertSame(view, payload.mutableByteBuffer(), "one view per slot");
+        assertEquals(0, view.position(), "position reset at every call");
+
+        payload.retain();
+        final PayloadStateException shared = assertThrows(PayloadStateException.class, payload::mutableByteBuffer);
+        assertTrue(shared.getMessage().contains("shared by 2"), shared.getMessage());
+        payload.release();
+        payload.release();
+        assertThrows(PayloadStateException.class, payload::mutableByteBuffer);
+
+        final Payload again = pool.acquire(600); // the same slot, LIFO, with a new length
+        assertSame(payload, again);
+        assertSame(view, again.mutableByteBuffer());
+        assertEquals(600, view.limit());
+        again.release();
+    }
+
+    @Test
+    void readOnlyByteBufferViewsHaveTheirOwnPositions() throws Exception
+    {
+        final Payload payload = pool.acquire(64);
+        payload.mutableBuffer().putLong(8, 0x0102030405060708L);
+        payload.retain();
+        final java.nio.ByteBuffer a = payload.newReadOnlyByteBuffer();
+        final java.nio.ByteBuffer b = payload.newReadOnlyByteBuffer();
+        assertTrue(a.isReadOnly());
+        assertTrue(a.isDirect());
+        assertEquals(64, a.limit());
+        a.position(10);
+        assertEquals(0, b.position());
+        assertEquals(0x0102030405060708L, b.order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(8));
+        payload.release();
+        payload.release();
+        assertThrows(PayloadStateException.class, payload::newReadOnlyByteBuffer);
+    }
 }

@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -129,6 +130,21 @@ public final class DemoCommand implements Callable<Integer>
             "its settings.")
     private Path graphFile;
 
+    @Option(names = "--source", paramLabel = "URL",
+        description = "A real camera or video instead of a synthetic camera, read by ffmpeg (rtsp://..., " +
+            "udp://..., a file, /dev/video0); repeat for more cameras. --cameras, --width, --height and --fps " +
+            "then come from the sources. Needs ffmpeg (apt-get install ffmpeg).")
+    private List<String> sources = new ArrayList<>();
+
+    @Option(names = "--record", paramLabel = "DIR",
+        description = "Also record each camera's annotated video into DIR as MP4 clips (CAMERA-NNNNN.mp4) of " +
+            "--record-segment seconds. Needs ffmpeg.")
+    private Path record;
+
+    @Option(names = "--record-segment", defaultValue = "60", paramLabel = "S",
+        description = "Length of the recorded clips in seconds (default: ${DEFAULT-VALUE}).")
+    private double recordSegment;
+
     @Mixin
     private JournalOptions journal = new JournalOptions();
 
@@ -149,19 +165,39 @@ public final class DemoCommand implements Callable<Integer>
     {
         validate();
         final PrintWriter out = spec.commandLine().getOut();
+        final boolean real = !sources.isEmpty();
+        if (real)
+        {
+            cameras = sources.size();
+        }
         final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
         final DemoGraph demo = DemoGraph.of(graphText(), graphFile != null ? graphFile.toString() :
             "graphs/camera_ingest.pbtxt (built in)", new DemoGraph.Settings(cameras, width, height, fps,
-            framesPerCamera, snapshotEvery, snapshots, workers));
+            framesPerCamera, snapshotEvery, snapshots, workers), new DemoGraph.Video(sources, record, recordSegment));
         final List<DemoGraph.Chain> chains = demo.chains();
         final Camera[] cams = new Camera[cameras];
         final AtomicLong firstCapture = new AtomicLong();
+        // a real source's timestamps are its stream's: latency is matched by millisecond of stream time
+        final double clock = real ? 1000 : fps;
         for (int c = 0; c < cameras; c++)
         {
-            cams[c] = new Camera(chains.get(c), fps, firstCapture);
+            cams[c] = new Camera(chains.get(c), clock, firstCapture);
         }
-        out.printf(Locale.ROOT, "framewire demo: %d camera%s %dx%d RGBA32 at %s for %s s%n", cameras,
-            cameras == 1 ? "" : "s", width, height, fps > 0 ? trim(fps) + " fps" : "full speed", trim(duration));
+        if (real)
+        {
+            out.printf(Locale.ROOT, "framewire demo: %d video source%s for %s s: %s%n", cameras,
+                cameras == 1 ? "" : "s", trim(duration), String.join(", ", sources));
+        }
+        else
+        {
+            out.printf(Locale.ROOT, "framewire demo: %d camera%s %dx%d RGBA32 at %s for %s s%n", cameras,
+                cameras == 1 ? "" : "s", width, height, fps > 0 ? trim(fps) + " fps" : "full speed", trim(duration));
+        }
+        if (record != null)
+        {
+            out.printf(Locale.ROOT, "  recording the annotated video into %s as MP4 clips of %s s%n", record,
+                trim(recordSegment));
+        }
         out.printf(Locale.ROOT, "  camera -> flow limiter -> gray -> half size -> motion -> annotate -> snapshots " +
             "(1 frame in %d, into %s)%n", snapshotEvery, snapshots);
         out.printf(Locale.ROOT, "  executors: %d camera thread%s, %d image worker%s, 1 snapshot writer; all park " +
@@ -184,7 +220,7 @@ public final class DemoCommand implements Callable<Integer>
                 graph.observe(cam.chain.cameraStream(), cam.captureStamp);
                 graph.observe(cam.chain.endStream(), cam.latencyProbe);
             }
-            final long warmupFrames = Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS));
+            final long warmupFrames = real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS));
             for (final Camera cam : cams)
             {
                 cam.latencyProbe.recordFromFrame = warmupFrames; // before start(): the workers see it
@@ -220,7 +256,7 @@ public final class DemoCommand implements Callable<Integer>
                 final long now = System.nanoTime();
                 if (now >= deadline)
                 {
-                    stoppedAtDeadline = fps > 0 || !running;
+                    stoppedAtDeadline = !real && (fps > 0 || !running);
                     graph.cancel();
                     break;
                 }
@@ -305,6 +341,9 @@ public final class DemoCommand implements Callable<Integer>
         check(snapshotEvery >= 1, "--snapshot-every must be 1 or more, was " + snapshotEvery);
         check(warmup >= 0, "--warmup must be 0 or more, was " + warmup);
         check(workers >= 1 && workers <= 64, "--workers must be 1..64, was " + workers);
+        check(sources.size() <= 64, "at most 64 --source, were " + sources.size());
+        check(recordSegment > 0 && recordSegment <= 86_400, "--record-segment must be in (0, 86400] seconds, was " +
+            recordSegment);
     }
 
     private double warmupSeconds()
@@ -360,7 +399,8 @@ public final class DemoCommand implements Callable<Integer>
         row(out, "all", frames, seconds, all(cams));
         out.println();
         out.printf(Locale.ROOT, "throughput: %d frames in %.2f s from the first = %.1f frames/s (target %s)%n",
-            frames, seconds, frames / seconds, fps > 0 ? trim(fps * cams.length) + " frames/s" : "as fast as possible");
+            frames, seconds, frames / seconds, !sources.isEmpty() ? "the sources' own rate" :
+            fps > 0 ? trim(fps * cams.length) + " frames/s" : "as fast as possible");
         out.printf(Locale.ROOT, "dropped by the flow limiters: %d frame%s (a chain that falls behind sheds frames " +
             "rather than queue them)%n", drops, drops == 1 ? "" : "s");
         out.printf(Locale.ROOT, "off-heap peak: %s; snapshots written: %d in %s%n", mib(peakBytes), snapshotFiles,

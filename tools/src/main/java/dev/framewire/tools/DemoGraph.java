@@ -87,6 +87,25 @@ final class DemoGraph
     {
     }
 
+    /**
+     * Real video instead of the synthetic cameras, and recording: {@code scripts/demo.sh --source URL
+     * --record DIR}.
+     *
+     * @param sources        one url per camera (each camera node becomes a {@code VideoSourceCalculator}
+     *                       reading it as RGBA32); empty keeps the synthetic cameras.
+     * @param record         a directory for each chain's annotated video as MP4 clip segments
+     *                       ({@code VideoSinkCalculator}), or null for none.
+     * @param segmentSeconds the clip length.
+     */
+    record Video(List<String> sources, Path record, double segmentSeconds)
+    {
+        /** Synthetic cameras, no recording. */
+        static final Video NONE = new Video(List.of(), null, 60);
+    }
+
+    static final String VIDEO_SOURCE = "VideoSourceCalculator";
+    static final String VIDEO_SINK = "VideoSinkCalculator";
+
     private final String source;
     private final GraphConfig config;
     private final List<Chain> chains;
@@ -145,6 +164,21 @@ final class DemoGraph
      * @throws CommandFailure if the text is not a graph the demo can use.
      */
     static DemoGraph of(final String text, final String source, final Settings settings)
+    {
+        return of(text, source, settings, Video.NONE);
+    }
+
+    /**
+     * Applies the demo's flags to a graph's text, with real video sources and recording.
+     *
+     * @param text     the graph's text.
+     * @param source   where it came from, for messages.
+     * @param settings the flags; {@code cameras} must equal the number of sources when there are any.
+     * @param video    the sources and the recording.
+     * @return the demo graph.
+     * @throws CommandFailure if the text is not a graph the demo can use.
+     */
+    static DemoGraph of(final String text, final String source, final Settings settings, final Video video)
     {
         final Topology topology;
         try
@@ -243,10 +277,20 @@ final class DemoGraph
         }
 
         final Set<String> cameraExecutors = new LinkedHashSet<>();
+        int cameraIndex = 0;
         for (int n = 0; n < edited.getNodeCount(); n++)
         {
             final Node.Builder node = edited.getNodeBuilder(n);
-            if (node.getCalculator().equals(CAMERA))
+            if (node.getCalculator().equals(CAMERA) && !video.sources().isEmpty())
+            {
+                // a real camera in the synthetic one's place: same node, same output stream
+                node.setCalculator(VIDEO_SOURCE).clearOption();
+                setOption(node, "url", video.sources().get(cameraIndex++));
+                setOption(node, "pixel_format", "RGBA32");
+                setOption(node, "realtime", Boolean.TRUE);
+                cameraExecutors.add(node.hasExecutor() ? node.getExecutor() : GraphConfig.DEFAULT_EXECUTOR);
+            }
+            else if (node.getCalculator().equals(CAMERA))
             {
                 setOption(node, "width", settings.width());
                 setOption(node, "height", settings.height());
@@ -266,6 +310,18 @@ final class DemoGraph
             executor(edited, executor).setNumThreads(settings.cameras());
         }
         executor(edited, GraphConfig.DEFAULT_EXECUTOR).setNumThreads(settings.workers());
+        if (video.record() != null)
+        {
+            // each chain's annotated frames, as the snapshot sink gets them, into MP4 clips
+            for (final Chain chain : chains)
+            {
+                final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_record")
+                    .setCalculator(VIDEO_SINK).setExecutor("recorder").addInputStream(chain.endStream());
+                setOption(sink, "url", video.record().resolve(chain.camera() + ".mp4").toString());
+                setOption(sink, "segment_seconds", video.segmentSeconds());
+            }
+            executor(edited, "recorder").setNumThreads(Math.min(chains.size(), 4));
+        }
 
         final String demoSource = source + " (as the demo runs it: " + settings.cameras() + " camera" +
             (settings.cameras() == 1 ? "" : "s") + ")";
@@ -405,6 +461,10 @@ final class DemoGraph
         else if (value instanceof Double)
         {
             option.setDoubleValue((Double)value);
+        }
+        else if (value instanceof Boolean)
+        {
+            option.setBoolValue((Boolean)value);
         }
         else
         {

@@ -132,4 +132,30 @@ class DemoGraphTest
         }
         throw new AssertionError("no node " + name + " in " + names(config));
     }
+
+    @Test
+    void sourcesReplaceTheCamerasAndRecordAddsASinkPerChain()
+    {
+        final DemoGraph demo = DemoGraph.of(DemoGraph.builtInText(), "camera_ingest.pbtxt",
+            new DemoGraph.Settings(2, 320, 240, 30.0, 90, 15, Path.of("snaps"), 2),
+            new DemoGraph.Video(List.of("rtsp://127.0.0.1:8554/a", "/tmp/b.mp4"), Path.of("rec"), 30));
+        final Map<String, NodeConfig> nodes = new java.util.HashMap<>();
+        demo.config().nodes().forEach(n -> nodes.put(n.name(), n));
+        assertEquals("VideoSourceCalculator", nodes.get("cam0").calculator());
+        assertEquals("rtsp://127.0.0.1:8554/a", nodes.get("cam0").options().get("url"));
+        assertEquals("/tmp/b.mp4", nodes.get("cam1").options().get("url"));
+        assertEquals("VideoSinkCalculator", nodes.get("cam1_record").calculator());
+        assertEquals(List.of("cam1_annotated"), nodes.get("cam1_record").inputStreams());
+        assertEquals(Path.of("rec", "cam1.mp4").toString(), nodes.get("cam1_record").options().get("url"));
+        assertEquals(30.0, nodes.get("cam1_record").options().get("segment_seconds"));
+        assertFalse(nodes.containsKey("cam2"));
+    }
+
+    @Test
+    void theVideoIngestGraphIsValid()
+    {
+        final int code = FramewireCommand.commandLine().execute("validate", Path.of("..", "graphs",
+            "video_ingest.pbtxt").toString());
+        assertEquals(0, code);
+    }
 }

@@ -12,6 +12,8 @@ import dev.framewire.core.calculators.image.RawVideoReaderCalculator;
 import dev.framewire.core.calculators.image.ResizeCalculator;
 import dev.framewire.core.calculators.image.SnapshotSinkCalculator;
 import dev.framewire.core.calculators.image.SyntheticCameraCalculator;
+import dev.framewire.core.calculators.video.VideoSinkCalculator;
+import dev.framewire.core.calculators.video.VideoSourceCalculator;
 
 /**
  * Registers the standard calculators under their MediaPipe-style names.
@@ -38,5 +40,7 @@ public final class StandardCalculators implements CalculatorProvider
         registry.register("SnapshotSinkCalculator", SnapshotSinkCalculator::new);
         registry.register("ImageFolderSourceCalculator", ImageFolderSourceCalculator::new);
         registry.register("ImageFolderSinkCalculator", ImageFolderSinkCalculator::new);
+        registry.register("VideoSourceCalculator", VideoSourceCalculator::new);
+        registry.register("VideoSinkCalculator", VideoSinkCalculator::new);
     }
 }

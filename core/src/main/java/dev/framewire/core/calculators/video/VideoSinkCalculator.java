@@ -1,0 +1,403 @@
+package dev.framewire.core.calculators.video;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.Input;
+import dev.framewire.core.OptionType;
+import dev.framewire.core.Timestamp;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PixelFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Encodes frames to a video file, fixed-length clip files, or a stream, through an ffmpeg child
+ * process. Frames go to ffmpeg's stdin as NUT (see {@link NutMuxer}), so each keeps its graph
+ * timestamp (a variable frame rate and dropped frames are recorded as they were), with a
+ * gathering write from the pooled slot's memory: no heap copy.
+ *
+ * <p>Streams: one input of frames (any of our pixel formats; the first frame fixes the size and
+ * format, and ffmpeg starts then). Options:
+ * <ul>
+ *   <li>{@code url} (required): a file ({@code /rec/cam1.mp4}), a stream
+ *       ({@code udp://127.0.0.1:5000}, {@code rtsp://...} with a server, {@code srt://...}); with
+ *       {@code segment_seconds}, a pattern with a {@code %d}-style counter
+ *       ({@code /rec/cam1-%05d.mp4}), or a plain name that gets {@code -%05d} before its
+ *       extension;</li>
+ *   <li>{@code codec} (""): ffmpeg's encoder; empty picks {@code libx264} when this ffmpeg has it,
+ *       else {@code mpeg4};</li>
+ *   <li>{@code crf} (0 = the encoder's default), {@code bitrate} ("", e.g. "2M"): quality or rate;</li>
+ *   <li>{@code preset} ("veryfast"): for libx264/libx265, ignored by other encoders;</li>
+ *   <li>{@code container} (""): ffmpeg's {@code -f}; empty guesses from the url, and is
+ *       {@code mpegts} for {@code udp://}, {@code tcp://} and {@code srt://};</li>
+ *   <li>{@code segment_seconds} (0): cut into clip files of about this length (at key frames,
+ *       one forced every segment), each a complete file;</li>
+ *   <li>{@code output_pixel_format} ("yuv420p"): what the encoder gets, what players take;</li>
+ *   <li>{@code output_options} (""): more ffmpeg output options, whitespace-separated;</li>
+ *   <li>{@code ffmpeg_path} ("ffmpeg").</li>
+ * </ul>
+ *
+ * <p>Backpressure: {@code process} writes each frame before it returns. When the encoder is
+ * slower than the graph, ffmpeg's pipe fills, the write blocks, and the node's input queue
+ * fills: the graph holds back its sources as for any slow node (nothing is buffered here
+ * beyond the pipe's 64 KiB). To drop frames instead, give the node a fixed-size input policy;
+ * the drops are counted as the engine counts them.
+ *
+ * <p>Timestamps: the first frame is at 0 in the file if its timestamp is negative, else at its
+ * timestamp; the file keeps them in microseconds. Reading the file back with the video source
+ * gives the same timestamps.
+ *
+ * <p>{@code close} closes ffmpeg's stdin and waits (up to 30 s) for it to finish the file; if
+ * the run was cancelled or failed, it kills it instead. ffmpeg exiting early (a full disk, a
+ * refused url) fails the node with ffmpeg's last stderr lines.
+ *
+ * <p>Threading: called on the node's worker only. Per-slot {@code ByteBuffer} views of the
+ * frames (a view has its own position, so a frame shared with other readers is safe) are kept
+ * in an identity map the size of the pool's slot count: the steady state allocates nothing.
+ */
+public final class VideoSinkCalculator implements Calculator
+{
+    private static final Logger LOG = LoggerFactory.getLogger(VideoSinkCalculator.class);
+    private static final String NAME = "VideoSinkCalculator";
+    private static final ConcurrentHashMap<String, Boolean> HAS_X264 = new ConcurrentHashMap<>();
+
+    private String node;
+    private String url;
+    private String ffmpeg;
+    private String codec;
+    private long crf;
+    private String bitrate;
+    private String preset;
+    private String container;
+    private double segmentSeconds;
+    private String outputPixelFormat;
+    private String outputOptions;
+    private int[] version;
+
+    private final NutMuxer muxer = new NutMuxer();
+    private final IdentityHashMap<Payload, ByteBuffer> views = new IdentityHashMap<>();
+    private FfmpegProcess child;
+    private int width;
+    private int height;
+    private PixelFormat format;
+    private long origin = Long.MIN_VALUE;
+    private long lastPts = -1;
+    private long frames;
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("url", OptionType.STRING, null)
+            .option("codec", OptionType.STRING, "")
+            .option("crf", OptionType.LONG, 0L)
+            .option("bitrate", OptionType.STRING, "")
+            .option("preset", OptionType.STRING, "veryfast")
+            .option("container", OptionType.STRING, "")
+            .option("segment_seconds", OptionType.DOUBLE, 0.0)
+            .option("output_pixel_format", OptionType.STRING, "yuv420p")
+            .option("output_options", OptionType.STRING, "")
+            .option("ffmpeg_path", OptionType.STRING, Ffmpeg.DEFAULT)
+            .range("crf", 0, 63)
+            .range("segment_seconds", 0.0, true, 86_400.0);
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx) throws IOException
+    {
+        node = ctx.nodeName();
+        url = ctx.options().getString("url");
+        if (url.isBlank())
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): option 'url' is empty; give a " +
+                "file such as /rec/cam1.mp4 or a stream such as udp://127.0.0.1:5000");
+        }
+        ffmpeg = ctx.options().getString("ffmpeg_path");
+        version = Ffmpeg.version(ffmpeg, NAME, node);
+        codec = ctx.options().getString("codec");
+        if (codec.isBlank())
+        {
+            codec = hasX264(ffmpeg) ? "libx264" : "mpeg4";
+        }
+        crf = ctx.options().getLong("crf");
+        bitrate = ctx.options().getString("bitrate");
+        preset = ctx.options().getString("preset");
+        container = ctx.options().getString("container");
+        segmentSeconds = ctx.options().getDouble("segment_seconds");
+        outputPixelFormat = ctx.options().getString("output_pixel_format");
+        outputOptions = ctx.options().getString("output_options");
+        if (segmentSeconds > 0 && url.contains("://"))
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): segment_seconds " +
+                segmentSeconds + " cuts files; url '" + url + "' is a stream. Give a file pattern such as " +
+                "/rec/cam1-%05d.mp4, or segment_seconds 0");
+        }
+        final Path parent = url.contains("://") ? null : Path.of(url).toAbsolutePath().getParent();
+        if (parent != null)
+        {
+            Files.createDirectories(parent);
+        }
+    }
+
+    private static boolean hasX264(final String ffmpeg)
+    {
+        return HAS_X264.computeIfAbsent(ffmpeg, path ->
+        {
+            try
+            {
+                final Process p = new ProcessBuilder(path, "-hide_banner", "-encoders").redirectErrorStream(true).start();
+                final String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                p.waitFor(20, TimeUnit.SECONDS);
+                return out.contains(" libx264 ");
+            }
+            catch (final IOException ex)
+            {
+                return false;
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx) throws IOException
+    {
+        final Input input = ctx.input(0);
+        if (input.isEmpty())
+        {
+            return;
+        }
+        final Object value = input.value();
+        if (!(value instanceof Payload) || !((Payload)value).isFrame())
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): the packet on input stream '" +
+                input.streamName() + "' at timestamp " + Timestamp.toString(input.timestamp()) + " is " +
+                (value instanceof Payload ? "a blob payload" : "a " + value.getClass().getName()) + ", not a frame");
+        }
+        final Payload frame = (Payload)value;
+        if (child == null)
+        {
+            start(frame, input.timestamp());
+        }
+        else if (frame.width() != width || frame.height() != height || frame.format() != format)
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): the frame at timestamp " +
+                Timestamp.toString(input.timestamp()) + " is " + frame.width() + "x" + frame.height() + " " +
+                frame.format() + ", but this recording to " + url + " started at " + width + "x" + height + " " +
+                format + "; put a ResizeCalculator/ColorConvertCalculator before the sink");
+        }
+        if (frame.stride() != format.minStride(width))
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): the frame at timestamp " +
+                Timestamp.toString(input.timestamp()) + " has stride " + frame.stride() + ", not the tight " +
+                format.minStride(width) + " ffmpeg's raw video takes");
+        }
+        ByteBuffer view = views.get(frame);
+        if (view == null)
+        {
+            view = frame.newReadOnlyByteBuffer(); // once per slot
+            views.put(frame, view);
+        }
+        view.limit(frame.length()).position(0);
+        final long pts = input.timestamp() - origin;
+        try
+        {
+            muxer.writeFrame(child.channel(), pts, view);
+        }
+        catch (final IOException ex)
+        {
+            throw failed("writing the frame at timestamp " + input.timestamp(), ex);
+        }
+        lastPts = pts;
+        frames++;
+    }
+
+    private void start(final Payload frame, final long timestamp) throws IOException
+    {
+        width = frame.width();
+        height = frame.height();
+        format = frame.format();
+        origin = Math.min(0, timestamp);
+        final List<String> command = command();
+        LOG.info("node '{}' ({}): recording {}x{} {} to {}: {}", node, NAME, width, height, format, url,
+            String.join(" ", command));
+        child = FfmpegProcess.startWriting(command, "ffmpeg-" + node);
+        try
+        {
+            muxer.writeHeaders(child.channel(), format, width, height);
+        }
+        catch (final IOException ex)
+        {
+            throw failed("writing the stream header", ex);
+        }
+    }
+
+    private IOException failed(final String what, final IOException ex)
+    {
+        final FfmpegProcess c = child;
+        final int code = c.awaitExitOrKill(2_000);
+        return new IOException("node '" + node + "' (" + NAME + "): " + what + " to ffmpeg for " + url + " failed (" +
+            ex.getMessage() + "); ffmpeg " + (code >= 0 ? "exited with code " + code : "was killed") +
+            "; its last stderr lines:\n" + c.stderrTail(), ex);
+    }
+
+    List<String> command()
+    {
+        final List<String> c = new ArrayList<>();
+        c.add(ffmpeg);
+        c.add("-hide_banner");
+        c.add("-nostats");
+        c.add("-loglevel");
+        c.add("warning");
+        c.add("-y");
+        c.add("-f");
+        c.add("nut");
+        c.add("-i");
+        c.add("pipe:0");
+        c.add("-map");
+        c.add("0:v:0");
+        c.add("-c:v");
+        c.add(codec);
+        if (codec.startsWith("libx26") && !preset.isBlank())
+        {
+            c.add("-preset");
+            c.add(preset);
+        }
+        if (crf > 0)
+        {
+            c.add("-crf");
+            c.add(String.valueOf(crf));
+        }
+        if (!bitrate.isBlank())
+        {
+            c.add("-b:v");
+            c.add(bitrate);
+        }
+        if (!outputPixelFormat.isBlank())
+        {
+            c.add("-pix_fmt");
+            c.add(outputPixelFormat);
+        }
+        c.add(version[0] > 5 || version[0] == 5 && version[1] >= 1 ? "-fps_mode" : "-vsync");
+        c.add("passthrough");
+        if (version[0] >= 4)
+        {
+            c.add("-enc_time_base:v");
+            c.add("-1");
+        }
+        for (final String option : outputOptions.trim().split("\\s+"))
+        {
+            if (!option.isEmpty())
+            {
+                c.add(option);
+            }
+        }
+        final String guessed = container.isBlank() && isStream(url) ? "mpegts" : container;
+        if (segmentSeconds > 0)
+        {
+            final String seconds = String.format(Locale.ROOT, "%s", segmentSeconds);
+            c.add("-force_key_frames");
+            c.add("expr:gte(t,n_forced*" + seconds + ")");
+            c.add("-f");
+            c.add("segment");
+            c.add("-segment_time");
+            c.add(seconds);
+            if (!guessed.isBlank())
+            {
+                c.add("-segment_format");
+                c.add(guessed);
+            }
+            c.add("-reset_timestamps");
+            c.add("0");
+            c.add(segmentPattern(url));
+        }
+        else
+        {
+            if (!guessed.isBlank())
+            {
+                c.add("-f");
+                c.add(guessed);
+            }
+            c.add(url);
+        }
+        return c;
+    }
+
+    private static boolean isStream(final String url)
+    {
+        final String u = url.toLowerCase(Locale.ROOT);
+        return u.startsWith("udp://") || u.startsWith("tcp://") || u.startsWith("srt://") || u.startsWith("rtp://");
+    }
+
+    /**
+     * The file pattern of a segmented recording: the url if it has a {@code %} counter, else
+     * {@code -%05d} before its extension.
+     *
+     * @param url as given.
+     * @return the pattern.
+     */
+    static String segmentPattern(final String url)
+    {
+        if (url.contains("%"))
+        {
+            return url;
+        }
+        final int slash = url.lastIndexOf('/');
+        final int dot = url.lastIndexOf('.');
+        return dot > slash + 1 ? url.substring(0, dot) + "-%05d" + url.substring(dot) : url + "-%05d";
+    }
+
+    @Override
+    public void close(final CalculatorContext ctx) throws IOException
+    {
+        final FfmpegProcess c = child;
+        child = null;
+        views.clear();
+        if (c == null)
+        {
+            return;
+        }
+        if (ctx.isCancelled())
+        {
+            c.kill();
+            LOG.warn("node '{}' ({}): run cancelled or failed: ffmpeg killed; {} may be incomplete", node, NAME, url);
+            return;
+        }
+        try
+        {
+            c.channel().close(); // end of input: ffmpeg finishes the file
+        }
+        catch (final IOException ignored)
+        {
+            // it is being closed; the exit code tells
+        }
+        final int code = c.awaitExitOrKill(30_000);
+        if (code != 0)
+        {
+            throw new IOException("node '" + node + "' (" + NAME + "): ffmpeg " + (code < 0 ?
+                "did not finish " + url + " within 30 s and was killed" : "exited with code " + code + " finishing " +
+                url) + " after " + frames + " frames; its last stderr lines:\n" + c.stderrTail());
+        }
+        LOG.info("node '{}' ({}): {} frames written to {}", node, NAME, frames, url);
+    }
+
+    /** Frames written, for tests. */
+    long frames()
+    {
+        return frames;
+    }
+}

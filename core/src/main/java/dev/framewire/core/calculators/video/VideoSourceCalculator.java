@@ -1,0 +1,1088 @@
+package dev.framewire.core.calculators.video;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.OptionType;
+import dev.framewire.core.Output;
+import dev.framewire.core.Timestamp;
+import dev.framewire.core.jfr.VideoSourceEvent;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+import dev.framewire.offheap.PixelFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A source of frames from anything ffmpeg opens: a network camera ({@code rtsp://},
+ * {@code udp://}, {@code tcp://}, {@code srt://}), a video file, a V4L2 device. ffmpeg runs as a
+ * child process and writes raw frames in a NUT container into a pipe; a reader thread of this
+ * calculator reads each frame straight from the pipe into a frame from the graph's pool (one
+ * {@code read(2)} into the slot's memory: no heap {@code byte[]}, no copy but the few header bytes
+ * read ahead) and hands it to the node through a small ring. No JNI.
+ *
+ * <p>Streams: output 0 ({@code VIDEO}, or the first) carries the frames; an optional output
+ * tagged {@code STATUS} carries a {@link VideoStatus} at each connect and disconnect.
+ *
+ * <p>Options:
+ * <ul>
+ *   <li>{@code url} (required): what ffmpeg's {@code -i} takes;</li>
+ *   <li>{@code pixel_format} ("RGB24"): GRAY8, RGB24, RGBA32, NV12 or I420 (planar formats need
+ *       an even width);</li>
+ *   <li>{@code width}, {@code height} (0 = the stream's): have ffmpeg scale; one of them 0 keeps
+ *       the aspect ratio;</li>
+ *   <li>{@code fps} (0 = the stream's): have ffmpeg resample the frame rate ({@code fps} filter);</li>
+ *   <li>{@code realtime} (false): read a file at its own rate, as a camera would deliver it
+ *       ({@code -re}); otherwise a file is read as fast as the graph takes its frames;</li>
+ *   <li>{@code loop} (false): play a file again and again ({@code -stream_loop -1});</li>
+ *   <li>{@code reconnect_initial_ms} (500), {@code reconnect_max_ms} (10000),
+ *       {@code reconnect_give_up} (0 = never): the backoff of a live source, see below;</li>
+ *   <li>{@code stall_timeout_ms} (5000): no byte from ffmpeg for this long, once frames flow, is a
+ *       dropout;</li>
+ *   <li>{@code connect_timeout_ms} (15000): no stream header from ffmpeg this long after it started
+ *       is a failed attempt (ffmpeg probes a live stream for up to 5 s by default before its first
+ *       frame; {@code -analyzeduration} and {@code -probesize} in {@code input_options} shorten that);</li>
+ *   <li>{@code input_options} (""): more ffmpeg input options, whitespace-separated, placed
+ *       before {@code -i} (e.g. {@code "-rtsp_transport tcp"});</li>
+ *   <li>{@code hwaccel} (""): passed as {@code -hwaccel} (e.g. {@code vaapi}, {@code cuda},
+ *       {@code auto});</li>
+ *   <li>{@code on_resize} ("reopen"): what a mid-stream frame size change does, see below;</li>
+ *   <li>{@code queue_frames} (4): frames read ahead of the graph, 1..64;</li>
+ *   <li>{@code ffmpeg_path} ("ffmpeg"): the executable.</li>
+ * </ul>
+ *
+ * <p><b>Timestamps</b> are the stream's own presentation times in microseconds (rounded down),
+ * as ffmpeg passes them with {@code -copyts} and {@code -fps_mode passthrough}: the same times
+ * ffprobe shows for the stream's frames. They come in the NUT container around each raw frame
+ * (see {@link NutDemuxer} for why NUT). A stream's times may go back (a camera reboots, a
+ * reconnect restarts them, a file loops without offsetting them); the graph's must increase.
+ * The rule: the source keeps a shift, 0 at the start, and gives each frame {@code pts + shift};
+ * when that is below the output's bound (the last timestamp + 1, or further after a dropout, see
+ * below), the shift is reset so that the frame lands at the later of the bound and the last
+ * timestamp plus the last frame interval, and the following frames keep that shift. Each reset
+ * is logged and recorded as a {@link VideoSourceEvent} ({@code timestamp_jump}), once per run of
+ * frames that need it. Forward jumps are kept as they are: they are the stream's own gaps.
+ * ffmpeg's muxer does not pass a time that goes back: it writes such a frame at the last time it
+ * wrote plus one tick of the time base ("Non-monotonous DTS" on its stderr), and so on until the
+ * stream's times pass it again. A step of exactly one tick after larger steps is taken for that
+ * (no camera sends 90000 frames a second) and treated as a time that went back: those frames
+ * are spaced by the last regular frame interval, so they keep their rhythm.
+ *
+ * <p><b>Dropouts</b> of a live source (anything but a plain file path or {@code file:} url):
+ * ffmpeg exits, fails to open, or writes nothing for {@code stall_timeout_ms} (then it is
+ * killed). The source logs it with ffmpeg's last stderr lines, emits {@code DISCONNECTED} on
+ * {@code STATUS} and a {@code VideoSourceEvent}, and while disconnected keeps moving its outputs'
+ * bound forward with the wall clock (the bound at the dropout plus the time since), so that
+ * downstream nodes joining this stream with others are not held up. It reconnects after
+ * {@code reconnect_initial_ms}, doubling the wait after each attempt that gets no frame, up to
+ * {@code reconnect_max_ms}; an attempt that gets a frame resets the wait. After
+ * {@code reconnect_give_up} attempts in a row without a frame (if not 0) the node fails. A file
+ * source ends at the file's end (unless it loops) and fails on an error, with ffmpeg's stderr.
+ *
+ * <p><b>Frame size</b> comes from the NUT stream header ffmpeg writes once it has decoded the
+ * first frame, so it is exactly what the frames are, with no second connection to probe the
+ * camera. ffmpeg runs with {@code -autoscale 0}, so a stream whose size changes mid-stream
+ * hands us a frame of another byte size: it is never emitted (no torn frame). With
+ * {@code on_resize: "fail"} the node fails, naming the node, the url, the old size and the new
+ * frame's byte size; with {@code "reopen"} ffmpeg is restarted (for a file, from the next
+ * frame's time, {@code -ss}) and the new size is reported on {@code STATUS}.
+ *
+ * <p><b>Processes</b>: {@code close} (which the graph calls on close, cancellation and failure)
+ * kills ffmpeg and whatever it started, forcibly, waits for them and joins the reader thread:
+ * none is left behind. ffmpeg missing is an error at {@code open} naming the node and how to
+ * install it.
+ *
+ * <p>Threading: {@code open}, {@code process}, {@code close} on the node's worker; one reader
+ * thread per node ({@code framewire-video-NODE}) does the blocking I/O. {@code process} waits
+ * for frames by parking (at most 10 ms at a time, so cancellation is seen): give the source an
+ * executor of its own, as for a camera. The ring between them is single-producer,
+ * single-consumer; the stall check and the bound move run on the worker.
+ */
+public final class VideoSourceCalculator implements Calculator
+{
+    private static final Logger LOG = LoggerFactory.getLogger(VideoSourceCalculator.class);
+    private static final String NAME = "VideoSourceCalculator";
+    private static final long MAX_WAIT_NANOS = 10_000_000L;
+    private static final long NONE = Long.MIN_VALUE;
+
+    static final int FRAME = 0;
+    static final int HELD_FRAME = 5;
+    static final int CONNECTED = 1;
+    static final int DISCONNECTED = 2;
+    static final int END = 3;
+    static final int FAILED = 4;
+
+    private String node;
+    private String url;
+    private PixelFormat format;
+    private Output video;
+    private Output status;
+    private long stallTimeoutNanos;
+    private long connectTimeoutNanos;
+    private Reader reader;
+    private Thread readerThread;
+
+    // timestamps, worker only
+    private long shift;
+    private long lastTs = NONE;
+    private long lastStep;
+    private boolean disconnected;
+    private long disconnectedAtNanos;
+    private long boundAtDisconnect;
+    private int statusCount;
+    private long resets;
+    private long resetRun;
+    private long lastStatusTs = NONE;
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("url", OptionType.STRING, null)
+            .option("pixel_format", OptionType.STRING, "RGB24")
+            .option("width", OptionType.LONG, 0L)
+            .option("height", OptionType.LONG, 0L)
+            .option("fps", OptionType.DOUBLE, 0.0)
+            .option("realtime", OptionType.BOOLEAN, false)
+            .option("loop", OptionType.BOOLEAN, false)
+            .option("reconnect_initial_ms", OptionType.LONG, 500L)
+            .option("reconnect_max_ms", OptionType.LONG, 10_000L)
+            .option("reconnect_give_up", OptionType.LONG, 0L)
+            .option("stall_timeout_ms", OptionType.LONG, 5_000L)
+            .option("connect_timeout_ms", OptionType.LONG, 15_000L)
+            .option("input_options", OptionType.STRING, "")
+            .option("hwaccel", OptionType.STRING, "")
+            .option("on_resize", OptionType.STRING, "reopen")
+            .option("queue_frames", OptionType.LONG, 4L)
+            .option("ffmpeg_path", OptionType.STRING, Ffmpeg.DEFAULT)
+            .oneOf("pixel_format", "GRAY8", "RGB24", "RGBA32", "NV12", "I420")
+            .range("width", 0, 16384)
+            .range("height", 0, 16384)
+            .range("fps", 0.0, true, 1000.0)
+            .range("reconnect_initial_ms", 1, 3_600_000)
+            .range("reconnect_max_ms", 1, 3_600_000)
+            .range("reconnect_give_up", 0, Integer.MAX_VALUE)
+            .range("stall_timeout_ms", 10, 3_600_000)
+            .range("connect_timeout_ms", 10, 3_600_000)
+            .oneOf("on_resize", "reopen", "fail")
+            .range("queue_frames", 1, 64);
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx)
+    {
+        node = ctx.nodeName();
+        url = ctx.options().getString("url");
+        if (url.isBlank())
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): option 'url' is empty; give " +
+                "a file path or a stream url such as rtsp://camera/stream");
+        }
+        format = PixelFormat.valueOf(ctx.options().getString("pixel_format"));
+        video = ctx.output(0);
+        status = optionalOutput(ctx, "STATUS");
+        if (status == video)
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): the STATUS output must not be " +
+                "output 0, which carries the frames; list the VIDEO output first");
+        }
+        final String ffmpeg = ctx.options().getString("ffmpeg_path");
+        final int[] version = Ffmpeg.version(ffmpeg, NAME, node);
+        final long initial = ctx.options().getLong("reconnect_initial_ms");
+        final long max = Math.max(initial, ctx.options().getLong("reconnect_max_ms"));
+        stallTimeoutNanos = ctx.options().getLong("stall_timeout_ms") * 1_000_000L;
+        connectTimeoutNanos = ctx.options().getLong("connect_timeout_ms") * 1_000_000L;
+        final boolean live = isLive(url);
+        final Command command = new Command(ffmpeg, version, url, format,
+            (int)ctx.options().getLong("width"), (int)ctx.options().getLong("height"),
+            ctx.options().getDouble("fps"), ctx.options().getBoolean("realtime") && !live,
+            ctx.options().getBoolean("loop") && !live, ctx.options().getString("input_options"),
+            ctx.options().getString("hwaccel"));
+        reader = new Reader(node, url, live, command, format, ctx.pool(),
+            (int)ctx.options().getLong("queue_frames"), initial, max, ctx.options().getLong("reconnect_give_up"),
+            "fail".equals(ctx.options().getString("on_resize")));
+        final Thread thread = new Thread(reader, "framewire-video-" + node);
+        thread.setDaemon(true);
+        readerThread = thread;
+        thread.start();
+    }
+
+    private static Output optionalOutput(final CalculatorContext ctx, final String tag)
+    {
+        try
+        {
+            return ctx.output(tag);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * Whether a url is a live stream (reconnected on a dropout) rather than a file (ended at its
+     * end): anything with a scheme other than {@code file:}, or a device under {@code /dev/}.
+     *
+     * @param url as given.
+     * @return true for live.
+     */
+    static boolean isLive(final String url)
+    {
+        final int colon = url.indexOf("://");
+        if (colon > 0)
+        {
+            return !url.regionMatches(true, 0, "file", 0, colon) || colon != 4;
+        }
+        return url.startsWith("/dev/");
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx) throws Exception
+    {
+        final Reader reader = this.reader;
+        if (ctx.isCancelled())
+        {
+            ctx.stop();
+            return;
+        }
+        final int max = ctx.maxShipmentSize();
+        int frames = 0;
+        while (frames < max)
+        {
+            final int kind = reader.peekKind();
+            if (kind < 0)
+            {
+                break;
+            }
+            switch (kind)
+            {
+                case FRAME:
+                case HELD_FRAME:
+                    emitFrame(reader.peekFrame(), reader.peekPts(), kind == HELD_FRAME);
+                    reader.consume();
+                    frames++;
+                    break;
+                case CONNECTED:
+                    onConnected(reader.peekInfo());
+                    reader.consume();
+                    break;
+                case DISCONNECTED:
+                    onDisconnected(reader.peekInfo());
+                    reader.consume();
+                    break;
+                case END:
+                    reader.consume();
+                    ctx.stop();
+                    return;
+                default:
+                    final String why = String.valueOf(reader.peekInfo());
+                    reader.consume();
+                    event("failed", why, lastTs, video.nextTimestampBound());
+                    throw new IOException(why);
+            }
+        }
+        if (frames > 0)
+        {
+            return;
+        }
+        if (disconnected)
+        {
+            advanceBound();
+        }
+        reader.checkStall(stallTimeoutNanos, connectTimeoutNanos);
+        reader.awaitEvent(MAX_WAIT_NANOS);
+    }
+
+    private void emitFrame(final Payload frame, final long ptsMicros, final boolean held)
+    {
+        final Output video = this.video;
+        long ts = ptsMicros + shift;
+        final long bound = video.nextTimestampBound();
+        if (held || ts < bound || ts > Timestamp.MAX)
+        {
+            final long target = lastTs == NONE ? Math.max(bound, 0) :
+                Math.max(bound, lastTs + Math.max(1, lastStep));
+            if (resetRun++ == 0)
+            {
+                onJump(ptsMicros, ts, target);
+            }
+            resets++;
+            shift = target - ptsMicros;
+            ts = target;
+        }
+        else if (resetRun > 0)
+        {
+            if (resetRun > 1)
+            {
+                LOG.warn("node '{}' ({}) {}: the stream's times increase again after {} frames in a row at or " +
+                    "before the last one (ffmpeg holds a time that went back at the last one); those frames were " +
+                    "spaced {} us apart", node, NAME, url, resetRun, Math.max(1, lastStep));
+            }
+            resetRun = 0;
+        }
+        video.add(frame, ts);
+        if (lastTs != NONE && !held)
+        {
+            lastStep = ts - lastTs;
+        }
+        lastTs = ts;
+        final Output status = this.status;
+        if (status != null)
+        {
+            status.setNextTimestampBound(ts + 1);
+        }
+    }
+
+    private void onJump(final long ptsMicros, final long wouldBe, final long target)
+    {
+        final String detail = "stream time " + ptsMicros + " us would be timestamp " + wouldBe +
+            ", below the output's bound " + video.nextTimestampBound() + " (last timestamp " +
+            (lastTs == NONE ? "none" : String.valueOf(lastTs)) + (disconnected ? ", bound moved on during a dropout" : "") +
+            "); shifted to " + target + " (shift " + (target - ptsMicros) + " us, was " + shift + ")";
+        LOG.warn("node '{}' ({}) {}: timestamp shifted: {}", node, NAME, url, detail);
+        event("timestamp_jump", detail, ptsMicros, target);
+    }
+
+    private void onConnected(final Object info)
+    {
+        final VideoStatus connected = (VideoStatus)info;
+        if (disconnected)
+        {
+            advanceBound();
+        }
+        disconnected = false;
+        LOG.info("node '{}' ({}): connected to {}: {}", node, NAME, url, connected.reason());
+        event("connected", connected.reason(), lastTs, video.nextTimestampBound());
+        emitStatus(connected);
+    }
+
+    private void onDisconnected(final Object info)
+    {
+        final VideoStatus lost = (VideoStatus)info;
+        if (!disconnected)
+        {
+            disconnected = true;
+            disconnectedAtNanos = System.nanoTime();
+            boundAtDisconnect = lastTs == NONE ? Math.max(video.nextTimestampBound(), 0) : lastTs + 1;
+        }
+        LOG.warn("node '{}' ({}): disconnected from {}: {}", node, NAME, url, lost.reason());
+        event("disconnected", lost.reason(), lastTs, video.nextTimestampBound());
+        emitStatus(lost);
+    }
+
+    /** While disconnected: the bound follows the wall clock from where it was at the dropout. */
+    private void advanceBound()
+    {
+        final long bound = boundAtDisconnect + (System.nanoTime() - disconnectedAtNanos) / 1000;
+        if (bound > video.nextTimestampBound() && bound < Timestamp.MAX)
+        {
+            video.setNextTimestampBound(bound);
+            if (status != null)
+            {
+                status.setNextTimestampBound(bound);
+            }
+        }
+    }
+
+    private void emitStatus(final VideoStatus value)
+    {
+        statusCount++;
+        final Output status = this.status;
+        if (status == null)
+        {
+            return;
+        }
+        final long ts = Math.max(status.nextTimestampBound(), lastStatusTs == NONE ? 0 : lastStatusTs + 1);
+        status.add(value, ts);
+        lastStatusTs = ts;
+    }
+
+    private void event(final String kind, final String detail, final long streamTime, final long timestamp)
+    {
+        final VideoSourceEvent event = new VideoSourceEvent();
+        if (event.isEnabled())
+        {
+            event.node = node;
+            event.url = url;
+            event.kind = kind;
+            event.detail = detail;
+            event.streamTime = streamTime;
+            event.timestamp = timestamp;
+            event.commit();
+        }
+    }
+
+    @Override
+    public void close(final CalculatorContext ctx)
+    {
+        final Reader reader = this.reader;
+        this.reader = null;
+        if (reader == null)
+        {
+            return;
+        }
+        reader.stop();
+        final Thread thread = readerThread;
+        readerThread = null;
+        boolean interrupted = false;
+        while (thread.isAlive())
+        {
+            try
+            {
+                thread.join(30_000);
+                if (thread.isAlive())
+                {
+                    LOG.error("node '{}' ({}): the reader thread has not stopped after 30 s; {}", node, NAME,
+                        reader.describe());
+                    break;
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        reader.releaseQueued();
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Connects and disconnects seen so far, for tests. */
+    int statusCount()
+    {
+        return statusCount;
+    }
+
+    /** Frames whose timestamp the shift rule moved, for tests. */
+    long timestampResets()
+    {
+        return resets;
+    }
+
+    // ====================================================================== the ffmpeg command
+
+    /** The ffmpeg command line of a source, built once per attempt; only the seek changes. */
+    static final class Command
+    {
+        final String ffmpeg;
+        final int[] version;
+        final String url;
+        final PixelFormat format;
+        final int width;
+        final int height;
+        final double fps;
+        final boolean realtime;
+        final boolean loop;
+        final String inputOptions;
+        final String hwaccel;
+
+        Command(final String ffmpeg, final int[] version, final String url, final PixelFormat format, final int width,
+            final int height, final double fps, final boolean realtime, final boolean loop, final String inputOptions,
+            final String hwaccel)
+        {
+            this.ffmpeg = ffmpeg;
+            this.version = version;
+            this.url = url;
+            this.format = format;
+            this.width = width;
+            this.height = height;
+            this.fps = fps;
+            this.realtime = realtime;
+            this.loop = loop;
+            this.inputOptions = inputOptions;
+            this.hwaccel = hwaccel;
+        }
+
+        /**
+         * The command line.
+         *
+         * @param seekMicros where to start in a file, or {@link Long#MIN_VALUE} for its start.
+         * @return the arguments.
+         */
+        List<String> build(final long seekMicros)
+        {
+            final List<String> c = new ArrayList<>();
+            c.add(ffmpeg);
+            c.add("-hide_banner");
+            c.add("-nostdin");
+            c.add("-nostats");
+            c.add("-loglevel");
+            c.add("warning");
+            if (!hwaccel.isBlank())
+            {
+                c.add("-hwaccel");
+                c.add(hwaccel.trim());
+            }
+            for (final String option : inputOptions.trim().split("\\s+"))
+            {
+                if (!option.isEmpty())
+                {
+                    c.add(option);
+                }
+            }
+            if (realtime)
+            {
+                c.add("-re");
+            }
+            if (loop)
+            {
+                c.add("-stream_loop");
+                c.add("-1");
+            }
+            if (seekMicros != Long.MIN_VALUE)
+            {
+                c.add("-ss");
+                c.add(String.format(Locale.ROOT, "%d.%06d", Math.floorDiv(seekMicros, 1_000_000L),
+                    Math.floorMod(seekMicros, 1_000_000L)));
+            }
+            c.add("-copyts");
+            c.add("-i");
+            c.add(url);
+            c.add("-map");
+            c.add("0:v:0");
+            c.add("-an");
+            c.add("-sn");
+            c.add("-dn");
+            final StringBuilder filters = new StringBuilder();
+            if (fps > 0)
+            {
+                filters.append(String.format(Locale.ROOT, "fps=%s", fps));
+            }
+            if (width > 0 || height > 0)
+            {
+                final boolean planar = format.planeCount() > 1;
+                filters.append(filters.length() > 0 ? "," : "").append("scale=")
+                    .append(width > 0 ? width : planar ? -2 : -1).append(':')
+                    .append(height > 0 ? height : planar ? -2 : -1);
+            }
+            if (filters.length() > 0)
+            {
+                c.add("-vf");
+                c.add(filters.toString());
+            }
+            if (atLeast(4, 4))
+            {
+                c.add("-autoscale");
+                c.add("0");
+            }
+            if (atLeast(4, 0))
+            {
+                // the input's own time base: without it ffmpeg rounds times to 1/frame rate
+                c.add("-enc_time_base:v");
+                c.add("-1");
+            }
+            c.add(atLeast(5, 1) ? "-fps_mode" : "-vsync");
+            c.add("passthrough");
+            c.add("-c:v");
+            c.add("rawvideo");
+            c.add("-pix_fmt");
+            c.add(ffmpegPixelFormat(format));
+            c.add("-f");
+            c.add("nut");
+            c.add("pipe:1");
+            return c;
+        }
+
+        private boolean atLeast(final int major, final int minor)
+        {
+            return version[0] > major || version[0] == major && version[1] >= minor;
+        }
+    }
+
+    /**
+     * ffmpeg's {@code -pix_fmt} name of a format.
+     *
+     * @param format ours.
+     * @return ffmpeg's.
+     */
+    static String ffmpegPixelFormat(final PixelFormat format)
+    {
+        switch (format)
+        {
+            case GRAY8:
+                return "gray";
+            case RGB24:
+                return "rgb24";
+            case RGBA32:
+                return "rgba";
+            case NV12:
+                return "nv12";
+            default:
+                return "yuv420p";
+        }
+    }
+
+    // ====================================================================== the reader thread
+
+    /**
+     * Runs ffmpeg, reads its frames into pooled payloads and publishes them, with connection
+     * events, into a single-producer single-consumer ring the worker drains. Owns the child
+     * process; reconnects with backoff.
+     */
+    static final class Reader implements Runnable
+    {
+        private final String node;
+        private final String url;
+        private final boolean live;
+        private final Command command;
+        private final PixelFormat format;
+        private final PayloadPool pool;
+        private final long initialDelayNanos;
+        private final long maxDelayNanos;
+        private final long giveUp;
+        private final boolean failOnResize;
+        private final NutDemuxer demuxer = new NutDemuxer();
+
+        // the ring: slots written by the reader, read by the worker
+        private final int mask;
+        private final int[] kinds;
+        private final Payload[] frames;
+        private final long[] pts;
+        private final Object[] infos;
+        private final AtomicLong head = new AtomicLong(); // next to consume, written by the worker
+        private final AtomicLong tail = new AtomicLong(); // next to publish, written by the reader
+        private volatile Thread consumerWaiting;
+        private volatile Thread producerWaiting;
+
+        private volatile boolean stopping;
+        private volatile FfmpegProcess current;
+        private volatile FfmpegProcess stallKilled;
+        private volatile long attemptStartNanos;
+        private long lastTicks;
+        private long regularStepTicks;
+        private volatile boolean streaming;
+        private volatile Thread thread;
+        private int attempts;
+
+        Reader(final String node, final String url, final boolean live, final Command command,
+            final PixelFormat format, final PayloadPool pool, final int queueFrames, final long initialDelayMillis,
+            final long maxDelayMillis, final long giveUp, final boolean failOnResize)
+        {
+            this.node = node;
+            this.url = url;
+            this.live = live;
+            this.command = command;
+            this.format = format;
+            this.pool = pool;
+            this.initialDelayNanos = initialDelayMillis * 1_000_000L;
+            this.maxDelayNanos = maxDelayMillis * 1_000_000L;
+            this.giveUp = giveUp;
+            this.failOnResize = failOnResize;
+            // connection events need slots besides the frames
+            final int capacity = Integer.highestOneBit(Math.max(2, queueFrames + 2) * 2 - 1);
+            mask = capacity - 1;
+            kinds = new int[capacity];
+            frames = new Payload[capacity];
+            pts = new long[capacity];
+            infos = new Object[capacity];
+        }
+
+        // ------------------------------------------------------------ worker side
+
+        int peekKind()
+        {
+            final long h = head.get();
+            return h == tail.get() ? -1 : kinds[(int)h & mask];
+        }
+
+        Payload peekFrame()
+        {
+            return frames[(int)head.get() & mask];
+        }
+
+        long peekPts()
+        {
+            return pts[(int)head.get() & mask];
+        }
+
+        Object peekInfo()
+        {
+            return infos[(int)head.get() & mask];
+        }
+
+        /** Frees the head slot; the frame in it, if any, was handed to the graph. */
+        void consume()
+        {
+            final long h = head.get();
+            final int i = (int)h & mask;
+            frames[i] = null;
+            infos[i] = null;
+            head.set(h + 1);
+            final Thread producer = producerWaiting;
+            if (producer != null)
+            {
+                LockSupport.unpark(producer);
+            }
+        }
+
+        /** Parks the worker until the reader publishes, at most {@code nanos}. */
+        void awaitEvent(final long nanos)
+        {
+            consumerWaiting = Thread.currentThread();
+            if (head.get() == tail.get())
+            {
+                LockSupport.parkNanos(this, nanos);
+            }
+            consumerWaiting = null;
+        }
+
+        /**
+         * Kills ffmpeg if it has been blocked in a read for longer than the stall timeout, or has
+         * not delivered the stream's header within the connect timeout (opening and probing a
+         * live stream takes ffmpeg seconds).
+         */
+        void checkStall(final long stallNanos, final long connectNanos)
+        {
+            final FfmpegProcess child = current;
+            if (child == null || stallKilled == child)
+            {
+                return;
+            }
+            final long now = System.nanoTime();
+            final long since = demuxer.blockedSinceNanos();
+            final boolean streaming = this.streaming;
+            if (streaming ? since != 0 && now - since > stallNanos : now - attemptStartNanos > connectNanos)
+            {
+                stallKilled = child;
+                LOG.warn("node '{}' ({}): {} from {} for {} ms: killing {}", node, NAME,
+                    streaming ? "no data" : "no video header", url, (streaming ? stallNanos : connectNanos) / 1_000_000,
+                    child);
+                child.kill();
+            }
+        }
+
+        /** Stops the reader: no more attempts, ffmpeg killed. */
+        void stop()
+        {
+            stopping = true;
+            final FfmpegProcess child = current;
+            if (child != null)
+            {
+                child.kill();
+            }
+            final Thread t = thread;
+            if (t != null)
+            {
+                LockSupport.unpark(t);
+            }
+        }
+
+        /** After the reader thread ended: releases frames it published that were never taken. */
+        void releaseQueued()
+        {
+            for (long h = head.get(), t = tail.get(); h < t; h++)
+            {
+                final Payload frame = frames[(int)h & mask];
+                frames[(int)h & mask] = null;
+                if (frame != null)
+                {
+                    frame.release();
+                }
+            }
+            head.set(tail.get());
+        }
+
+        String describe()
+        {
+            final FfmpegProcess child = current;
+            return child == null ? "no ffmpeg running" : child + ", last stderr: " + child.stderrTail();
+        }
+
+        // ------------------------------------------------------------ reader side
+
+        @Override
+        public void run()
+        {
+            thread = Thread.currentThread();
+            int failures = 0;
+            long seekMicros = Long.MIN_VALUE;
+            boolean connected = false;
+            boolean reportedDown = false;
+            while (!stopping)
+            {
+                attempts++;
+                final Attempt attempt = new Attempt();
+                FfmpegProcess child = null;
+                streaming = false;
+                attemptStartNanos = System.nanoTime();
+                try
+                {
+                    child = FfmpegProcess.startReading(command.build(seekMicros), "ffmpeg-" + node);
+                    current = child;
+                    if (stopping)
+                    {
+                        break;
+                    }
+                    seekMicros = Long.MIN_VALUE;
+                    read(child, attempt);
+                }
+                catch (final IOException ex)
+                {
+                    attempt.reason = ex.getMessage();
+                }
+                catch (final RuntimeException | Error ex)
+                {
+                    // the pool refused a frame (memory budget) or a bug: the node fails with it
+                    attempt.fatal = "node '" + node + "' (" + NAME + ") " + url + ": " + ex;
+                }
+                finally
+                {
+                    if (child != null)
+                    {
+                        attempt.exitCode = attempt.clean ? child.awaitExitOrKill(5_000) : killAndCode(child);
+                    }
+                    current = null;
+                }
+                if (stopping)
+                {
+                    break;
+                }
+                if (attempt.resizedTo != null && !failOnResize)
+                {
+                    seekMicros = live ? Long.MIN_VALUE : attempt.lastPtsMicros + 1;
+                    failures = 0;
+                    continue; // reopen at once; the new size is reported by the next CONNECTED
+                }
+                final String why = describe(child, attempt);
+                if (attempt.fatal != null || attempt.resizedTo != null)
+                {
+                    publishInfo(FAILED, attempt.fatal != null ? attempt.fatal : why);
+                    return;
+                }
+                if (!live)
+                {
+                    if (attempt.clean && attempt.exitCode == 0)
+                    {
+                        publishInfo(END, null);
+                    }
+                    else
+                    {
+                        publishInfo(FAILED, "node '" + node + "' (" + NAME + "): reading file " + url + " failed: " +
+                            why);
+                    }
+                    return;
+                }
+                failures = attempt.frames > 0 ? 0 : failures + 1;
+                if (attempt.frames > 0 || attempt.connected)
+                {
+                    connected = true;
+                }
+                if (connected || !reportedDown)
+                {
+                    // one DISCONNECTED per dropout: from connected, or the first failure at start
+                    publishInfo(DISCONNECTED, new VideoStatus(VideoStatus.Kind.DISCONNECTED, url, 0, 0, why, attempts));
+                    reportedDown = true;
+                    connected = false;
+                }
+                else
+                {
+                    LOG.warn("node '{}' ({}): attempt {} to connect to {} failed: {}", node, NAME, attempts, url, why);
+                }
+                if (giveUp > 0 && failures >= giveUp)
+                {
+                    publishInfo(FAILED, "node '" + node + "' (" + NAME + "): gave up on " + url + " after " + failures +
+                        " attempts in a row without a frame (reconnect_give_up " + giveUp + "); last: " + why);
+                    return;
+                }
+                final long delay = Math.min(maxDelayNanos, initialDelayNanos << Math.min(Math.max(failures - 1, 0), 20));
+                final long until = System.nanoTime() + Math.max(delay, 0);
+                long left;
+                while (!stopping && (left = until - System.nanoTime()) > 0)
+                {
+                    LockSupport.parkNanos(this, left);
+                }
+            }
+        }
+
+        /** One connection: the headers, then frames until the end, an error or a size change. */
+        private void read(final FfmpegProcess child, final Attempt attempt) throws IOException
+        {
+            final NutDemuxer demuxer = this.demuxer;
+            demuxer.reset(child.channel());
+            if (!demuxer.readHeaders())
+            {
+                attempt.reason = "ffmpeg wrote no video";
+                return;
+            }
+            final int width = demuxer.width();
+            final int height = demuxer.height();
+            if (format.planeCount() > 1 && (width & 1) != 0)
+            {
+                attempt.fatal = "node '" + node + "' (" + NAME + ") " + url + ": the stream is " + width + "x" +
+                    height + ", an odd width, which " + format + " frames cannot hold; give an even 'width' " +
+                    "option to scale, or use a packed pixel_format";
+                return;
+            }
+            final long frameBytes = format.frameBytes(height, format.minStride(width));
+            attempt.connected = true;
+            streaming = true;
+            publishInfo(CONNECTED, new VideoStatus(VideoStatus.Kind.CONNECTED, url, width, height,
+                width + "x" + height + " " + format + " (ffmpeg time base " + demuxer.timeBase() + ")", attempts));
+            while (!stopping)
+            {
+                final long size = demuxer.nextFrame();
+                if (size < 0)
+                {
+                    attempt.clean = true;
+                    attempt.reason = "end of stream";
+                    return;
+                }
+                if (size != frameBytes)
+                {
+                    attempt.resizedTo = size + " B";
+                    attempt.reason = "node '" + node + "' (" + NAME + ") " + url + ": the frame size changed " +
+                        "mid-stream from " + width + "x" + height + " " + format + " (" + frameBytes + " B a frame) to " +
+                        "a frame of " + size + " B at stream time " + demuxer.ptsMicros() + " us; " +
+                        (failOnResize ? "failing (on_resize: fail)" : "reopening (on_resize: reopen)");
+                    LOG.warn(attempt.reason);
+                    demuxer.skip(size);
+                    return;
+                }
+                final Payload frame = pool.acquireFrame(width, height, format);
+                final boolean complete;
+                try
+                {
+                    complete = demuxer.readData(frame.mutableBuffer(), frame.mutableByteBuffer(), (int)frameBytes);
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    frame.release();
+                    throw ex;
+                }
+                if (!complete)
+                {
+                    frame.release();
+                    attempt.reason = "the stream ended inside a frame";
+                    return;
+                }
+                attempt.frames++;
+                attempt.lastPtsMicros = demuxer.ptsMicros();
+                // ffmpeg's muxer writes a time that went back as the last time + 1 tick: a step
+                // no real stream makes (11 us at 90 kHz) unless one tick is its frame interval
+                final long ticks = demuxer.pts();
+                final long step = ticks - lastTicks;
+                final boolean held = attempt.frames > 1 && step == 1 && regularStepTicks > 1;
+                if (!held && attempt.frames > 1)
+                {
+                    regularStepTicks = step;
+                }
+                lastTicks = ticks;
+                if (!publishFrame(frame, attempt.lastPtsMicros, held))
+                {
+                    frame.release();
+                    return;
+                }
+            }
+        }
+
+        private int killAndCode(final FfmpegProcess child)
+        {
+            child.kill();
+            return child.exitCode();
+        }
+
+        private String describe(final FfmpegProcess child, final Attempt attempt)
+        {
+            final StringBuilder why = new StringBuilder();
+            if (child != null && stallKilled == child)
+            {
+                why.append(attempt.connected ? "stalled: no data for the stall timeout, ffmpeg killed" :
+                    "no video within the connect timeout, ffmpeg killed");
+            }
+            else
+            {
+                why.append(attempt.reason == null ? "ffmpeg stopped" : attempt.reason);
+                if (child != null && attempt.exitCode != 0)
+                {
+                    why.append(attempt.exitCode > 128 ? "; ffmpeg killed by signal " + (attempt.exitCode - 128) :
+                        "; ffmpeg exited with code " + attempt.exitCode);
+                }
+            }
+            if (child != null)
+            {
+                why.append("; ffmpeg's last stderr lines:\n").append(child.stderrTail());
+            }
+            return why.toString();
+        }
+
+        private boolean publishFrame(final Payload frame, final long ptsMicros, final boolean held)
+        {
+            final long t = tail.get();
+            if (!awaitRoom(t))
+            {
+                return false;
+            }
+            final int i = (int)t & mask;
+            kinds[i] = held ? HELD_FRAME : FRAME;
+            frames[i] = frame;
+            pts[i] = ptsMicros;
+            infos[i] = null;
+            publish(t);
+            return true;
+        }
+
+        private void publishInfo(final int kind, final Object info)
+        {
+            final long t = tail.get();
+            if (!awaitRoom(t))
+            {
+                return;
+            }
+            final int i = (int)t & mask;
+            kinds[i] = kind;
+            frames[i] = null;
+            infos[i] = info;
+            publish(t);
+        }
+
+        private void publish(final long t)
+        {
+            tail.set(t + 1); // a volatile write: ordered before the read of consumerWaiting (no lost wake-up)
+            final Thread consumer = consumerWaiting;
+            if (consumer != null)
+            {
+                LockSupport.unpark(consumer);
+            }
+        }
+
+        private boolean awaitRoom(final long t)
+        {
+            final int capacity = mask + 1;
+            while (t - head.get() >= capacity)
+            {
+                if (stopping)
+                {
+                    return false;
+                }
+                producerWaiting = Thread.currentThread();
+                if (t - head.get() >= capacity && !stopping)
+                {
+                    LockSupport.parkNanos(this, MAX_WAIT_NANOS);
+                }
+                producerWaiting = null;
+            }
+            return !stopping;
+        }
+    }
+
+    /** What one connection attempt did: the reader thread's own. */
+    static final class Attempt
+    {
+        String reason;
+        String fatal;
+        String resizedTo;
+        boolean connected;
+        boolean clean;
+        int exitCode;
+        long frames;
+        long lastPtsMicros = Long.MIN_VALUE;
+    }
+}

@@ -1,0 +1,154 @@
+package dev.framewire.core.calculators.video;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static dev.framewire.core.calculators.video.VideoTestSupport.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The video sink against real ffmpeg: a synthetic camera recorded and read back with the video
+ * source (same count and timestamps), clip segments, a UDP stream to 127.0.0.1.
+ */
+@Timeout(60)
+class VideoSinkCalculatorTest
+{
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void needsFfmpeg()
+    {
+        assumeFfmpeg();
+    }
+
+    @AfterEach
+    void noChildLeft() throws InterruptedException
+    {
+        await("no ffmpeg child left: " + liveFfmpegChildren(), 10_000, () -> liveFfmpegChildren().isEmpty());
+    }
+
+    private static GraphConfig record(final int frames, final double fps, final Object... sinkOptions)
+    {
+        return GraphConfig.builder()
+            .node("camera", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
+                .option("width", 160L).option("height", 120L).option("fps", fps).option("frames", (long)frames))
+            .node("recorder", n ->
+            {
+                n.calculator("VideoSinkCalculator").inputStream("frames");
+                for (int i = 0; i < sinkOptions.length; i += 2)
+                {
+                    n.option((String)sinkOptions[i], sinkOptions[i + 1]);
+                }
+            })
+            .build();
+    }
+
+    private static List<Frame> readBack(final Path file) throws Exception
+    {
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        final GraphConfig config = GraphConfig.builder()
+            .node("reader", n -> n.calculator("VideoSourceCalculator").outputStream("video")
+                .option("url", file.toString()).option("pixel_format", "RGB24"))
+            .outputStream("video")
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("video", frames(out, 0));
+            graph.start();
+            graph.waitUntilDone();
+        }
+        return out;
+    }
+
+    @Test
+    void roundTripKeepsCountAndTimestamps() throws Exception
+    {
+        final Path file = dir.resolve("out/clip.mp4");
+        try (Graph graph = new Graph(record(30, 0.0, "url", file.toString())))
+        {
+            graph.start();
+            graph.waitUntilDone();
+        }
+        final List<Frame> back = readBack(file);
+        assertEquals(30, back.size());
+        for (int i = 0; i < 30; i++)
+        {
+            // the synthetic camera unpaced: frame i at i * 16667 us
+            assertEquals(i * 16_667L, back.get(i).timestamp, "frame " + i);
+            assertEquals(160, back.get(i).width);
+        }
+        assertTrue(run("ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+            file.toString()).contains("h264"), "H.264 by default");
+    }
+
+    @Test
+    void segmentsAreCompleteClipFiles() throws Exception
+    {
+        try (Graph graph = new Graph(record(150, 0.0, "url", dir.resolve("clips/cam.mp4").toString(),
+            "segment_seconds", 1.0)))
+        {
+            graph.start();
+            graph.waitUntilDone();
+        }
+        final List<Path> clips;
+        try (Stream<Path> files = Files.list(dir.resolve("clips")))
+        {
+            clips = files.sorted().collect(Collectors.toList());
+        }
+        // 150 frames at 16667 us: 2.5 s in clips of 1 s
+        assertEquals(List.of("cam-00000.mp4", "cam-00001.mp4", "cam-00002.mp4"),
+            clips.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()));
+        int total = 0;
+        long previous = -1;
+        for (final Path clip : clips)
+        {
+            final List<Frame> frames = readBack(clip);
+            assertFalse(frames.isEmpty(), clip.toString());
+            assertTrue(frames.get(0).timestamp > previous, "clips continue in time");
+            previous = frames.get(frames.size() - 1).timestamp;
+            total += frames.size();
+        }
+        assertEquals(150, total);
+    }
+
+    @Test
+    void streamsToUdpOnLoopback() throws Exception
+    {
+        final int port = freeUdpPort();
+        final Process receiver = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin",
+            "-probesize", "32768", "-analyzeduration", "200000", "-i", "udp://127.0.0.1:" + port, "-frames:v", "10", "-f", "framecrc", "-")
+            .redirectErrorStream(true).start();
+        try
+        {
+            try (Graph graph = new Graph(record(100, 25.0, "url", "udp://127.0.0.1:" + port + "?pkt_size=1316",
+                "output_options", "-g 5")))
+            {
+                graph.start();
+                graph.waitUntilDone();
+            }
+            assertTrue(receiver.waitFor(20, TimeUnit.SECONDS), "the receiver got 10 frames");
+            final String crc = new String(receiver.getInputStream().readAllBytes());
+            assertEquals(0, receiver.exitValue(), crc);
+            assertEquals(10, crc.lines().filter(l -> l.startsWith("0,")).count(), crc);
+        }
+        finally
+        {
+            kill(receiver);
+        }
+    }
+}
