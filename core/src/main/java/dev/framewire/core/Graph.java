@@ -380,11 +380,13 @@ public final class Graph implements AutoCloseable
      *
      * @param sidePackets values for the nodes' input side packets, by name.
      * @throws IllegalArgumentException naming each node and side packet that has no value.
-     * @throws IllegalStateException if the graph was started before.
+     * @throws IllegalStateException if the graph was started before, or if the JVM lacks a flag
+     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it.
      */
     public void start(final Map<String, ?> sidePackets)
     {
         checkNotStarted("start");
+        JvmFlags.check(config);
         final List<String> missing = new ArrayList<>();
         for (final Node node : nodes)
         {
