@@ -4,6 +4,7 @@ import dev.framewire.offheap.Payload;
 import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.core.journal.JournalRecord;
 import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.offheap.MemoryBudget;
 import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
@@ -90,6 +91,8 @@ public final class Graph implements AutoCloseable
     private volatile boolean runFailed;
     /** The memory budget's soft and hard limits as they bear on this run. */
     final MemoryGovernor memory;
+    /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
+    private final long shipmentByteCap;
     private final List<String> failedNodes = new ArrayList<>();
     private final List<String> blockedNodes = new ArrayList<>();
     private GraphAnalysis analysis;
@@ -121,6 +124,7 @@ public final class Graph implements AutoCloseable
         this.pool = pool != null ? pool : new PayloadPool(
             config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
         this.memory = new MemoryGovernor(this.pool.budget(), this::scheduleSources);
+        this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes, this.pool.budget());
         this.nodes = new Node[plan.nodeCount];
 
         int maxLayer = 0;
@@ -190,6 +194,31 @@ public final class Graph implements AutoCloseable
         }
     }
 
+    /**
+     * max_shipment_bytes as configured, or by default the budget's hard limit less its soft limit:
+     * sources run only under the soft limit, so a shipment within that room cannot pass the hard
+     * limit by itself; half the soft limit when the two limits are equal.
+     */
+    private static long shipmentByteCap(final long configured, final MemoryBudget budget)
+    {
+        if (configured > 0)
+        {
+            return configured;
+        }
+        if (configured < 0)
+        {
+            return Long.MAX_VALUE;
+        }
+        final long room = budget.hardLimitBytes() - budget.softLimitBytes();
+        return Math.max(1, room > 0 ? room : budget.softLimitBytes() / 2);
+    }
+
+    /** The most payload bytes, at slot size, a source may emit in one call. */
+    long shipmentByteCap()
+    {
+        return shipmentByteCap;
+    }
+
     private void attach(final OutputStream producer, final InputQueue queue)
     {
         producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
@@ -236,6 +265,10 @@ public final class Graph implements AutoCloseable
             {
                 members.get(m).worker = group[m % count];
                 members.get(m).runningOn = members.get(m).worker;
+                if (members.get(m).isSource)
+                {
+                    members.get(m).worker.addSource(members.get(m));
+                }
             }
             bindLanes(members, group);
         }
@@ -786,8 +819,11 @@ public final class Graph implements AutoCloseable
     }
 
     /**
-     * Packets a node dropped: by its input policy (fixed size, early close) or on purpose by its
-     * calculator ({@link CalculatorContext#countDrop()}).
+     * Packets a node dropped: by its input policy (fixed size, early close), on purpose by its
+     * calculator ({@link CalculatorContext#countDrop()}), or by a failure the run went on after
+     * (under {@link FailurePolicy#DROP_TIMESTAMP} each packet of the failed input set, or of a
+     * source's discarded shipment; under {@link MemoryLimitPolicy#DROP_OLDEST} each packet shed or
+     * of an input set dropped). Packets, not drop events: an input set of three packets counts 3.
      *
      * @param node a node's name.
      * @return the count so far.
@@ -830,13 +866,26 @@ public final class Graph implements AutoCloseable
 
     /**
      * Drops made to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}, one
-     * sentence each (the first 10,000).
+     * sentence each (the first 10,000): a queued packet shed, or a whole input set dropped (the
+     * sentence says how many packets). {@link #memoryDropCount()} counts the packets.
      *
      * @return a snapshot.
      */
     public List<String> memoryDrops()
     {
         return memory.drops();
+    }
+
+    /**
+     * Packets dropped to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}:
+     * every queued packet shed and every packet of an input set dropped, however many drops that was.
+     * They are also in the nodes' {@link #dropCount(String)}.
+     *
+     * @return the count so far.
+     */
+    public long memoryDropCount()
+    {
+        return memory.droppedPackets();
     }
 
     /**
@@ -1002,7 +1051,7 @@ public final class Graph implements AutoCloseable
     boolean sourceMayRun(final Node node)
     {
         if (node.lifecycle != Node.OPEN || !allOpened || node.sourceLayer != lowestOpenLayer || stopping ||
-            node.isThrottled())
+            node.retry.retryAtNanos != 0 || node.isThrottled())
         {
             return false;
         }
@@ -1026,12 +1075,26 @@ public final class Graph implements AutoCloseable
             config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST;
     }
 
-    /** The node's worker: a calculator threw; what happens follows the graph's failure policy. */
-    void onNodeFailure(final Node node, final long timestamp, final Throwable cause)
+    /**
+     * The node's worker: a calculator threw; what happens follows the graph's failure policy.
+     *
+     * @param packets   what the failure drops if the run goes on: the packets of the failed input
+     *                  set, or of a source's discarded shipment.
+     * @param delivered whether the failed call's packets went out all the same (a source's shipment
+     *                  cut short at the hard limit under DROP_OLDEST): progress.
+     */
+    void onNodeFailure(
+        final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
     {
         final boolean inInputSet = timestamp != Timestamp.UNSTARTED && timestamp != Timestamp.DONE;
-        if (cause instanceof MemoryBudgetExceededException && config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST &&
-            inInputSet)
+        final boolean memoryDrop = cause instanceof MemoryBudgetExceededException &&
+            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST && inInputSet;
+        if (node.isSource && inInputSet && (memoryDrop || config.failurePolicy == FailurePolicy.DROP_TIMESTAMP) &&
+            !retrySource(node, timestamp, cause, delivered))
+        {
+            return; // gave up: the run has failed
+        }
+        if (memoryDrop)
         {
             memory.onHardLimit();
             if (node.isSource)
@@ -1043,15 +1106,15 @@ public final class Graph implements AutoCloseable
                     firstLine(cause.getMessage()));
                 return;
             }
-            node.dropped("", timestamp, "memory");
+            node.droppedSet(timestamp, "memory", packets);
             ReportEvent.emit("memory-hard-limit", cause.getMessage());
             memory.reportDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
-                ": " + firstLine(cause.getMessage()));
+                " (" + packets + (packets == 1 ? " packet" : " packets") + "): " + firstLine(cause.getMessage()),
+                packets);
             node.dropTimestamp(timestamp);
             return;
         }
-        final Throwable reported = cause instanceof MemoryBudgetExceededException ?
-            new MemoryLimitException(cause.getMessage() + "\n" + GraphReport.memory(this), cause) : cause;
+        final Throwable reported = reported(node, cause);
         switch (config.failurePolicy)
         {
             case DROP_TIMESTAMP:
@@ -1063,8 +1126,13 @@ public final class Graph implements AutoCloseable
                 recordFailure(node.name, timestamp, reported);
                 if (timestamp != Timestamp.DONE)
                 {
-                    node.dropped("", timestamp, "failure");
-                    node.dropTimestamp(timestamp);
+                    node.droppedSet(timestamp, "failure", packets);
+                    if (!node.isSource)
+                    {
+                        // a source has no input set to drop: what it staged was discarded, and its
+                        // bounds went back to what was delivered, for its next call
+                        node.dropTimestamp(timestamp);
+                    }
                 }
                 return;
             case ISOLATE:
@@ -1074,6 +1142,66 @@ public final class Graph implements AutoCloseable
             default:
                 fail(node.name, timestamp, reported);
         }
+    }
+
+    /**
+     * What a failure is reported as: the pool's refusal as a {@link MemoryLimitException} (the
+     * limit, the bytes, the node and its streams, the fix, and who holds the bytes); a class that
+     * failed to load or initialize with the JVM flags this JVM lacks, if any; else the cause.
+     */
+    private Throwable reported(final Node node, final Throwable cause)
+    {
+        if (cause instanceof MemoryBudgetExceededException)
+        {
+            return MemoryLimitException.of(this, node, (MemoryBudgetExceededException)cause);
+        }
+        if (cause instanceof LinkageError)
+        {
+            final String advice = JvmFlags.adviceFor(config.journal != null);
+            return new IllegalStateException("node '" + node.name + "' could not load or initialize a class it " +
+                "needs: " + cause + (advice != null ? "; " + advice : "; this JVM has the flags the graph needs " +
+                "(checked at start), so the cause is elsewhere: see the cause"), cause);
+        }
+        return cause;
+    }
+
+    /**
+     * The source's worker: a source call failed and the run would go on and call it again
+     * ({@link SourceRetry}). Calls it again at once, or after a wait, or gives up and fails the run.
+     *
+     * @return true to go on; false if the source gave up and the run failed.
+     */
+    private boolean retrySource(final Node node, final long timestamp, final Throwable cause, final boolean delivered)
+    {
+        final SourceRetry retry = node.retry;
+        final String hopeless = SourceRetry.hopeless(cause, pool.budget());
+        if (delivered && hopeless == null)
+        {
+            retry.onProgress();
+            return true;
+        }
+        final long now = System.nanoTime();
+        final long wait = hopeless != null ? -1 : retry.onFailedCall(now);
+        if (wait < 0)
+        {
+            final Throwable reported = reported(node, cause);
+            final long calls = node.calls;
+            final String why = hopeless != null ?
+                "calling it again cannot help: " + hopeless :
+                "its last " + retry.failedCalls() + " calls failed in a row, over " +
+                TimeUnit.NANOSECONDS.toMillis(retry.failingForNanos(now)) + " ms (a source whose call fails is called " +
+                "again, at most " + SourceRetry.MAX_FAILED_CALLS + " times in a row, waiting up to " +
+                SourceRetry.MAX_BACKOFF_MILLIS + " ms between calls)";
+            fail(node.name, timestamp, new IllegalStateException("source node '" + node.name + "' gave up after " +
+                calls + (calls == 1 ? " call" : " calls") + ": " + why + "; the last failure: " +
+                firstLine(String.valueOf(reported)), reported));
+            return false;
+        }
+        if (wait > 0)
+        {
+            node.worker.backOff(node, now + wait);
+        }
+        return true;
     }
 
     private static String firstLine(final String message)

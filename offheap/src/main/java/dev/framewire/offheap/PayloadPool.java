@@ -218,6 +218,20 @@ public final class PayloadPool implements AutoCloseable
     }
 
     /**
+     * The slot a payload of {@code length} bytes takes: what it counts against the budget.
+     *
+     * @param length bytes, 1 up to the largest slot size.
+     * @return the slot's bytes, the least power of two size class that holds {@code length}.
+     * @throws IllegalArgumentException if {@code length} is out of range
+     *         ({@link PayloadTooLargeException} when over the largest slot).
+     */
+    public int slotBytesFor(final int length)
+    {
+        checkLength(length);
+        return sizeClasses[classIndex(length)].slotBytes;
+    }
+
+    /**
      * The byte budget shared by every size class.
      *
      * @return the budget.
