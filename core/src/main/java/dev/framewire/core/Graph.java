@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>{@code
  * try (Graph graph = new Graph(config)) {
  *     graph.observe("out", packet -> System.out.println(packet.timestamp()));
+ *     GraphInputHandle in = graph.input("in");   // looked up once: no lookup by name per packet
  *     graph.start();
  *     for (long ts = 0; ts < 10; ts++) {
- *         graph.addPacket("in", ts * 2, ts);     // a long packet, not boxed
+ *         in.addPacket(ts * 2, ts);               // a long packet, not boxed
  *     }
  *     graph.closeAllInputs();
  *     graph.waitUntilDone();                      // throws GraphException on failure
@@ -44,10 +46,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>A graph runs once: make a new {@code Graph} for another run. {@link #close()} ends the run
  * if it is still going, releases every payload the graph still holds and, when the graph made its
  * own {@link PayloadPool}, closes it, which reports any payload still held elsewhere (a leak).
+ * {@link #completion()} is a future of the run's end, for callers that do not block.
  *
- * <p>Threading: {@code addPacket}, {@code setInputBound} and {@code closeInput} may be called from
- * any thread (a stream's adds are serialized); {@code observe} and {@code poller} before
- * {@code start}; the rest from the thread that owns the graph.
+ * <p>Threading: {@code addPacket}, {@code setInputBound}, {@code closeInput}, a
+ * {@link GraphInputHandle}'s methods and {@code completion} may be called from any thread (a
+ * stream's adds are serialized); {@code observe} and {@code poller} before {@code start}; the rest
+ * from the thread that owns the graph.
  */
 public final class Graph implements AutoCloseable
 {
@@ -81,6 +85,13 @@ public final class Graph implements AutoCloseable
     private final CountDownLatch done = new CountDownLatch(1);
     private final Object idleLock = new Object();
     private volatile boolean started;
+    private volatile boolean closed;
+    /**
+     * Completed by the completer thread ({@link #completion()}) once the run has ended and its
+     * workers stopped. Its monitor guards {@link #completionWanted} and the start of that thread.
+     */
+    private final CompletableFuture<Void> completion = new CompletableFuture<>();
+    private boolean completionWanted;
     private volatile boolean stopping;
     private volatile boolean cancelled;
     private volatile boolean paused;
@@ -386,8 +397,36 @@ public final class Graph implements AutoCloseable
     {
         if (started)
         {
-            throw new IllegalStateException(what + "() must be called before start()");
+            throw new IllegalStateException(what + "() must be called before start(); this graph's run is " +
+                runState());
         }
+    }
+
+    /** Before a start: this graph has not run and is not closed, or why it cannot start. */
+    private void checkStartable()
+    {
+        if (closed && !started)
+        {
+            throw new IllegalStateException("start(): this graph was closed without being started; make a new " +
+                "Graph(config) to run it");
+        }
+        if (started)
+        {
+            throw new IllegalStateException("start() was called before: this graph's run is " + runState() + ". A " +
+                "Graph runs once: wait for this run with waitUntilDone() or completion(), end it with cancel(), and " +
+                "make a new Graph(config) for another run");
+        }
+    }
+
+    /** The run's state, for messages: running, or how it ended. */
+    private String runState()
+    {
+        if (!finished)
+        {
+            return cancelled ? "being cancelled" : stopping ? "failing" : "running";
+        }
+        return (runFailed ? "over: it failed" : cancelled ? "over: it was cancelled" : "over: it is done") +
+            (closed ? ", and the graph is closed" : "");
     }
 
     /**
@@ -413,12 +452,13 @@ public final class Graph implements AutoCloseable
      *
      * @param sidePackets values for the nodes' input side packets, by name.
      * @throws IllegalArgumentException naming each node and side packet that has no value.
-     * @throws IllegalStateException if the graph was started before, or if the JVM lacks a flag
+     * @throws IllegalStateException if the graph was started before (saying whether its run is
+     *         still going or how it ended) or closed, or if the JVM lacks a flag
      *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it.
      */
     public void start(final Map<String, ?> sidePackets)
     {
-        checkNotStarted("start");
+        checkStartable();
         JvmFlags.check(config);
         final List<String> missing = new ArrayList<>();
         for (final Node node : nodes)
@@ -449,7 +489,14 @@ public final class Graph implements AutoCloseable
         {
             recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
         }
-        started = true;
+        synchronized (completion)
+        {
+            started = true;
+            if (completionWanted)
+            {
+                startCompleter();
+            }
+        }
         openNodes.set(nodes.length);
         for (final Worker worker : workers)
         {
@@ -531,7 +578,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
     {
-        input(stream, value).add(timestamp, value, 0, true);
+        inputFor(stream, value).add(timestamp, value, 0, true);
     }
 
     /**
@@ -544,7 +591,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
     {
-        input(stream, null).add(timestamp, InputQueue.LONG, value, true);
+        inputFor(stream, null).add(timestamp, InputQueue.LONG, value, true);
     }
 
     /**
@@ -557,7 +604,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
     {
-        input(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
+        inputFor(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
     }
 
     /**
@@ -571,7 +618,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
     {
-        return tryAdd(input(stream, value), timestamp, value, 0);
+        return tryAdd(inputFor(stream, value), timestamp, value, 0);
     }
 
     /**
@@ -584,7 +631,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final long value, final long timestamp)
     {
-        return tryAdd(input(stream, null), timestamp, InputQueue.LONG, value);
+        return tryAdd(inputFor(stream, null), timestamp, InputQueue.LONG, value);
     }
 
     /**
@@ -597,10 +644,10 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final double value, final long timestamp)
     {
-        return tryAdd(input(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+        return tryAdd(inputFor(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
     }
 
-    private static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
+    static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
     {
         try
         {
@@ -613,7 +660,7 @@ public final class Graph implements AutoCloseable
         }
     }
 
-    private GraphInput input(final String stream, final Object value)
+    private GraphInput inputFor(final String stream, final Object value)
     {
         final GraphInput input = inputs.get(stream);
         if (input == null)
@@ -640,7 +687,7 @@ public final class Graph implements AutoCloseable
      */
     public void setInputBound(final String stream, final long bound)
     {
-        input(stream, null).setBound(bound);
+        inputFor(stream, null).setBound(bound);
     }
 
     /**
@@ -650,8 +697,27 @@ public final class Graph implements AutoCloseable
      */
     public void closeInput(final String stream)
     {
-        input(stream, null).close();
+        closeInput(inputFor(stream, null));
+    }
+
+    /** A graph input's handle or {@link #closeInput(String)}: closes it (again does nothing). */
+    void closeInput(final GraphInput input)
+    {
+        input.close();
         checkFinishedWithoutNodes();
+    }
+
+    /**
+     * The handle of a graph input stream, to add packets to it without a lookup by name per packet.
+     * The same handle every time for a stream; valid before and after {@link #start}.
+     *
+     * @param stream a graph input stream.
+     * @return its handle.
+     * @throws IllegalArgumentException naming the stream and the graph's input streams if it is not one.
+     */
+    public GraphInputHandle input(final String stream)
+    {
+        return inputFor(stream, null).handle;
     }
 
     /**
@@ -726,17 +792,107 @@ public final class Graph implements AutoCloseable
         }
         done.await();
         stopWorkers();
-        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
-        if (runFailed || isolated || cancelled)
+        final GraphException failure = outcome();
+        if (failure != null)
         {
-            final List<String> blocked;
-            synchronized (failedNodes)
-            {
-                blocked = new ArrayList<>(blockedNodes);
-            }
-            throw new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
-                failures.counts());
+            throw failure;
         }
+    }
+
+    /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
+    private GraphException outcome()
+    {
+        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
+        if (!runFailed && !isolated && !cancelled)
+        {
+            return null;
+        }
+        final List<String> blocked;
+        synchronized (failedNodes)
+        {
+            blocked = new ArrayList<>(blockedNodes);
+        }
+        return new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
+            failures.counts());
+    }
+
+    /**
+     * A future of the run's end, for callers that do not block on {@link #waitUntilDone()}: it
+     * completes normally when the run is done, and exceptionally when it failed or was cancelled,
+     * with the {@link GraphException} {@code waitUntilDone()} throws as the cause (a
+     * {@link java.util.concurrent.CompletionException} around it, as for any dependent stage:
+     * {@code get()} throws an {@link java.util.concurrent.ExecutionException} whose cause it is).
+     * It completes after the workers have stopped and every payload the run held was released,
+     * as {@code waitUntilDone()} returns; {@link #close()} is still for the caller to call (it
+     * closes the graph's own pool and checks it for leaks). A graph closed without being started
+     * completes it as cancelled.
+     *
+     * <pre>{@code
+     * graph.completion().whenCompleteAsync((ok, failure) -> log(failure), myExecutor);
+     * }</pre>
+     *
+     * <p>Threading: it is completed on a thread of the graph's own, {@code framewire-completion},
+     * started by the first call (or by {@link #start} if that comes later), which waits for the
+     * end and does nothing else: never on a worker, so no stage can hold up the run. Stages
+     * attached before the end run on that thread, those attached after on the attaching thread; a
+     * stage that blocks or takes long belongs on an executor of the caller's ({@code *Async} with
+     * an executor). Each call returns a new future: completing or cancelling it affects neither
+     * the run (that is {@link #cancel()}) nor any other caller's future.
+     *
+     * @return a future of the run's end.
+     */
+    public CompletableFuture<Void> completion()
+    {
+        synchronized (completion)
+        {
+            if (!completionWanted)
+            {
+                completionWanted = true;
+                if (started)
+                {
+                    startCompleter();
+                }
+                else if (closed)
+                {
+                    completion.completeExceptionally(new GraphException(List.of(), true));
+                }
+            }
+        }
+        return completion.copy();
+    }
+
+    /** Holding the completion's monitor, once: the thread that completes it when the run has ended. */
+    private void startCompleter()
+    {
+        final Thread completer = new Thread(() ->
+        {
+            try
+            {
+                done.await();
+                stopWorkers();
+            }
+            catch (final InterruptedException ex)
+            {
+                completion.completeExceptionally(ex);
+                return;
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                completion.completeExceptionally(ex);
+                throw ex;
+            }
+            final GraphException failure = outcome();
+            if (failure == null)
+            {
+                completion.complete(null);
+            }
+            else
+            {
+                completion.completeExceptionally(failure);
+            }
+        }, "framewire-completion");
+        completer.setDaemon(true);
+        completer.start();
     }
 
     /**
@@ -795,6 +951,14 @@ public final class Graph implements AutoCloseable
     @Override
     public void close()
     {
+        closed = true;
+        synchronized (completion)
+        {
+            if (!started && completionWanted)
+            {
+                completion.completeExceptionally(new GraphException(List.of(), true)); // never started
+            }
+        }
         if (started && !finished)
         {
             cancel();
