@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * waits and never otherwise, queues it again when its time has come. A parked worker wakes at least
  * every 10 ms, so short waits round up to that.
  *
- * <p>Threading: the source's worker only (a source has no {@code max_in_flight} lanes).
+ * <p>Threading: the source's worker only (a source has no {@code max_in_flight} lanes); reports
+ * read {@link #failedCalls()} and {@link #retryAtNanos} racily, for diagnostics.
  */
 final class SourceRetry
 {

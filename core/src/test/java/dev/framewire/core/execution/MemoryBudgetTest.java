@@ -115,7 +115,7 @@ class MemoryBudgetTest
      * 16 MiB: soft limit 8 MiB, hard 12 MiB. Shipments of 28 frames of 256 KiB (7 MiB): the first
      * fits and is hoarded; the second starts under the soft limit and passes the hard one. No byte
      * cap on shipments: the default (hard less soft, 4 MiB) would stop them first
-     * ({@code SourceAllocationFailureTest} has that).
+     * ({@code ShipmentBytesTest} has that).
      */
     private static GraphConfig.Builder hoarding(final MemoryLimitPolicy policy)
     {

@@ -291,6 +291,7 @@ class SourceAllocationFailureTest
                 "source node 'src' gave up after 10 calls: its last 10 calls failed in a row"), failure.getMessage());
             assertTrue(failure.getMessage().endsWith("the last failure: java.lang.IllegalStateException: camera " +
                 "unplugged"), failure.getMessage());
+            assertTrue(graph.report().contains(", its last 10 calls failed (called again)"), graph.report());
         }
     }
 }
