@@ -110,6 +110,18 @@ public interface CalculatorContext
     int maxShipmentSize();
 
     /**
+     * For a source: the off-heap bytes it may still emit in this call, {@code max_shipment_bytes}
+     * less the payloads it emitted so far in the call, each at its slot size
+     * ({@link dev.framewire.offheap.PayloadPool#slotBytesFor(int)}). A source that makes frames ends
+     * its shipment (returns, to be called again) when the next frame's slot is more than this; an
+     * emit past it fails the call with a {@link MemoryLimitException}. The first payload of a call
+     * always goes out, whatever its size.
+     *
+     * @return bytes; {@link Long#MAX_VALUE} for a node with inputs, which has no shipments.
+     */
+    long shipmentBytesLeft();
+
+    /**
      * Whether the run is being cancelled; long calls should poll it and return early.
      *
      * @return true once {@link Graph#cancel()} was called or the run failed.

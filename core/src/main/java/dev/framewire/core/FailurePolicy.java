@@ -23,8 +23,13 @@ public enum FailurePolicy
     /**
      * For live cameras, where one bad frame must not stop the service: the failing input set is
      * dropped, the node's output bounds move past its timestamp, and the run goes on. Failures are
-     * counted and kept ({@link Graph#failures()}) with node, timestamp and cause. A failure in
-     * {@code open} still fails the run (the node cannot run at all).
+     * counted and kept ({@link Graph#failures()}) with node, timestamp and cause, and the dropped
+     * packets in {@link Graph#dropCount(String)}. A failure in {@code open} still fails the run (the
+     * node cannot run at all). A source has no input set: what its failed call emitted is dropped
+     * and it is called again, at once, then after waits growing from 1 ms to 100 ms; its tenth
+     * failed call in a row fails the run, and so does its first when calling again cannot help (a
+     * payload over the pool's largest slot or hard limit, a class that failed to load): see
+     * {@link MemoryLimitException} and {@code SourceRetry}.
      */
     DROP_TIMESTAMP
 }

@@ -4,6 +4,7 @@ import dev.framewire.offheap.Payload;
 import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.core.journal.JournalRecord;
 import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.offheap.MemoryBudget;
 import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>{@code
  * try (Graph graph = new Graph(config)) {
  *     graph.observe("out", packet -> System.out.println(packet.timestamp()));
+ *     GraphInputHandle in = graph.input("in");   // looked up once: no lookup by name per packet
  *     graph.start();
  *     for (long ts = 0; ts < 10; ts++) {
- *         graph.addPacket("in", ts * 2, ts);     // a long packet, not boxed
+ *         in.addPacket(ts * 2, ts);               // a long packet, not boxed
  *     }
  *     graph.closeAllInputs();
  *     graph.waitUntilDone();                      // throws GraphException on failure
@@ -43,10 +46,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>A graph runs once: make a new {@code Graph} for another run. {@link #close()} ends the run
  * if it is still going, releases every payload the graph still holds and, when the graph made its
  * own {@link PayloadPool}, closes it, which reports any payload still held elsewhere (a leak).
+ * {@link #completion()} is a future of the run's end, for callers that do not block.
  *
- * <p>Threading: {@code addPacket}, {@code setInputBound} and {@code closeInput} may be called from
- * any thread (a stream's adds are serialized); {@code observe} and {@code poller} before
- * {@code start}; the rest from the thread that owns the graph.
+ * <p>Threading: {@code addPacket}, {@code setInputBound}, {@code closeInput}, a
+ * {@link GraphInputHandle}'s methods and {@code completion} may be called from any thread (a
+ * stream's adds are serialized); {@code observe} and {@code poller} before {@code start}; the rest
+ * from the thread that owns the graph.
  */
 public final class Graph implements AutoCloseable
 {
@@ -80,6 +85,13 @@ public final class Graph implements AutoCloseable
     private final CountDownLatch done = new CountDownLatch(1);
     private final Object idleLock = new Object();
     private volatile boolean started;
+    private volatile boolean closed;
+    /**
+     * Completed by the completer thread ({@link #completion()}) once the run has ended and its
+     * workers stopped. Its monitor guards {@link #completionWanted} and the start of that thread.
+     */
+    private final CompletableFuture<Void> completion = new CompletableFuture<>();
+    private boolean completionWanted;
     private volatile boolean stopping;
     private volatile boolean cancelled;
     private volatile boolean paused;
@@ -90,6 +102,8 @@ public final class Graph implements AutoCloseable
     private volatile boolean runFailed;
     /** The memory budget's soft and hard limits as they bear on this run. */
     final MemoryGovernor memory;
+    /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
+    private final long shipmentByteCap;
     private final List<String> failedNodes = new ArrayList<>();
     private final List<String> blockedNodes = new ArrayList<>();
     private GraphAnalysis analysis;
@@ -121,6 +135,7 @@ public final class Graph implements AutoCloseable
         this.pool = pool != null ? pool : new PayloadPool(
             config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
         this.memory = new MemoryGovernor(this.pool.budget(), this::scheduleSources);
+        this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes, this.pool.budget());
         this.nodes = new Node[plan.nodeCount];
 
         int maxLayer = 0;
@@ -190,6 +205,31 @@ public final class Graph implements AutoCloseable
         }
     }
 
+    /**
+     * max_shipment_bytes as configured, or by default the budget's hard limit less its soft limit:
+     * sources run only under the soft limit, so a shipment within that room cannot pass the hard
+     * limit by itself; half the soft limit when the two limits are equal.
+     */
+    private static long shipmentByteCap(final long configured, final MemoryBudget budget)
+    {
+        if (configured > 0)
+        {
+            return configured;
+        }
+        if (configured < 0)
+        {
+            return Long.MAX_VALUE;
+        }
+        final long room = budget.hardLimitBytes() - budget.softLimitBytes();
+        return Math.max(1, room > 0 ? room : budget.softLimitBytes() / 2);
+    }
+
+    /** The most payload bytes, at slot size, a source may emit in one call. */
+    long shipmentByteCap()
+    {
+        return shipmentByteCap;
+    }
+
     private void attach(final OutputStream producer, final InputQueue queue)
     {
         producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
@@ -236,6 +276,10 @@ public final class Graph implements AutoCloseable
             {
                 members.get(m).worker = group[m % count];
                 members.get(m).runningOn = members.get(m).worker;
+                if (members.get(m).isSource)
+                {
+                    members.get(m).worker.addSource(members.get(m));
+                }
             }
             bindLanes(members, group);
         }
@@ -353,8 +397,36 @@ public final class Graph implements AutoCloseable
     {
         if (started)
         {
-            throw new IllegalStateException(what + "() must be called before start()");
+            throw new IllegalStateException(what + "() must be called before start(); this graph's run is " +
+                runState());
         }
+    }
+
+    /** Before a start: this graph has not run and is not closed, or why it cannot start. */
+    private void checkStartable()
+    {
+        if (closed && !started)
+        {
+            throw new IllegalStateException("start(): this graph was closed without being started; make a new " +
+                "Graph(config) to run it");
+        }
+        if (started)
+        {
+            throw new IllegalStateException("start() was called before: this graph's run is " + runState() + ". A " +
+                "Graph runs once: wait for this run with waitUntilDone() or completion(), end it with cancel(), and " +
+                "make a new Graph(config) for another run");
+        }
+    }
+
+    /** The run's state, for messages: running, or how it ended. */
+    private String runState()
+    {
+        if (!finished)
+        {
+            return cancelled ? "being cancelled" : stopping ? "failing" : "running";
+        }
+        return (runFailed ? "over: it failed" : cancelled ? "over: it was cancelled" : "over: it is done") +
+            (closed ? ", and the graph is closed" : "");
     }
 
     /**
@@ -380,11 +452,14 @@ public final class Graph implements AutoCloseable
      *
      * @param sidePackets values for the nodes' input side packets, by name.
      * @throws IllegalArgumentException naming each node and side packet that has no value.
-     * @throws IllegalStateException if the graph was started before.
+     * @throws IllegalStateException if the graph was started before (saying whether its run is
+     *         still going or how it ended) or closed, or if the JVM lacks a flag
+     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it.
      */
     public void start(final Map<String, ?> sidePackets)
     {
-        checkNotStarted("start");
+        checkStartable();
+        JvmFlags.check(config);
         final List<String> missing = new ArrayList<>();
         for (final Node node : nodes)
         {
@@ -414,7 +489,14 @@ public final class Graph implements AutoCloseable
         {
             recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
         }
-        started = true;
+        synchronized (completion)
+        {
+            started = true;
+            if (completionWanted)
+            {
+                startCompleter();
+            }
+        }
         openNodes.set(nodes.length);
         for (final Worker worker : workers)
         {
@@ -496,7 +578,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
     {
-        input(stream, value).add(timestamp, value, 0, true);
+        inputFor(stream, value).add(timestamp, value, 0, true);
     }
 
     /**
@@ -509,7 +591,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
     {
-        input(stream, null).add(timestamp, InputQueue.LONG, value, true);
+        inputFor(stream, null).add(timestamp, InputQueue.LONG, value, true);
     }
 
     /**
@@ -522,7 +604,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
     {
-        input(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
+        inputFor(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
     }
 
     /**
@@ -536,7 +618,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
     {
-        return tryAdd(input(stream, value), timestamp, value, 0);
+        return tryAdd(inputFor(stream, value), timestamp, value, 0);
     }
 
     /**
@@ -549,7 +631,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final long value, final long timestamp)
     {
-        return tryAdd(input(stream, null), timestamp, InputQueue.LONG, value);
+        return tryAdd(inputFor(stream, null), timestamp, InputQueue.LONG, value);
     }
 
     /**
@@ -562,10 +644,10 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final double value, final long timestamp)
     {
-        return tryAdd(input(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+        return tryAdd(inputFor(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
     }
 
-    private static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
+    static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
     {
         try
         {
@@ -578,7 +660,7 @@ public final class Graph implements AutoCloseable
         }
     }
 
-    private GraphInput input(final String stream, final Object value)
+    private GraphInput inputFor(final String stream, final Object value)
     {
         final GraphInput input = inputs.get(stream);
         if (input == null)
@@ -605,7 +687,7 @@ public final class Graph implements AutoCloseable
      */
     public void setInputBound(final String stream, final long bound)
     {
-        input(stream, null).setBound(bound);
+        inputFor(stream, null).setBound(bound);
     }
 
     /**
@@ -615,8 +697,27 @@ public final class Graph implements AutoCloseable
      */
     public void closeInput(final String stream)
     {
-        input(stream, null).close();
+        closeInput(inputFor(stream, null));
+    }
+
+    /** A graph input's handle or {@link #closeInput(String)}: closes it (again does nothing). */
+    void closeInput(final GraphInput input)
+    {
+        input.close();
         checkFinishedWithoutNodes();
+    }
+
+    /**
+     * The handle of a graph input stream, to add packets to it without a lookup by name per packet.
+     * The same handle every time for a stream; valid before and after {@link #start}.
+     *
+     * @param stream a graph input stream.
+     * @return its handle.
+     * @throws IllegalArgumentException naming the stream and the graph's input streams if it is not one.
+     */
+    public GraphInputHandle input(final String stream)
+    {
+        return inputFor(stream, null).handle;
     }
 
     /**
@@ -691,17 +792,107 @@ public final class Graph implements AutoCloseable
         }
         done.await();
         stopWorkers();
-        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
-        if (runFailed || isolated || cancelled)
+        final GraphException failure = outcome();
+        if (failure != null)
         {
-            final List<String> blocked;
-            synchronized (failedNodes)
-            {
-                blocked = new ArrayList<>(blockedNodes);
-            }
-            throw new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
-                failures.counts());
+            throw failure;
         }
+    }
+
+    /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
+    private GraphException outcome()
+    {
+        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
+        if (!runFailed && !isolated && !cancelled)
+        {
+            return null;
+        }
+        final List<String> blocked;
+        synchronized (failedNodes)
+        {
+            blocked = new ArrayList<>(blockedNodes);
+        }
+        return new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
+            failures.counts());
+    }
+
+    /**
+     * A future of the run's end, for callers that do not block on {@link #waitUntilDone()}: it
+     * completes normally when the run is done, and exceptionally when it failed or was cancelled,
+     * with the {@link GraphException} {@code waitUntilDone()} throws as the cause (a
+     * {@link java.util.concurrent.CompletionException} around it, as for any dependent stage:
+     * {@code get()} throws an {@link java.util.concurrent.ExecutionException} whose cause it is).
+     * It completes after the workers have stopped and every payload the run held was released,
+     * as {@code waitUntilDone()} returns; {@link #close()} is still for the caller to call (it
+     * closes the graph's own pool and checks it for leaks). A graph closed without being started
+     * completes it as cancelled.
+     *
+     * <pre>{@code
+     * graph.completion().whenCompleteAsync((ok, failure) -> log(failure), myExecutor);
+     * }</pre>
+     *
+     * <p>Threading: it is completed on a thread of the graph's own, {@code framewire-completion},
+     * started by the first call (or by {@link #start} if that comes later), which waits for the
+     * end and does nothing else: never on a worker, so no stage can hold up the run. Stages
+     * attached before the end run on that thread, those attached after on the attaching thread; a
+     * stage that blocks or takes long belongs on an executor of the caller's ({@code *Async} with
+     * an executor). Each call returns a new future: completing or cancelling it affects neither
+     * the run (that is {@link #cancel()}) nor any other caller's future.
+     *
+     * @return a future of the run's end.
+     */
+    public CompletableFuture<Void> completion()
+    {
+        synchronized (completion)
+        {
+            if (!completionWanted)
+            {
+                completionWanted = true;
+                if (started)
+                {
+                    startCompleter();
+                }
+                else if (closed)
+                {
+                    completion.completeExceptionally(new GraphException(List.of(), true));
+                }
+            }
+        }
+        return completion.copy();
+    }
+
+    /** Holding the completion's monitor, once: the thread that completes it when the run has ended. */
+    private void startCompleter()
+    {
+        final Thread completer = new Thread(() ->
+        {
+            try
+            {
+                done.await();
+                stopWorkers();
+            }
+            catch (final InterruptedException ex)
+            {
+                completion.completeExceptionally(ex);
+                return;
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                completion.completeExceptionally(ex);
+                throw ex;
+            }
+            final GraphException failure = outcome();
+            if (failure == null)
+            {
+                completion.complete(null);
+            }
+            else
+            {
+                completion.completeExceptionally(failure);
+            }
+        }, "framewire-completion");
+        completer.setDaemon(true);
+        completer.start();
     }
 
     /**
@@ -760,6 +951,14 @@ public final class Graph implements AutoCloseable
     @Override
     public void close()
     {
+        closed = true;
+        synchronized (completion)
+        {
+            if (!started && completionWanted)
+            {
+                completion.completeExceptionally(new GraphException(List.of(), true)); // never started
+            }
+        }
         if (started && !finished)
         {
             cancel();
@@ -784,8 +983,11 @@ public final class Graph implements AutoCloseable
     }
 
     /**
-     * Packets a node dropped: by its input policy (fixed size, early close) or on purpose by its
-     * calculator ({@link CalculatorContext#countDrop()}).
+     * Packets a node dropped: by its input policy (fixed size, early close), on purpose by its
+     * calculator ({@link CalculatorContext#countDrop()}), or by a failure the run went on after
+     * (under {@link FailurePolicy#DROP_TIMESTAMP} each packet of the failed input set, or of a
+     * source's discarded shipment; under {@link MemoryLimitPolicy#DROP_OLDEST} each packet shed or
+     * of an input set dropped). Packets, not drop events: an input set of three packets counts 3.
      *
      * @param node a node's name.
      * @return the count so far.
@@ -828,13 +1030,26 @@ public final class Graph implements AutoCloseable
 
     /**
      * Drops made to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}, one
-     * sentence each (the first 10,000).
+     * sentence each (the first 10,000): a queued packet shed, or a whole input set dropped (the
+     * sentence says how many packets). {@link #memoryDropCount()} counts the packets.
      *
      * @return a snapshot.
      */
     public List<String> memoryDrops()
     {
         return memory.drops();
+    }
+
+    /**
+     * Packets dropped to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}:
+     * every queued packet shed and every packet of an input set dropped, however many drops that was.
+     * They are also in the nodes' {@link #dropCount(String)}.
+     *
+     * @return the count so far.
+     */
+    public long memoryDropCount()
+    {
+        return memory.droppedPackets();
     }
 
     /**
@@ -1000,7 +1215,7 @@ public final class Graph implements AutoCloseable
     boolean sourceMayRun(final Node node)
     {
         if (node.lifecycle != Node.OPEN || !allOpened || node.sourceLayer != lowestOpenLayer || stopping ||
-            node.isThrottled())
+            node.retry.retryAtNanos != 0 || node.isThrottled())
         {
             return false;
         }
@@ -1024,12 +1239,26 @@ public final class Graph implements AutoCloseable
             config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST;
     }
 
-    /** The node's worker: a calculator threw; what happens follows the graph's failure policy. */
-    void onNodeFailure(final Node node, final long timestamp, final Throwable cause)
+    /**
+     * The node's worker: a calculator threw; what happens follows the graph's failure policy.
+     *
+     * @param packets   what the failure drops if the run goes on: the packets of the failed input
+     *                  set, or of a source's discarded shipment.
+     * @param delivered whether the failed call's packets went out all the same (a source's shipment
+     *                  cut short at the hard limit under DROP_OLDEST): progress.
+     */
+    void onNodeFailure(
+        final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
     {
         final boolean inInputSet = timestamp != Timestamp.UNSTARTED && timestamp != Timestamp.DONE;
-        if (cause instanceof MemoryBudgetExceededException && config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST &&
-            inInputSet)
+        final boolean memoryDrop = cause instanceof MemoryBudgetExceededException &&
+            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST && inInputSet;
+        if (node.isSource && inInputSet && (memoryDrop || config.failurePolicy == FailurePolicy.DROP_TIMESTAMP) &&
+            !retrySource(node, timestamp, cause, delivered))
+        {
+            return; // gave up: the run has failed
+        }
+        if (memoryDrop)
         {
             memory.onHardLimit();
             if (node.isSource)
@@ -1041,15 +1270,15 @@ public final class Graph implements AutoCloseable
                     firstLine(cause.getMessage()));
                 return;
             }
-            node.dropped("", timestamp, "memory");
+            node.droppedSet(timestamp, "memory", packets);
             ReportEvent.emit("memory-hard-limit", cause.getMessage());
             memory.reportDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
-                ": " + firstLine(cause.getMessage()));
+                " (" + packets + (packets == 1 ? " packet" : " packets") + "): " + firstLine(cause.getMessage()),
+                packets);
             node.dropTimestamp(timestamp);
             return;
         }
-        final Throwable reported = cause instanceof MemoryBudgetExceededException ?
-            new MemoryLimitException(cause.getMessage() + "\n" + GraphReport.memory(this), cause) : cause;
+        final Throwable reported = reported(node, cause);
         switch (config.failurePolicy)
         {
             case DROP_TIMESTAMP:
@@ -1061,8 +1290,13 @@ public final class Graph implements AutoCloseable
                 recordFailure(node.name, timestamp, reported);
                 if (timestamp != Timestamp.DONE)
                 {
-                    node.dropped("", timestamp, "failure");
-                    node.dropTimestamp(timestamp);
+                    node.droppedSet(timestamp, "failure", packets);
+                    if (!node.isSource)
+                    {
+                        // a source has no input set to drop: what it staged was discarded, and its
+                        // bounds went back to what was delivered, for its next call
+                        node.dropTimestamp(timestamp);
+                    }
                 }
                 return;
             case ISOLATE:
@@ -1072,6 +1306,66 @@ public final class Graph implements AutoCloseable
             default:
                 fail(node.name, timestamp, reported);
         }
+    }
+
+    /**
+     * What a failure is reported as: the pool's refusal as a {@link MemoryLimitException} (the
+     * limit, the bytes, the node and its streams, the fix, and who holds the bytes); a class that
+     * failed to load or initialize with the JVM flags this JVM lacks, if any; else the cause.
+     */
+    private Throwable reported(final Node node, final Throwable cause)
+    {
+        if (cause instanceof MemoryBudgetExceededException)
+        {
+            return MemoryLimitException.of(this, node, (MemoryBudgetExceededException)cause);
+        }
+        if (cause instanceof LinkageError)
+        {
+            final String advice = JvmFlags.adviceFor(config.journal != null);
+            return new IllegalStateException("node '" + node.name + "' could not load or initialize a class it " +
+                "needs: " + cause + (advice != null ? "; " + advice : "; this JVM has the flags the graph needs " +
+                "(checked at start), so the cause is elsewhere: see the cause"), cause);
+        }
+        return cause;
+    }
+
+    /**
+     * The source's worker: a source call failed and the run would go on and call it again
+     * ({@link SourceRetry}). Calls it again at once, or after a wait, or gives up and fails the run.
+     *
+     * @return true to go on; false if the source gave up and the run failed.
+     */
+    private boolean retrySource(final Node node, final long timestamp, final Throwable cause, final boolean delivered)
+    {
+        final SourceRetry retry = node.retry;
+        final String hopeless = SourceRetry.hopeless(cause, pool.budget());
+        if (delivered && hopeless == null)
+        {
+            retry.onProgress();
+            return true;
+        }
+        final long now = System.nanoTime();
+        final long wait = hopeless != null ? -1 : retry.onFailedCall(now);
+        if (wait < 0)
+        {
+            final Throwable reported = reported(node, cause);
+            final long calls = node.calls;
+            final String why = hopeless != null ?
+                "calling it again cannot help: " + hopeless :
+                "its last " + retry.failedCalls() + " calls failed in a row, over " +
+                TimeUnit.NANOSECONDS.toMillis(retry.failingForNanos(now)) + " ms (a source whose call fails is called " +
+                "again, at most " + SourceRetry.MAX_FAILED_CALLS + " times in a row, waiting up to " +
+                SourceRetry.MAX_BACKOFF_MILLIS + " ms between calls)";
+            fail(node.name, timestamp, new IllegalStateException("source node '" + node.name + "' gave up after " +
+                calls + (calls == 1 ? " call" : " calls") + ": " + why + "; the last failure: " +
+                firstLine(String.valueOf(reported)), reported));
+            return false;
+        }
+        if (wait > 0)
+        {
+            node.worker.backOff(node, now + wait);
+        }
+        return true;
     }
 
     private static String firstLine(final String message)

@@ -48,6 +48,7 @@ public final class GraphConfig
     final MemoryLimitPolicy memoryLimitPolicy;
     final long memoryBudgetBytes;
     final int maxShipmentSize;
+    final long maxShipmentBytes;
     final int inputSetsPerRun;
     final int keptFailures;
     final JournalConfig journal;
@@ -84,6 +85,7 @@ public final class GraphConfig
         this.memoryLimitPolicy = b.memoryLimitPolicy;
         this.memoryBudgetBytes = b.memoryBudgetBytes;
         this.maxShipmentSize = b.maxShipmentSize;
+        this.maxShipmentBytes = b.maxShipmentBytes;
         this.inputSetsPerRun = b.inputSetsPerRun;
         this.keptFailures = b.keptFailures;
         this.journal = b.journal;
@@ -124,6 +126,7 @@ public final class GraphConfig
         b.memoryLimitPolicy = memoryLimitPolicy;
         b.memoryBudgetBytes = memoryBudgetBytes;
         b.maxShipmentSize = maxShipmentSize;
+        b.maxShipmentBytes = maxShipmentBytes;
         b.inputSetsPerRun = inputSetsPerRun;
         b.keptFailures = keptFailures;
         b.journal = journal;
@@ -286,6 +289,17 @@ public final class GraphConfig
     }
 
     /**
+     * The most payload bytes a source's shipment (one call) may hold, as configured: positive, 0
+     * for the default derived from the memory budget, -1 for none.
+     *
+     * @return the configured value; see {@link Builder#maxShipmentBytes(long)}.
+     */
+    public long maxShipmentBytes()
+    {
+        return maxShipmentBytes;
+    }
+
+    /**
      * The graph-wide queue limit: 0 means {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 none.
      *
      * @return the configured value.
@@ -315,6 +329,7 @@ public final class GraphConfig
         private MemoryLimitPolicy memoryLimitPolicy = MemoryLimitPolicy.FAIL;
         private long memoryBudgetBytes;
         private int maxShipmentSize = 64;
+        private long maxShipmentBytes;
         private int inputSetsPerRun = 1;
         private int keptFailures = 16;
         private JournalConfig journal;
@@ -598,6 +613,28 @@ public final class GraphConfig
         public Builder maxShipmentSize(final int size)
         {
             this.maxShipmentSize = size;
+            return this;
+        }
+
+        /**
+         * The most off-heap bytes a source's shipment may hold: the payloads it emits in one call,
+         * each counted at its slot size (what it counts against the budget), across its outputs. The
+         * first payload of a call always goes out; an emit that would pass the cap after it fails
+         * the call with a {@link MemoryLimitException}, as one past {@link #maxShipmentSize(int)}
+         * does, so a source that makes frames ends its shipment when
+         * {@link CalculatorContext#shipmentBytesLeft()} is below the next frame.
+         *
+         * <p>The default, 0, derives the cap from the pool's budget: its hard limit less its soft
+         * limit (25 % of the budget with the graph's own pool), or half the soft limit when the two
+         * limits are equal. Sources run only while the pool is under the soft limit, so a shipment
+         * within that room cannot by itself pass the hard limit.
+         *
+         * @param bytes positive; 0 for the default derived from the budget; -1 for no cap.
+         * @return this.
+         */
+        public Builder maxShipmentBytes(final long bytes)
+        {
+            this.maxShipmentBytes = bytes;
             return this;
         }
 

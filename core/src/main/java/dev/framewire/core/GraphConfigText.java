@@ -311,6 +311,10 @@ public final class GraphConfigText
         {
             b.maxShipmentSize(proto.getMaxShipmentSize());
         }
+        if (proto.hasMaxShipmentBytes())
+        {
+            b.maxShipmentBytes(proto.getMaxShipmentBytes());
+        }
         if (proto.hasInputSetsPerRun())
         {
             b.inputSetsPerRun(proto.getInputSetsPerRun());
@@ -677,6 +681,10 @@ public final class GraphConfigText
         if (config.maxShipmentSize != defaults.maxShipmentSize)
         {
             proto.setMaxShipmentSize(config.maxShipmentSize);
+        }
+        if (config.maxShipmentBytes != defaults.maxShipmentBytes)
+        {
+            proto.setMaxShipmentBytes(config.maxShipmentBytes);
         }
         for (final NodeConfig node : config.nodes)
         {

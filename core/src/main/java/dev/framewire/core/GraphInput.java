@@ -21,6 +21,8 @@ final class GraphInput
     final Graph graph;
     final String name;
     final OutputStream stream;
+    /** The public face of this stream, made once: {@link Graph#input(String)} hands it out. */
+    final GraphInputHandle handle = new GraphInputHandle(this);
     InputQueue[] throttleQueues = new InputQueue[0];
     private final HeldBack heldBack = new HeldBack();
     private final AtomicBoolean guard = new AtomicBoolean();

@@ -110,6 +110,12 @@ final class GraphPlan
         {
             errors.add("max_shipment_size " + config.maxShipmentSize + " is invalid; it must be positive (default 64)");
         }
+        if (config.maxShipmentBytes < -1)
+        {
+            errors.add("max_shipment_bytes " + config.maxShipmentBytes + " is invalid; give a positive size, 0 " +
+                "(the default) to derive it from the memory budget (its hard limit less its soft limit), or -1 for " +
+                "no cap");
+        }
         if (config.memoryBudgetBytes < 0)
         {
             errors.add("memory budget " + config.memoryBudgetBytes + " bytes is invalid; give a positive size, or 0 " +

@@ -53,6 +53,13 @@ final class GraphReport
             {
                 sb.append(", ").append(node.drops).append(" dropped");
             }
+            final SourceRetry retry = node.retry;
+            final int failedCalls = retry == null ? 0 : retry.failedCalls(); // racy: diagnostics
+            if (failedCalls > 0)
+            {
+                sb.append(", its last ").append(failedCalls).append(failedCalls == 1 ? " call" : " calls")
+                    .append(" failed (called again").append(retry.retryAtNanos != 0 ? " after a wait)" : ")");
+            }
             sb.append('\n');
             for (final InputPort port : node.inputs)
             {

@@ -91,6 +91,20 @@ final class Lane implements CalculatorContext
         DONE.setOpaque(this, false); // published to the runner by the hand-over
     }
 
+    /** Packets of the input set this lane holds: what a failed call drops. */
+    int inputPackets()
+    {
+        int packets = 0;
+        for (final InputPort port : inputs)
+        {
+            if (!port.isEmpty())
+            {
+                packets++;
+            }
+        }
+        return packets;
+    }
+
     boolean isDone()
     {
         return (boolean)DONE.getAcquire(this);
@@ -241,6 +255,12 @@ final class Lane implements CalculatorContext
     public int maxShipmentSize()
     {
         return node.maxShipmentSize();
+    }
+
+    @Override
+    public long shipmentBytesLeft()
+    {
+        return Long.MAX_VALUE; // not a source
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The run's side of the global memory budget (seed 004 §5.3): over the soft limit, sources are
@@ -34,6 +35,8 @@ final class MemoryGovernor
     /** Over the hard limit under DROP_OLDEST: nodes shed their oldest queued payloads. */
     private volatile boolean pressure;
     private final ConcurrentLinkedQueue<String> drops = new ConcurrentLinkedQueue<>();
+    /** Packets dropped to stay within the budget: each shed packet, each packet of a dropped input set. */
+    private final AtomicLong droppedPackets = new AtomicLong();
 
     MemoryGovernor(final MemoryBudget budget, final Runnable scheduleSources)
     {
@@ -117,19 +120,29 @@ final class MemoryGovernor
                 }
                 node.dropped(queue.streamName, ts, "memory");
                 reportDrop("dropped the packet at " + Timestamp.toString(ts) + " queued on " + queue +
-                    ": over the memory budget's hard limit");
+                    ": over the memory budget's hard limit", 1);
             }
         }
     }
 
-    /** Any thread: one drop made to stay within the budget; logged, and kept (the first 10,000). */
-    void reportDrop(final String report)
+    /**
+     * Any thread: one drop made to stay within the budget, of {@code packets} packets (one queued
+     * packet, or a whole input set); counted, logged, and kept (the first 10,000).
+     */
+    void reportDrop(final String report, final int packets)
     {
+        droppedPackets.addAndGet(packets);
         if (drops.size() < KEPT_DROPS)
         {
             drops.add(report);
         }
         LOG.warn(report);
+    }
+
+    /** Any thread: packets dropped so far to stay within the budget. */
+    long droppedPackets()
+    {
+        return droppedPackets.get();
     }
 
     /** Any thread: the drop reports kept so far. */

@@ -118,6 +118,10 @@ final class Node extends ScheduleState implements CalculatorContext
     volatile boolean blockRequested;
     /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
     volatile long calls;
+    /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
+    final SourceRetry retry;
+    /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
+    private long shipmentBytes;
     private boolean stopRequested;
     private boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
@@ -163,6 +167,7 @@ final class Node extends ScheduleState implements CalculatorContext
             contract.inputPolicy() != null ? contract.inputPolicy() : InputPolicy.DEFAULT;
         this.processBounds = contract.processTimestampBounds();
         this.isSource = isSource;
+        this.retry = isSource ? new SourceRetry() : null;
         this.sourceLayer = config.sourceLayer;
         this.inputSetsPerRun = graph.config().inputSetsPerRun;
     }
@@ -466,10 +471,11 @@ final class Node extends ScheduleState implements CalculatorContext
             return;
         }
         final Throwable failure = lane.failure;
+        final int packets = lane.inputPackets();
         if (failure != null)
         {
             lane.release();
-            graph.onNodeFailure(this, timestamp, failure);
+            graph.onNodeFailure(this, timestamp, failure, packets, false);
             return;
         }
         try
@@ -487,7 +493,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
         catch (final Throwable t)
         {
-            onFailure(timestamp, t);
+            onFailure(timestamp, t, packets);
         }
     }
 
@@ -556,6 +562,7 @@ final class Node extends ScheduleState implements CalculatorContext
         INPUT_TIMESTAMP.setOpaque(this, 0L);
         journalBegin();
         CALLS.setOpaque(this, calls + 1);
+        shipmentBytes = 0;
         final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
         {
@@ -576,6 +583,7 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             journalEnd();
         }
+        retry.onProgress();
         if (stopRequested)
         {
             close();
@@ -787,8 +795,25 @@ final class Node extends ScheduleState implements CalculatorContext
 
     private void onFailure(final long timestamp, final Throwable cause)
     {
+        onFailure(timestamp, cause, inputPackets());
+    }
+
+    /**
+     * Worker: a call failed. Its input set is released and what it emitted is discarded (or, for a
+     * source cut short at the hard limit under DROP_OLDEST, delivered); then the failure policy.
+     *
+     * @param inputPackets packets of the failed call's input set, counted before they were released.
+     */
+    private void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
+    {
         releaseInputs();
-        if (graph.keepsStaged(this, cause))
+        int staged = 0;
+        for (final OutputStream output : outputs)
+        {
+            staged += output.stagedCount();
+        }
+        final boolean delivered = graph.keepsStaged(this, cause);
+        if (delivered)
         {
             flushQuietly();
         }
@@ -799,7 +824,23 @@ final class Node extends ScheduleState implements CalculatorContext
                 output.discardStaged();
             }
         }
-        graph.onNodeFailure(this, timestamp, cause);
+        // what the failure loses: a node's input set; a source's shipment, unless it went out
+        graph.onNodeFailure(this, timestamp, cause, isSource ? (delivered ? 0 : staged) : inputPackets,
+            delivered && staged > 0);
+    }
+
+    /** Worker: packets of the input set the ports hold now. */
+    private int inputPackets()
+    {
+        int packets = 0;
+        for (final InputPort port : inputs)
+        {
+            if (!port.isEmpty())
+            {
+                packets++;
+            }
+        }
+        return packets;
     }
 
     void releaseInputs()
@@ -1046,6 +1087,12 @@ final class Node extends ScheduleState implements CalculatorContext
     }
 
     @Override
+    public long shipmentBytesLeft()
+    {
+        return isSource ? Math.max(0, graph.shipmentByteCap() - shipmentBytes) : Long.MAX_VALUE;
+    }
+
+    @Override
     public boolean isCancelled()
     {
         return graph.isStopping();
@@ -1096,6 +1143,50 @@ final class Node extends ScheduleState implements CalculatorContext
                 event.commit();
             }
         }
+    }
+
+    /**
+     * Worker: a whole input set, or a source's shipment, of {@code packets} packets was dropped (a
+     * failed call under DROP_TIMESTAMP, an input set whose acquire passed the hard limit under
+     * DROP_OLDEST). The count goes up by the packets; the journal and JFR get one drop of the set
+     * (stream -1 in the journal: its packets were taken by the call, see {@code Postmortem}).
+     */
+    void droppedSet(final long timestamp, final String reason, final int packets)
+    {
+        drops = drops + packets;
+        final JournalWriter journal = graph.journal;
+        if (journal != null)
+        {
+            journal.drop(runningOn.id, id, -1, timestamp, Graph.dropReason(reason));
+        }
+        if (JFR_PROBES && dropEventProbe.isEnabled())
+        {
+            final DropEvent event = new DropEvent();
+            event.node = name;
+            event.stream = "";
+            event.timestamp = timestamp;
+            event.reason = reason;
+            if (event.shouldCommit())
+            {
+                event.commit();
+            }
+        }
+    }
+
+    /**
+     * Worker, a source's emit of a payload: counts it in the call's shipment, or refuses it when it
+     * would take the shipment past {@code max_shipment_bytes} (the first payload of a call always
+     * goes out). The caller releases the payload when this throws.
+     */
+    void addToShipment(final String stream, final Payload payload)
+    {
+        final long bytes = payload.capacity();
+        final long before = shipmentBytes;
+        if (before > 0 && before + bytes > graph.shipmentByteCap())
+        {
+            throw MemoryLimitException.shipment(graph, this, stream, before, bytes);
+        }
+        shipmentBytes = before + bytes;
     }
 
     private void commitProcessEvent(final NodeProcessEvent event, final long timestamp)

@@ -34,6 +34,8 @@ final class OutputStream implements Output
     long bound = Timestamp.PRE_STREAM;
     private long lastTimestamp = Timestamp.UNSET;
     private long publishedBound = Timestamp.PRE_STREAM;
+    /** {@link #lastTimestamp} as of the last flush: what a discard goes back to. */
+    private long publishedLast = Timestamp.UNSET;
     private long[] stagedTimestamps = new long[8];
     private Object[] stagedValues = new Object[8];
     private long[] stagedWords = new long[8];
@@ -126,15 +128,9 @@ final class OutputStream implements Output
             }
             return;
         }
-        if (node != null && node.isSource && staged >= graph.config().maxShipmentSize)
+        if (node != null && node.isSource)
         {
-            if (value instanceof Payload)
-            {
-                ((Payload)value).release();
-            }
-            throw new IllegalStateException("source node '" + node.name + "' emitted more than max_shipment_size " +
-                graph.config().maxShipmentSize + " packets on stream '" + name + "' in one call; emit the rest in " +
-                "the next call (it is called again until it stops)");
+            checkShipment(value);
         }
         if (timestamp < bound || !Timestamp.isValidPacketTimestamp(timestamp) ||
             (timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM) && lastTimestamp != Timestamp.UNSET)
@@ -157,6 +153,36 @@ final class OutputStream implements Output
         staged++;
         lastTimestamp = timestamp;
         bound = Timestamp.nextAllowedInStream(timestamp);
+    }
+
+    /**
+     * A source's emit: within {@code max_shipment_size} packets on this stream and
+     * {@code max_shipment_bytes} across the call, or refused (its payload released).
+     */
+    private void checkShipment(final Object value)
+    {
+        if (staged >= graph.config().maxShipmentSize)
+        {
+            if (value instanceof Payload)
+            {
+                ((Payload)value).release();
+            }
+            throw new IllegalStateException("source node '" + node.name + "' emitted more than max_shipment_size " +
+                graph.config().maxShipmentSize + " packets on stream '" + name + "' in one call; emit the rest in " +
+                "the next call (it is called again until it stops)");
+        }
+        if (value instanceof Payload)
+        {
+            try
+            {
+                node.addToShipment(name, (Payload)value);
+            }
+            catch (final MemoryLimitException ex)
+            {
+                ((Payload)value).release();
+                throw ex;
+            }
+        }
     }
 
     String timestampError(final long timestamp)
@@ -248,6 +274,7 @@ final class OutputStream implements Output
             }
         }
         staged = 0;
+        publishedLast = lastTimestamp;
         final long b = bound;
         final boolean boundMoved = b != publishedBound;
         if (boundMoved)
@@ -377,7 +404,12 @@ final class OutputStream implements Output
         }
     }
 
-    /** Releases staged payloads without delivering them: for a failed or cancelled run. */
+    /**
+     * Releases staged payloads without delivering them (a failed call, a failed or cancelled run),
+     * and takes the stream's bound and last timestamp back to what was last delivered: nothing
+     * downstream saw the discarded packets, so a source called again after a failed call may emit
+     * their timestamps again.
+     */
     void discardStaged()
     {
         for (int i = 0; i < staged; i++)
@@ -390,6 +422,8 @@ final class OutputStream implements Output
             }
         }
         staged = 0;
+        bound = publishedBound;
+        lastTimestamp = publishedLast;
     }
 
     int stagedCount()

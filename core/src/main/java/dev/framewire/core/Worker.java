@@ -50,6 +50,10 @@ final class Worker extends ParkHandshake implements Agent
 
     /** Graph-input queues into this worker's nodes that it polls; set before the run. */
     private InputQueue[] polled = new InputQueue[0];
+    /** This worker's source nodes; set before the run. */
+    private Node[] sources = new Node[0];
+    /** How many of {@link #sources} wait out a backoff after failed calls ({@link SourceRetry}); worker only. */
+    private int backingOff;
     /** Whether the last duty cycle did work; worker only. */
     private boolean busy;
     volatile int lifecycle = INITIALISED;
@@ -170,6 +174,10 @@ final class Worker extends ParkHandshake implements Agent
             lifecycle = RUNNING;
         }
         int work = pollInputs() + inbox.drain(toHeap, 256);
+        if (backingOff != 0)
+        {
+            work += wakeBackedOffSources();
+        }
         final Node node = heap.poll();
         if (node == null)
         {
@@ -218,6 +226,50 @@ final class Worker extends ParkHandshake implements Agent
             }
         }
         return work;
+    }
+
+    /** Before the run: a source node pinned to this worker. */
+    void addSource(final Node source)
+    {
+        sources = java.util.Arrays.copyOf(sources, sources.length + 1);
+        sources[sources.length - 1] = source;
+    }
+
+    /**
+     * This worker's thread, after a source's failed call: the source is not called before
+     * {@code retryAtNanos} (System.nanoTime); this worker queues it again then.
+     */
+    void backOff(final Node source, final long retryAtNanos)
+    {
+        assert Thread.currentThread() == thread || thread == null : source + " backed off on " +
+            Thread.currentThread().getName() + ", not its worker " + name;
+        if (source.retry.retryAtNanos == 0)
+        {
+            backingOff++;
+        }
+        source.retry.retryAtNanos = retryAtNanos == 0 ? 1 : retryAtNanos;
+    }
+
+    /**
+     * Queues the sources whose backoff is over. One clock read per duty cycle, only while a source
+     * of this worker waits.
+     */
+    int wakeBackedOffSources()
+    {
+        final long now = System.nanoTime();
+        int woken = 0;
+        for (final Node source : sources)
+        {
+            final long at = source.retry.retryAtNanos;
+            if (at != 0 && now - at >= 0)
+            {
+                source.retry.retryAtNanos = 0;
+                backingOff--;
+                source.scheduleFromOwnWorker();
+                woken++;
+            }
+        }
+        return woken;
     }
 
     /** Before the run: this worker polls {@code queue} for input instead of being told. */

@@ -27,10 +27,11 @@ class ReadmeExampleTest
         try (Graph graph = new Graph(config))
         {
             graph.observe("out", packet -> sum.addAndGet(packet.getLong()));
+            GraphInputHandle in = graph.input("in");
             graph.start();
             for (long ts = 0; ts < 100; ts++)
             {
-                graph.addPacket("in", ts * ts, ts);
+                in.addPacket(ts * ts, ts);
             }
             graph.closeAllInputs();
             graph.waitUntilDone();

@@ -17,6 +17,9 @@ public final class PayloadPool implements AutoCloseable
 {
     /** Byte alignment of every slab, and so of every slot: a cache line. */
     public static final int ALIGNMENT = 64;
+    /** The fix for a payload over the largest slot, in its message. */
+    private static final String LARGER_SLOTS = "give the graph a pool with larger slots " +
+        "(new PayloadPool(new PoolContext().maxSlotBytes(...)), a power of two)";
 
     private final MemoryBudget budget;
     private final SizeClass[] sizeClasses;
@@ -66,17 +69,14 @@ public final class PayloadPool implements AutoCloseable
      *
      * @param length bytes, 1 up to the largest slot size.
      * @return a payload with a reference count of 1.
-     * @throws IllegalArgumentException if {@code length} is out of range.
+     * @throws IllegalArgumentException if {@code length} is not positive.
+     * @throws PayloadTooLargeException if {@code length} is more than the largest slot.
      * @throws MemoryBudgetExceededException if the hard limit or the maximum would be passed.
      * @throws IllegalStateException if the pool is closed.
      */
     public Payload acquire(final int length)
     {
-        if (length <= 0 || length > maxSlotBytes)
-        {
-            throw new IllegalArgumentException(
-                "payload length " + length + " out of range, valid is 1.." + maxSlotBytes + " bytes");
-        }
+        checkLength(length);
         if (closed)
         {
             throw new IllegalStateException("payload pool is closed");
@@ -85,7 +85,7 @@ public final class PayloadPool implements AutoCloseable
         if (!budget.tryUse(sizeClass.slotBytes))
         {
             failedAcquires.incrementAndGet();
-            throw exceeded("hard limit " + budget.hardLimitBytes() + " B", sizeClass.slotBytes);
+            throw exceeded("hard limit " + budget.hardLimitBytes() + " B", sizeClass.slotBytes, budget.hardLimitBytes(), true);
         }
         Payload payload = sizeClass.poll();
         if (payload == null)
@@ -106,7 +106,8 @@ public final class PayloadPool implements AutoCloseable
             {
                 budget.unuse(sizeClass.slotBytes);
                 failedAcquires.incrementAndGet();
-                throw exceeded("maximum " + budget.maxBytes() + " B of slabs", sizeClass.slotBytes);
+                throw exceeded("maximum " + budget.maxBytes() + " B of slabs", sizeClass.slotBytes, budget.maxBytes(),
+                    false);
             }
         }
         payload.onAcquire(length, leakTracking ? new Throwable("acquired here") : null);
@@ -129,18 +130,15 @@ public final class PayloadPool implements AutoCloseable
      *               {@code format.frameBytes(height, format.minStride(width))}.
      * @param count  how many more slots the class should have; 0 does nothing.
      * @return the slots the size class has now.
-     * @throws IllegalArgumentException if {@code length} or {@code count} is out of range.
+     * @throws IllegalArgumentException if {@code length} or {@code count} is out of range
+     *         ({@link PayloadTooLargeException} for a length over the largest slot).
      * @throws MemoryBudgetExceededException if the budget's maximum leaves no room for them; the
      *         slabs added until then stay.
      * @throws IllegalStateException if the pool is closed.
      */
     public int reserve(final int length, final int count)
     {
-        if (length <= 0 || length > maxSlotBytes)
-        {
-            throw new IllegalArgumentException(
-                "payload length " + length + " out of range, valid is 1.." + maxSlotBytes + " bytes");
-        }
+        checkLength(length);
         if (count < 0)
         {
             throw new IllegalArgumentException("reserve count " + count + " is negative, valid is 0 or more");
@@ -158,7 +156,7 @@ public final class PayloadPool implements AutoCloseable
             throw new MemoryBudgetExceededException("cannot reserve " + count + " more slots of " +
                 sizeClass.slotBytes + " B for " + length + " B payloads: the maximum of " + budget.maxBytes() +
                 " B of slabs left room for " + added, (long)(count - added) * sizeClass.slotBytes,
-                budget.bytesInUse());
+                budget.bytesInUse(), budget.maxBytes(), false);
         }
         return slots;
     }
@@ -186,7 +184,8 @@ public final class PayloadPool implements AutoCloseable
      * @param stride bytes per row of plane 0, at least {@code format.minStride(width)}; even for
      *               {@link PixelFormat#I420}.
      * @return a frame payload with a reference count of 1.
-     * @throws IllegalArgumentException naming the size, stride or format that does not fit.
+     * @throws IllegalArgumentException naming the size, stride or format that does not fit
+     *         ({@link PayloadTooLargeException} for a frame over the largest slot).
      */
     public Payload acquireFrame(final int width, final int height, final PixelFormat format, final int stride)
     {
@@ -210,12 +209,26 @@ public final class PayloadPool implements AutoCloseable
         final long bytes = format.frameBytesLong(height, stride);
         if (bytes > maxSlotBytes)
         {
-            throw new IllegalArgumentException("frame " + width + "x" + height + " " + format + " needs " + bytes +
-                " bytes, more than the largest slot of " + maxSlotBytes + " bytes");
+            throw new PayloadTooLargeException("frame " + width + "x" + height + " " + format + " needs " + bytes +
+                " bytes, more than the largest slot of " + maxSlotBytes + " bytes; " + LARGER_SLOTS, bytes, maxSlotBytes);
         }
         final Payload payload = acquire((int)bytes);
         payload.frame(width, height, stride, format);
         return payload;
+    }
+
+    /**
+     * The slot a payload of {@code length} bytes takes: what it counts against the budget.
+     *
+     * @param length bytes, 1 up to the largest slot size.
+     * @return the slot's bytes, the least power of two size class that holds {@code length}.
+     * @throws IllegalArgumentException if {@code length} is out of range
+     *         ({@link PayloadTooLargeException} when over the largest slot).
+     */
+    public int slotBytesFor(final int length)
+    {
+        checkLength(length);
+        return sizeClasses[classIndex(length)].slotBytes;
     }
 
     /**
@@ -418,7 +431,22 @@ public final class PayloadPool implements AutoCloseable
         return Math.max(0, shift - minSlotShift);
     }
 
-    private MemoryBudgetExceededException exceeded(final String limit, final int slotBytes)
+    private void checkLength(final int length)
+    {
+        if (length <= 0)
+        {
+            throw new IllegalArgumentException(
+                "payload length " + length + " out of range, valid is 1.." + maxSlotBytes + " bytes");
+        }
+        if (length > maxSlotBytes)
+        {
+            throw new PayloadTooLargeException("payload length " + length + " is more than the largest slot of " +
+                maxSlotBytes + " bytes (valid is 1.." + maxSlotBytes + "); " + LARGER_SLOTS, length, maxSlotBytes);
+        }
+    }
+
+    private MemoryBudgetExceededException exceeded(
+        final String limit, final int slotBytes, final long limitBytes, final boolean hardLimit)
     {
         final StringBuilder sb = new StringBuilder(256);
         sb.append("cannot acquire a ").append(slotBytes).append(" B slot: ").append(budget.bytesInUse())
@@ -440,6 +468,6 @@ public final class PayloadPool implements AutoCloseable
         {
             sb.append("\n(turn leak tracking on to see which payloads and owners)");
         }
-        return new MemoryBudgetExceededException(sb.toString(), slotBytes, budget.bytesInUse());
+        return new MemoryBudgetExceededException(sb.toString(), slotBytes, budget.bytesInUse(), limitBytes, hardLimit);
     }
 }

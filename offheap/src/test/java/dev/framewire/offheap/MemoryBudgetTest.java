@@ -99,6 +99,8 @@ class MemoryBudgetTest
             "where they were acquired: " + message);
         assertEquals(256, ex.requestedBytes());
         assertEquals(6 * KIB, ex.bytesInUse());
+        assertEquals(6 * KIB, ex.limitBytes());
+        assertTrue(ex.isHardLimit());
         assertEquals(1, pool.failedAcquires());
         assertEquals(6 * KIB, pool.budget().bytesInUse(), "a refused acquire holds nothing");
         assertEquals(6 * KIB, pool.budget().peakBytesInUse());

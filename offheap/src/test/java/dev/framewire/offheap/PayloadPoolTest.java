@@ -234,6 +234,8 @@ class PayloadPoolTest
             assertThrows(MemoryBudgetExceededException.class, () -> pool.acquire(KIB));
         assertTrue(other.getMessage().contains("maximum 8192 B of slabs"),
             "free slots of one class are not cut up for another: " + other.getMessage());
+        assertFalse(other.isHardLimit(), "the slab maximum, not the hard limit");
+        assertEquals(8 * KIB, other.limitBytes());
         assertEquals(2, pool.failedAcquires());
         assertEquals(0, pool.budget().bytesInUse());
     }

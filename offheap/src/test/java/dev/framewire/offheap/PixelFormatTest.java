@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -146,10 +147,20 @@ class PixelFormatTest
     @Test
     void aFrameBiggerThanTheLargestSlotIsRefusedWithItsSize()
     {
-        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+        final PayloadTooLargeException ex = assertThrows(PayloadTooLargeException.class,
             () -> pool.acquireFrame(7680, 4320, PixelFormat.RGBA32));
         assertTrue(ex.getMessage().contains("frame 7680x4320 RGBA32 needs 132710400 bytes, more than the largest slot " +
-            "of 67108864 bytes"), ex.getMessage());
+            "of 67108864 bytes; give the graph a pool with larger slots"), ex.getMessage());
+        assertEquals(132_710_400L, ex.requestedBytes());
+        assertEquals(64 << 20, ex.maxSlotBytes());
+        final PayloadTooLargeException blob = assertThrows(PayloadTooLargeException.class,
+            () -> pool.acquire((64 << 20) + 1));
+        assertTrue(blob.getMessage().startsWith("payload length 67108865 is more than the largest slot of 67108864 " +
+            "bytes"), blob.getMessage());
+        assertEquals((64 << 20) + 1, blob.requestedBytes());
+        assertThrows(PayloadTooLargeException.class, () -> pool.reserve((64 << 20) + 1, 1));
+        final IllegalArgumentException empty = assertThrows(IllegalArgumentException.class, () -> pool.acquire(0));
+        assertFalse(empty instanceof PayloadTooLargeException, "a length of 0 is out of range, not too large");
     }
 
     @Test

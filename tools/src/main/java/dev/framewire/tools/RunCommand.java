@@ -573,10 +573,10 @@ public final class RunCommand implements Callable<Integer>
             }
         }
         out.println("drops: " + drops + (byNode.length() > 0 ? byNode + ")" : ""));
-        final int memoryDrops = graph.memoryDrops().size();
+        final long memoryDrops = graph.memoryDropCount();
         if (memoryDrops > 0)
         {
-            out.println("memory drops (over the hard limit): " + memoryDrops);
+            out.println("memory drops (packets dropped over the hard limit): " + memoryDrops);
         }
         out.printf(Locale.ROOT, "off-heap: peak %s in use, %s at the end (budget %s)%n", mib(budget.peakBytesInUse()),
             mib(budget.bytesInUse()), mib(budget.maxBytes()));

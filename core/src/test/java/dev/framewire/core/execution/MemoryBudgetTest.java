@@ -113,7 +113,9 @@ class MemoryBudgetTest
 
     /**
      * 16 MiB: soft limit 8 MiB, hard 12 MiB. Shipments of 28 frames of 256 KiB (7 MiB): the first
-     * fits and is hoarded; the second starts under the soft limit and passes the hard one.
+     * fits and is hoarded; the second starts under the soft limit and passes the hard one. No byte
+     * cap on shipments: the default (hard less soft, 4 MiB) would stop them first
+     * ({@code ShipmentBytesTest} has that).
      */
     private static GraphConfig.Builder hoarding(final MemoryLimitPolicy policy)
     {
@@ -121,6 +123,7 @@ class MemoryBudgetTest
             .memoryBudget(16 * MIB)
             .memoryLimitPolicy(policy)
             .maxShipmentSize(28)
+            .maxShipmentBytes(-1)
             .node("src", n -> n.calculator(() -> frameSource(100, 256, 256)).outputStream("frames"))
             .node("hoard", n -> n.calculator(MemoryBudgetTest::hoarder).inputStream("frames"));
     }
@@ -139,8 +142,21 @@ class MemoryBudgetTest
             assertEquals("src", first.node());
             assertTrue(first.cause() instanceof MemoryLimitException, String.valueOf(first.cause()));
             assertTrue(first.cause().getCause() instanceof MemoryBudgetExceededException);
-            final String report = first.cause().getMessage();
-            assertTrue(report.contains("would pass the hard limit " + 12 * MIB + " B"), report);
+            final MemoryLimitException limit = (MemoryLimitException)first.cause();
+            final String report = limit.getMessage();
+            assertTrue(report.startsWith("source node 'src' on stream 'frames' cannot take a 262144 B slot: " +
+                12 * MIB + " B in use + 262144 B would pass the pool's hard limit of " + 12 * MIB + " B (soft limit " +
+                8 * MIB + " B, hard limit " + 12 * MIB + " B, budget " + 16 * MIB + " B)\nfix: raise " +
+                "memory_budget_bytes"), report);
+            assertTrue(report.contains("lower max_shipment_size (28) or max_shipment_bytes") &&
+                report.contains("memory_limit_policy: DROP_OLDEST"), report);
+            assertEquals(MemoryLimitException.HARD_LIMIT, limit.limit());
+            assertEquals(12 * MIB, limit.limitBytes());
+            assertEquals(12 * MIB, limit.bytesInUse());
+            assertEquals(256 * 1024, limit.requestedBytes());
+            assertEquals("src", limit.node());
+            assertEquals("frames", limit.stream());
+            assertTrue(report.contains("Held by size class:\n  262144 B x 48"), report);
             // the pool's account: each held frame with its last owner, the hoarder's input (leak
             // tracking is on in the test build), and the graph's: queues and the budget
             assertTrue(report.contains("stream 'frames'") && report.contains("node 'hoard'"), report);
@@ -162,6 +178,7 @@ class MemoryBudgetTest
             .memoryBudget(16 * MIB)
             .memoryLimitPolicy(MemoryLimitPolicy.DROP_OLDEST)
             .maxShipmentSize(28)
+            .maxShipmentBytes(-1) // this test is about the hard limit: no byte cap to stop a shipment first
             .maxQueueSize(-1)
             .node("src", n -> n.calculator(() -> frameSource(frames, 256, 256)).outputStream("frames").executor("io"))
             .node("sink", n -> n.calculator(() -> slowSink(2_000_000)).inputStream("frames"))
@@ -183,6 +200,7 @@ class MemoryBudgetTest
                     drop.contains("over the memory budget's hard limit"), drop);
             }
             assertEquals(drops.size(), graph.dropCount("sink"), "every drop is counted");
+            assertEquals(drops.size(), graph.memoryDropCount(), "a packet each");
             assertEquals(0, graph.dropCount("src"), "the source's cut-short shipments went out; it lost nothing");
             assertEquals(frames, graph.callCount("sink") + graph.dropCount("sink"),
                 "every frame was either processed or dropped and counted");

@@ -5,6 +5,7 @@ import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.Contract;
 import dev.framewire.core.OptionType;
 import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PixelFormat;
 import org.agrona.MutableDirectBuffer;
 
@@ -25,8 +26,10 @@ import java.util.List;
 /**
  * A source of RGBA32 frames read from the image files of a folder, in file name order: seed 004's
  * shipment source (§4 Phase 2.5). {@code open} lists the file paths only, never an image; each call
- * reads at most {@link CalculatorContext#maxShipmentSize()} images, so the frames a run holds are
- * bounded by a shipment, not by the size of the folder. It stops after the last file.
+ * reads at most {@link CalculatorContext#maxShipmentSize()} images, and ends its shipment before a
+ * frame whose slot is more than {@link CalculatorContext#shipmentBytesLeft()} (that image waits,
+ * decoded, for the next call), so the frames a run holds are bounded by a shipment, in packets and
+ * in bytes, not by the size of the folder. It stops after the last file.
  *
  * <p>Streams: one output of RGBA32 frames, file {@code i} (0-based, in sorted order) at timestamp
  * {@code i} microseconds. Options:
@@ -55,6 +58,8 @@ public final class ImageFolderSourceCalculator implements Calculator
 
     private Path[] files;
     private int cursor;
+    /** The image at {@link #cursor}, read by a call whose shipment had no room left for its frame. */
+    private BufferedImage pending;
     private int[] row = new int[0];
     private int[] alphaRow = new int[0];
 
@@ -110,21 +115,30 @@ public final class ImageFolderSourceCalculator implements Calculator
         while (cursor < end && !ctx.isCancelled())
         {
             final int index = cursor;
-            final BufferedImage image;
-            try
+            BufferedImage image = pending;
+            pending = null;
+            if (image == null)
             {
-                image = read(ctx, files[index]);
-            }
-            catch (final IOException ex)
-            {
-                if (index > first)
+                try
                 {
-                    // the shipment ends before the bad file, so that its frames go out: a failure
-                    // drops what its call emitted, and the next call fails on this file alone
-                    return;
+                    image = read(ctx, files[index]);
                 }
-                cursor = index + 1; // a failure policy that goes on (DROP_TIMESTAMP) goes on past the file
-                throw ex;
+                catch (final IOException ex)
+                {
+                    if (index > first)
+                    {
+                        // the shipment ends before the bad file, so that its frames go out: a failure
+                        // drops what its call emitted, and the next call fails on this file alone
+                        return;
+                    }
+                    cursor = index + 1; // a failure policy that goes on (DROP_TIMESTAMP) goes on past the file
+                    throw ex;
+                }
+            }
+            if (index > first && slotOf(ctx.pool(), image) > ctx.shipmentBytesLeft())
+            {
+                pending = image; // the shipment is full in bytes (max_shipment_bytes): this one goes next call
+                return;
             }
             // a pool over its hard limit is not the file's fault: the cursor stays, the file is retried
             final Payload frame = ctx.pool().acquireFrame(image.getWidth(), image.getHeight(), PixelFormat.RGBA32);
@@ -152,6 +166,14 @@ public final class ImageFolderSourceCalculator implements Calculator
     public void close(final CalculatorContext ctx)
     {
         files = null;
+        pending = null;
+    }
+
+    /** The slot an image's RGBA32 frame takes; 0 when over the largest, which acquireFrame refuses naming its size. */
+    private static long slotOf(final PayloadPool pool, final BufferedImage image)
+    {
+        final long bytes = 4L * image.getWidth() * image.getHeight();
+        return bytes > pool.slotBytes(pool.sizeClassCount() - 1) ? 0 : pool.slotBytesFor((int)bytes);
     }
 
     private static BufferedImage read(final CalculatorContext ctx, final Path file) throws IOException

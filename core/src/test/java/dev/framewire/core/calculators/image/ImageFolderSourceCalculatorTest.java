@@ -140,6 +140,28 @@ class ImageFolderSourceCalculatorTest
     }
 
     @Test
+    void endsAShipmentBeforeAFrameThatWouldPassMaxShipmentBytesAndEmitsItNextCall() throws Exception
+    {
+        // 64 x 64 RGBA32 frames take 16 KiB slots: three to a shipment of at most 48 KiB
+        final int[] pixels = new int[64 * 64];
+        for (int i = 0; i < 10; i++)
+        {
+            java.util.Arrays.fill(pixels, i << 24 | 0xFF);
+            writeRgba(dir.resolve(String.format("img%02d.png", i)), 64, 64, pixels);
+        }
+        final long[] calls = new long[1];
+        final List<Captured> out = run(source(dir).maxShipmentBytes(3 * 16 * 1024).build(), calls);
+
+        assertEquals(10, out.size());
+        for (int i = 0; i < 10; i++)
+        {
+            assertEquals(i, out.get(i).timestamp, "each file once, in order");
+            assertEquals(i << 24 | 0xFF, out.get(i).rgba()[64 * 64 - 1]);
+        }
+        assertEquals(4, calls[0], "shipments of 3, 3, 3 and 1, though max_shipment_size is 64");
+    }
+
+    @Test
     void stopsInTheCallThatEmitsTheLastFileWhenTheFolderIsAWholeNumberOfShipments() throws Exception
     {
         for (int i = 0; i < 4; i++)

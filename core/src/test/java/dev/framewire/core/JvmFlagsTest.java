@@ -1,0 +1,115 @@
+package dev.framewire.core;
+
+import dev.framewire.core.journal.JournalConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Graph.start checks the JVM flags what the graph uses needs, and names the missing ones: child
+ * JVMs ({@link JvmFlagsChild}) started with the test classpath and without some flags of
+ * {@code .mvn/jvm.config}. Each takes a second or two.
+ */
+@Timeout(120)
+class JvmFlagsTest
+{
+    private static final String AGRONA = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
+
+    @TempDir
+    Path dir;
+
+    /** The child's exit code and what it printed on stdout. */
+    private record Child(int exit, String out, String err)
+    {
+    }
+
+    private Child run(final List<String> flags, final String... args) throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(flags);
+        command.add("-Xmx128m");
+        command.add("-Dchronicle.analytics.disable=true");
+        command.add("-Dchronicle.disk.monitor.disable=true");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(JvmFlagsChild.class.getName());
+        command.addAll(List.of(args));
+        final Path out = Files.createTempFile(dir, "child", ".out");
+        final Path err = Files.createTempFile(dir, "child", ".err");
+        final Process child = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try
+        {
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not end in 60 s");
+        }
+        finally
+        {
+            child.destroyForcibly();
+        }
+        return new Child(child.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theTestJvmHasEveryFlagAGraphCanNeed()
+    {
+        assertEquals(List.of(), JvmFlags.missing(true), "surefire passes .mvn/jvm.config");
+        JvmFlags.check(GraphConfig.builder().journal(new JournalConfig().directory(dir)).build());
+    }
+
+    @Test
+    void withoutFlagsAGraphRefusesToStartNamingTheFlagAgronaNeedsAndWhereTheFlagsAre() throws Exception
+    {
+        final Child child = run(List.of(), "plain");
+        assertEquals(3, child.exit(), child.out() + child.err());
+        final String message = child.out();
+        assertTrue(message.startsWith("REFUSED this JVM lacks a flag the graph needs: " + AGRONA +
+            " (Agrona's off-heap buffers, under every payload). Give it to java: the project lists them all in " +
+            ".mvn/jvm.config"), message);
+        assertTrue(message.contains("README.md"), message);
+        assertFalse(message.contains("java.lang.reflect"), "a graph without a journal does not need Chronicle's: " +
+            message);
+    }
+
+    @Test
+    void aGraphWithAJournalAlsoNeedsChroniclesFlagsAndEachMissingOneIsNamed() throws Exception
+    {
+        final Child child = run(List.of(AGRONA), "journal", dir.resolve("journal").toString());
+        assertEquals(3, child.exit(), child.out() + child.err());
+        final String message = child.out();
+        assertTrue(message.startsWith("REFUSED this JVM lacks flags the graph needs: " +
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED (the journal: Chronicle Queue), " +
+            "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED (the journal: Chronicle Queue's memory-mapped files)."),
+            message);
+        assertFalse(message.contains("jdk.internal.misc"), "that one was given: " + message);
+    }
+
+    @Test
+    void flagsTheGraphDoesNotUseAreNotRequired() throws Exception
+    {
+        // off-heap payloads with only Agrona's flag: none of Chronicle's, nor the rest of jvm.config
+        final Child child = run(List.of(AGRONA), "payload");
+        assertEquals(0, child.exit(), child.out() + child.err());
+        assertEquals("RAN", child.out().strip());
+    }
+
+    @Test
+    void theCheckCanBeTurnedOffForAJvmThatGivesTheAccessAnotherWay() throws Exception
+    {
+        // long packets only touch no Agrona buffer: without the check, this graph runs flagless
+        final Child child = run(List.of("-D" + JvmFlags.CHECK_PROP + "=false"), "plain");
+        assertEquals(0, child.exit(), child.out() + child.err());
+        assertEquals("RAN", child.out().strip());
+    }
+}
