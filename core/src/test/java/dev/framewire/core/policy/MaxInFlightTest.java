@@ -251,7 +251,17 @@ class MaxInFlightTest
             graph.start();
             for (long ts = 1; ts <= 8; ts++)
             {
-                addFrame(graph, "in", ts);
+                try
+                {
+                    addFrame(graph, "in", ts);
+                }
+                catch (final IllegalStateException ex)
+                {
+                    // the failure at 3 may end the run before every frame is in; only then
+                    assertTrue(policy != FailurePolicy.DROP_TIMESTAMP && ex.getMessage().contains("run that has ended"),
+                        ex.getMessage());
+                    break;
+                }
             }
             graph.closeAllInputs();
             then.check(graph, out);
