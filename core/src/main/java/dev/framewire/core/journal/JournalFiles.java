@@ -19,11 +19,14 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -253,6 +256,43 @@ final class JournalFiles
     }
 
     /**
+     * The cycle number of a {@code .cq4} file, from its name (Chronicle names a cycle's file by its
+     * start, in UTC, in the roll cycle's format), for Chronicle indexes.
+     *
+     * @return the cycle, or -1 when the name does not parse.
+     */
+    static int cycleOf(final Path file, final RollCycle rollCycle)
+    {
+        final String name = file.getFileName().toString();
+        final String stem = name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+        try
+        {
+            final TemporalAccessor t = DateTimeFormatter.ofPattern(rollCycle.format()).withZone(ZoneOffset.UTC).parse(stem);
+            long seconds = t.getLong(ChronoField.EPOCH_DAY) * 86_400L;
+            if (t.isSupported(ChronoField.SECOND_OF_DAY))
+            {
+                seconds += t.getLong(ChronoField.SECOND_OF_DAY);
+            }
+            else if (t.isSupported(ChronoField.HOUR_OF_DAY))
+            {
+                seconds += t.getLong(ChronoField.HOUR_OF_DAY) * 3600L;
+            }
+            return (int)(seconds * 1000L / rollCycle.lengthInMillis());
+        }
+        catch (final DateTimeException | ArithmeticException ex)
+        {
+            return -1;
+        }
+    }
+
+    /** The name of a cycle's {@code .cq4} file, as Chronicle makes it (epoch 0, UTC). */
+    static String cycleFileName(final RollCycle rollCycle, final int cycle)
+    {
+        return DateTimeFormatter.ofPattern(rollCycle.format()).withZone(ZoneOffset.UTC)
+            .format(Instant.ofEpochMilli((long)cycle * rollCycle.lengthInMillis())) + SUFFIX;
+    }
+
+    /**
      * The roll cycle a file was written with, from its name's date format, so that the reader
      * opens the queue with the cycle it has (otherwise Chronicle warns that it overrides it).
      */
@@ -273,111 +313,5 @@ final class JournalFiles
             }
         }
         return null;
-    }
-
-    /** What a scan of one {@code .cq4} file found. */
-    static final class Scan
-    {
-        final Path file;
-        final long length;
-        /** Where each data document's body starts, and its length. */
-        final LongArrayList bodies = new LongArrayList();
-        final IntArrayList lengths = new IntArrayList();
-        /** Null when the file's data ends cleanly; otherwise what is wrong, in a sentence. */
-        String damage;
-        /** The writer died while appending the last document (its header is still marked incomplete). */
-        boolean incompleteAtEnd;
-
-        Scan(final Path file, final long length)
-        {
-            this.file = file;
-            this.length = length;
-        }
-    }
-
-    /**
-     * Walks a {@code .cq4} file's documents with plain reads: each starts with Chronicle's 4-byte
-     * header (length and flags), bodies are padded to 4 bytes; data ends at a zero header (never
-     * written), an end-of-file marker (the file rolled) or an incomplete header (the writer died
-     * mid-append). Reaching the end of the file before any of these means the file was cut short.
-     */
-    static Scan scan(final Path file) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
-        {
-            final long length = channel.size();
-            final Scan scan = new Scan(file, length);
-            // a window of the file, refilled as the walk leaves it: one read per MiB, not per record
-            final ByteBuffer window = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-            long windowStart = 0;
-            int windowLength = 0;
-            long position = 0;
-            while (true)
-            {
-                if (position + 4 > windowStart + windowLength)
-                {
-                    window.clear();
-                    windowStart = position;
-                    windowLength = readFully(channel, window, position);
-                    if (windowLength < 4)
-                    {
-                        scan.damage = "the file ends at byte " + length + " before its data does (at byte " +
-                            position + "): it was truncated";
-                        return scan;
-                    }
-                }
-                final int h = window.getInt((int)(position - windowStart));
-                if (h == 0)
-                {
-                    return scan;
-                }
-                final int len = h & LENGTH_MASK;
-                if ((h & NOT_COMPLETE) != 0)
-                {
-                    // with length 0 and the meta-data bit: Chronicle's end-of-file marker after a roll
-                    scan.incompleteAtEnd = (h & META_DATA) == 0 || len != 0;
-                    return scan;
-                }
-                final long body = position + 4;
-                if (body + len > length)
-                {
-                    scan.damage = "the record at byte " + position + " claims " + len + " bytes but the file ends at " +
-                        "byte " + length + ": it was truncated, or the record header is corrupt";
-                    return scan;
-                }
-                if ((h & META_DATA) == 0)
-                {
-                    scan.bodies.addLong(body);
-                    scan.lengths.addInt(len);
-                }
-                position = (body + len + 3) & ~3L;
-            }
-        }
-    }
-
-    private static int readFully(final FileChannel channel, final ByteBuffer buffer, final long position) throws IOException
-    {
-        int total = 0;
-        while (buffer.hasRemaining())
-        {
-            final int n = channel.read(buffer, position + total);
-            if (n < 0)
-            {
-                break;
-            }
-            total += n;
-        }
-        return total;
-    }
-
-    /** Reads a document body found by {@link #scan}. */
-    static byte[] readDocument(final FileChannel channel, final long position, final int length) throws IOException
-    {
-        final ByteBuffer buffer = ByteBuffer.allocate(length);
-        if (readFully(channel, buffer, position) < length)
-        {
-            throw new IOException("short read at byte " + position);
-        }
-        return buffer.array();
     }
 }

@@ -22,6 +22,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
 
 import static dev.framewire.core.journal.JournalDescriptor.EMIT;
 import static dev.framewire.core.journal.JournalDescriptor.FIXED_LENGTH;
@@ -101,13 +103,13 @@ public final class JournalWriter implements AutoCloseable
     private final JournalConfig.Mode mode;
     private final Path runDirectory;
     private final SingleChronicleQueue queue;
-    private final ThreadLocal<ExcerptAppender> threadAppenders;
-    private final List<ExcerptAppender> createdAppenders = new ArrayList<>();
+    private final ThreadLocal<Lane> threadLanes;
+    private final List<Lane> createdLanes = new ArrayList<>();
     /**
-     * Appenders by worker id, each for the thread it names: a worker finds its own without a
-     * lookup. Written under the {@code createdAppenders} lock, read racily (see {@link #appender}).
+     * Lanes by worker id, each for the thread it names: a worker finds its own without a
+     * lookup. Written under the {@code createdLanes} lock, read racily (see {@link #lane}).
      */
-    private AppenderSlot[] slots = new AppenderSlot[0];
+    private LaneSlot[] slots = new LaneSlot[0];
     private final ManyToOneRingBuffer ring;
     private final AtomicBuffer ringBuffer;
     private final AgentRunner agentRunner;
@@ -124,15 +126,27 @@ public final class JournalWriter implements AutoCloseable
     private boolean[] capture = new boolean[0];
     private boolean[] checksum = new boolean[0];
 
-    private static final class AppenderSlot
+    /** What a thread appends through: its Chronicle appender and its scratch for checksumming records. */
+    private static final class Lane
+    {
+        final ExcerptAppender appender;
+        final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
+
+        Lane(final ExcerptAppender appender)
+        {
+            this.appender = appender;
+        }
+    }
+
+    private static final class LaneSlot
     {
         final Thread owner;
-        final ExcerptAppender appender;
+        final Lane lane;
 
-        AppenderSlot(final Thread owner, final ExcerptAppender appender)
+        LaneSlot(final Thread owner, final Lane lane)
         {
             this.owner = owner;
-            this.appender = appender;
+            this.lane = lane;
         }
     }
 
@@ -143,7 +157,7 @@ public final class JournalWriter implements AutoCloseable
         this.checksumNames = config.checksumStreams().toArray(new String[0]);
         this.runDirectory = runDirectory;
         this.queue = queue;
-        this.threadAppenders = ThreadLocal.withInitial(this::newAppender);
+        this.threadLanes = ThreadLocal.withInitial(this::newLane);
         // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
         this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
         if (mode == JournalConfig.Mode.ASYNC)
@@ -154,7 +168,8 @@ public final class JournalWriter implements AutoCloseable
             // spin a little, yield a little, then park up to agentMaxParkNanos: the machine's cores
             // belong to the workers, and the ring absorbs the latency of a parked agent
             final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 5, 10_000, config.agentMaxParkNanos());
-            this.agentRunner = new AgentRunner(idle, this::onFailure, null, new JournalAgent(queue, ring, lost, this));
+            this.agentRunner = new AgentRunner(idle, this::onFailure, null,
+                new JournalAgent(queue, ring, ringBuffer.byteBuffer(), lost, this));
         }
         else
         {
@@ -255,70 +270,71 @@ public final class JournalWriter implements AutoCloseable
         return mode;
     }
 
-    private ExcerptAppender newAppender()
+    private Lane newLane()
     {
-        final ExcerptAppender appender = queue.createAppender();
-        synchronized (createdAppenders)
+        final Lane lane = new Lane(queue.createAppender());
+        synchronized (createdLanes)
         {
-            createdAppenders.add(appender);
+            createdLanes.add(lane);
         }
-        return appender;
+        return lane;
     }
 
-    /** The calling thread's appender: its worker slot when it owns it, else its thread local. */
-    private ExcerptAppender appender(final int workerId)
+    /** The calling thread's lane: its worker slot when it owns it, else its thread local. */
+    private Lane lane(final int workerId)
     {
-        final AppenderSlot[] slots = this.slots;
+        final LaneSlot[] slots = this.slots;
         if (workerId >= 0 && workerId < slots.length)
         {
-            final AppenderSlot slot = slots[workerId];
+            final LaneSlot slot = slots[workerId];
             // racy read: a stale slot names another thread (or none), and the claim re-reads it under the lock
             if (slot != null && slot.owner == Thread.currentThread())
             {
-                return slot.appender;
+                return slot.lane;
             }
             return claim(workerId);
         }
-        return threadAppenders.get();
+        return threadLanes.get();
     }
 
     /**
-     * Cold path, once per thread and worker id: the worker's thread adopts the appender
-     * {@link #runStart} made for it (creating one takes milliseconds, better not on a worker's
-     * first record); another thread using the id (the graph's owner after the workers stopped)
-     * takes the slot over with its own appender.
+     * Cold path, once per thread and worker id: the worker's thread adopts the lane
+     * {@link #runStart} made for it (creating an appender takes milliseconds, better not on a
+     * worker's first record); another thread using the id (the graph's owner after the workers
+     * stopped) takes the slot over with its own lane.
      */
-    private ExcerptAppender claim(final int workerId)
+    private Lane claim(final int workerId)
     {
-        synchronized (createdAppenders)
+        synchronized (createdLanes)
         {
             final Thread thread = Thread.currentThread();
-            final AppenderSlot slot = slots[workerId];
-            final ExcerptAppender appender;
+            final LaneSlot slot = slots[workerId];
+            final Lane lane;
             if (slot != null && slot.owner == null)
             {
-                appender = slot.appender;
-                appender.singleThreadedCheckReset(); // made on the runStart thread, used on this one
+                lane = slot.lane;
+                lane.appender.singleThreadedCheckReset(); // made on the runStart thread, used on this one
             }
             else
             {
-                appender = threadAppenders.get();
+                lane = threadLanes.get();
             }
-            slots[workerId] = new AppenderSlot(thread, appender);
-            return appender;
+            slots[workerId] = new LaneSlot(thread, lane);
+            return lane;
         }
     }
 
     private void writeHeader()
     {
-        final DocumentContext dc = appender(-1).writingDocument();
+        final JournalDescriptor.Builder header = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR, JournalDescriptor.FORMAT_MINOR,
+                System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis())
+            .putLong(JournalDescriptor.MAGIC)
+            .putLong(ProcessHandle.current().pid());
+        final DocumentContext dc = lane(-1).appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR,
-                JournalDescriptor.FORMAT_MINOR, System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis());
-            bytes.writeLong(JournalDescriptor.MAGIC);
-            bytes.writeLong(ProcessHandle.current().pid());
+            header.appendTo(dc.wire().bytes());
         }
         finally
         {
@@ -392,46 +408,46 @@ public final class JournalWriter implements AutoCloseable
         started = true;
         this.capture = capture;
         this.checksum = checksum;
-        final AppenderSlot[] slots = new AppenderSlot[workerNames.length];
+        final LaneSlot[] slots = new LaneSlot[workerNames.length];
         if (ring == null)
         {
             for (int w = 0; w < slots.length; w++)
             {
-                slots[w] = new AppenderSlot(null, newAppender());
+                slots[w] = new LaneSlot(null, newLane());
             }
         }
-        synchronized (createdAppenders)
+        synchronized (createdLanes)
         {
             this.slots = slots;
         }
-        final DocumentContext dc = appender(-1).writingDocument();
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.RUN_START, 0, -1, nodeNames.length, streamNames.length, System.nanoTime(),
+                Long.MIN_VALUE, configHash)
+            .putInt(JournalDescriptor.FORMAT_MAJOR)
+            .putInt(JournalDescriptor.FORMAT_MINOR)
+            .putLong(System.currentTimeMillis())
+            .putText(engineVersion)
+            .putText(configText)
+            .putTexts(nodeNames)
+            .putTexts(streamNames)
+            .putTexts(workerNames);
+        if (nodeInputStreams == null)
+        {
+            record.putInt(-1);
+        }
+        else
+        {
+            record.putInt(nodeInputStreams.length);
+            for (final int[] inputs : nodeInputStreams)
+            {
+                record.putInts(inputs == null ? new int[0] : inputs);
+            }
+        }
+        record.putInts(ids(capture)).putInts(ids(checksum));
+        final DocumentContext dc = lane(-1).appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.RUN_START, 0, -1, nodeNames.length,
-                streamNames.length, System.nanoTime(), Long.MIN_VALUE, configHash);
-            bytes.writeInt(JournalDescriptor.FORMAT_MAJOR);
-            bytes.writeInt(JournalDescriptor.FORMAT_MINOR);
-            bytes.writeLong(System.currentTimeMillis());
-            JournalDescriptor.writeText(bytes, engineVersion);
-            JournalDescriptor.writeText(bytes, configText);
-            JournalDescriptor.writeTexts(bytes, nodeNames);
-            JournalDescriptor.writeTexts(bytes, streamNames);
-            JournalDescriptor.writeTexts(bytes, workerNames);
-            if (nodeInputStreams == null)
-            {
-                bytes.writeInt(-1);
-            }
-            else
-            {
-                bytes.writeInt(nodeInputStreams.length);
-                for (final int[] inputs : nodeInputStreams)
-                {
-                    JournalDescriptor.writeInts(bytes, inputs == null ? new int[0] : inputs);
-                }
-            }
-            JournalDescriptor.writeInts(bytes, ids(capture));
-            JournalDescriptor.writeInts(bytes, ids(checksum));
+            record.appendTo(dc.wire().bytes());
         }
         catch (final RuntimeException ex)
         {
@@ -720,10 +736,11 @@ public final class JournalWriter implements AutoCloseable
             }
             return;
         }
-        final DocumentContext dc = appender(worker).writingDocument();
+        final Lane lane = lane(worker);
+        final DocumentContext dc = lane.appender.writingDocument();
         try
         {
-            JournalDescriptor.writeFixed(dc.wire().bytes(), kind, aux, worker, node, stream, nanos, timestamp, value);
+            lane.scratch.appendFixed(dc.wire().bytes(), kind, aux, worker, node, stream, nanos, timestamp, value);
         }
         catch (final RuntimeException ex)
         {
@@ -767,13 +784,14 @@ public final class JournalWriter implements AutoCloseable
             }
             return;
         }
-        final DocumentContext dc = appender(worker).writingDocument();
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(kind, 0, worker, node, -1, nanos, timestamp, value)
+            .putInt(utf8.length)
+            .putBytes(utf8);
+        final DocumentContext dc = lane(worker).appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, kind, 0, worker, node, -1, nanos, timestamp, value);
-            bytes.writeInt(utf8.length);
-            bytes.write(utf8);
+            record.appendTo(dc.wire().bytes());
         }
         catch (final RuntimeException ex)
         {
@@ -802,7 +820,10 @@ public final class JournalWriter implements AutoCloseable
     /**
      * A captured graph input: the payload's bytes copied into the journal on the caller's thread,
      * in both modes, since the caller may reuse the payload once the call returns and the ring
-     * cannot hold frames. Allocation-free.
+     * cannot hold frames. Allocation-free: the record's CRC32C is computed over the payload in
+     * place when it is on the heap, else over copies of it in the lane's scratch, a chunk at a
+     * time (the JVM checksums direct memory in place only through a {@link ByteBuffer}, and making
+     * one for the payload's address would allocate).
      */
     private void captured(final int streamId, final long timestamp, final Payload payload)
     {
@@ -816,22 +837,47 @@ public final class JournalWriter implements AutoCloseable
             record(JournalDescriptor.GRAPH_INPUT, VALUE_PAYLOAD, -1, -1, streamId, timestamp, length);
             return;
         }
-        final DocumentContext dc = appender(-1).writingDocument();
+        final Lane lane = lane(-1);
+        final JournalDescriptor.Scratch scratch = lane.scratch;
+        JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,
+            nanos, timestamp, sum);
+        scratch.buffer.putInt(FIXED_LENGTH, length, ByteOrder.LITTLE_ENDIAN);
+        final CRC32C crc = scratch.crc;
+        crc.reset();
+        scratch.bytes.limit(FIXED_LENGTH + 4).position(0);
+        crc.update(scratch.bytes);
+        final byte[] array = buffer.byteArray();
+        final int arrayOffset = array == null ? 0 : (int)(buffer.addressOffset() - BufferUtil.ARRAY_BASE_OFFSET);
+        if (array != null)
+        {
+            crc.update(array, arrayOffset, length);
+        }
+        else
+        {
+            for (int done = 0; done < length; )
+            {
+                final int chunk = Math.min(length - done, JournalDescriptor.Scratch.LENGTH - FIXED_LENGTH - 4);
+                buffer.getBytes(done, scratch.buffer, FIXED_LENGTH + 4, chunk);
+                scratch.bytes.limit(FIXED_LENGTH + 4 + chunk).position(FIXED_LENGTH + 4);
+                crc.update(scratch.bytes);
+                done += chunk;
+            }
+        }
+        final int checksum = (int)crc.getValue();
+        final DocumentContext dc = lane.appender.writingDocument();
         try
         {
             final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId, nanos,
-                timestamp, sum);
-            bytes.writeInt(length);
-            final byte[] array = buffer.byteArray();
+            bytes.unsafeWrite(scratch.buffer.addressOffset(), FIXED_LENGTH + 4);
             if (array != null)
             {
-                bytes.write(array, (int)(buffer.addressOffset() - BufferUtil.ARRAY_BASE_OFFSET), length);
+                bytes.write(array, arrayOffset, length);
             }
             else
             {
                 bytes.unsafeWrite(buffer.addressOffset(), length);
             }
+            bytes.writeInt(checksum);
         }
         catch (final RuntimeException ex)
         {
@@ -947,15 +993,15 @@ public final class JournalWriter implements AutoCloseable
         }
         finally
         {
-            synchronized (createdAppenders)
+            synchronized (createdLanes)
             {
-                for (final ExcerptAppender appender : createdAppenders)
+                for (final Lane lane : createdLanes)
                 {
                     // closed from this thread, not the one that used it: the journal is quiet now
-                    appender.singleThreadedCheckReset();
-                    appender.close();
+                    lane.appender.singleThreadedCheckReset();
+                    lane.appender.close();
                 }
-                createdAppenders.clear();
+                createdLanes.clear();
             }
             queue.close();
             JournalFiles.restrictAll(runDirectory);

@@ -139,7 +139,8 @@ class JournalRoundTripTest
 
         final JournalReader journal = JournalReader.read(run);
         assertEquals(1, journal.formatMajor());
-        assertEquals(0, journal.formatMinor());
+        assertEquals(1, journal.formatMinor());
+        assertFalse(journal.isDamaged());
         assertEquals("0.1.0-test", journal.engineVersion());
         assertEquals("node { calculator: \"X\" }", journal.configText());
         assertEquals(42L, journal.configHash());
