@@ -3,6 +3,7 @@ package dev.framewire.core.journal;
 import dev.framewire.offheap.Payload;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.StoreFileListener;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -25,6 +26,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -102,6 +104,8 @@ public final class JournalWriter implements AutoCloseable
 
     private final JournalConfig.Mode mode;
     private final Path runDirectory;
+    private final JournalFiles.WriterLock lock;
+    private final JournalFiles.CyclePreparer cycles;
     private final SingleChronicleQueue queue;
     private final ThreadLocal<Lane> threadLanes;
     private final List<Lane> createdLanes = new ArrayList<>();
@@ -150,12 +154,19 @@ public final class JournalWriter implements AutoCloseable
         }
     }
 
-    private JournalWriter(final JournalConfig config, final Path runDirectory, final SingleChronicleQueue queue)
+    private JournalWriter(
+        final JournalConfig config,
+        final Path runDirectory,
+        final JournalFiles.WriterLock lock,
+        final JournalFiles.CyclePreparer cycles,
+        final SingleChronicleQueue queue)
     {
         this.mode = config.mode();
         this.captureNames = config.captureStreams().toArray(new String[0]);
         this.checksumNames = config.checksumStreams().toArray(new String[0]);
         this.runDirectory = runDirectory;
+        this.lock = lock;
+        this.cycles = cycles;
         this.queue = queue;
         this.threadLanes = ThreadLocal.withInitial(this::newLane);
         // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
@@ -180,9 +191,11 @@ public final class JournalWriter implements AutoCloseable
     }
 
     /**
-     * Opens a new run journal: deletes journals older than {@link JournalConfig#deleteOlderThan()},
-     * makes an owner-only run directory in {@link JournalConfig#directory()}, writes the header
-     * and, in ASYNC mode, starts the journal agent.
+     * Opens a new run journal: applies the retention ({@link JournalConfig#deleteOlderThan()},
+     * {@link JournalConfig#maxTotalSize()}) to the runs in {@link JournalConfig#directory()},
+     * makes an owner-only run directory there and takes its writer lock, prepares Chronicle's files
+     * owner-only before Chronicle opens them, writes the header and, in ASYNC mode, starts the
+     * journal agent.
      *
      * @param config the journal's settings.
      * @return the writer.
@@ -194,60 +207,100 @@ public final class JournalWriter implements AutoCloseable
         config.validate();
         JournalFiles.init();
         final Path run;
+        final JournalFiles.WriterLock lock;
         try
         {
-            if (config.deleteOlderThan() != null)
+            if (config.deleteOlderThan() != null || config.maxTotalSize() >= 0)
             {
-                final int deleted = JournalFiles.deleteOlderThan(config.directory(), config.deleteOlderThan(), null);
-                if (deleted > 0)
-                {
-                    LOG.info("deleted {} journals older than {} in {}", deleted, config.deleteOlderThan(),
-                        config.directory());
-                }
+                prune(config);
             }
             run = JournalFiles.createRunDirectory(config.directory());
+            lock = JournalFiles.lock(run);
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot make a journal in " + config.directory().toAbsolutePath() + ": " +
                 ex.getMessage(), ex);
         }
-        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(run)
-            .rollCycle(config.rollCycle())
-            .checkInterrupts(false) // an interrupted worker must not lose its record
-            .storeFileListener(new StoreFileListener()
-            {
-                @Override
-                public void onAcquired(final int cycle, final File file)
+        final RollCycle rollCycle = config.rollCycle();
+        final JournalFiles.CyclePreparer cycles = new JournalFiles.CyclePreparer(run, rollCycle);
+        try
+        {
+            // Chronicle's files, made here owner-only before Chronicle opens them: the metadata (Chronicle
+            // initializes an empty one) and this cycle's and the next one's files, in case the clock
+            // crosses into it before the first append; a roll later uses the file the listener prepares
+            JournalFiles.createOwnerOnly(run.resolve(JournalFiles.METADATA));
+            final int cycle = (int)(System.currentTimeMillis() / rollCycle.lengthInMillis());
+            cycles.prepare(cycle);
+            cycles.prepare(cycle + 1);
+            final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(run)
+                .rollCycle(rollCycle)
+                .checkInterrupts(false) // an interrupted worker must not lose its record
+                .storeFileListener(new StoreFileListener()
                 {
-                    // a new cycle's file, at a roll; Chronicle calls this on its background releaser
-                    // thread, moments after the file is made (the run directory is owner-only already)
-                    JournalFiles.restrictFile(file.toPath());
-                }
+                    @Override
+                    public void onAcquired(final int acquired, final File file)
+                    {
+                        // Chronicle calls this on its background releaser thread, moments after it
+                        // starts a cycle: prepare the next two, so that a roll finds its file made
+                        cycles.prepare(acquired + 1);
+                        cycles.prepare(acquired + 2);
+                    }
 
-                @Override
-                public void onReleased(final int cycle, final File file)
-                {
-                }
-            });
-        if (config.blockSize() > 0)
-        {
-            builder.blockSize(config.blockSize());
-        }
-        final SingleChronicleQueue queue = builder.build();
-        final JournalWriter writer = new JournalWriter(config, run, queue);
-        writer.writeHeader();
-        JournalFiles.restrictAll(run);
-        if (writer.agentRunner != null)
-        {
-            AgentRunner.startOnThread(writer.agentRunner, r ->
+                    @Override
+                    public void onReleased(final int cycle, final File file)
+                    {
+                    }
+                });
+            if (config.blockSize() > 0)
             {
-                final Thread thread = new Thread(r, "framewire-journal");
-                thread.setDaemon(true);
-                return thread;
-            });
+                builder.blockSize(config.blockSize());
+            }
+            final SingleChronicleQueue queue = builder.build();
+            final JournalWriter writer = new JournalWriter(config, run, lock, cycles, queue);
+            writer.writeHeader();
+            if (writer.agentRunner != null)
+            {
+                AgentRunner.startOnThread(writer.agentRunner, r ->
+                {
+                    final Thread thread = new Thread(r, "framewire-journal");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            return writer;
         }
-        return writer;
+        catch (final IOException ex)
+        {
+            cycles.close();
+            lock.close();
+            throw new UncheckedIOException("cannot make a journal in " + run + ": " + ex.getMessage(), ex);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            cycles.close();
+            lock.close();
+            throw ex;
+        }
+    }
+
+    /** The retention, applied before the new run exists. */
+    private static void prune(final JournalConfig config) throws IOException
+    {
+        final List<JournalRetention.Decision> plan = JournalRetention.plan(config.directory(),
+            config.deleteOlderThan(), config.maxTotalSize(), Instant.now());
+        for (final JournalRetention.Outcome outcome : JournalRetention.apply(plan))
+        {
+            final JournalRetention.Decision d = outcome.decision();
+            if (outcome.deleted())
+            {
+                LOG.info("deleted journal {} ({}): {}", d.run(), JournalRetention.bytes(d.bytes()), d.reason());
+            }
+            else
+            {
+                LOG.warn("journal {} was to be deleted ({}) but: {}", d.run(), d.reason(), outcome.problem());
+            }
+        }
     }
 
     /**
@@ -973,8 +1026,8 @@ public final class JournalWriter implements AutoCloseable
     }
 
     /**
-     * Stops the agent after it drained the ring (ASYNC), closes the queue and makes every file
-     * owner-only. Idempotent.
+     * Stops the agent after it drained the ring (ASYNC), closes the queue, deletes the cycle files
+     * it prepared and did not need, and releases the run's writer lock. Idempotent.
      */
     @Override
     public void close()
@@ -1004,7 +1057,9 @@ public final class JournalWriter implements AutoCloseable
                 createdLanes.clear();
             }
             queue.close();
-            JournalFiles.restrictAll(runDirectory);
+            cycles.close();
+            JournalFiles.restrictAll(runDirectory); // a safety net: every file was made owner-only already
+            lock.close();
         }
     }
 }

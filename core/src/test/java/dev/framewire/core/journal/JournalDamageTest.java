@@ -347,11 +347,13 @@ class JournalDamageTest
 
     private void writeJournalAgain() throws Exception
     {
-        for (final Path f : JournalFiles.cycleFiles(run))
+        try (java.util.stream.Stream<Path> files = Files.list(run))
         {
-            Files.delete(f);
+            for (final Path f : files.toList())
+            {
+                Files.delete(f);
+            }
         }
-        Files.delete(run.resolve(JournalFiles.METADATA));
         Files.delete(run);
         writeJournal();
     }
