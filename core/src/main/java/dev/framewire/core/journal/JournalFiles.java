@@ -452,10 +452,11 @@ final class JournalFiles
     }
 
     /**
-     * The bytes a run's files hold: each {@code .cq4} up to its last non-zero byte, in whole 4 KiB
-     * blocks (Chronicle makes its files tens of MiB long and writes them from the start; the rest
-     * is a sparse tail that takes no disk), every other file by its size. Reads each {@code .cq4}'s
-     * zero tail, backwards.
+     * The bytes a run's files hold: each of Chronicle's files ({@code .cq4}, {@code .cq4t}) up to
+     * its last non-zero byte, in whole 4 KiB blocks (Chronicle makes its files long up front, tens
+     * of MiB for a cycle, and writes them from the start; the rest is a sparse tail that takes no
+     * disk), every other file by its size: about what {@code du} says. Reads each of Chronicle's
+     * files' zero tail, backwards.
      */
     static long runBytes(final Path run) throws IOException
     {
@@ -468,7 +469,8 @@ final class JournalFiles
                 {
                     continue;
                 }
-                bytes += file.getFileName().toString().endsWith(SUFFIX) ? usedBytes(file) : Files.size(file);
+                final String name = file.getFileName().toString();
+                bytes += name.endsWith(SUFFIX) || name.endsWith(".cq4t") ? usedBytes(file) : Files.size(file);
             }
         }
         return bytes;

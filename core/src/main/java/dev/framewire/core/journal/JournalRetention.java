@@ -23,9 +23,10 @@ import java.util.List;
  * being written while any of its files changed in the last minute. Locks are advisory and local:
  * on a network file system they may not be seen across machines.
  *
- * <p>A run's size is what its files hold on disk: each {@code .cq4} up to its last non-zero byte
- * in whole 4 KiB blocks (Chronicle makes each file tens of MiB long up front; the rest is a
- * sparse tail), the other files by their size. Measuring reads each {@code .cq4}'s zero tail.
+ * <p>A run's size is what its files hold on disk, about what {@code du} says: each of Chronicle's
+ * files up to its last non-zero byte in whole 4 KiB blocks (Chronicle makes a cycle's file tens of
+ * MiB long up front; the rest is a sparse tail), the other files by their size. Measuring reads
+ * each of Chronicle's files' zero tail, some tens of milliseconds a run.
  *
  * <p>Only directories named and shaped like run journals are considered, and in them only the
  * journal's files are deleted: a run directory holding anything else keeps it (and itself).
