@@ -768,7 +768,8 @@ public final class Postmortem
             sb.append("The journal is damaged in ").append(damage.size()).append(damage.size() == 1 ? " place" :
                 " places").append(" (").append(damage.get(0)).append(damage.size() > 1 ? "; and more" : "")
                 .append("): that is damage to its files, not how the run ended; what follows is from the ")
-                .append(journal.records().size()).append(" records that could be read. ");
+                .append(journal.records().size()).append(" records that could be read, and its counts miss what was ")
+                .append("in the damaged parts. ");
             sb.append(end != null ? "The run ended " + end.text() : "No end of run was read: the process died or " +
                 "was killed, or is still running, or its end was in the damaged part");
         }
