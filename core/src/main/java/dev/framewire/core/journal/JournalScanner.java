@@ -22,9 +22,10 @@ import static dev.framewire.core.journal.JournalDescriptor.MIN_CHECKSUMMED_LENGT
  * from one document to the next by Chronicle's 4-byte headers (length and flags, bodies padded to 4
  * bytes), handing each record to a {@link Visitor} and reporting damage where it finds it.
  *
- * <p>Data ends at a zero header followed by nothing but zeros (never written), at an end-of-file
- * marker (the file rolled) or at a header still marked incomplete with nothing intact after it
- * (the writer died mid-append). Anything else that stops the walk is damage, and in a checksummed
+ * <p>Data ends at a zero header with nothing intact after it (never written; or the document a
+ * writer is appending, or was when it died: Chronicle writes a document's header last), at an
+ * end-of-file marker (the file rolled) or at a header still marked incomplete with nothing intact
+ * after it (older Chronicle versions mark the document being appended so). Anything else that stops the walk is damage, and in a checksummed
  * journal (format 1.1 on) the walk goes on after it:
  * <ul>
  *   <li>a record failing its CRC32C whose header leads to an intact next document: its bytes
@@ -37,7 +38,13 @@ import static dev.framewire.core.journal.JournalDescriptor.MIN_CHECKSUMMED_LENGT
  * An intact record is one whose Chronicle header is complete with a plausible length and whose
  * body starts like a Framewire record and ends with its CRC32C: a false match is a 1 in 2^32
  * event per position searched. Format 1.0 records have no checksum, so there the walk reports the
- * first damage it finds in Chronicle's headers and stops.
+ * first damage it finds in Chronicle's headers past a zeroed header, finds where records start again
+ * by their shape alone (three record-like documents in a row), and stops at other damage to
+ * Chronicle's headers.
+ *
+ * <p>A journal being written can be read: before taking a zero or incomplete header followed by
+ * intact records for damage, the walk reads that header again, and goes on if the writer completed
+ * the document meanwhile (a writer completes one document before it starts the next).
  *
  * <p>Threading: one thread; not thread-safe.
  */
@@ -100,6 +107,7 @@ final class JournalScanner implements AutoCloseable
 
     private final Path file;
     private final FileChannel channel;
+    /** The file's length when the walk began (a journal being written grows as Chronicle maps more of it). */
     private final long length;
     private final boolean checksummed;
     private final CRC32C crc = new CRC32C();
@@ -153,6 +161,10 @@ final class JournalScanner implements AutoCloseable
         {
             if (!ensure(pos, 4))
             {
+                if (grew())
+                {
+                    return End.INCOMPLETE; // a journal being written: the read ends where its snapshot did
+                }
                 visitor.damage(JournalDamage.Kind.TRUNCATED, pos, length - pos, -1, false, false, "the file ends at byte " +
                     length + " before its data does (at byte " + pos + "): it was truncated");
                 return End.TRUNCATED;
@@ -160,24 +172,31 @@ final class JournalScanner implements AutoCloseable
             final int h = intAt(pos);
             if (h == 0)
             {
-                final long nonZero = firstNonZero(pos);
-                if (nonZero < 0)
+                if (firstNonZero(pos) < 0)
                 {
                     return End.CLEAN;
                 }
-                if (!checksummed)
+                // Chronicle writes a document's header when the document is complete: a zero header with
+                // bytes after it is the document a writer is appending (a live journal), or was when it
+                // was killed; unless intact records follow it, when the header or more was zeroed
+                if (checksummed && repair(visitor, pos, h))
                 {
-                    visitor.damage(JournalDamage.Kind.ZEROED_REGION, pos, nonZero - pos, -1, false, false, "bytes " + pos +
-                        " to " + nonZero + " are zero, but data follows them: a zeroed region (pages the OS never " +
-                        "wrote, or damage), not the end of the data; format 1.0 records have no checksums, so the " +
-                        "reader cannot find where records start again after it");
-                    return End.UNREADABLE;
+                    pos = resumeAt;
+                    continue;
                 }
-                pos = lost(visitor, pos, h);
-                if (pos < 0)
+                final long next = resync(pos + 4);
+                if (next < 0)
                 {
-                    return End.UNREADABLE;
+                    return End.INCOMPLETE;
                 }
+                if (freshIntAt(pos) != 0)
+                {
+                    continue; // the writer completed it while the rest was read
+                }
+                region(visitor, pos, next, h, "; the reader goes on at the " + (checksummed ? "intact record" :
+                    "record (found by its shape: format 1.0 records have no checksums)") + " at byte " + next);
+                sequence = -1;
+                pos = next;
                 continue;
             }
             if (h == END_OF_FILE)
@@ -210,6 +229,10 @@ final class JournalScanner implements AutoCloseable
                 {
                     return End.INCOMPLETE;
                 }
+                if (freshIntAt(pos) != h)
+                {
+                    continue; // the record being appended was completed while the rest was read: a live journal
+                }
                 visitor.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, next - pos, -1, false, false, String.format(Locale.ROOT,
                     "Chronicle's header 0x%08x marks a record still being written, but intact records follow from " +
                     "byte %d: the header is damaged (a killed writer leaves nothing intact after it); bytes %d to %d " +
@@ -220,6 +243,10 @@ final class JournalScanner implements AutoCloseable
             }
             if (body + len > length)
             {
+                if (grew())
+                {
+                    return End.INCOMPLETE; // a record written after the read began, in a part mapped since
+                }
                 if (!checksummed)
                 {
                     visitor.damage(JournalDamage.Kind.TRUNCATED, pos, length - pos, -1, false, false, "the record at byte " +
@@ -402,7 +429,7 @@ final class JournalScanner implements AutoCloseable
             final int h = intAt(pos);
             if (h == 0)
             {
-                return firstNonZero(pos) < 0;
+                return resync(pos + 4) < 0; // the end of the data, or a document being appended: no record after
             }
             if (h == END_OF_FILE || h == NOT_COMPLETE)
             {
@@ -446,11 +473,11 @@ final class JournalScanner implements AutoCloseable
                     continue;
                 }
                 final int len = h & LENGTH_MASK;
-                if (len < MIN_CHECKSUMMED_LENGTH || pos + 4 + len > length)
+                if (len < JournalDescriptor.FIXED_LENGTH || pos + 4 + len > length)
                 {
                     continue;
                 }
-                if (intact(pos + 4, len))
+                if (checksummed ? intact(pos + 4, len) : shapedLikeRecords(pos))
                 {
                     return pos;
                 }
@@ -458,6 +485,37 @@ final class JournalScanner implements AutoCloseable
             }
         }
         return -1;
+    }
+
+    /**
+     * Format 1.0, without checksums: three complete data documents in a row, each the length of a
+     * record at least, each starting like a record of a kind format 1.0 has; the first at {@code pos}.
+     */
+    private boolean shapedLikeRecords(final long from) throws IOException
+    {
+        long pos = from;
+        for (int n = 0; n < 3; n++)
+        {
+            if (!ensure(pos, 8))
+            {
+                return false;
+            }
+            final int h = intAt(pos);
+            final int len = h & LENGTH_MASK;
+            if ((h & (NOT_COMPLETE | META_DATA)) != 0 || len < JournalDescriptor.FIXED_LENGTH ||
+                pos + 4 + len > length || !startsLikeARecord(pos + 4))
+            {
+                return false;
+            }
+            ensure(pos + 4, 1);
+            final int kind = window[(int)(pos + 4 - windowStart)] & 0xFF;
+            if (kind > JournalDescriptor.LOST)
+            {
+                return false;
+            }
+            pos = next(pos + 4, len);
+        }
+        return true;
     }
 
     /** A Framewire record starts with a kind that is not 0, an aux byte, then the zero 16-bit field. */
@@ -656,6 +714,24 @@ final class JournalScanner implements AutoCloseable
         windowStart = pos;
         windowLength = readFully(windowBuffer, pos);
         return windowLength >= n;
+    }
+
+    /**
+     * Whether the file is longer now than when the walk began: a journal being written, which
+     * Chronicle extends as it maps more of it. The walk reads the file as it was (it could chase a
+     * writer faster than itself for ever), and ends there.
+     */
+    private boolean grew() throws IOException
+    {
+        return channel.size() > length;
+    }
+
+    /** The int at {@code pos} as the file holds it now, not as the window read it earlier. */
+    private int freshIntAt(final long pos) throws IOException
+    {
+        windowLength = 0;
+        zeroFrom = -1;
+        return intAt(pos);
     }
 
     private int intAt(final long pos) throws IOException

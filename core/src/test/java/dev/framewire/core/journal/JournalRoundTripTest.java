@@ -195,6 +195,61 @@ class JournalRoundTripTest
     }
 
     /**
+     * A journal read while its writer appends: never damage, whatever the reader catches the
+     * writer doing (a document whose header is not written yet, a file Chronicle has just extended);
+     * what it reads is a prefix of what was written, in order (in ASYNC mode less what a full ring
+     * lost, which the journal counts, perhaps after the snapshot a read takes).
+     */
+    @ParameterizedTest
+    @EnumSource(JournalConfig.Mode.class)
+    void aJournalBeingWrittenReadsWithoutDamage(final JournalConfig.Mode mode) throws Exception
+    {
+        final int iterations = 100_000;
+        try (JournalWriter writer = JournalWriter.open(config(dir, mode).ringCapacity(1 << 22)))
+        {
+            start(writer);
+            final Thread appender = new Thread(() ->
+            {
+                for (long i = 0; i < iterations; i++)
+                {
+                    writer.processBegin(0, 1, i);
+                    writer.error(0, 1, i, i % 7 == 0 ? "a longer record, " + "x".repeat((int)(i % 300)) : "e");
+                }
+            }, "appender");
+            appender.start();
+            int reads = 0;
+            try
+            {
+                do
+                {
+                    final JournalReader journal = JournalReader.read(writer.runDirectory()); // throws on damage
+                    long previous = -1;
+                    for (final JournalRecord r : journal.records().subList(2, journal.records().size()))
+                    {
+                        if (r.kind() == PROCESS_BEGIN)
+                        {
+                            if (mode == JournalConfig.Mode.SYNC)
+                            {
+                                assertEquals(previous + 1, r.timestamp(), r::toString);
+                            }
+                            assertTrue(r.timestamp() > previous, r::toString);
+                            previous = r.timestamp();
+                        }
+                    }
+                    reads++;
+                }
+                while (appender.isAlive());
+            }
+            finally
+            {
+                appender.join();
+            }
+            System.out.println(mode + ": read the journal " + reads + " times while it was written");
+            writer.runEnd("done");
+        }
+    }
+
+    /**
      * A captured payload larger than a lane's scratch: its CRC32C is computed over copies of it a
      * chunk at a time, and must match what the reader computes over the record in the file.
      */
