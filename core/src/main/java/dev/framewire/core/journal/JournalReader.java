@@ -38,9 +38,11 @@ import static dev.framewire.core.journal.JournalDescriptor.FIXED_LENGTH;
  * number, and the reader goes on after it where it can find the next intact record. A journal with
  * damage is a {@link JournalException} whose {@link JournalException#readable()} holds every
  * record that could be read, before and after the damage, and {@link #damage()} the list. Format
- * 1.0 journals (no checksums) are read too; there the reader cannot find its way past damage to
- * Chronicle's headers and stops at it. A journal of another major format version is refused; a
- * newer minor version is read, skipping what this reader does not know.
+ * 1.0 journals (no checksums) are read too, with less certainty: past a zeroed region the reader
+ * finds records again by their shape alone, and other damage to Chronicle's headers stops it. A
+ * journal of another major format version is refused; a newer minor version is read, skipping what
+ * this reader does not know. A journal being written is read as far as its files went when the
+ * read began.
  *
  * <p>A journal whose writer was killed has no {@link JournalRecord.Kind#RUN_END}: that is not
  * damage, it is what {@link Postmortem} is for; and damage is not a killed run: a zeroed page or a
