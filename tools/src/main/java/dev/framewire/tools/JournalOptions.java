@@ -64,12 +64,18 @@ final class JournalOptions
      * @param config   the graph's config.
      * @param checksum streams whose emitted payloads get checksums (a replay keeps the recording's).
      * @return the config to run.
-     * @throws CommandFailure naming a {@code --capture} stream the graph does not have.
+     * @throws CommandFailure naming a {@code --capture} stream the graph does not have, or retention
+     *                        asked for with {@code --no-journal}.
      */
     GraphConfig apply(final GraphConfig config, final Iterable<String> checksum)
     {
         if (off)
         {
+            if (maxAge != null || maxSize != null)
+            {
+                throw new CommandFailure("--journal-max-age and --journal-max-size prune the journal directory when the " +
+                    "run's journal opens, and --no-journal opens none: drop one, or use `framewire journal prune DIR`");
+            }
             return config;
         }
         final List<String> streams = new Topology(config).streams();

@@ -218,6 +218,13 @@ class JournalPruneCommandTest
         assertEquals(2, bad.exit(), bad.toString());
         assertTrue(bad.err().contains("--journal-max-size") && bad.err().contains("'lots' is not a size"),
             bad.toString());
+
+        final Cli.Result none = Cli.run("run", Cli.write(dir, "d.pbtxt", Cli.countingGraph(5)).toString(),
+            "--no-journal", "--journal-max-age", "1d");
+        assertEquals(1, none.exit(), none.toString());
+        assertTrue(none.err().contains("--journal-max-age and --journal-max-size prune the journal directory when " +
+            "the run's journal opens, and --no-journal opens none"), none.toString());
+        assertEquals(List.of(bySize), runs(root));
     }
 
     @Test
