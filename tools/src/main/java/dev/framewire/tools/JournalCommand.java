@@ -1,13 +1,16 @@
 package dev.framewire.tools;
 
+import dev.framewire.core.journal.JournalDamage;
 import dev.framewire.core.journal.JournalException;
 import dev.framewire.core.journal.JournalReader;
+import dev.framewire.core.journal.JournalRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code framewire journal}: reads the journals that {@code run}, {@code demo} and
@@ -16,16 +19,20 @@ import java.nio.file.Path;
  * {@code diff} compares two runs' outputs.
  *
  * <p>Every subcommand takes a run directory ({@code journal/run-...}) or a journal root (then its
- * newest run). A damaged journal (cut short, corrupt) is reported in one sentence on standard
- * error with exit code 1, after whatever could be read was printed.
+ * newest run). A damaged journal (a record failing its checksum, a zeroed page, a damaged header,
+ * a file cut short) is reported on standard error, each damage with its file, byte offset and
+ * Chronicle index, as damage to the files and not as a killed run, with exit code 1, after
+ * whatever could be read, before and after the damage, was printed. {@code prune} deletes old
+ * runs.
  */
 @Command(
     name = "journal",
     mixinStandardHelpOptions = true,
     versionProvider = FramewireCommand.Version.class,
-    description = "Reads run journals: dump the records, explain how a run ended, replay a run, compare two runs.",
+    description = "Reads run journals: dump the records, explain how a run ended, replay a run, compare two runs; " +
+        "prunes old ones.",
     subcommands = {JournalDumpCommand.class, JournalPostmortemCommand.class, JournalReplayCommand.class,
-        JournalDiffCommand.class})
+        JournalDiffCommand.class, JournalPruneCommand.class})
 public final class JournalCommand implements Runnable
 {
     @Spec
@@ -45,6 +52,15 @@ public final class JournalCommand implements Runnable
      */
     record Read(JournalReader journal, String damage)
     {
+        /**
+         * Where the journal is damaged.
+         *
+         * @return the damage, empty when intact or when nothing could be read.
+         */
+        List<JournalDamage> places()
+        {
+            return journal == null ? List.of() : journal.damage();
+        }
     }
 
     /**
@@ -87,12 +103,42 @@ public final class JournalCommand implements Runnable
         return read.journal();
     }
 
-    /** Prints the damage on standard error: the command's name, then the sentence. */
-    static int damaged(final CommandSpec spec, final String damage)
+    /**
+     * Prints why a journal could not be read whole on standard error, each line led by the command's
+     * name: one sentence when nothing could be read (not a journal, another version); else that the
+     * journal is damaged (damage to its files, not a killed run), each damage with its position,
+     * and how many records were read after the first.
+     *
+     * @return the exit code, 1.
+     */
+    static int damaged(final CommandSpec spec, final Read read)
     {
         final PrintWriter err = spec.commandLine().getErr();
         spec.commandLine().getOut().flush();
-        err.println(spec.commandLine().getCommandName() + ": " + damage);
+        final String name = spec.commandLine().getCommandName();
+        final List<JournalDamage> places = read.places();
+        if (places.isEmpty())
+        {
+            err.println(name + ": " + read.damage());
+        }
+        else
+        {
+            final JournalReader journal = read.journal();
+            err.println(name + ": journal " + journal.directory() + " is damaged in " + places.size() +
+                (places.size() == 1 ? " place" : " places") + "; that is damage to its files (flipped bits, zeroed or " +
+                "cut pages), not how the run ended:");
+            for (final JournalDamage damage : places)
+            {
+                err.println(name + ":   " + damage);
+            }
+            long after = 0;
+            for (final JournalRecord r : journal.records())
+            {
+                after += r.index() >= places.get(0).recordIndex() ? 1 : 0;
+            }
+            err.println(name + ": " + journal.records().size() + " records were read, " + after +
+                " of them after the first damage.");
+        }
         err.flush();
         return 1;
     }

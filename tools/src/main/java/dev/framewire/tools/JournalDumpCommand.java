@@ -1,6 +1,10 @@
 package dev.framewire.tools;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.journal.JournalDamage;
 import dev.framewire.core.journal.JournalReader;
 import dev.framewire.core.journal.JournalRecord;
 import picocli.CommandLine.Command;
@@ -28,6 +32,11 @@ import java.util.concurrent.Callable;
  * bound moves) and the calls of S's consumers on the timestamps S carried, so that a packet's
  * whole life, from its emit to the {@code PROCESS_BEGIN}/{@code PROCESS_END} of every node that
  * read it, is on consecutive lines.
+ *
+ * <p>{@code --json} writes JSON Lines through Gson: one object per record on standard output and
+ * nothing else. On a damaged journal every readable record is printed, before and after the
+ * damage; the text form shows each damage as a {@code # damage:} line where it is in the file, and
+ * both forms list the damage on standard error and exit with 1.
  */
 @Command(
     name = "dump",
@@ -38,13 +47,17 @@ import java.util.concurrent.Callable;
             "calls of S's consumers at the timestamps S carried: each packet's whole life."})
 public final class JournalDumpCommand implements Callable<Integer>
 {
+    /** Compact, one object a line; no HTML escaping (names and messages print as they are). */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+
     @Spec
     private CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "DIR", description = "A run journal directory, or a journal root (its newest run).")
     private Path directory;
 
-    @Option(names = "--json", description = "One JSON object a line.")
+    @Option(names = "--json", description = "One JSON object per record, one a line (JSON Lines); damage goes to " +
+        "standard error.")
     private boolean json;
 
     @Option(names = "--node", paramLabel = "N", description = "Only records of node N.")
@@ -75,12 +88,31 @@ public final class JournalDumpCommand implements Callable<Integer>
         if (journal != null)
         {
             final Follow follow = streams.isEmpty() ? null : new Follow(journal, streams);
+            final List<JournalDamage> damage = json ? List.of() : journal.damage();
+            int nextDamage = 0;
             for (final JournalRecord r : journal.records())
             {
+                // a damage line where the damage is: before the first record numbered at or after it
+                while (nextDamage < damage.size() && damage.get(nextDamage).recordIndex() <= r.index())
+                {
+                    out.println("# damage: " + damage.get(nextDamage++));
+                }
                 if (kindSet.contains(r.kind()) && matches(r, follow))
                 {
-                    out.println(json ? json(r) : r.toString());
+                    if (json)
+                    {
+                        GSON.toJson(json(r), out);
+                        out.println();
+                    }
+                    else
+                    {
+                        out.println(r.toString());
+                    }
                 }
+            }
+            while (nextDamage < damage.size())
+            {
+                out.println("# damage: " + damage.get(nextDamage++));
             }
             if (!json)
             {
@@ -91,7 +123,7 @@ public final class JournalDumpCommand implements Callable<Integer>
             }
         }
         out.flush();
-        return read.damage() == null ? 0 : JournalCommand.damaged(spec, read.damage());
+        return read.damage() == null ? 0 : JournalCommand.damaged(spec, read);
     }
 
     private Set<JournalRecord.Kind> kinds()
@@ -204,141 +236,102 @@ public final class JournalDumpCommand implements Callable<Integer>
     }
 
     /** One record as a JSON object; names rather than ids, absent fields left out. */
-    static String json(final JournalRecord r)
+    static JsonObject json(final JournalRecord r)
     {
-        final StringBuilder sb = new StringBuilder(160);
-        sb.append("{\"index\":").append(r.index()).append(",\"kind\":\"").append(r.kind().name().toLowerCase(Locale.ROOT))
-            .append("\",\"nanos\":").append(r.nanos());
+        final JsonObject o = new JsonObject();
+        o.addProperty("index", r.index());
+        o.addProperty("kind", r.kind().name().toLowerCase(Locale.ROOT));
+        o.addProperty("nanos", r.nanos());
         if (r.workerName() != null && r.worker() >= 0)
         {
-            sb.append(",\"worker\":");
-            string(sb, r.workerName());
+            o.addProperty("worker", r.workerName());
         }
         if (r.nodeName() != null)
         {
-            sb.append(",\"node\":");
-            string(sb, r.nodeName());
+            o.addProperty("node", r.nodeName());
         }
         if (r.streamName() != null)
         {
-            sb.append(",\"stream\":");
-            string(sb, r.streamName());
+            o.addProperty("stream", r.streamName());
         }
         final long ts = r.timestamp();
         if (ts != Timestamp.UNSET)
         {
-            sb.append(",\"timestamp\":");
             if (Timestamp.isValidPacketTimestamp(ts))
             {
-                sb.append(ts);
+                o.addProperty("timestamp", ts);
             }
             else
             {
-                string(sb, Timestamp.toString(ts));
+                o.addProperty("timestamp", Timestamp.toString(ts));
             }
         }
         switch (r.kind())
         {
             case GRAPH_INPUT:
             case EMIT:
-                value(sb, r);
+                value(o, r);
                 break;
             case DROP:
-                sb.append(",\"reason\":");
-                string(sb, JournalRecord.reasonName(r.reason()));
+                o.addProperty("reason", JournalRecord.reasonName(r.reason()));
                 break;
             case ERROR:
-                sb.append(",\"message\":");
-                string(sb, r.text());
+                o.addProperty("message", r.text());
                 break;
             case RUN_END:
-                sb.append(",\"how\":");
-                string(sb, r.text());
-                sb.append(",\"lost\":").append(r.value());
+                o.addProperty("how", r.text());
+                o.addProperty("lost", r.value());
                 break;
             case LOST:
-                sb.append(",\"lost\":").append(r.value());
+                o.addProperty("lost", r.value());
                 break;
             case RUN_START:
-                sb.append(",\"configHash\":");
-                string(sb, String.format(Locale.ROOT, "0x%016x", r.value()));
+                o.addProperty("configHash", hex(r.value()));
                 break;
             case HEADER:
-                sb.append(",\"epochMillis\":").append(r.value());
+                o.addProperty("epochMillis", r.value());
                 break;
             default:
                 break;
         }
-        return sb.append('}').toString();
+        return o;
     }
 
-    private static void value(final StringBuilder sb, final JournalRecord r)
+    private static void value(final JsonObject o, final JournalRecord r)
     {
         switch (r.valueKind())
         {
             case JournalRecord.VALUE_LONG:
-                sb.append(",\"long\":").append(r.value());
+                o.addProperty("long", r.value());
                 break;
             case JournalRecord.VALUE_DOUBLE:
                 final double d = Double.longBitsToDouble(r.value());
                 if (Double.isFinite(d))
                 {
-                    sb.append(",\"double\":").append(d);
+                    o.addProperty("double", d);
                 }
                 else
                 {
-                    sb.append(",\"double\":\"").append(d).append('"');
+                    o.addProperty("double", Double.toString(d)); // JSON has no NaN or infinities
                 }
                 break;
             case JournalRecord.VALUE_CHECKSUM:
-                sb.append(",\"checksum\":\"").append(String.format(Locale.ROOT, "0x%016x", r.value())).append('"');
+                o.addProperty("checksum", hex(r.value()));
                 break;
             case JournalRecord.VALUE_PAYLOAD:
-                sb.append(",\"payloadBytes\":").append(r.value());
+                o.addProperty("payloadBytes", r.value());
                 break;
             case JournalRecord.VALUE_CAPTURED:
-                sb.append(",\"capturedBytes\":").append(r.payload() == null ? 0 : r.payload().remaining())
-                    .append(",\"checksum\":\"").append(String.format(Locale.ROOT, "0x%016x", r.value())).append('"');
+                o.addProperty("capturedBytes", r.payload() == null ? 0 : r.payload().remaining());
+                o.addProperty("checksum", hex(r.value()));
                 break;
             default:
                 break;
         }
     }
 
-    private static void string(final StringBuilder sb, final String s)
+    private static String hex(final long value)
     {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++)
-        {
-            final char c = s.charAt(i);
-            switch (c)
-            {
-                case '"':
-                    sb.append("\\\"");
-                    break;
-                case '\\':
-                    sb.append("\\\\");
-                    break;
-                case '\n':
-                    sb.append("\\n");
-                    break;
-                case '\r':
-                    sb.append("\\r");
-                    break;
-                case '\t':
-                    sb.append("\\t");
-                    break;
-                default:
-                    if (c < 0x20)
-                    {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
-                    }
-                    else
-                    {
-                        sb.append(c);
-                    }
-            }
-        }
-        sb.append('"');
+        return String.format(Locale.ROOT, "0x%016x", value);
     }
 }

@@ -7,6 +7,7 @@ import dev.framewire.core.journal.JournalReader;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +15,10 @@ import java.util.List;
  * The journal flags of the commands that run a graph ({@code run}, {@code demo},
  * {@code journal replay}): the tools journal every run into {@code ./journal} unless told
  * {@code --no-journal}; payload bytes are captured only for the streams named with
- * {@code --capture}. A picocli mixin; one instance per command invocation, read on the command's
- * thread only.
+ * {@code --capture}; {@code --journal-max-age} and {@code --journal-max-size} delete old runs in
+ * the journal directory when the run's journal opens (whole runs, oldest first, never one being
+ * written; as {@code framewire journal prune} does). A picocli mixin; one instance per command
+ * invocation, read on the command's thread only.
  */
 final class JournalOptions
 {
@@ -35,6 +38,16 @@ final class JournalOptions
             "feeds the same bytes (off by default: frames are large).")
     List<String> capture = new ArrayList<>();
 
+    @Option(names = "--journal-max-age", paramLabel = "AGE", converter = Retention.AgeConverter.class,
+        description = "When the journal opens, delete runs in the journal directory last written longer ago than " +
+            "AGE (90s, 30m, 12h, 7d, 2w); never a run being written.")
+    Duration maxAge;
+
+    @Option(names = "--journal-max-size", paramLabel = "SIZE", converter = Retention.SizeConverter.class,
+        description = "When the journal opens, delete the oldest runs in the journal directory until the rest hold " +
+            "at most SIZE (bytes, or 500M, 10G: binary units); never a run being written.")
+    Long maxSize;
+
     /**
      * Whether the run is journaled.
      *
@@ -51,12 +64,18 @@ final class JournalOptions
      * @param config   the graph's config.
      * @param checksum streams whose emitted payloads get checksums (a replay keeps the recording's).
      * @return the config to run.
-     * @throws CommandFailure naming a {@code --capture} stream the graph does not have.
+     * @throws CommandFailure naming a {@code --capture} stream the graph does not have, or retention
+     *                        asked for with {@code --no-journal}.
      */
     GraphConfig apply(final GraphConfig config, final Iterable<String> checksum)
     {
         if (off)
         {
+            if (maxAge != null || maxSize != null)
+            {
+                throw new CommandFailure("--journal-max-age and --journal-max-size prune the journal directory when the " +
+                    "run's journal opens, and --no-journal opens none: drop one, or use `framewire journal prune DIR`");
+            }
             return config;
         }
         final List<String> streams = new Topology(config).streams();
@@ -78,7 +97,9 @@ final class JournalOptions
         }
         return config.toBuilder().journal(new JournalConfig().directory(directory)
             .captureStreams(capture.toArray(new String[0]))
-            .checksumStreams(sums.toArray(new String[0]))).build();
+            .checksumStreams(sums.toArray(new String[0]))
+            .deleteOlderThan(maxAge)
+            .maxTotalSize(maxSize == null ? -1 : maxSize)).build();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.framewire.tools;
 
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.journal.JournalDamage;
 import dev.framewire.core.journal.JournalReader;
 import dev.framewire.core.journal.JournalRecord;
 import dev.framewire.core.journal.Postmortem;
@@ -21,8 +22,9 @@ import java.util.concurrent.Callable;
  * per stream the packets emitted, the last timestamps emitted and consumed and, per consumer, the
  * packets consumed, dropped and still in flight; per node its calls and drops and whether it was
  * in a call when the journal ends (for which timestamp, since when, on which worker); the last
- * error; and the verdict. On a damaged journal, the post-mortem of what could be read, then the
- * damage.
+ * error; and the verdict. On a damaged journal, the post-mortem of what could be read (before and
+ * after the damage), the damage with its positions, and a verdict that says the journal is
+ * damaged, which is not the same as a killed run.
  */
 @Command(
     name = "postmortem",
@@ -50,7 +52,7 @@ public final class JournalPostmortemCommand implements Callable<Integer>
         {
             print(spec.commandLine().getOut(), journal, read.damage() != null);
         }
-        return read.damage() == null ? 0 : JournalCommand.damaged(spec, read.damage());
+        return read.damage() == null ? 0 : JournalCommand.damaged(spec, read);
     }
 
     static void print(final PrintWriter out, final JournalReader journal, final boolean partial)
@@ -64,9 +66,11 @@ public final class JournalPostmortemCommand implements Callable<Integer>
             end = Math.max(end, r.nanos());
         }
         final JournalRecord runEnd = journal.runEnd();
+        final List<JournalDamage> damage = journal.damage();
         out.printf(Locale.ROOT, "journal %s%s: %d records over %s, %s%n", journal.directory(),
-            partial ? " (damaged: what could be read)" : "", journal.records().size(), seconds(end - start),
-            runEnd != null ? "the run ended " + runEnd.text() : "no end of run");
+            partial ? " (DAMAGED in " + damage.size() + (damage.size() == 1 ? " place" : " places") +
+                ": what could be read, before and after the damage)" : "", journal.records().size(),
+            seconds(end - start), runEnd != null ? "the run ended " + runEnd.text() : "no end of run");
 
         out.println();
         out.println("streams (timestamps; in flight = emitted - consumed - dropped, per consumer):");
@@ -126,6 +130,15 @@ public final class JournalPostmortemCommand implements Callable<Integer>
         for (final String note : journal.notes())
         {
             out.println("note: " + note);
+        }
+        if (!damage.isEmpty())
+        {
+            out.println();
+            out.println("damage (to the journal's files, not how the run ended):");
+            for (final JournalDamage d : damage)
+            {
+                out.println("  " + d);
+            }
         }
         out.println();
         out.println("verdict: " + pm.verdict());

@@ -2,8 +2,14 @@ package dev.framewire.tools;
 
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.framewire.core.GraphConfigText;
+import dev.framewire.core.Timestamp;
 import dev.framewire.core.journal.JournalConfig;
+import dev.framewire.core.journal.JournalRecord;
+import dev.framewire.core.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -25,11 +30,6 @@ import static org.junit.jupiter.api.Assertions.*;
 @Timeout(120)
 class JournalCommandTest
 {
-    private static final Pattern INDEX = Pattern.compile("^\\{\"index\":(\\d+),\"kind\":\"(\\w+)\"");
-    private static final Pattern NODE = Pattern.compile(",\"node\":\"(\\w+)\"");
-    private static final Pattern STREAM = Pattern.compile(",\"stream\":\"(\\w+)\"");
-    private static final Pattern TIMESTAMP = Pattern.compile(",\"timestamp\":(-?\\d+)[,}]");
-
     @TempDir
     Path dir;
 
@@ -47,23 +47,32 @@ class JournalCommandTest
     {
     }
 
+    /** JSON Lines parsed back with Gson: one object a line, and nothing else on the line. */
+    static List<JsonObject> objects(final String jsonLines)
+    {
+        final List<JsonObject> objects = new ArrayList<>();
+        for (final String line : jsonLines.split("\n"))
+        {
+            objects.add(JsonParser.parseString(line).getAsJsonObject());
+        }
+        return objects;
+    }
+
     private static List<Line> parse(final String jsonLines)
     {
         final List<Line> lines = new ArrayList<>();
-        for (final String line : jsonLines.split("\n"))
+        for (final JsonObject o : objects(jsonLines))
         {
-            final Matcher m = INDEX.matcher(line);
-            assertTrue(m.find(), line);
-            lines.add(new Line(Long.parseLong(m.group(1)), m.group(2), group(NODE, line), group(STREAM, line),
-                group(TIMESTAMP, line) == null ? null : Long.parseLong(group(TIMESTAMP, line))));
+            final JsonElement ts = o.get("timestamp");
+            lines.add(new Line(o.get("index").getAsLong(), o.get("kind").getAsString(), string(o, "node"),
+                string(o, "stream"), ts != null && ts.getAsJsonPrimitive().isNumber() ? ts.getAsLong() : null));
         }
         return lines;
     }
 
-    private static String group(final Pattern pattern, final String line)
+    private static String string(final JsonObject o, final String name)
     {
-        final Matcher m = pattern.matcher(line);
-        return m.find() ? m.group(1) : null;
+        return o.has(name) ? o.get(name).getAsString() : null;
     }
 
     private static int find(final List<Line> lines, final String kind, final String node, final String stream,
@@ -195,11 +204,74 @@ class JournalCommandTest
         assertTrue(dump.out().contains("value=checksum 0x"), dump.out());
         final Cli.Result inputs = Cli.run("journal", "dump", dir.resolve("rep").toString(), "--kind", "graph-input",
             "--json", "--stream", "b");
-        assertTrue(inputs.out().contains("\"capturedBytes\":64"), inputs.out());
+        final List<JsonObject> captured = objects(inputs.out());
+        assertEquals(5, captured.size(), inputs.out());
+        for (final JsonObject o : captured)
+        {
+            assertEquals("graph_input", o.get("kind").getAsString());
+            assertEquals("b", o.get("stream").getAsString());
+            assertEquals(64, o.get("capturedBytes").getAsInt());
+            assertTrue(o.get("checksum").getAsString().matches("0x[0-9a-f]{16}"), o.toString());
+            assertFalse(o.has("node"), o.toString());
+        }
     }
 
     @Test
-    void aTruncatedJournalIsOneSentenceAndWhatCouldBeRead() throws Exception
+    void dumpJsonIsOneObjectPerRecordThatGsonParsesBack() throws Exception
+    {
+        // a journal written through the public writer, with every field the JSON form has
+        final String message = "node 'sink' failed at 7: a \"quoted\" cause\non two lines \u2013 \u00fc \\ </b>";
+        final Path root = dir.resolve("direct");
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(root).blockSize(1 << 20)
+            .checksumStreams("out")))
+        {
+            writer.runStart("graph", 0xABCDEFL, "test", new String[]{"src", "sink"}, new String[]{"in", "out"},
+                new String[]{"w0"}, new int[][]{{}, {0}});
+            writer.graphInput(0, 5, JournalWriter.LONG, -42L);
+            writer.processBegin(0, 1, 5);
+            writer.emit(0, 1, 1, 5, JournalWriter.DOUBLE, Double.doubleToRawLongBits(2.5));
+            writer.emit(0, 1, 1, 6, JournalWriter.DOUBLE, Double.doubleToRawLongBits(Double.NaN));
+            writer.drop(0, 1, 0, 6, JournalRecord.FLOW_LIMIT);
+            writer.error(0, 1, 7, message);
+            writer.processEnd(0, 1, Timestamp.DONE);
+            writer.runEnd("failed");
+        }
+        final Cli.Result dump = Cli.run("journal", "dump", root.toString(), "--json");
+        assertEquals(0, dump.exit(), dump.toString());
+        assertEquals("", dump.err(), dump.toString());
+        final List<JsonObject> objects = objects(dump.out());
+        assertEquals(10, objects.size(), dump.out());
+        for (int i = 0; i < objects.size(); i++)
+        {
+            assertEquals(i, objects.get(i).get("index").getAsLong(), objects.get(i).toString());
+            assertTrue(objects.get(i).get("nanos").getAsLong() > 0, objects.get(i).toString());
+        }
+        final JsonObject header = objects.get(0);
+        assertEquals("header", header.get("kind").getAsString());
+        assertTrue(Math.abs(header.get("epochMillis").getAsLong() - System.currentTimeMillis()) < 600_000L, header.toString());
+        assertEquals("0x0000000000abcdef", objects.get(1).get("configHash").getAsString());
+        final JsonObject input = objects.get(2);
+        assertEquals("graph_input", input.get("kind").getAsString());
+        assertEquals("in", input.get("stream").getAsString());
+        assertEquals(5, input.get("timestamp").getAsLong());
+        assertEquals(-42L, input.get("long").getAsLong());
+        assertFalse(input.has("worker"), "a graph input's adder is not a worker: " + input);
+        final JsonObject begin = objects.get(3);
+        assertEquals("process_begin", begin.get("kind").getAsString());
+        assertEquals("w0", begin.get("worker").getAsString());
+        assertEquals("sink", begin.get("node").getAsString());
+        assertEquals(2.5, objects.get(4).get("double").getAsDouble());
+        assertEquals("NaN", objects.get(5).get("double").getAsString());
+        assertEquals("flow limit", objects.get(6).get("reason").getAsString());
+        assertEquals(message, objects.get(7).get("message").getAsString(), "quotes, newlines and unicode round-trip");
+        assertEquals("Done", objects.get(8).get("timestamp").getAsString());
+        assertEquals("failed", objects.get(9).get("how").getAsString());
+        assertEquals(0, objects.get(9).get("lost").getAsLong());
+        assertEquals("run_end", objects.get(9).get("kind").getAsString());
+    }
+
+    @Test
+    void aTruncatedJournalIsReportedAfterWhatCouldBeRead() throws Exception
     {
         final Path journal = record("count.pbtxt", Cli.countingGraph(20), "rec");
         final Path cq4;
@@ -216,13 +288,21 @@ class JournalCommandTest
         assertEquals(1, dump.exit(), dump.toString());
         assertTrue(dump.out().startsWith("#0 HEADER"), dump.toString());
         assertTrue(dump.out().contains("PROCESS_END"), dump.toString());
-        assertEquals(1, dump.err().strip().split("\n").length, dump.toString());
-        assertTrue(dump.err().startsWith("dump: journal ") && dump.err().contains("truncated"), dump.toString());
+        assertTrue(dump.out().contains("\n# damage: file " + cq4.getFileName() + ", bytes "), dump.toString());
+        final String[] err = dump.err().strip().split("\n");
+        assertEquals(3, err.length, dump.toString());
+        assertTrue(err[0].startsWith("dump: journal " + journal) && err[0].contains("is damaged in 1 place"),
+            dump.toString());
+        assertTrue(err[1].startsWith("dump:   file " + cq4.getFileName() + ", bytes ") && err[1].contains("truncated"),
+            dump.toString());
+        assertTrue(err[2].matches("dump: \\d+ records were read, 0 of them after the first damage\\."), dump.toString());
         assertFalse(dump.err().contains("\tat "), dump.toString());
 
         final Cli.Result pm = Cli.run("journal", "postmortem", journal.toString());
         assertEquals(1, pm.exit(), pm.toString());
-        assertTrue(pm.out().contains("(damaged: what could be read)") && pm.out().contains("verdict: "), pm.toString());
+        assertTrue(pm.out().contains("(DAMAGED in 1 place: what could be read") && pm.out().contains("verdict: "),
+            pm.toString());
+        assertTrue(pm.out().contains("verdict: The journal is damaged in 1 place"), pm.toString());
         assertTrue(pm.err().contains("truncated") && !pm.err().contains("\tat "), pm.toString());
 
         for (final String command : new String[]{"replay", "diff"})
@@ -235,6 +315,85 @@ class JournalCommandTest
         final Cli.Result none = Cli.run("journal", "postmortem", dir.resolve("nothing").toString());
         assertEquals(1, none.exit(), none.toString());
         assertTrue(none.err().contains("not a directory"), none.toString());
+    }
+
+    @Test
+    void aFlippedBitMidJournalIsReportedWithItsPositionAndTheRestIsStillShown() throws Exception
+    {
+        final Path journal = record("count.pbtxt", Cli.countingGraph(200), "rec");
+        final Path cq4;
+        try (Stream<Path> files = Files.walk(journal))
+        {
+            cq4 = files.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        final List<Long> documents = dataDocuments(cq4);
+        final int middle = documents.size() / 2;
+        final long at = documents.get(middle);
+        try (RandomAccessFile raf = new RandomAccessFile(cq4.toFile(), "rw"))
+        {
+            raf.seek(at + 4 + 20); // in the record's nanos
+            final int b = raf.read();
+            raf.seek(at + 4 + 20);
+            raf.write(b ^ 0x10);
+        }
+
+        final Cli.Result dump = Cli.run("journal", "dump", journal.toString());
+        assertEquals(1, dump.exit(), dump.toString());
+        final String damageLine = "# damage: file " + cq4.getFileName() + ", byte " + at + " (Chronicle index 0x";
+        assertTrue(dump.out().contains(damageLine), dump.toString());
+        assertTrue(dump.out().contains("record #" + middle + "): checksum mismatch: "), dump.toString());
+        final String[] lines = dump.out().split("\n");
+        assertEquals(documents.size(), lines.length, "every record but one, and the damage line: " + dump);
+        assertTrue(lines[lines.length - 1].contains("RUN_END") && lines[lines.length - 1].contains("how=done"),
+            "the records after the damage are shown, to the run's end: " + dump);
+        assertTrue(lines[middle].startsWith(damageLine), "the damage line is where the record was: " + dump);
+        assertTrue(lines[middle + 1].startsWith("#" + (middle + 1) + " "), dump.toString());
+        assertTrue(dump.err().contains("is damaged in 1 place; that is damage to its files (flipped bits, zeroed or " +
+            "cut pages), not how the run ended:"), dump.toString());
+        assertTrue(dump.err().contains("dump:   file " + cq4.getFileName() + ", byte " + at + " (Chronicle index 0x"),
+            dump.toString());
+        assertFalse(dump.err().contains("\tat ") || dump.out().contains("\tat "), dump.toString());
+
+        final Cli.Result json = Cli.run("journal", "dump", journal.toString(), "--json");
+        assertEquals(1, json.exit(), json.toString());
+        final List<JsonObject> objects = objects(json.out());
+        assertEquals(documents.size() - 1, objects.size(), "records only on standard output: " + json);
+        assertEquals("run_end", objects.get(objects.size() - 1).get("kind").getAsString());
+        assertFalse(objects.stream().anyMatch(o -> o.get("index").getAsLong() == middle), json.toString());
+        assertTrue(json.err().contains("byte " + at + " (Chronicle index 0x"), json.toString());
+
+        final Cli.Result pm = Cli.run("journal", "postmortem", journal.toString());
+        assertEquals(1, pm.exit(), pm.toString());
+        assertTrue(pm.out().contains("(DAMAGED in 1 place: what could be read, before and after the damage): " +
+            (documents.size() - 1) + " records over ") && pm.out().contains("the run ended done"), pm.toString());
+        assertTrue(pm.out().contains("damage (to the journal's files, not how the run ended):\n  file " +
+            cq4.getFileName() + ", byte " + at), pm.toString());
+        assertTrue(pm.out().contains("verdict: The journal is damaged in 1 place"), pm.toString());
+        assertTrue(pm.out().contains("The run ended done"), pm.toString());
+        assertFalse(pm.out().contains("no end of run") || pm.out().contains("killed"), pm.toString());
+        assertFalse(pm.err().contains("\tat "), pm.toString());
+    }
+
+    /** The offsets of a .cq4 file's data documents (Chronicle headers without the meta-data bit). */
+    private static List<Long> dataDocuments(final Path cq4) throws IOException
+    {
+        final List<Long> documents = new ArrayList<>();
+        final byte[] bytes = Files.readAllBytes(cq4);
+        final java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int pos = 0; pos + 4 <= bytes.length; )
+        {
+            final int header = buffer.getInt(pos);
+            if (header == 0 || header < 0)
+            {
+                break;
+            }
+            if ((header & 0x4000_0000) == 0)
+            {
+                documents.add((long)pos);
+            }
+            pos = (pos + 4 + (header & 0x3FFF_FFFF) + 3) & ~3;
+        }
+        return documents;
     }
 
     private static long lastNonZeroByte(final Path file) throws IOException

@@ -9,12 +9,14 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * ASYNC mode's journal agent: drains the writers' ring into Chronicle, a record's bytes copied
- * as they are (the ring holds the on-disk layout of {@link JournalDescriptor}), and journals how
- * many records a full ring lost.
+ * as they are (the ring holds the on-disk layout of {@link JournalDescriptor} but the checksum),
+ * each followed by its CRC32C, computed here over the ring's bytes so that the writers do not pay
+ * for it; and journals how many records a full ring lost.
  *
  * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a backoff idle strategy
  * that parks; it owns its Chronicle appender, created in {@link #onStart()} on that thread.
@@ -28,14 +30,22 @@ final class JournalAgent implements Agent, MessageHandler
     private final ManyToOneRingBuffer ring;
     private final AtomicLong lost;
     private final JournalWriter writer;
+    /** The ring's memory, for checksumming a record in place; its position and limit are the agent's. */
+    private final ByteBuffer ringBytes;
+    private final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
     private ExcerptAppender appender;
     private long lostReported;
 
     JournalAgent(
-        final SingleChronicleQueue queue, final ManyToOneRingBuffer ring, final AtomicLong lost, final JournalWriter writer)
+        final SingleChronicleQueue queue,
+        final ManyToOneRingBuffer ring,
+        final ByteBuffer ringBytes,
+        final AtomicLong lost,
+        final JournalWriter writer)
     {
         this.queue = queue;
         this.ring = ring;
+        this.ringBytes = ringBytes.duplicate();
         this.lost = lost;
         this.writer = writer;
     }
@@ -62,11 +72,14 @@ final class JournalAgent implements Agent, MessageHandler
     @Override
     public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
+        final int checksum = JournalDescriptor.checksum(scratch.crc, ringBytes, index, length);
         final DocumentContext dc = appender.writingDocument();
         try
         {
             // the ring is direct memory: copy the record's bytes straight into the mapped file
-            dc.wire().bytes().unsafeWrite(buffer.addressOffset() + index, length);
+            final Bytes<?> bytes = dc.wire().bytes();
+            bytes.unsafeWrite(buffer.addressOffset() + index, length);
+            bytes.writeInt(checksum);
         }
         catch (final RuntimeException ex)
         {
@@ -84,8 +97,7 @@ final class JournalAgent implements Agent, MessageHandler
         final DocumentContext dc = appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.LOST, 0, -1, -1, -1, System.nanoTime(),
+            scratch.appendFixed(dc.wire().bytes(), JournalDescriptor.LOST, 0, -1, -1, -1, System.nanoTime(),
                 Long.MIN_VALUE, lostNow - lostReported);
             lostReported = lostNow;
         }

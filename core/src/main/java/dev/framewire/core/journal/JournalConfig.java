@@ -19,7 +19,8 @@ import java.util.Set;
  *     .mode(JournalConfig.Mode.ASYNC)
  *     .captureStreams("camera")          // graph input frames, for replay
  *     .checksumStreams("detections")     // outputs, for comparing replays
- *     .deleteOlderThan(Duration.ofDays(7));
+ *     .deleteOlderThan(Duration.ofDays(7))  // retention, applied when a writer opens
+ *     .maxTotalSize(10L << 30);               // the oldest runs go first
  * }</pre>
  *
  * <p>Threading: set up on one thread, then handed to the writer, which copies what it needs.
@@ -57,6 +58,7 @@ public final class JournalConfig
     private final Set<String> captureStreams = new LinkedHashSet<>();
     private final Set<String> checksumStreams = new LinkedHashSet<>();
     private Duration deleteOlderThan;
+    private long maxTotalSize = -1;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private long blockSize;
     private long agentMaxParkNanos = 1_000_000L;
@@ -176,7 +178,8 @@ public final class JournalConfig
 
     /**
      * When a writer opens, it deletes run journals in {@link #directory()} whose newest file is
-     * older than this. Only directories that are Framewire journals are touched.
+     * older than this (see {@link JournalRetention}). Only directories that are Framewire journals
+     * are touched, never a run being written.
      *
      * @param age the age; null (default) keeps everything.
      * @return this.
@@ -195,6 +198,31 @@ public final class JournalConfig
     public Duration deleteOlderThan()
     {
         return deleteOlderThan;
+    }
+
+    /**
+     * When a writer opens, it deletes the oldest run journals in {@link #directory()} until the
+     * runs left hold at most this many bytes (see {@link JournalRetention}: a run's bytes are what
+     * its files hold, not Chronicle's preallocated, sparse tails). The run being opened starts
+     * empty and is not counted; runs being written are counted and never deleted.
+     *
+     * @param bytes the budget; -1 (default) for none.
+     * @return this.
+     */
+    public JournalConfig maxTotalSize(final long bytes)
+    {
+        this.maxTotalSize = bytes;
+        return this;
+    }
+
+    /**
+     * The budget for the runs' total size, applied on open.
+     *
+     * @return bytes, or -1 for none.
+     */
+    public long maxTotalSize()
+    {
+        return maxTotalSize;
     }
 
     /**
@@ -289,6 +317,11 @@ public final class JournalConfig
         if (deleteOlderThan != null && deleteOlderThan.isNegative())
         {
             throw new IllegalArgumentException("journal deleteOlderThan " + deleteOlderThan + " must not be negative");
+        }
+        if (maxTotalSize < -1)
+        {
+            throw new IllegalArgumentException("journal maxTotalSize " + maxTotalSize + " must be -1 (none) or a " +
+                "number of bytes");
         }
         if (blockSize < 0)
         {

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * A journal that cannot be read to its end: not a journal, of a format version this reader does
- * not read, truncated or corrupt. The message says which file, where and what; {@link #readable()}
- * holds every record read before the damage, so a post-mortem still works on what survived.
+ * A journal that cannot be read whole: not a journal, of a format version this reader does not
+ * read, or damaged (truncated, corrupt, failing its checksums). The message says which file, where
+ * and what; {@link #damage()} lists every damage with its position, and {@link #readable()} holds
+ * every record that could be read, before and after the damage, so a post-mortem still works on
+ * what survived.
  *
  * <p>Threading: immutable once thrown.
  */
@@ -34,12 +36,22 @@ public final class JournalException extends IOException
     }
 
     /**
-     * The records read before the damage.
+     * The records that could be read, before and after the damage.
      *
      * @return the records, empty when none.
      */
     public List<JournalRecord> records()
     {
         return readable == null ? List.of() : readable.records();
+    }
+
+    /**
+     * Where the journal is damaged.
+     *
+     * @return the damage, in file order; empty when the journal was refused (not a journal, another version).
+     */
+    public List<JournalDamage> damage()
+    {
+        return readable == null ? List.of() : readable.damage();
     }
 }

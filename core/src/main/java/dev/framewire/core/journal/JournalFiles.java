@@ -2,41 +2,52 @@ package dev.framewire.core.journal;
 
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
-import org.agrona.collections.IntArrayList;
-import org.agrona.collections.LongArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * The journal's files: run directories, owner-only permissions, deletion by age, and a scan of
- * Chronicle's {@code .cq4} files with plain reads that finds where their data ends, so that a
- * truncated or damaged file is reported instead of being mapped (reading a mapped file past its
- * end raises SIGBUS, which the JVM turns into an asynchronous {@link InternalError}).
+ * The journal's files: run directories and their files, created owner-only from the start; the
+ * lock that marks a run being written; what a run holds in bytes; and deleting a run.
  *
- * <p>Threading: stateless.
+ * <p>Owner-only from the start: a file created with a permission attribute gets it in the same
+ * system call (the umask can only take bits away, and {@code rw-------} has none it would take).
+ * Chronicle creates its files itself, with the umask's mode, so the writer creates them first:
+ * {@code metadata.cq4t} empty before the queue opens (Chronicle initializes an empty one), and
+ * each cycle's file as {@code <cycle>.precreated}, which Chronicle renames into place when it
+ * starts that cycle (its pre-created files mechanism, {@code PrecreatedFiles}); the mode goes
+ * with the rename. A crash at any moment leaves no file of the run readable by others.
+ *
+ * <p>Threading: stateless but for the set of runs this JVM is writing, which is concurrent.
  */
 final class JournalFiles
 {
@@ -44,16 +55,22 @@ final class JournalFiles
 
     static final String METADATA = "metadata.cq4t";
     static final String SUFFIX = ".cq4";
+    /** Chronicle renames {@code <cycle>.precreated} to {@code <cycle>.cq4} when it starts that cycle. */
+    static final String PRECREATED_SUFFIX = ".precreated";
+    /** Held (an OS file lock) by the writer of a run while it writes; the OS drops it when the process dies. */
+    static final String LOCK = "writer.lock";
     static final Set<PosixFilePermission> DIRECTORY_PERMISSIONS = PosixFilePermissions.fromString("rwx------");
     static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-------");
     private static final Pattern RUN_NAME = Pattern.compile("run-\\d{8}-\\d{6}-\\d{3}-\\d+(-\\d+)?");
     private static final DateTimeFormatter RUN_TIME =
         DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
-
-    /** Chronicle's document header: bit 31 not complete, bit 30 meta-data, the rest the length. */
-    static final int NOT_COMPLETE = 0x8000_0000;
-    static final int META_DATA = 0x4000_0000;
-    static final int LENGTH_MASK = 0x3FFF_FFFF;
+    /** What {@code du} counts for a sparse file: whole blocks up to the last byte written. */
+    private static final int BLOCK = 4096;
+    /**
+     * Runs this JVM is writing. A pruner must not open their lock files: on Linux, closing any
+     * descriptor of a file drops every POSIX lock the process holds on it, the writer's included.
+     */
+    private static final Set<Path> WRITING = ConcurrentHashMap.newKeySet();
 
     static
     {
@@ -79,20 +96,21 @@ final class JournalFiles
         return path.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
-    /** Creates the journal root if absent (owner-only) and a new run directory in it (owner-only). */
+    private static FileAttribute<?>[] ownerOnly(final Path path, final Set<PosixFilePermission> permissions)
+    {
+        return isPosix(path) ? new FileAttribute<?>[]{PosixFilePermissions.asFileAttribute(permissions)} :
+            new FileAttribute<?>[0];
+    }
+
+    /**
+     * Creates the journal root if absent and a new run directory in it, both owner-only from the
+     * start. An existing root is left as it is.
+     */
     static Path createRunDirectory(final Path root) throws IOException
     {
-        final boolean posix = isPosix(root);
         if (!Files.isDirectory(root))
         {
-            if (posix)
-            {
-                Files.createDirectories(root, PosixFilePermissions.asFileAttribute(DIRECTORY_PERMISSIONS));
-            }
-            else
-            {
-                Files.createDirectories(root);
-            }
+            Files.createDirectories(root, ownerOnly(root, DIRECTORY_PERMISSIONS));
         }
         final String base = "run-" + RUN_TIME.format(Instant.now()) + "-" + ProcessHandle.current().pid();
         for (int n = 1; ; n++)
@@ -100,51 +118,246 @@ final class JournalFiles
             final Path run = root.resolve(n == 1 ? base : base + "-" + n);
             try
             {
-                Files.createDirectory(run);
+                Files.createDirectory(run, ownerOnly(run, DIRECTORY_PERMISSIONS));
             }
             catch (final FileAlreadyExistsException ex)
             {
                 continue;
             }
-            if (posix)
+            if (isPosix(run))
             {
-                // set after creating: a permission attribute given to createDirectory is masked by the umask
+                // a umask that takes the owner's own bits would leave it unusable: set what was meant
                 Files.setPosixFilePermissions(run, DIRECTORY_PERMISSIONS);
             }
             return run;
         }
     }
 
-    /** Makes a journal file owner read-write only; its directory already keeps others out. */
-    static void restrictFile(final Path file)
+    /**
+     * Creates an empty file, owner-only ({@code rw-------}) from the start.
+     *
+     * @return false if it existed already (it is left as it is).
+     */
+    static boolean createOwnerOnly(final Path file) throws IOException
     {
         try
         {
-            if (isPosix(file) && Files.isRegularFile(file))
+            Files.createFile(file, ownerOnly(file, FILE_PERMISSIONS));
+            return true;
+        }
+        catch (final FileAlreadyExistsException ex)
+        {
+            return false;
+        }
+    }
+
+    /**
+     * Creates, owner-only, the file Chronicle will rename to a cycle's {@code .cq4} when it starts
+     * that cycle, unless the cycle's file or the pre-created one exists already.
+     */
+    private static void precreateCycle(final Path run, final RollCycle rollCycle, final int cycle)
+    {
+        final String name = cycleFileName(rollCycle, cycle);
+        final Path file = run.resolve(name);
+        final Path precreated = run.resolve(name.substring(0, name.length() - SUFFIX.length()) + PRECREATED_SUFFIX);
+        try
+        {
+            if (!Files.exists(file))
             {
-                Files.setPosixFilePermissions(file, FILE_PERMISSIONS);
+                createOwnerOnly(precreated);
             }
         }
         catch (final IOException ex)
         {
-            LOG.warn("could not make journal file {} owner-only: {}", file, ex.toString());
+            LOG.warn("could not prepare journal file {} owner-only (Chronicle will make it with the umask's mode " +
+                "in an owner-only directory): {}", precreated, ex.toString());
         }
     }
 
-    static void restrictAll(final Path run)
+    /**
+     * Prepares cycles' files owner-only ahead of Chronicle, for one run. Chronicle tells its
+     * store-file listener that a cycle started on its background releaser thread, possibly after
+     * the writer closed: once closed, this prepares nothing more, so the unused files it deletes at
+     * close stay deleted.
+     *
+     * <p>Threading: the releaser's thread and the closing thread; synchronized.
+     */
+    static final class CyclePreparer
     {
+        private final Path run;
+        private final RollCycle rollCycle;
+        private boolean closed;
+
+        CyclePreparer(final Path run, final RollCycle rollCycle)
+        {
+            this.run = run;
+            this.rollCycle = rollCycle;
+        }
+
+        synchronized void prepare(final int cycle)
+        {
+            if (!closed)
+            {
+                precreateCycle(run, rollCycle, cycle);
+            }
+        }
+
+        /** Prepares nothing more, and deletes what was prepared and not used. */
+        synchronized void close()
+        {
+            closed = true;
+            deleteUnusedPrecreated(run);
+        }
+    }
+
+    /** Deletes pre-created cycle files Chronicle did not use (the run ended before their cycle). */
+    private static void deleteUnusedPrecreated(final Path run)
+    {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(run, "*" + PRECREATED_SUFFIX))
+        {
+            for (final Path file : files)
+            {
+                Files.deleteIfExists(file);
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("could not delete unused pre-created journal files in {}: {}", run, ex.toString());
+        }
+    }
+
+    /**
+     * Checks that every file of a run is owner-only, and makes it so where it is not: a safety
+     * net at close (a file made with the umask's mode would mean Chronicle made one the writer
+     * did not prepare).
+     *
+     * @return how many files had to be restricted.
+     */
+    static int restrictAll(final Path run)
+    {
+        int restricted = 0;
+        if (!isPosix(run))
+        {
+            return 0;
+        }
         try (DirectoryStream<Path> files = Files.newDirectoryStream(run))
         {
             for (final Path file : files)
             {
-                restrictFile(file);
+                if (Files.isRegularFile(file) && !Files.getPosixFilePermissions(file).equals(FILE_PERMISSIONS))
+                {
+                    Files.setPosixFilePermissions(file, FILE_PERMISSIONS);
+                    LOG.warn("journal file {} was not created owner-only; it is now", file);
+                    restricted++;
+                }
             }
         }
         catch (final IOException ex)
         {
-            LOG.warn("could not list journal directory {}: {}", run, ex.toString());
+            LOG.warn("could not check the permissions of journal directory {}: {}", run, ex.toString());
+        }
+        return restricted;
+    }
+
+    // ---------------------------------------------------------------- the writer's lock
+
+    /** The writer's hold on its run: an OS lock on {@link #LOCK}, released at close or when the process dies. */
+    static final class WriterLock implements AutoCloseable
+    {
+        private final Path run;
+        private final FileChannel channel;
+        private final FileLock lock;
+
+        private WriterLock(final Path run, final FileChannel channel, final FileLock lock)
+        {
+            this.run = run;
+            this.channel = channel;
+            this.lock = lock;
+        }
+
+        @Override
+        public void close()
+        {
+            WRITING.remove(key(run));
+            try
+            {
+                lock.release();
+                channel.close();
+            }
+            catch (final IOException ex)
+            {
+                LOG.warn("could not release journal lock {}: {}", run.resolve(LOCK), ex.toString());
+            }
         }
     }
+
+    /** Creates a new run's lock file, owner-only, and takes its lock. */
+    static WriterLock lock(final Path run) throws IOException
+    {
+        final Path file = run.resolve(LOCK);
+        final Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        final FileChannel channel = FileChannel.open(file, options, ownerOnly(file, FILE_PERMISSIONS));
+        final FileLock lock;
+        try
+        {
+            lock = channel.tryLock();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            channel.close();
+            throw ex;
+        }
+        if (lock == null)
+        {
+            channel.close();
+            throw new IOException("journal lock " + file + " is held by another process");
+        }
+        WRITING.add(key(run));
+        return new WriterLock(run, channel, lock);
+    }
+
+    private static Path key(final Path run)
+    {
+        return run.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Whether a run is being written: by this JVM, or by a process holding its lock. A run without
+     * a lock file was written before there were locks; it counts as being written while any of its
+     * files changed in the last minute.
+     */
+    static boolean isBeingWritten(final Path run, final Instant now) throws IOException
+    {
+        if (WRITING.contains(key(run)))
+        {
+            return true;
+        }
+        final Path file = run.resolve(LOCK);
+        if (!Files.exists(file))
+        {
+            return newestModification(run).toInstant().isAfter(now.minusSeconds(60));
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
+        {
+            final FileLock lock = channel.tryLock();
+            if (lock == null)
+            {
+                return true;
+            }
+            lock.release();
+            return false;
+        }
+        catch (final OverlappingFileLockException ex)
+        {
+            return true; // held in this JVM through another channel
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------- runs
 
     static boolean isRunDirectory(final Path dir)
     {
@@ -173,54 +386,55 @@ final class JournalFiles
         return runs;
     }
 
-    /**
-     * Deletes run journals whose newest file was modified before {@code now - age}. Only
-     * directories named and shaped like run journals are touched, and in them only Chronicle's
-     * files; a directory holding anything else is left in place (logged).
-     *
-     * @return how many runs were deleted.
-     */
-    static int deleteOlderThan(final Path root, final Duration age, final Path keep) throws IOException
+    /** A file the journal writes: Chronicle's, a pre-created one, or the lock. */
+    static boolean isJournalFile(final Path file)
     {
-        final FileTime cutoff = FileTime.from(Instant.now().minus(age));
-        int deleted = 0;
-        for (final Path run : runs(root))
-        {
-            if (run.equals(keep) || newestModification(run).compareTo(cutoff) >= 0)
-            {
-                continue;
-            }
-            boolean foreign = false;
-            try (DirectoryStream<Path> files = Files.newDirectoryStream(run))
-            {
-                for (final Path file : files)
-                {
-                    final String name = file.getFileName().toString();
-                    if (Files.isRegularFile(file) && (name.endsWith(SUFFIX) || name.endsWith(".cq4t")))
-                    {
-                        Files.deleteIfExists(file);
-                    }
-                    else
-                    {
-                        foreign = true;
-                    }
-                }
-            }
-            if (foreign)
-            {
-                LOG.warn("old journal {} holds files that are not Chronicle's; deleted its journal files, kept the rest",
-                    run);
-            }
-            else
-            {
-                Files.deleteIfExists(run);
-                deleted++;
-            }
-        }
-        return deleted;
+        final String name = file.getFileName().toString();
+        return Files.isRegularFile(file) && (name.endsWith(SUFFIX) || name.endsWith(".cq4t") ||
+            name.endsWith(PRECREATED_SUFFIX) || name.equals(LOCK));
     }
 
-    private static FileTime newestModification(final Path run) throws IOException
+    /**
+     * Deletes a run's journal files, then its directory if nothing else is in it.
+     *
+     * @return false when the directory holds files that are not the journal's: they and it are kept (logged).
+     */
+    static boolean deleteRun(final Path run) throws IOException
+    {
+        boolean foreign = false;
+        // the lock last: while it is there, the directory still reads as a run with a (released) lock
+        final List<Path> journalFiles = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(run))
+        {
+            for (final Path file : files)
+            {
+                if (isJournalFile(file))
+                {
+                    journalFiles.add(file);
+                }
+                else
+                {
+                    foreign = true;
+                }
+            }
+        }
+        journalFiles.sort((a, b) -> Boolean.compare(a.getFileName().toString().equals(LOCK),
+            b.getFileName().toString().equals(LOCK)));
+        for (final Path file : journalFiles)
+        {
+            Files.deleteIfExists(file);
+        }
+        if (foreign)
+        {
+            LOG.warn("old journal {} holds files that are not the journal's; deleted its journal files, kept the rest",
+                run);
+            return false;
+        }
+        Files.deleteIfExists(run);
+        return true;
+    }
+
+    static FileTime newestModification(final Path run) throws IOException
     {
         FileTime newest = Files.getLastModifiedTime(run);
         try (DirectoryStream<Path> files = Files.newDirectoryStream(run))
@@ -237,6 +451,67 @@ final class JournalFiles
         return newest;
     }
 
+    /**
+     * The bytes a run's files hold: each of Chronicle's files ({@code .cq4}, {@code .cq4t}) up to
+     * its last non-zero byte, in whole 4 KiB blocks (Chronicle makes its files long up front, tens
+     * of MiB for a cycle, and writes them from the start; the rest is a sparse tail that takes no
+     * disk), every other file by its size: about what {@code du} says. Reads each of Chronicle's
+     * files' zero tail, backwards.
+     */
+    static long runBytes(final Path run) throws IOException
+    {
+        long bytes = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(run))
+        {
+            for (final Path file : files)
+            {
+                if (!Files.isRegularFile(file))
+                {
+                    continue;
+                }
+                final String name = file.getFileName().toString();
+                bytes += name.endsWith(SUFFIX) || name.endsWith(".cq4t") ? usedBytes(file) : Files.size(file);
+            }
+        }
+        return bytes;
+    }
+
+    /** A file's bytes up to its last non-zero one, rounded up to whole blocks. */
+    static long usedBytes(final Path file) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
+            final byte[] bytes = chunk.array();
+            long end = channel.size();
+            while (end > 0)
+            {
+                final int n = (int)Math.min(bytes.length, end);
+                final long from = end - n;
+                chunk.clear().limit(n);
+                int read = 0;
+                while (read < n)
+                {
+                    final int r = channel.read(chunk, from + read);
+                    if (r < 0)
+                    {
+                        break;
+                    }
+                    read += r;
+                }
+                for (int i = read - 1; i >= 0; i--)
+                {
+                    if (bytes[i] != 0)
+                    {
+                        return (from + i + BLOCK) / BLOCK * BLOCK;
+                    }
+                }
+                end = from;
+            }
+            return 0;
+        }
+    }
+
     /** The run's {@code .cq4} files in cycle order (names sort by cycle within one roll cycle). */
     static List<Path> cycleFiles(final Path run) throws IOException
     {
@@ -250,6 +525,43 @@ final class JournalFiles
         }
         Collections.sort(files);
         return files;
+    }
+
+    /**
+     * The cycle number of a {@code .cq4} file, from its name (Chronicle names a cycle's file by its
+     * start, in UTC, in the roll cycle's format), for Chronicle indexes.
+     *
+     * @return the cycle, or -1 when the name does not parse.
+     */
+    static int cycleOf(final Path file, final RollCycle rollCycle)
+    {
+        final String name = file.getFileName().toString();
+        final String stem = name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+        try
+        {
+            final TemporalAccessor t = DateTimeFormatter.ofPattern(rollCycle.format()).withZone(ZoneOffset.UTC).parse(stem);
+            long seconds = t.getLong(ChronoField.EPOCH_DAY) * 86_400L;
+            if (t.isSupported(ChronoField.SECOND_OF_DAY))
+            {
+                seconds += t.getLong(ChronoField.SECOND_OF_DAY);
+            }
+            else if (t.isSupported(ChronoField.HOUR_OF_DAY))
+            {
+                seconds += t.getLong(ChronoField.HOUR_OF_DAY) * 3600L;
+            }
+            return (int)(seconds * 1000L / rollCycle.lengthInMillis());
+        }
+        catch (final DateTimeException | ArithmeticException ex)
+        {
+            return -1;
+        }
+    }
+
+    /** The name of a cycle's {@code .cq4} file, as Chronicle makes it (epoch 0, UTC). */
+    static String cycleFileName(final RollCycle rollCycle, final int cycle)
+    {
+        return DateTimeFormatter.ofPattern(rollCycle.format()).withZone(ZoneOffset.UTC)
+            .format(Instant.ofEpochMilli((long)cycle * rollCycle.lengthInMillis())) + SUFFIX;
     }
 
     /**
@@ -273,111 +585,5 @@ final class JournalFiles
             }
         }
         return null;
-    }
-
-    /** What a scan of one {@code .cq4} file found. */
-    static final class Scan
-    {
-        final Path file;
-        final long length;
-        /** Where each data document's body starts, and its length. */
-        final LongArrayList bodies = new LongArrayList();
-        final IntArrayList lengths = new IntArrayList();
-        /** Null when the file's data ends cleanly; otherwise what is wrong, in a sentence. */
-        String damage;
-        /** The writer died while appending the last document (its header is still marked incomplete). */
-        boolean incompleteAtEnd;
-
-        Scan(final Path file, final long length)
-        {
-            this.file = file;
-            this.length = length;
-        }
-    }
-
-    /**
-     * Walks a {@code .cq4} file's documents with plain reads: each starts with Chronicle's 4-byte
-     * header (length and flags), bodies are padded to 4 bytes; data ends at a zero header (never
-     * written), an end-of-file marker (the file rolled) or an incomplete header (the writer died
-     * mid-append). Reaching the end of the file before any of these means the file was cut short.
-     */
-    static Scan scan(final Path file) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
-        {
-            final long length = channel.size();
-            final Scan scan = new Scan(file, length);
-            // a window of the file, refilled as the walk leaves it: one read per MiB, not per record
-            final ByteBuffer window = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-            long windowStart = 0;
-            int windowLength = 0;
-            long position = 0;
-            while (true)
-            {
-                if (position + 4 > windowStart + windowLength)
-                {
-                    window.clear();
-                    windowStart = position;
-                    windowLength = readFully(channel, window, position);
-                    if (windowLength < 4)
-                    {
-                        scan.damage = "the file ends at byte " + length + " before its data does (at byte " +
-                            position + "): it was truncated";
-                        return scan;
-                    }
-                }
-                final int h = window.getInt((int)(position - windowStart));
-                if (h == 0)
-                {
-                    return scan;
-                }
-                final int len = h & LENGTH_MASK;
-                if ((h & NOT_COMPLETE) != 0)
-                {
-                    // with length 0 and the meta-data bit: Chronicle's end-of-file marker after a roll
-                    scan.incompleteAtEnd = (h & META_DATA) == 0 || len != 0;
-                    return scan;
-                }
-                final long body = position + 4;
-                if (body + len > length)
-                {
-                    scan.damage = "the record at byte " + position + " claims " + len + " bytes but the file ends at " +
-                        "byte " + length + ": it was truncated, or the record header is corrupt";
-                    return scan;
-                }
-                if ((h & META_DATA) == 0)
-                {
-                    scan.bodies.addLong(body);
-                    scan.lengths.addInt(len);
-                }
-                position = (body + len + 3) & ~3L;
-            }
-        }
-    }
-
-    private static int readFully(final FileChannel channel, final ByteBuffer buffer, final long position) throws IOException
-    {
-        int total = 0;
-        while (buffer.hasRemaining())
-        {
-            final int n = channel.read(buffer, position + total);
-            if (n < 0)
-            {
-                break;
-            }
-            total += n;
-        }
-        return total;
-    }
-
-    /** Reads a document body found by {@link #scan}. */
-    static byte[] readDocument(final FileChannel channel, final long position, final int length) throws IOException
-    {
-        final ByteBuffer buffer = ByteBuffer.allocate(length);
-        if (readFully(channel, buffer, position) < length)
-        {
-            throw new IOException("short read at byte " + position);
-        }
-        return buffer.array();
     }
 }

@@ -1,23 +1,16 @@
 package dev.framewire.core.journal;
 
 import dev.framewire.core.Timestamp;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -37,16 +30,23 @@ import static dev.framewire.core.journal.JournalDescriptor.FIXED_LENGTH;
  * System.out.println(Postmortem.of(journal).verdict());
  * }</pre>
  *
- * <p>Before Chronicle maps a file, every {@code .cq4} file is walked with plain reads to find
- * where its data ends; a file cut short or with a record running past its end is never mapped
- * (that would fault), its intact records are decoded from the walk instead, and a
- * {@link JournalException} reports the damage with everything read before it. A record whose
- * contents make no sense (an unknown kind, a field past its end, an id out of range, a captured
- * payload failing its checksum) ends the read the same way. A journal of another major format
- * version is refused; a newer minor version is read, skipping what this reader does not know.
+ * <p>The {@code .cq4} files are read with plain reads, never mapped ({@link JournalScanner}: a
+ * mapped read past the end of a cut file would fault). Since format 1.1 every record ends with its
+ * CRC32C, so the reader tells a damaged record from an intact one: a record failing its checksum,
+ * a damaged Chronicle header, a zeroed region, a record whose fields make no sense, a file cut
+ * short; each is a {@link JournalDamage} with its file, byte offset, Chronicle index and record
+ * number, and the reader goes on after it where it can find the next intact record. A journal with
+ * damage is a {@link JournalException} whose {@link JournalException#readable()} holds every
+ * record that could be read, before and after the damage, and {@link #damage()} the list. Format
+ * 1.0 journals (no checksums) are read too, with less certainty: past a zeroed region the reader
+ * finds records again by their shape alone, and other damage to Chronicle's headers stops it. A
+ * journal of another major format version is refused; a newer minor version is read, skipping what
+ * this reader does not know. A journal being written is read as far as its files went when the
+ * read began.
  *
  * <p>A journal whose writer was killed has no {@link JournalRecord.Kind#RUN_END}: that is not
- * damage, it is what {@link Postmortem} is for.
+ * damage, it is what {@link Postmortem} is for; and damage is not a killed run: a zeroed page or a
+ * damaged header in the middle of a file is reported as damage with the records after it read.
  *
  * <p>Threading: {@link #read} on any thread; the result is immutable.
  */
@@ -74,8 +74,9 @@ public final class JournalReader
     private final long lostRecords;
     private final boolean endsIncomplete;
     private final List<String> notes;
+    private final List<JournalDamage> damage;
 
-    private JournalReader(final Path directory, final Decoder d)
+    private JournalReader(final Path directory, final Decoder d, final List<JournalDamage> damage)
     {
         this.directory = directory;
         this.records = Collections.unmodifiableList(d.records);
@@ -96,6 +97,7 @@ public final class JournalReader
         this.lostRecords = d.lost;
         this.endsIncomplete = d.endsIncomplete;
         this.notes = List.copyOf(d.notes);
+        this.damage = List.copyOf(damage);
     }
 
     /**
@@ -133,56 +135,151 @@ public final class JournalReader
      * @param directory a run directory ({@link JournalWriter#runDirectory()}), or a journal root,
      *                  in which case its newest run is read.
      * @return the journal.
-     * @throws JournalException if it is not a journal, of another format, truncated or corrupt;
-     *                          {@link JournalException#readable()} has what was read before the damage.
+     * @throws JournalException if it is not a journal, of another format, or damaged (truncated,
+     *                          corrupt, failing checksums); {@link JournalException#readable()} has
+     *                          every record that could be read and {@link JournalException#damage()}
+     *                          where the damage is.
      */
     public static JournalReader read(final Path directory) throws JournalException
     {
         JournalFiles.init();
         final Path run = JournalFiles.isRunDirectory(directory) ? directory : latestRunOrExplain(directory);
-        final List<JournalFiles.Scan> scans = new ArrayList<>();
+        final List<Path> files;
         try
         {
-            for (final Path file : JournalFiles.cycleFiles(run))
-            {
-                scans.add(JournalFiles.scan(file));
-            }
+            files = JournalFiles.cycleFiles(run);
         }
         catch (final IOException ex)
         {
             throw new JournalException("cannot read journal " + run + ": " + ex, null, ex);
         }
-        if (scans.isEmpty())
+        if (files.isEmpty())
         {
             throw new JournalException("journal " + run + " has no " + JournalFiles.SUFFIX + " files: nothing was " +
                 "written, or they were deleted", null, null);
         }
-        final String metadataDamage = metadataDamage(run);
-        boolean damaged = metadataDamage != null;
-        for (final JournalFiles.Scan scan : scans)
-        {
-            damaged |= scan.damage != null;
-        }
         final Decoder decoder = new Decoder(run);
-        if (damaged)
+        final List<JournalDamage> damage = new ArrayList<>();
+        final String metadataDamage = metadataDamage(run);
+        if (metadataDamage != null)
         {
-            return readScanned(run, scans, decoder, metadataDamage);
+            damage.add(new JournalDamage(JournalDamage.Kind.METADATA, run.resolve(JournalFiles.METADATA), -1, -1, -1, 0,
+                false, metadataDamage));
         }
-        long expected = 0;
-        for (final JournalFiles.Scan scan : scans)
+        try
         {
-            expected += scan.bodies.size();
+            final boolean checksummed = JournalScanner.checksummed(files.get(0));
+            for (int f = 0; f < files.size(); f++)
+            {
+                final Path file = files.get(f);
+                try (JournalScanner scanner = new JournalScanner(file, checksummed))
+                {
+                    final JournalScanner.End end = scanner.walk(new FileVisitor(file, decoder, damage));
+                    if (f == files.size() - 1)
+                    {
+                        decoder.endsIncomplete = end == JournalScanner.End.INCOMPLETE;
+                    }
+                }
+                catch (final IOException ex)
+                {
+                    damage.add(new JournalDamage(JournalDamage.Kind.UNREADABLE, file, -1, -1, -1, decoder.count, false,
+                        "cannot read the file: " + ex));
+                }
+            }
         }
-        readChronicle(run, scans, decoder);
-        decoder.endsIncomplete = scans.get(scans.size() - 1).incompleteAtEnd;
-        if (decoder.count != expected)
+        catch (final Refused ex)
         {
-            throw new JournalException("journal " + run + ": Chronicle read " + decoder.count + " records but its files " +
-                "hold " + expected + "; the journal is corrupt after record #" + (decoder.count - 1),
-                new JournalReader(run, decoder), null);
+            throw new JournalException(ex.getMessage(), null, null);
+        }
+        catch (final IOException ex)
+        {
+            throw new JournalException("cannot read journal " + run + ": " + ex, null, ex);
         }
         decoder.finish();
-        return new JournalReader(run, decoder);
+        final JournalReader journal = new JournalReader(run, decoder, damage);
+        if (!damage.isEmpty())
+        {
+            throw new JournalException(damageMessage(journal), journal, null);
+        }
+        return journal;
+    }
+
+    /** One sentence on a damaged journal: where the first damage is, how much more, what was read. */
+    private static String damageMessage(final JournalReader journal)
+    {
+        final List<JournalDamage> damage = journal.damage;
+        final JournalDamage first = damage.get(0);
+        long after = 0;
+        for (final JournalRecord r : journal.records)
+        {
+            after += r.index() >= first.recordIndex() ? 1 : 0;
+        }
+        final StringBuilder sb = new StringBuilder("journal ").append(journal.directory).append(" is damaged: ")
+            .append(first);
+        if (damage.size() > 1)
+        {
+            sb.append("; and in ").append(damage.size() - 1).append(damage.size() == 2 ? " more place" : " more places");
+        }
+        return sb.append("; ").append(journal.records.size()).append(" records were read, ").append(after)
+            .append(" of them after the damage").toString();
+    }
+
+    /** Decodes one file's records and collects its damage, with positions. */
+    private static final class FileVisitor implements JournalScanner.Visitor
+    {
+        private final Path file;
+        private final Decoder decoder;
+        private final List<JournalDamage> damage;
+        private final RollCycle rollCycle;
+        private final int cycle;
+
+        FileVisitor(final Path file, final Decoder decoder, final List<JournalDamage> damage)
+        {
+            this.file = file;
+            this.decoder = decoder;
+            this.damage = damage;
+            this.rollCycle = JournalFiles.rollCycleOf(file);
+            this.cycle = rollCycle == null ? -1 : JournalFiles.cycleOf(file, rollCycle);
+        }
+
+        private long index(final long sequence)
+        {
+            return sequence < 0 || cycle < 0 ? -1 : rollCycle.toIndex(cycle, sequence);
+        }
+
+        @Override
+        public void record(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            final long number = decoder.count;
+            try
+            {
+                decoder.decode(body, length);
+            }
+            catch (final Corrupt ex)
+            {
+                decoder.count = number + 1;
+                damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
+                    ex.getMessage() + "; it is skipped"));
+            }
+        }
+
+        @Override
+        public void damage(
+            final JournalDamage.Kind kind,
+            final long position,
+            final long length,
+            final long sequence,
+            final boolean oneRecord,
+            final boolean skipped,
+            final String description)
+        {
+            damage.add(new JournalDamage(kind, file, position, length, index(sequence), decoder.count, oneRecord,
+                description));
+            if (skipped)
+            {
+                decoder.count++;
+            }
+        }
     }
 
     private static Path latestRunOrExplain(final Path directory) throws JournalException
@@ -228,104 +325,6 @@ public final class JournalReader
         {
             return "cannot read " + JournalFiles.METADATA + ": " + ex;
         }
-    }
-
-    private static void readChronicle(final Path run, final List<JournalFiles.Scan> scans, final Decoder decoder)
-        throws JournalException
-    {
-        final RollCycle cycle = JournalFiles.rollCycleOf(scans.get(0).file);
-        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(run).readOnly(true);
-        if (cycle != null)
-        {
-            builder.rollCycle(cycle);
-        }
-        final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-        try (SingleChronicleQueue queue = builder.build())
-        {
-            final ExcerptTailer tailer = queue.createTailer();
-            while (true)
-            {
-                try (DocumentContext dc = tailer.readingDocument())
-                {
-                    if (!dc.isPresent())
-                    {
-                        break;
-                    }
-                    final Bytes<?> bytes = dc.wire().bytes();
-                    final int length = (int)bytes.readRemaining();
-                    if (bytes.isDirectMemory())
-                    {
-                        view.wrap(bytes.addressForRead(bytes.readPosition()), length);
-                    }
-                    else
-                    {
-                        final byte[] copy = new byte[length];
-                        bytes.read(copy);
-                        view.wrap(copy);
-                    }
-                    decoder.decode(view, length);
-                }
-            }
-        }
-        catch (final Refused ex)
-        {
-            throw new JournalException(ex.getMessage(), null, null);
-        }
-        catch (final Corrupt ex)
-        {
-            throw new JournalException("journal " + run + ": " + ex.getMessage() + "; " + decoder.count +
-                " records were read before it", new JournalReader(run, decoder), null);
-        }
-        catch (final RuntimeException | InternalError ex)
-        {
-            // InternalError: a fault in a mapped file (SIGBUS) that the scan did not foresee
-            throw new JournalException("journal " + run + ": Chronicle failed after record #" + (decoder.count - 1) +
-                ": " + ex, new JournalReader(run, decoder), ex);
-        }
-    }
-
-    /** Decodes the intact records the scans found, with plain reads, then reports the damage. */
-    private static JournalReader readScanned(
-        final Path run, final List<JournalFiles.Scan> scans, final Decoder decoder, final String metadataDamage)
-        throws JournalException
-    {
-        final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-        String damage = metadataDamage;
-        try
-        {
-            for (final JournalFiles.Scan scan : scans)
-            {
-                try (FileChannel channel = FileChannel.open(scan.file, StandardOpenOption.READ))
-                {
-                    for (int i = 0; i < scan.bodies.size(); i++)
-                    {
-                        final byte[] body = JournalFiles.readDocument(channel, scan.bodies.getLong(i),
-                            scan.lengths.getInt(i));
-                        view.wrap(body);
-                        decoder.decode(view, body.length);
-                    }
-                }
-                if (scan.damage != null)
-                {
-                    damage = "file " + scan.file.getFileName() + ": " + scan.damage;
-                    break;
-                }
-            }
-        }
-        catch (final Refused ex)
-        {
-            throw new JournalException(ex.getMessage(), null, null);
-        }
-        catch (final Corrupt ex)
-        {
-            damage = ex.getMessage();
-        }
-        catch (final IOException ex)
-        {
-            damage = "cannot read: " + ex;
-        }
-        throw new JournalException("journal " + run + " is damaged: " + damage + "; " + decoder.count +
-            " records were read before the damage", new JournalReader(run, decoder), null);
     }
 
     // ---------------------------------------------------------------- accessors
@@ -534,6 +533,27 @@ public final class JournalReader
     }
 
     /**
+     * Where the journal's files are damaged, in file order: empty for an intact journal (a journal
+     * with damage comes as {@link JournalException#readable()}).
+     *
+     * @return the damage.
+     */
+    public List<JournalDamage> damage()
+    {
+        return damage;
+    }
+
+    /**
+     * Whether any damage was found.
+     *
+     * @return true if {@link #damage()} is not empty.
+     */
+    public boolean isDamaged()
+    {
+        return !damage.isEmpty();
+    }
+
+    /**
      * The name of a worker id.
      *
      * @param worker an id, or -1.
@@ -546,14 +566,22 @@ public final class JournalReader
 
     // ---------------------------------------------------------------- decoding
 
-    /** A record that makes no sense: ends the read. */
+    /** A record that makes no sense: reported as damage, and the read goes on with the next. */
     private static final class Corrupt extends RuntimeException
     {
         private static final long serialVersionUID = 1L;
 
+        final JournalDamage.Kind kind;
+
         Corrupt(final String message)
         {
+            this(JournalDamage.Kind.CORRUPT_RECORD, message);
+        }
+
+        Corrupt(final JournalDamage.Kind kind, final String message)
+        {
             super(message, null, false, false);
+            this.kind = kind;
         }
     }
 
@@ -563,7 +591,9 @@ public final class JournalReader
         final Path run;
         final List<JournalRecord> records = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
+        /** Records numbered so far: decoded, or skipped as damaged. */
         long count;
+        boolean headerSeen;
         int major = -1;
         int minor = -1;
         long headerEpochMillis;
@@ -593,25 +623,32 @@ public final class JournalReader
             this.run = run;
         }
 
+        /**
+         * Decodes one record's bytes (without its checksum) as record number {@link #count}, and
+         * counts it.
+         *
+         * @throws Corrupt when its fields make no sense (then the caller counts it).
+         * @throws Refused when the first record is not a Framewire journal header of this major version.
+         */
         void decode(final DirectBuffer buffer, final int length)
         {
             this.buffer = buffer;
             this.position = FIXED_LENGTH;
             this.limit = length;
             final long index = count;
-            if (length < FIXED_LENGTH)
-            {
-                throw new Corrupt("record #" + index + " is " + length + " bytes, shorter than the " + FIXED_LENGTH +
-                    " every record has: corrupt");
-            }
-            final int code = buffer.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF;
-            kind = JournalRecord.Kind.ofCode(code);
-            if (index == 0)
+            final int code = length > 0 ? buffer.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF : 0;
+            if (index == 0 && !headerSeen)
             {
                 header(code);
                 count++;
                 return;
             }
+            if (length < FIXED_LENGTH)
+            {
+                throw new Corrupt("the record is " + length + " bytes, shorter than the " + FIXED_LENGTH +
+                    " every record has");
+            }
+            kind = JournalRecord.Kind.ofCode(code);
             if (kind == null || kind == JournalRecord.Kind.HEADER)
             {
                 if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
@@ -620,8 +657,8 @@ public final class JournalReader
                     count++;
                     return;
                 }
-                throw new Corrupt("record #" + index + " has kind " + code + ", which format " + major + "." + minor +
-                    " does not have: corrupt");
+                throw new Corrupt(JournalDamage.Kind.UNKNOWN_KIND, kind == null ? "the record has kind " + code +
+                    ", which format " + version() + " does not have" : "a second HEADER record");
             }
             final int aux = buffer.getByte(JournalDescriptor.AUX_OFFSET) & 0xFF;
             final int worker = buffer.getInt(JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
@@ -648,8 +685,8 @@ public final class JournalReader
                         payload = bytes("captured payload");
                         if (PayloadChecksum.of(new UnsafeBuffer(payload), 0, payload.length) != value)
                         {
-                            throw new Corrupt("record #" + index + " (GRAPH_INPUT) holds a captured payload of " +
-                                payload.length + " bytes that fails its checksum: corrupt");
+                            throw new Corrupt("the record (GRAPH_INPUT) holds a captured payload of " +
+                                payload.length + " bytes that fails its XXH64 checksum");
                         }
                     }
                     break;
@@ -658,8 +695,8 @@ public final class JournalReader
             }
             if (position != limit && minor <= JournalDescriptor.FORMAT_MINOR)
             {
-                throw new Corrupt("record #" + index + " (" + kind + ") is " + limit + " bytes, but its fields end at " +
-                    position + ": corrupt");
+                throw new Corrupt("the record (" + kind + ") is " + limit + " bytes, but its fields end at " +
+                    position);
             }
             if (kind == JournalRecord.Kind.RUN_START)
             {
@@ -694,20 +731,25 @@ public final class JournalReader
         {
             if (id < -1 || id >= count)
             {
-                throw new Corrupt("record #" + index + " (" + kind + ") names " + what + " " + id + ", but the run has " +
-                    count + " " + what + "s: corrupt");
+                throw new Corrupt("the record (" + kind + ") names " + what + " " + id + ", but the run has " +
+                    count + " " + what + "s");
             }
+        }
+
+        private String version()
+        {
+            return major < 0 ? JournalDescriptor.FORMAT_MAJOR + "." + JournalDescriptor.FORMAT_MINOR : major + "." + minor;
         }
 
         private void header(final int code)
         {
-            final int headerMajor = buffer.getInt(JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            final int headerMinor = buffer.getInt(JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
             if (code != JournalDescriptor.HEADER || limit < FIXED_LENGTH + 8 ||
                 buffer.getLong(FIXED_LENGTH, ByteOrder.LITTLE_ENDIAN) != JournalDescriptor.MAGIC)
             {
                 throw new Refused(run + " is not a Framewire journal: its first record is not a Framewire journal header");
             }
+            final int headerMajor = buffer.getInt(JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int headerMinor = buffer.getInt(JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
             if (headerMajor != JournalDescriptor.FORMAT_MAJOR)
             {
                 throw new Refused("journal " + run + " has format version " + headerMajor + "." + headerMinor +
@@ -716,6 +758,7 @@ public final class JournalReader
             }
             major = headerMajor;
             minor = headerMinor;
+            headerSeen = true;
             headerNanos = buffer.getLong(JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
             headerEpochMillis = buffer.getLong(JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
             records.add(new JournalRecord(0, JournalRecord.Kind.HEADER, headerNanos, -1, major, minor, Timestamp.UNSET, 0,
@@ -726,10 +769,22 @@ public final class JournalReader
         {
             if (started)
             {
-                throw new Corrupt("record #" + count + " is a second RUN_START: corrupt");
+                throw new Corrupt("the record is a second RUN_START");
             }
-            getInt("format major");
-            getInt("format minor");
+            final int runMajor = getInt("format major");
+            final int runMinor = getInt("format minor");
+            if (!headerSeen && major < 0)
+            {
+                // the header record was damaged: the run start says the version too
+                if (runMajor != JournalDescriptor.FORMAT_MAJOR)
+                {
+                    throw new Refused("journal " + run + " has format version " + runMajor + "." + runMinor +
+                        " (from its run start; its header is damaged); this Framewire reads format " +
+                        JournalDescriptor.FORMAT_MAJOR + ".x. Read it with the Framewire version that wrote it.");
+                }
+                major = runMajor;
+                minor = runMinor;
+            }
             getLong("start time");
             engineVersion = text("engine version");
             configText = text("config text");
@@ -738,16 +793,16 @@ public final class JournalReader
             workers = texts("worker names");
             if (nodes.length != nodeCount || streams.length != streamCount)
             {
-                throw new Corrupt("record #" + count + " (RUN_START) counts " + nodeCount + " nodes and " + streamCount +
-                    " streams but names " + nodes.length + " and " + streams.length + ": corrupt");
+                throw new Corrupt("the record (RUN_START) counts " + nodeCount + " nodes and " + streamCount +
+                    " streams but names " + nodes.length + " and " + streams.length);
             }
             final int topology = getInt("topology");
             if (topology >= 0)
             {
                 if (topology != nodes.length)
                 {
-                    throw new Corrupt("record #" + count + " (RUN_START) gives inputs for " + topology + " of " +
-                        nodes.length + " nodes: corrupt");
+                    throw new Corrupt("the record (RUN_START) gives inputs for " + topology + " of " +
+                        nodes.length + " nodes");
                 }
                 nodeInputs = new int[topology][];
                 for (int n = 0; n < topology; n++)
@@ -772,8 +827,8 @@ public final class JournalReader
             final int n = getInt(what);
             if (n < 0 || n > (limit - position) / 4)
             {
-                throw new Corrupt("record #" + count + " (RUN_START) has a list of " + n + " " + what + ", more than " +
-                    "its bytes hold: corrupt");
+                throw new Corrupt("the record (RUN_START) has a list of " + n + " " + what + ", more than " +
+                    "its bytes hold");
             }
             final int[] ids = new int[n];
             for (int i = 0; i < n; i++)
@@ -781,8 +836,8 @@ public final class JournalReader
                 ids[i] = getInt(what);
                 if (ids[i] < 0 || ids[i] >= streams.length)
                 {
-                    throw new Corrupt("record #" + count + " (RUN_START) lists stream " + ids[i] + " among its " + what +
-                        ", but the run has " + streams.length + " streams: corrupt");
+                    throw new Corrupt("the record (RUN_START) lists stream " + ids[i] + " among its " + what +
+                        ", but the run has " + streams.length + " streams");
                 }
             }
             return ids;
@@ -793,8 +848,8 @@ public final class JournalReader
             final int n = getInt(what);
             if (n < 0 || n > (limit - position) / 4)
             {
-                throw new Corrupt("record #" + count + " (RUN_START) has a list of " + n + " " + what + ", more than " +
-                    "its bytes hold: corrupt");
+                throw new Corrupt("the record (RUN_START) has a list of " + n + " " + what + ", more than " +
+                    "its bytes hold");
             }
             final String[] texts = new String[n];
             for (int i = 0; i < n; i++)
@@ -814,8 +869,8 @@ public final class JournalReader
             final int length = getInt(what);
             if (length < 0 || length > limit - position)
             {
-                throw new Corrupt("record #" + count + " (" + kind + ") says its " + what + " is " + length +
-                    " bytes, but " + (limit - position) + " are left: corrupt or truncated");
+                throw new Corrupt("the record (" + kind + ") says its " + what + " is " + length +
+                    " bytes, but " + (limit - position) + " are left");
             }
             final byte[] bytes = new byte[length];
             buffer.getBytes(position, bytes);
@@ -843,8 +898,7 @@ public final class JournalReader
         {
             if (position + bytes > limit)
             {
-                throw new Corrupt("record #" + count + " (" + kind + ") ends inside its " + what + " field: corrupt or " +
-                    "truncated");
+                throw new Corrupt("the record (" + kind + ") ends inside its " + what + " field");
             }
         }
 

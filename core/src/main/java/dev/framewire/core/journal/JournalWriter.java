@@ -3,6 +3,7 @@ package dev.framewire.core.journal;
 import dev.framewire.offheap.Payload;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.StoreFileListener;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -22,8 +23,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -32,6 +35,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
 
 import static dev.framewire.core.journal.JournalDescriptor.EMIT;
 import static dev.framewire.core.journal.JournalDescriptor.FIXED_LENGTH;
@@ -100,14 +104,16 @@ public final class JournalWriter implements AutoCloseable
 
     private final JournalConfig.Mode mode;
     private final Path runDirectory;
+    private final JournalFiles.WriterLock lock;
+    private final JournalFiles.CyclePreparer cycles;
     private final SingleChronicleQueue queue;
-    private final ThreadLocal<ExcerptAppender> threadAppenders;
-    private final List<ExcerptAppender> createdAppenders = new ArrayList<>();
+    private final ThreadLocal<Lane> threadLanes;
+    private final List<Lane> createdLanes = new ArrayList<>();
     /**
-     * Appenders by worker id, each for the thread it names: a worker finds its own without a
-     * lookup. Written under the {@code createdAppenders} lock, read racily (see {@link #appender}).
+     * Lanes by worker id, each for the thread it names: a worker finds its own without a
+     * lookup. Written under the {@code createdLanes} lock, read racily (see {@link #lane}).
      */
-    private AppenderSlot[] slots = new AppenderSlot[0];
+    private LaneSlot[] slots = new LaneSlot[0];
     private final ManyToOneRingBuffer ring;
     private final AtomicBuffer ringBuffer;
     private final AgentRunner agentRunner;
@@ -124,26 +130,45 @@ public final class JournalWriter implements AutoCloseable
     private boolean[] capture = new boolean[0];
     private boolean[] checksum = new boolean[0];
 
-    private static final class AppenderSlot
+    /** What a thread appends through: its Chronicle appender and its scratch for checksumming records. */
+    private static final class Lane
     {
-        final Thread owner;
         final ExcerptAppender appender;
+        final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
 
-        AppenderSlot(final Thread owner, final ExcerptAppender appender)
+        Lane(final ExcerptAppender appender)
         {
-            this.owner = owner;
             this.appender = appender;
         }
     }
 
-    private JournalWriter(final JournalConfig config, final Path runDirectory, final SingleChronicleQueue queue)
+    private static final class LaneSlot
+    {
+        final Thread owner;
+        final Lane lane;
+
+        LaneSlot(final Thread owner, final Lane lane)
+        {
+            this.owner = owner;
+            this.lane = lane;
+        }
+    }
+
+    private JournalWriter(
+        final JournalConfig config,
+        final Path runDirectory,
+        final JournalFiles.WriterLock lock,
+        final JournalFiles.CyclePreparer cycles,
+        final SingleChronicleQueue queue)
     {
         this.mode = config.mode();
         this.captureNames = config.captureStreams().toArray(new String[0]);
         this.checksumNames = config.checksumStreams().toArray(new String[0]);
         this.runDirectory = runDirectory;
+        this.lock = lock;
+        this.cycles = cycles;
         this.queue = queue;
-        this.threadAppenders = ThreadLocal.withInitial(this::newAppender);
+        this.threadLanes = ThreadLocal.withInitial(this::newLane);
         // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
         this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
         if (mode == JournalConfig.Mode.ASYNC)
@@ -154,7 +179,8 @@ public final class JournalWriter implements AutoCloseable
             // spin a little, yield a little, then park up to agentMaxParkNanos: the machine's cores
             // belong to the workers, and the ring absorbs the latency of a parked agent
             final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 5, 10_000, config.agentMaxParkNanos());
-            this.agentRunner = new AgentRunner(idle, this::onFailure, null, new JournalAgent(queue, ring, lost, this));
+            this.agentRunner = new AgentRunner(idle, this::onFailure, null,
+                new JournalAgent(queue, ring, ringBuffer.byteBuffer(), lost, this));
         }
         else
         {
@@ -165,9 +191,11 @@ public final class JournalWriter implements AutoCloseable
     }
 
     /**
-     * Opens a new run journal: deletes journals older than {@link JournalConfig#deleteOlderThan()},
-     * makes an owner-only run directory in {@link JournalConfig#directory()}, writes the header
-     * and, in ASYNC mode, starts the journal agent.
+     * Opens a new run journal: applies the retention ({@link JournalConfig#deleteOlderThan()},
+     * {@link JournalConfig#maxTotalSize()}) to the runs in {@link JournalConfig#directory()},
+     * makes an owner-only run directory there and takes its writer lock, prepares Chronicle's files
+     * owner-only before Chronicle opens them, writes the header and, in ASYNC mode, starts the
+     * journal agent.
      *
      * @param config the journal's settings.
      * @return the writer.
@@ -179,60 +207,100 @@ public final class JournalWriter implements AutoCloseable
         config.validate();
         JournalFiles.init();
         final Path run;
+        final JournalFiles.WriterLock lock;
         try
         {
-            if (config.deleteOlderThan() != null)
+            if (config.deleteOlderThan() != null || config.maxTotalSize() >= 0)
             {
-                final int deleted = JournalFiles.deleteOlderThan(config.directory(), config.deleteOlderThan(), null);
-                if (deleted > 0)
-                {
-                    LOG.info("deleted {} journals older than {} in {}", deleted, config.deleteOlderThan(),
-                        config.directory());
-                }
+                prune(config);
             }
             run = JournalFiles.createRunDirectory(config.directory());
+            lock = JournalFiles.lock(run);
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot make a journal in " + config.directory().toAbsolutePath() + ": " +
                 ex.getMessage(), ex);
         }
-        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(run)
-            .rollCycle(config.rollCycle())
-            .checkInterrupts(false) // an interrupted worker must not lose its record
-            .storeFileListener(new StoreFileListener()
-            {
-                @Override
-                public void onAcquired(final int cycle, final File file)
+        final RollCycle rollCycle = config.rollCycle();
+        final JournalFiles.CyclePreparer cycles = new JournalFiles.CyclePreparer(run, rollCycle);
+        try
+        {
+            // Chronicle's files, made here owner-only before Chronicle opens them: the metadata (Chronicle
+            // initializes an empty one) and this cycle's and the next one's files, in case the clock
+            // crosses into it before the first append; a roll later uses the file the listener prepares
+            JournalFiles.createOwnerOnly(run.resolve(JournalFiles.METADATA));
+            final int cycle = (int)(System.currentTimeMillis() / rollCycle.lengthInMillis());
+            cycles.prepare(cycle);
+            cycles.prepare(cycle + 1);
+            final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(run)
+                .rollCycle(rollCycle)
+                .checkInterrupts(false) // an interrupted worker must not lose its record
+                .storeFileListener(new StoreFileListener()
                 {
-                    // a new cycle's file, at a roll; Chronicle calls this on its background releaser
-                    // thread, moments after the file is made (the run directory is owner-only already)
-                    JournalFiles.restrictFile(file.toPath());
-                }
+                    @Override
+                    public void onAcquired(final int acquired, final File file)
+                    {
+                        // Chronicle calls this on its background releaser thread, moments after it
+                        // starts a cycle: prepare the next two, so that a roll finds its file made
+                        cycles.prepare(acquired + 1);
+                        cycles.prepare(acquired + 2);
+                    }
 
-                @Override
-                public void onReleased(final int cycle, final File file)
-                {
-                }
-            });
-        if (config.blockSize() > 0)
-        {
-            builder.blockSize(config.blockSize());
-        }
-        final SingleChronicleQueue queue = builder.build();
-        final JournalWriter writer = new JournalWriter(config, run, queue);
-        writer.writeHeader();
-        JournalFiles.restrictAll(run);
-        if (writer.agentRunner != null)
-        {
-            AgentRunner.startOnThread(writer.agentRunner, r ->
+                    @Override
+                    public void onReleased(final int cycle, final File file)
+                    {
+                    }
+                });
+            if (config.blockSize() > 0)
             {
-                final Thread thread = new Thread(r, "framewire-journal");
-                thread.setDaemon(true);
-                return thread;
-            });
+                builder.blockSize(config.blockSize());
+            }
+            final SingleChronicleQueue queue = builder.build();
+            final JournalWriter writer = new JournalWriter(config, run, lock, cycles, queue);
+            writer.writeHeader();
+            if (writer.agentRunner != null)
+            {
+                AgentRunner.startOnThread(writer.agentRunner, r ->
+                {
+                    final Thread thread = new Thread(r, "framewire-journal");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            return writer;
         }
-        return writer;
+        catch (final IOException ex)
+        {
+            cycles.close();
+            lock.close();
+            throw new UncheckedIOException("cannot make a journal in " + run + ": " + ex.getMessage(), ex);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            cycles.close();
+            lock.close();
+            throw ex;
+        }
+    }
+
+    /** The retention, applied before the new run exists. */
+    private static void prune(final JournalConfig config) throws IOException
+    {
+        final List<JournalRetention.Decision> plan = JournalRetention.plan(config.directory(),
+            config.deleteOlderThan(), config.maxTotalSize(), Instant.now());
+        for (final JournalRetention.Outcome outcome : JournalRetention.apply(plan))
+        {
+            final JournalRetention.Decision d = outcome.decision();
+            if (outcome.deleted())
+            {
+                LOG.info("deleted journal {} ({}): {}", d.run(), JournalRetention.bytes(d.bytes()), d.reason());
+            }
+            else
+            {
+                LOG.warn("journal {} was to be deleted ({}) but: {}", d.run(), d.reason(), outcome.problem());
+            }
+        }
     }
 
     /**
@@ -255,70 +323,71 @@ public final class JournalWriter implements AutoCloseable
         return mode;
     }
 
-    private ExcerptAppender newAppender()
+    private Lane newLane()
     {
-        final ExcerptAppender appender = queue.createAppender();
-        synchronized (createdAppenders)
+        final Lane lane = new Lane(queue.createAppender());
+        synchronized (createdLanes)
         {
-            createdAppenders.add(appender);
+            createdLanes.add(lane);
         }
-        return appender;
+        return lane;
     }
 
-    /** The calling thread's appender: its worker slot when it owns it, else its thread local. */
-    private ExcerptAppender appender(final int workerId)
+    /** The calling thread's lane: its worker slot when it owns it, else its thread local. */
+    private Lane lane(final int workerId)
     {
-        final AppenderSlot[] slots = this.slots;
+        final LaneSlot[] slots = this.slots;
         if (workerId >= 0 && workerId < slots.length)
         {
-            final AppenderSlot slot = slots[workerId];
+            final LaneSlot slot = slots[workerId];
             // racy read: a stale slot names another thread (or none), and the claim re-reads it under the lock
             if (slot != null && slot.owner == Thread.currentThread())
             {
-                return slot.appender;
+                return slot.lane;
             }
             return claim(workerId);
         }
-        return threadAppenders.get();
+        return threadLanes.get();
     }
 
     /**
-     * Cold path, once per thread and worker id: the worker's thread adopts the appender
-     * {@link #runStart} made for it (creating one takes milliseconds, better not on a worker's
-     * first record); another thread using the id (the graph's owner after the workers stopped)
-     * takes the slot over with its own appender.
+     * Cold path, once per thread and worker id: the worker's thread adopts the lane
+     * {@link #runStart} made for it (creating an appender takes milliseconds, better not on a
+     * worker's first record); another thread using the id (the graph's owner after the workers
+     * stopped) takes the slot over with its own lane.
      */
-    private ExcerptAppender claim(final int workerId)
+    private Lane claim(final int workerId)
     {
-        synchronized (createdAppenders)
+        synchronized (createdLanes)
         {
             final Thread thread = Thread.currentThread();
-            final AppenderSlot slot = slots[workerId];
-            final ExcerptAppender appender;
+            final LaneSlot slot = slots[workerId];
+            final Lane lane;
             if (slot != null && slot.owner == null)
             {
-                appender = slot.appender;
-                appender.singleThreadedCheckReset(); // made on the runStart thread, used on this one
+                lane = slot.lane;
+                lane.appender.singleThreadedCheckReset(); // made on the runStart thread, used on this one
             }
             else
             {
-                appender = threadAppenders.get();
+                lane = threadLanes.get();
             }
-            slots[workerId] = new AppenderSlot(thread, appender);
-            return appender;
+            slots[workerId] = new LaneSlot(thread, lane);
+            return lane;
         }
     }
 
     private void writeHeader()
     {
-        final DocumentContext dc = appender(-1).writingDocument();
+        final JournalDescriptor.Builder header = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR, JournalDescriptor.FORMAT_MINOR,
+                System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis())
+            .putLong(JournalDescriptor.MAGIC)
+            .putLong(ProcessHandle.current().pid());
+        final DocumentContext dc = lane(-1).appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR,
-                JournalDescriptor.FORMAT_MINOR, System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis());
-            bytes.writeLong(JournalDescriptor.MAGIC);
-            bytes.writeLong(ProcessHandle.current().pid());
+            header.appendTo(dc.wire().bytes());
         }
         finally
         {
@@ -392,46 +461,46 @@ public final class JournalWriter implements AutoCloseable
         started = true;
         this.capture = capture;
         this.checksum = checksum;
-        final AppenderSlot[] slots = new AppenderSlot[workerNames.length];
+        final LaneSlot[] slots = new LaneSlot[workerNames.length];
         if (ring == null)
         {
             for (int w = 0; w < slots.length; w++)
             {
-                slots[w] = new AppenderSlot(null, newAppender());
+                slots[w] = new LaneSlot(null, newLane());
             }
         }
-        synchronized (createdAppenders)
+        synchronized (createdLanes)
         {
             this.slots = slots;
         }
-        final DocumentContext dc = appender(-1).writingDocument();
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.RUN_START, 0, -1, nodeNames.length, streamNames.length, System.nanoTime(),
+                Long.MIN_VALUE, configHash)
+            .putInt(JournalDescriptor.FORMAT_MAJOR)
+            .putInt(JournalDescriptor.FORMAT_MINOR)
+            .putLong(System.currentTimeMillis())
+            .putText(engineVersion)
+            .putText(configText)
+            .putTexts(nodeNames)
+            .putTexts(streamNames)
+            .putTexts(workerNames);
+        if (nodeInputStreams == null)
+        {
+            record.putInt(-1);
+        }
+        else
+        {
+            record.putInt(nodeInputStreams.length);
+            for (final int[] inputs : nodeInputStreams)
+            {
+                record.putInts(inputs == null ? new int[0] : inputs);
+            }
+        }
+        record.putInts(ids(capture)).putInts(ids(checksum));
+        final DocumentContext dc = lane(-1).appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.RUN_START, 0, -1, nodeNames.length,
-                streamNames.length, System.nanoTime(), Long.MIN_VALUE, configHash);
-            bytes.writeInt(JournalDescriptor.FORMAT_MAJOR);
-            bytes.writeInt(JournalDescriptor.FORMAT_MINOR);
-            bytes.writeLong(System.currentTimeMillis());
-            JournalDescriptor.writeText(bytes, engineVersion);
-            JournalDescriptor.writeText(bytes, configText);
-            JournalDescriptor.writeTexts(bytes, nodeNames);
-            JournalDescriptor.writeTexts(bytes, streamNames);
-            JournalDescriptor.writeTexts(bytes, workerNames);
-            if (nodeInputStreams == null)
-            {
-                bytes.writeInt(-1);
-            }
-            else
-            {
-                bytes.writeInt(nodeInputStreams.length);
-                for (final int[] inputs : nodeInputStreams)
-                {
-                    JournalDescriptor.writeInts(bytes, inputs == null ? new int[0] : inputs);
-                }
-            }
-            JournalDescriptor.writeInts(bytes, ids(capture));
-            JournalDescriptor.writeInts(bytes, ids(checksum));
+            record.appendTo(dc.wire().bytes());
         }
         catch (final RuntimeException ex)
         {
@@ -720,10 +789,11 @@ public final class JournalWriter implements AutoCloseable
             }
             return;
         }
-        final DocumentContext dc = appender(worker).writingDocument();
+        final Lane lane = lane(worker);
+        final DocumentContext dc = lane.appender.writingDocument();
         try
         {
-            JournalDescriptor.writeFixed(dc.wire().bytes(), kind, aux, worker, node, stream, nanos, timestamp, value);
+            lane.scratch.appendFixed(dc.wire().bytes(), kind, aux, worker, node, stream, nanos, timestamp, value);
         }
         catch (final RuntimeException ex)
         {
@@ -767,13 +837,14 @@ public final class JournalWriter implements AutoCloseable
             }
             return;
         }
-        final DocumentContext dc = appender(worker).writingDocument();
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(kind, 0, worker, node, -1, nanos, timestamp, value)
+            .putInt(utf8.length)
+            .putBytes(utf8);
+        final DocumentContext dc = lane(worker).appender.writingDocument();
         try
         {
-            final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, kind, 0, worker, node, -1, nanos, timestamp, value);
-            bytes.writeInt(utf8.length);
-            bytes.write(utf8);
+            record.appendTo(dc.wire().bytes());
         }
         catch (final RuntimeException ex)
         {
@@ -802,7 +873,10 @@ public final class JournalWriter implements AutoCloseable
     /**
      * A captured graph input: the payload's bytes copied into the journal on the caller's thread,
      * in both modes, since the caller may reuse the payload once the call returns and the ring
-     * cannot hold frames. Allocation-free.
+     * cannot hold frames. Allocation-free: the record's CRC32C is computed over the payload in
+     * place when it is on the heap, else over copies of it in the lane's scratch, a chunk at a
+     * time (the JVM checksums direct memory in place only through a {@link ByteBuffer}, and making
+     * one for the payload's address would allocate).
      */
     private void captured(final int streamId, final long timestamp, final Payload payload)
     {
@@ -816,22 +890,47 @@ public final class JournalWriter implements AutoCloseable
             record(JournalDescriptor.GRAPH_INPUT, VALUE_PAYLOAD, -1, -1, streamId, timestamp, length);
             return;
         }
-        final DocumentContext dc = appender(-1).writingDocument();
+        final Lane lane = lane(-1);
+        final JournalDescriptor.Scratch scratch = lane.scratch;
+        JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,
+            nanos, timestamp, sum);
+        scratch.buffer.putInt(FIXED_LENGTH, length, ByteOrder.LITTLE_ENDIAN);
+        final CRC32C crc = scratch.crc;
+        crc.reset();
+        scratch.bytes.limit(FIXED_LENGTH + 4).position(0);
+        crc.update(scratch.bytes);
+        final byte[] array = buffer.byteArray();
+        final int arrayOffset = array == null ? 0 : (int)(buffer.addressOffset() - BufferUtil.ARRAY_BASE_OFFSET);
+        if (array != null)
+        {
+            crc.update(array, arrayOffset, length);
+        }
+        else
+        {
+            for (int done = 0; done < length; )
+            {
+                final int chunk = Math.min(length - done, JournalDescriptor.Scratch.LENGTH - FIXED_LENGTH - 4);
+                buffer.getBytes(done, scratch.buffer, FIXED_LENGTH + 4, chunk);
+                scratch.bytes.limit(FIXED_LENGTH + 4 + chunk).position(FIXED_LENGTH + 4);
+                crc.update(scratch.bytes);
+                done += chunk;
+            }
+        }
+        final int checksum = (int)crc.getValue();
+        final DocumentContext dc = lane.appender.writingDocument();
         try
         {
             final Bytes<?> bytes = dc.wire().bytes();
-            JournalDescriptor.writeFixed(bytes, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId, nanos,
-                timestamp, sum);
-            bytes.writeInt(length);
-            final byte[] array = buffer.byteArray();
+            bytes.unsafeWrite(scratch.buffer.addressOffset(), FIXED_LENGTH + 4);
             if (array != null)
             {
-                bytes.write(array, (int)(buffer.addressOffset() - BufferUtil.ARRAY_BASE_OFFSET), length);
+                bytes.write(array, arrayOffset, length);
             }
             else
             {
                 bytes.unsafeWrite(buffer.addressOffset(), length);
             }
+            bytes.writeInt(checksum);
         }
         catch (final RuntimeException ex)
         {
@@ -927,8 +1026,8 @@ public final class JournalWriter implements AutoCloseable
     }
 
     /**
-     * Stops the agent after it drained the ring (ASYNC), closes the queue and makes every file
-     * owner-only. Idempotent.
+     * Stops the agent after it drained the ring (ASYNC), closes the queue, deletes the cycle files
+     * it prepared and did not need, and releases the run's writer lock. Idempotent.
      */
     @Override
     public void close()
@@ -947,18 +1046,20 @@ public final class JournalWriter implements AutoCloseable
         }
         finally
         {
-            synchronized (createdAppenders)
+            synchronized (createdLanes)
             {
-                for (final ExcerptAppender appender : createdAppenders)
+                for (final Lane lane : createdLanes)
                 {
                     // closed from this thread, not the one that used it: the journal is quiet now
-                    appender.singleThreadedCheckReset();
-                    appender.close();
+                    lane.appender.singleThreadedCheckReset();
+                    lane.appender.close();
                 }
-                createdAppenders.clear();
+                createdLanes.clear();
             }
             queue.close();
-            JournalFiles.restrictAll(runDirectory);
+            cycles.close();
+            JournalFiles.restrictAll(runDirectory); // a safety net: every file was made owner-only already
+            lock.close();
         }
     }
 }

@@ -761,8 +761,24 @@ public final class Postmortem
     {
         final StringBuilder sb = new StringBuilder(256);
         final JournalRecord end = journal.runEnd();
-        sb.append(end != null ? "The run ended " + end.text() : "The journal has no end of run: the process died or " +
-            "was killed, or is still running").append(" after ").append(seconds(endNanos - startNanos)).append('.');
+        final List<JournalDamage> damage = journal.damage();
+        if (!damage.isEmpty())
+        {
+            // damage is in the files; it says nothing about how the run ended, and must not read as a killed run
+            sb.append("The journal is damaged in ").append(damage.size()).append(damage.size() == 1 ? " place" :
+                " places").append(" (").append(damage.get(0)).append(damage.size() > 1 ? "; and more" : "")
+                .append("): that is damage to its files, not how the run ended; what follows is from the ")
+                .append(journal.records().size()).append(" records that could be read, and its counts miss what was ")
+                .append("in the damaged parts. ");
+            sb.append(end != null ? "The run ended " + end.text() : "No end of run was read: the process died or " +
+                "was killed, or is still running, or its end was in the damaged part");
+        }
+        else
+        {
+            sb.append(end != null ? "The run ended " + end.text() : "The journal has no end of run: the process died " +
+                "or was killed, or is still running");
+        }
+        sb.append(" after ").append(seconds(endNanos - startNanos)).append('.');
         final List<NodeState> busy = new ArrayList<>();
         for (final NodeState n : nodes)
         {

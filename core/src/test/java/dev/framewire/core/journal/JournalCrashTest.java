@@ -6,10 +6,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,6 +24,7 @@ import static dev.framewire.core.journal.JournalRecord.Kind.GRAPH_INPUT;
 import static dev.framewire.core.journal.JournalRecord.Kind.PROCESS_BEGIN;
 import static dev.framewire.core.journal.JournalRecord.Kind.PROCESS_END;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,6 +102,8 @@ class JournalCrashTest
             }
             assertTrue(child.isAlive(), () -> "the child died on its own: " + read(stderr));
             assertTrue(durable.get() >= KILL_AFTER, () -> "the child did not get far in 40 s: " + read(stderr));
+            // another process is writing the run: retention never deletes it, whatever the limits
+            assertEquals(JournalRetention.Verdict.IN_USE, verdict(run.get(), 0));
         }
         finally
         {
@@ -134,6 +141,36 @@ class JournalCrashTest
             (journal.endsIncomplete() ? ", then an incomplete record" : ""));
         assertTrue(iteration >= reported, "read " + iteration + " iterations, the child had reported " + reported +
             " durable");
+        assertFalse(journal.isDamaged(), "a killed run is not damage: " + journal.damage());
+        // the OS dropped the dead writer's lock: the run can go
+        assertEquals(JournalRetention.Verdict.DELETE, verdict(run.get(), 0));
+        // the crash window: the writer never closed, so nothing restricted the files after the fact;
+        // each was made owner-only when it was made
+        if (JournalFiles.isPosix(run.get()))
+        {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(run.get())));
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(run.get()))
+            {
+                for (final Path file : files)
+                {
+                    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+                        file.toString());
+                }
+            }
+        }
+    }
+
+    private static JournalRetention.Verdict verdict(final Path run, final long maxTotalBytes) throws IOException
+    {
+        for (final JournalRetention.Decision d : JournalRetention.plan(run.getParent(), null, maxTotalBytes,
+            Instant.now()))
+        {
+            if (d.run().equals(run))
+            {
+                return d.verdict();
+            }
+        }
+        throw new AssertionError(run + " is not among the runs of " + run.getParent());
     }
 
     private static String read(final Path file)

@@ -10,10 +10,8 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Journal files: owner-only permissions (also on files made at a roll), reading across rolled
- * files, deletion of old journals by age, and configuration errors.
+ * Journal files: owner-only from the start (also the files made at a roll), reading across rolled
+ * files, and configuration errors (retention: {@link JournalRetentionTest}).
  */
 @Timeout(60)
 class JournalFilesTest
@@ -33,7 +31,7 @@ class JournalFilesTest
     Path dir;
 
     @Test
-    void journalsAreReadableByTheirOwnerOnlyAlsoAfterARoll() throws Exception
+    void everyJournalFileIsOwnerOnlyFromTheStartAlsoAfterRolls() throws Exception
     {
         assumeTrue(JournalFiles.isPosix(dir), "needs a POSIX file system");
         final Path root = dir.resolve("journals");
@@ -42,30 +40,46 @@ class JournalFilesTest
             .rollCycle(TestRollCycles.TEST_SECONDLY).blockSize(1 << 20)))
         {
             run = writer.runDirectory();
+            // nothing has restricted anything after the fact: what is there was made owner-only
+            assertOwnerOnly(root, run);
+            assertTrue(Files.exists(run.resolve(JournalFiles.LOCK)), "the writer's lock");
             JournalRoundTripTest.start(writer);
-            writer.processBegin(0, 0, 1);
-            final int cycle = JournalFiles.cycleFiles(run).size();
-            // wait into the next second (the roll cycle's clock is the wall clock): the next append
-            // rolls to a new file, made by the appender
-            final long second = System.currentTimeMillis() / 1000;
-            while (System.currentTimeMillis() / 1000 == second)
+            for (int roll = 1; roll <= 2; roll++)
             {
-                Thread.sleep(10);
+                writer.processBegin(0, 0, roll);
+                final int files = JournalFiles.cycleFiles(run).size();
+                // Chronicle tells the store-file listener that a cycle started on its background
+                // releaser thread; the listener then prepares the next cycles' files. Run that now,
+                // so that the roll below finds its file prepared whenever the releaser would have run
+                BackgroundResourceReleaser.releasePendingResources();
+                nextSecond(); // the roll cycle's clock is the wall clock
+                writer.processEnd(0, 0, roll); // rolls to a new file
+                assertEquals(files + 1, JournalFiles.cycleFiles(run).size(), "rolled to a new file");
+                assertOwnerOnly(root, run); // the new file: renamed from the one prepared owner-only
             }
-            writer.processEnd(0, 0, 1);
-            assertEquals(cycle + 1, JournalFiles.cycleFiles(run).size(), "rolled to a new file");
-            // Chronicle tells the store-file listener about the new file on its background releaser
-            // thread, so the file is owner-only a moment after the roll (the owner-only run directory
-            // keeps everyone else out in between); run the pending notifications, then check
-            BackgroundResourceReleaser.releasePendingResources();
-            assertOwnerOnly(root, run); // while the writer is open
             writer.runEnd("done");
         }
         assertOwnerOnly(root, run);
-        final JournalReader journal = JournalReader.read(run); // across both files
+        try (DirectoryStream<Path> precreated = Files.newDirectoryStream(run, "*" + JournalFiles.PRECREATED_SUFFIX))
+        {
+            assertFalse(precreated.iterator().hasNext(), "prepared files not used are deleted at close");
+        }
+        final JournalReader journal = JournalReader.read(run); // across the three files
+        assertEquals(3, JournalFiles.cycleFiles(run).size());
         final List<JournalRecord> records = journal.records();
         assertEquals(List.of(JournalRecord.Kind.HEADER, JournalRecord.Kind.RUN_START, JournalRecord.Kind.PROCESS_BEGIN,
-            JournalRecord.Kind.PROCESS_END, JournalRecord.Kind.RUN_END), records.stream().map(JournalRecord::kind).toList());
+            JournalRecord.Kind.PROCESS_END, JournalRecord.Kind.PROCESS_BEGIN, JournalRecord.Kind.PROCESS_END,
+            JournalRecord.Kind.RUN_END), records.stream().map(JournalRecord::kind).toList());
+    }
+
+    /** Waits until the wall clock's second changes. */
+    private static void nextSecond() throws InterruptedException
+    {
+        final long second = System.currentTimeMillis() / 1000;
+        while (System.currentTimeMillis() / 1000 == second)
+        {
+            Thread.sleep(10);
+        }
     }
 
     private static void assertOwnerOnly(final Path root, final Path run) throws IOException
@@ -86,58 +100,6 @@ class JournalFilesTest
     }
 
     @Test
-    void oldJournalsAreDeletedOnOpenAndNothingElse() throws Exception
-    {
-        final Path root = dir.resolve("journals");
-        final Path old1 = writeRun(root);
-        final Path old2 = writeRun(root);
-        final Path recent = writeRun(root);
-        final Instant tenDaysAgo = Instant.now().minus(Duration.ofDays(10));
-        age(old1, tenDaysAgo);
-        age(old2, tenDaysAgo);
-        // an old directory that is not a journal, and an old journal holding a file of someone else's
-        final Path photos = Files.createDirectories(root.resolve("photos"));
-        Files.writeString(photos.resolve("a.jpg"), "x");
-        age(photos, tenDaysAgo);
-        Files.writeString(old2.resolve("notes.txt"), "mine");
-        age(old2, tenDaysAgo);
-
-        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(root)
-            .deleteOlderThan(Duration.ofDays(7))))
-        {
-            assertFalse(Files.exists(old1), "an old journal is deleted");
-            assertTrue(Files.exists(old2.resolve("notes.txt")), "a file that is not the journal's stays");
-            assertFalse(Files.exists(old2.resolve(JournalFiles.METADATA)), "but the journal's files go");
-            assertTrue(Files.exists(recent.resolve(JournalFiles.METADATA)), "a recent journal stays");
-            assertTrue(Files.exists(photos.resolve("a.jpg")), "a directory that is no journal stays");
-            assertEquals(List.of(recent, writer.runDirectory()), JournalFiles.runs(root));
-        }
-    }
-
-    private static Path writeRun(final Path root)
-    {
-        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(root).blockSize(1 << 20)))
-        {
-            JournalRoundTripTest.start(writer);
-            writer.runEnd("done");
-            return writer.runDirectory();
-        }
-    }
-
-    private static void age(final Path dir, final Instant when) throws IOException
-    {
-        final FileTime time = FileTime.from(when);
-        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir))
-        {
-            for (final Path file : children)
-            {
-                Files.setLastModifiedTime(file, time);
-            }
-        }
-        Files.setLastModifiedTime(dir, time);
-    }
-
-    @Test
     void settingsThatAreNotValidAreNamed()
     {
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
@@ -146,6 +108,10 @@ class JournalFilesTest
         ex = assertThrows(IllegalArgumentException.class,
             () -> JournalWriter.open(new JournalConfig().directory(dir).deleteOlderThan(Duration.ofDays(-1))));
         assertTrue(ex.getMessage().contains("deleteOlderThan"), ex.getMessage());
+        ex = assertThrows(IllegalArgumentException.class,
+            () -> JournalWriter.open(new JournalConfig().directory(dir).maxTotalSize(-5)));
+        assertTrue(ex.getMessage().contains("journal maxTotalSize -5 must be -1 (none) or a number of bytes"),
+            ex.getMessage());
     }
 
     @Test

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Writes every frame of a stream as a PNG file into a folder: the sink that pairs with
@@ -31,8 +30,9 @@ import java.nio.file.StandardCopyOption;
  * A frame at timestamp {@code t} goes to {@code <prefix><t>.png}, {@code t} in microseconds
  * zero-padded to 12 digits so that names sort by time; an existing file of that name is replaced.
  * RGBA32 frames become 8-bit RGBA PNGs, GRAY8 frames 8-bit gray PNGs, so reading a file back gives
- * the frame's exact pixels. Each file is written under a temporary name and then moved into place,
- * so a reader never sees half a file.
+ * the frame's exact pixels. Each file is owner-only ({@code rw-------}) from the moment it exists,
+ * written under a temporary name and then moved into place, so a reader never sees half a file
+ * ({@link PngFiles}).
  *
  * <p>As in {@link SnapshotSinkCalculator}, {@link ImageIO}'s PNG encoder takes a
  * {@link BufferedImage}, so each frame is copied into one on the heap (reused while size and format
@@ -94,18 +94,12 @@ public final class ImageFolderSinkCalculator implements Calculator
         final BufferedImage target = toImage(frame);
         final String name = fileName(prefix, input.timestamp());
         final Path file = directory.resolve(name);
-        final Path temporary = directory.resolve(name + ".tmp");
         try
         {
-            if (!ImageIO.write(target, "png", temporary.toFile()))
-            {
-                throw new IOException("no PNG writer in this JVM");
-            }
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            PngFiles.write(target, file);
         }
         catch (final IOException ex)
         {
-            Files.deleteIfExists(temporary);
             throw new IOException("node '" + ctx.nodeName() + "' (" + NAME + "): cannot write image file '" + file +
                 "': " + ex, ex);
         }

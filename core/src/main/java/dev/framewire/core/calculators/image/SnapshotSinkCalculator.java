@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Writes every Nth frame of a stream as a PNG file: a sink for looking at what a pipeline makes.
@@ -28,8 +27,9 @@ import java.nio.file.StandardCopyOption;
  * </ul>
  * Files are named {@code <stream>_<timestamp>.png}, the stream's name with characters other than
  * letters, digits, '.', '_' and '-' replaced by '_', and the timestamp in microseconds, zero-padded
- * to 12 digits so that names sort by time. Each is written under a temporary name and then moved
- * into place, so a reader never sees half a file.
+ * to 12 digits so that names sort by time. Each is owner-only ({@code rw-------}) from the moment
+ * it exists, written under a temporary name and then moved into place, so a reader never sees half
+ * a file ({@link PngFiles}).
  *
  * <p>The one place a frame is copied to the Java heap: {@link ImageIO}'s PNG encoder takes a
  * {@link BufferedImage}, so each frame that is written is first copied into one (reused while the
@@ -100,18 +100,12 @@ public final class SnapshotSinkCalculator implements Calculator
         final BufferedImage target = toImage(frame);
         final String name = fileName(input.streamName(), input.timestamp());
         final Path file = directory.resolve(name);
-        final Path temporary = directory.resolve(name + ".tmp");
         try
         {
-            if (!ImageIO.write(target, "png", temporary.toFile()))
-            {
-                throw new IOException("no PNG writer in this JVM");
-            }
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            PngFiles.write(target, file);
         }
         catch (final IOException ex)
         {
-            Files.deleteIfExists(temporary);
             throw new IOException("node '" + ctx.nodeName() + "': cannot write snapshot '" + file + "': " + ex, ex);
         }
         written++;

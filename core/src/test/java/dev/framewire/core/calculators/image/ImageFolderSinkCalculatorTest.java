@@ -108,6 +108,7 @@ class ImageFolderSinkCalculatorTest
             padded(rgba(1, 2, 0xCAFEBABE, 0x01020304), 12));
 
         assertEquals(List.of("shot-000000000000.png", "shot-000000000007.png", "shot-000001234567.png"), files(out));
+        assertEquals(3, ImageTestSupport.assertOwnerOnlyFiles(out), "owner-only, nothing left half-written");
         assertPixels(new int[] {0xFF000080, 0x00FF00FF, 0x0000FF00, 0x12345678},
             readRgba(out.resolve("shot-000000000000.png")));
         assertEquals(BufferedImage.TYPE_BYTE_GRAY, ImageIO.read(out.resolve("shot-000000000007.png").toFile()).getType(),

@@ -312,4 +312,28 @@ final class ImageTestSupport
         assertArrayEquals(expected, actual, () -> "expected " + Arrays.toString(expected) + " but was " +
             Arrays.toString(actual));
     }
+
+    /**
+     * Every file in a directory is owner-only ({@code rw-------}); nothing left under a temporary name.
+     *
+     * @return how many files there are.
+     */
+    static int assertOwnerOnlyFiles(final java.nio.file.Path directory) throws java.io.IOException
+    {
+        int files = 0;
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> list = java.nio.file.Files.newDirectoryStream(directory))
+        {
+            for (final java.nio.file.Path file : list)
+            {
+                org.junit.jupiter.api.Assertions.assertFalse(file.toString().endsWith(".tmp"), file.toString());
+                if (directory.getFileSystem().supportedFileAttributeViews().contains("posix"))
+                {
+                    org.junit.jupiter.api.Assertions.assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions
+                        .toString(java.nio.file.Files.getPosixFilePermissions(file)), file.toString());
+                }
+                files++;
+            }
+        }
+        return files;
+    }
 }

@@ -11,6 +11,7 @@ import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -80,6 +81,23 @@ class SnapshotSinkCalculatorTest
         assertEquals(0xFFFF8001, rgba.getRGB(1, 0));
         final BufferedImage rgb = ImageIO.read(dir.resolve("in_000000001000.png").toFile());
         assertEquals(0xFF0A0B0C, rgb.getRGB(0, 0));
+    }
+
+    @Test
+    void snapshotsAreOwnerOnlyFromTheStartAlsoWhenTheyReplaceAFile() throws Exception
+    {
+        // a file of the same name readable by all, and a temporary file a crash left behind
+        final Path old = Files.writeString(dir.resolve("in_000000000000.png"), "old");
+        final Path leftover = Files.writeString(dir.resolve("in_000000001000.png.tmp"), "half");
+        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix"))
+        {
+            Files.setPosixFilePermissions(old, PosixFilePermissions.fromString("rw-r--r--"));
+            Files.setPosixFilePermissions(leftover, PosixFilePermissions.fromString("rw-rw-rw-"));
+        }
+        feed(sink(dir, 1), gray(2, 2, 0, 1, 2, 3), gray(1, 1, 7));
+        assertEquals(2, assertOwnerOnlyFiles(dir));
+        assertEquals(2, ImageIO.read(old.toFile()).getWidth(), "replaced by the snapshot");
+        assertEquals(1, ImageIO.read(dir.resolve("in_000000001000.png").toFile()).getWidth());
     }
 
     @Test
