@@ -467,6 +467,12 @@ public final class VideoSourceCalculator implements Calculator
         return resets;
     }
 
+    /** Any thread, for tests: the reader, null before open and after close. */
+    Reader reader()
+    {
+        return reader;
+    }
+
     // ====================================================================== the ffmpeg command
 
     /** The ffmpeg command line of a source, built once per attempt; only the seek changes. */
@@ -788,6 +794,31 @@ public final class VideoSourceCalculator implements Calculator
                 }
             }
             head.set(tail.get());
+        }
+
+        /** Any thread, for tests: entries published and not yet consumed (a racy snapshot). */
+        int queued()
+        {
+            return (int)(tail.get() - head.get());
+        }
+
+        /** Any thread, for tests: entries the ring holds. */
+        int capacity()
+        {
+            return mask + 1;
+        }
+
+        /** Any thread, for tests: whether the reader is parked on a full ring. */
+        boolean waitingForRoom()
+        {
+            return producerWaiting != null;
+        }
+
+        /** Any thread, for tests: the ffmpeg running now, if any. */
+        ProcessHandle ffmpeg()
+        {
+            final FfmpegProcess child = current;
+            return child == null ? null : child.handle();
         }
 
         String describe()
