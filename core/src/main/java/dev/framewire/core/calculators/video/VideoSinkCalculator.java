@@ -53,7 +53,10 @@ import java.util.concurrent.TimeUnit;
  * slower than the graph, ffmpeg's pipe fills, the write blocks, and the node's input queue
  * fills: the graph holds back its sources as for any slow node (nothing is buffered here
  * beyond the pipe's 64 KiB). To drop frames instead, give the node a fixed-size input policy;
- * the drops are counted as the engine counts them.
+ * the drops are counted as the engine counts them ({@code Graph.dropCount}). The policy decides
+ * between calls: a slow encoder drops as it goes, but one stuck inside a write (ffmpeg reading
+ * nothing) holds the graph back at {@code max_queue_size} until the write returns, when the
+ * queue's surplus is dropped at once.
  *
  * <p>Timestamps: the first frame is at 0 in the file if its timestamp is negative, else at its
  * timestamp; the file keeps them in microseconds. Reading the file back with the video source

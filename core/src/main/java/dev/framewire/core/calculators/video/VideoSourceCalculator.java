@@ -45,7 +45,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code reconnect_initial_ms} (500), {@code reconnect_max_ms} (10000),
  *       {@code reconnect_give_up} (0 = never): the backoff of a live source, see below;</li>
  *   <li>{@code stall_timeout_ms} (5000): no byte from ffmpeg for this long, once frames flow, is a
- *       dropout;</li>
+ *       dropout (a read the reader waits in, not a wait for room in a full ring; see
+ *       below);</li>
  *   <li>{@code connect_timeout_ms} (15000): no stream header from ffmpeg this long after it started
  *       is a failed attempt (ffmpeg probes a live stream for up to 5 s by default before its first
  *       frame; {@code -analyzeduration} and {@code -probesize} in {@code input_options} shorten that);</li>
@@ -103,7 +104,18 @@ import java.util.concurrent.locks.LockSupport;
  * thread per node ({@code framewire-video-NODE}) does the blocking I/O. {@code process} waits
  * for frames by parking (at most 10 ms at a time, so cancellation is seen): give the source an
  * executor of its own, as for a camera. The ring between them is single-producer,
- * single-consumer; the stall check and the bound move run on the worker.
+ * single-consumer; the bound move runs on the worker. The stall and connect checks run on one
+ * JVM-wide thread, {@code framewire-video-stall} ({@link StallWatch}, every 50 ms), not on the
+ * worker.
+ *
+ * <p><b>Stalls while the worker does not call {@code process}</b> (the graph paused, the source
+ * held back by a full queue downstream): the stall thread still sees them, as long as the reader
+ * is reading. Once the ring is full ({@code queue_frames} frames read ahead and not taken) the
+ * reader stops reading and ffmpeg blocks on the pipe; from then on a silent camera cannot be told
+ * from a full pipe, nothing is killed, and the stall timeout counts again from the reader's next
+ * read, after the worker takes frames again. The {@code DISCONNECTED} status of a stall seen
+ * during a pause, and the bound's move, reach the graph when the worker runs the node again (the
+ * log line and the JFR event come at once).
  */
 public final class VideoSourceCalculator implements Calculator
 {
@@ -124,8 +136,6 @@ public final class VideoSourceCalculator implements Calculator
     private PixelFormat format;
     private Output video;
     private Output status;
-    private long stallTimeoutNanos;
-    private long connectTimeoutNanos;
     private Reader reader;
     private Thread readerThread;
 
@@ -196,8 +206,8 @@ public final class VideoSourceCalculator implements Calculator
         final int[] version = Ffmpeg.version(ffmpeg, NAME, node);
         final long initial = ctx.options().getLong("reconnect_initial_ms");
         final long max = Math.max(initial, ctx.options().getLong("reconnect_max_ms"));
-        stallTimeoutNanos = ctx.options().getLong("stall_timeout_ms") * 1_000_000L;
-        connectTimeoutNanos = ctx.options().getLong("connect_timeout_ms") * 1_000_000L;
+        final long stallTimeoutNanos = ctx.options().getLong("stall_timeout_ms") * 1_000_000L;
+        final long connectTimeoutNanos = ctx.options().getLong("connect_timeout_ms") * 1_000_000L;
         final boolean live = isLive(url);
         final Command command = new Command(ffmpeg, version, url, format,
             (int)ctx.options().getLong("width"), (int)ctx.options().getLong("height"),
@@ -206,11 +216,12 @@ public final class VideoSourceCalculator implements Calculator
             ctx.options().getString("hwaccel"));
         reader = new Reader(node, url, live, command, format, ctx.pool(),
             (int)ctx.options().getLong("queue_frames"), initial, max, ctx.options().getLong("reconnect_give_up"),
-            "fail".equals(ctx.options().getString("on_resize")));
+            "fail".equals(ctx.options().getString("on_resize")), stallTimeoutNanos, connectTimeoutNanos);
         final Thread thread = new Thread(reader, "framewire-video-" + node);
         thread.setDaemon(true);
         readerThread = thread;
         thread.start();
+        StallWatch.add(reader);
     }
 
     private static Output optionalOutput(final CalculatorContext ctx, final String tag)
@@ -295,7 +306,6 @@ public final class VideoSourceCalculator implements Calculator
         {
             advanceBound();
         }
-        reader.checkStall(stallTimeoutNanos, connectTimeoutNanos);
         reader.awaitEvent(MAX_WAIT_NANOS);
     }
 
@@ -427,6 +437,7 @@ public final class VideoSourceCalculator implements Calculator
         {
             return;
         }
+        StallWatch.remove(reader);
         reader.stop();
         final Thread thread = readerThread;
         readerThread = null;
@@ -465,6 +476,12 @@ public final class VideoSourceCalculator implements Calculator
     long timestampResets()
     {
         return resets;
+    }
+
+    /** Any thread, for tests: the reader, null before open and after close. */
+    Reader reader()
+    {
+        return reader;
     }
 
     // ====================================================================== the ffmpeg command
@@ -639,6 +656,8 @@ public final class VideoSourceCalculator implements Calculator
         private final long maxDelayNanos;
         private final long giveUp;
         private final boolean failOnResize;
+        private final long stallNanos;
+        private final long connectNanos;
         private final NutDemuxer demuxer = new NutDemuxer();
 
         // the ring: slots written by the reader, read by the worker
@@ -664,8 +683,11 @@ public final class VideoSourceCalculator implements Calculator
 
         Reader(final String node, final String url, final boolean live, final Command command,
             final PixelFormat format, final PayloadPool pool, final int queueFrames, final long initialDelayMillis,
-            final long maxDelayMillis, final long giveUp, final boolean failOnResize)
+            final long maxDelayMillis, final long giveUp, final boolean failOnResize, final long stallNanos,
+            final long connectNanos)
         {
+            this.stallNanos = stallNanos;
+            this.connectNanos = connectNanos;
             this.node = node;
             this.url = url;
             this.live = live;
@@ -735,18 +757,19 @@ public final class VideoSourceCalculator implements Calculator
         }
 
         /**
-         * Kills ffmpeg if it has been blocked in a read for longer than the stall timeout, or has
-         * not delivered the stream's header within the connect timeout (opening and probing a
-         * live stream takes ffmpeg seconds).
+         * The {@link StallWatch} thread only: kills ffmpeg if the reader has been blocked in a
+         * read for longer than the stall timeout, or ffmpeg has not delivered the stream's header
+         * within the connect timeout (opening and probing a live stream takes ffmpeg seconds).
+         *
+         * @param now {@link System#nanoTime()} of this round.
          */
-        void checkStall(final long stallNanos, final long connectNanos)
+        void checkStall(final long now)
         {
             final FfmpegProcess child = current;
             if (child == null || stallKilled == child)
             {
                 return;
             }
-            final long now = System.nanoTime();
             final long since = demuxer.blockedSinceNanos();
             final boolean streaming = this.streaming;
             if (streaming ? since != 0 && now - since > stallNanos : now - attemptStartNanos > connectNanos)
@@ -788,6 +811,31 @@ public final class VideoSourceCalculator implements Calculator
                 }
             }
             head.set(tail.get());
+        }
+
+        /** Any thread, for tests: entries published and not yet consumed (a racy snapshot). */
+        int queued()
+        {
+            return (int)(tail.get() - head.get());
+        }
+
+        /** Any thread, for tests: entries the ring holds. */
+        int capacity()
+        {
+            return mask + 1;
+        }
+
+        /** Any thread, for tests: whether the reader is parked on a full ring. */
+        boolean waitingForRoom()
+        {
+            return producerWaiting != null;
+        }
+
+        /** Any thread, for tests: the ffmpeg running now, if any. */
+        ProcessHandle ffmpeg()
+        {
+            final FfmpegProcess child = current;
+            return child == null ? null : child.handle();
         }
 
         String describe()
@@ -1070,6 +1118,94 @@ public final class VideoSourceCalculator implements Calculator
                 producerWaiting = null;
             }
             return !stopping;
+        }
+    }
+
+    /**
+     * One daemon thread for all the video sources of the JVM ({@code framewire-video-stall}) that
+     * looks at each source's reader every {@value #TICK_MILLIS} ms and kills an ffmpeg that has
+     * stalled. It is not the node's worker, so a stall is seen while the worker does not call
+     * {@code process}: the graph paused, the source held back by a full queue downstream, or a
+     * worker busy with other nodes. It runs while a source is open and ends with the last one.
+     *
+     * <p>Threading: {@link #add} and {@link #remove} from any thread, under the lock; the set is a
+     * copied array the watch thread iterates without a lock, so a round allocates nothing.
+     */
+    static final class StallWatch
+    {
+        static final long TICK_MILLIS = 50;
+        private static final Object LOCK = new Object();
+        private static volatile Reader[] readers = new Reader[0];
+        private static Thread thread; // guarded by LOCK
+
+        private StallWatch()
+        {
+        }
+
+        static void add(final Reader reader)
+        {
+            synchronized (LOCK)
+            {
+                final Reader[] old = readers;
+                final Reader[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+                grown[old.length] = reader;
+                readers = grown;
+                if (thread == null)
+                {
+                    final Thread t = new Thread(StallWatch::run, "framewire-video-stall");
+                    t.setDaemon(true);
+                    thread = t;
+                    t.start();
+                }
+            }
+        }
+
+        static void remove(final Reader reader)
+        {
+            synchronized (LOCK)
+            {
+                final Reader[] old = readers;
+                int n = 0;
+                final Reader[] kept = new Reader[old.length];
+                for (final Reader r : old)
+                {
+                    if (r != reader)
+                    {
+                        kept[n++] = r;
+                    }
+                }
+                readers = java.util.Arrays.copyOf(kept, n);
+            }
+        }
+
+        private static void run()
+        {
+            while (true)
+            {
+                final Reader[] watched;
+                synchronized (LOCK)
+                {
+                    watched = readers;
+                    if (watched.length == 0)
+                    {
+                        thread = null; // the next add starts another
+                        return;
+                    }
+                }
+                final long now = System.nanoTime();
+                for (final Reader reader : watched)
+                {
+                    try
+                    {
+                        reader.checkStall(now);
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        LOG.error("{}: stall check of node '{}' failed", NAME, reader.node, ex);
+                    }
+                }
+                LockSupport.parkNanos(TICK_MILLIS * 1_000_000L);
+            }
         }
     }
 

@@ -278,6 +278,60 @@ class VideoSourceCalculatorTest
         }
     }
 
+    @Test
+    void aStallWhileTheGraphIsPausedIsSeenThenAndReportedOnResume() throws Exception
+    {
+        final int port = freeUdpPort();
+        final Process sender = udpSender(port, "160x120", 25);
+        final GraphConfig config = GraphConfig.builder()
+            .executor("camera", ExecutorConfig.of(1, IdleKind.PARK))
+            .node("cam", n -> n.calculator("VideoSourceCalculator").executor("camera")
+                .outputStream("VIDEO:video", "STATUS:status")
+                .option("url", "udp://127.0.0.1:" + port).option("pixel_format", "GRAY8")
+                .option("stall_timeout_ms", 500L).option("reconnect_initial_ms", 100L)
+                .option("reconnect_max_ms", 400L)
+                // room in the ring for every frame that arrives between the pause and the stop
+                .option("queue_frames", 32L)
+                .option("input_options", "-probesize 32768 -analyzeduration 200000"))
+            .node("probe", n -> n.calculator(Probe::new).inputStream("VIDEO:video", "STATUS:status"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            await("probe open", 5_000, () -> Probe.BY_NODE.get("probe") != null);
+            final Probe probe = Probe.BY_NODE.get("probe");
+            await("frames", 15_000, () -> probe.frames.size() >= 5);
+            final List<ProcessHandle> own = sourceFfmpegs();
+            assertEquals(1, own.size(), own.toString());
+
+            graph.pause();
+            sendSignal(sender, "STOP");
+            // no process call runs now; the stall thread still sees the reader wait in its read
+            await("the stalled ffmpeg killed while the graph is paused", 5_000, () -> !own.get(0).isAlive());
+            assertEquals(0, probe.countOf(VideoStatus.Kind.DISCONNECTED), "nothing reaches a paused graph");
+
+            graph.resume();
+            await("the dropout reported after resume", 5_000,
+                () -> probe.countOf(VideoStatus.Kind.DISCONNECTED) == 1);
+            synchronized (probe.statuses)
+            {
+                assertTrue(probe.statuses.get(1).reason().contains("stalled"), probe.statuses.get(1).reason());
+            }
+            sendSignal(sender, "CONT");
+            final int before = probe.frames.size();
+            await("frames after the stall", 20_000, () -> probe.frames.size() >= before + 5);
+            assertIncreasing(probe.frames);
+
+            graph.cancel();
+            assertThrows(GraphException.class, graph::waitUntilDone);
+        }
+        finally
+        {
+            kill(sender);
+            Probe.BY_NODE.clear();
+        }
+    }
+
     private static void assertIncreasing(final List<Long> timestamps)
     {
         synchronized (timestamps)
