@@ -1195,9 +1195,10 @@ public final class Graph implements AutoCloseable
      */
     boolean isIdle()
     {
-        for (final Worker worker : workers)
+        // indexed: no iterator, since the timeout guard asks every tick for the life of the run
+        for (int i = 0, n = workers.size(); i < n; i++)
         {
-            if (worker.hasUnseenInput()) // first: a worker schedules a node before it marks its input seen
+            if (workers.get(i).hasUnseenInput()) // first: a worker schedules a node before it marks its input seen
             {
                 return false;
             }

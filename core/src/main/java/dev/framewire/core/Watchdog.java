@@ -30,18 +30,20 @@ final class Watchdog implements Runnable
         final long period = Math.max(1_000_000L, Math.min(timeout / 4, 100_000_000L));
         long lastRuns = -1;
         long lastProgress = graph.config().clock.nanoTime();
+        // an array, not the list: a tick every 100 ms for months allocates nothing (an iterator per loop did)
+        final Worker[] workers = graph.workers().toArray(new Worker[0]);
         try
         {
             while (!graph.isFinished())
             {
                 TimeUnit.NANOSECONDS.sleep(period);
                 long runs = 0;
-                for (final Worker worker : graph.workers())
+                for (final Worker worker : workers)
                 {
                     runs += worker.runs;
                 }
                 final long now = graph.config().clock.nanoTime();
-                for (final Worker worker : graph.workers())
+                for (final Worker worker : workers)
                 {
                     worker.observedCallNanos(now); // notes when each call was first seen, for the report
                 }
