@@ -456,8 +456,10 @@ public final class Graph implements AutoCloseable
      * @param sidePackets values for the nodes' input side packets, by name.
      * @throws IllegalArgumentException naming each node and side packet that has no value.
      * @throws IllegalStateException if the graph was started before (saying whether its run is
-     *         still going or how it ended) or closed, or if the JVM lacks a flag
-     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it.
+     *         still going or how it ended) or closed, if the JVM lacks a flag
+     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it, or if the
+     *         config asks for a journal and {@code dev.framewire:framewire-journal} is not on the
+     *         class path, saying to add it.
      */
     public void start(final Map<String, ?> sidePackets)
     {
