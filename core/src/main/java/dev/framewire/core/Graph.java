@@ -1603,7 +1603,7 @@ public final class Graph implements AutoCloseable
     }
 
     /** The artifact that holds the journal, as a user adds it to a build. */
-    static final String JOURNAL_ARTIFACT = "dev.framewire:framewire-journal";
+    private static final String JOURNAL_ARTIFACT = "dev.framewire:framewire-journal";
 
     /**
      * The journal's implementation, found with {@link ServiceLoader}: through the thread's context
