@@ -2,8 +2,8 @@ package dev.framewire.core;
 
 import dev.framewire.offheap.Payload;
 import dev.framewire.core.jfr.ReportEvent;
-import dev.framewire.core.journal.JournalRecord;
-import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.core.journal.JournalProvider;
+import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.MemoryBudget;
 import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -72,7 +73,9 @@ public final class Graph implements AutoCloseable
     /** Stream name to the journal's stream id, in producer order (graph inputs first). */
     private final Map<String, Integer> streamIds = new HashMap<>();
     /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
-    JournalWriter journal;
+    JournalSink journal;
+    /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
+    private JournalProvider journalProvider;
 
     final AtomicInteger inputWaiters = new AtomicInteger();
     private final AtomicInteger openedNodes = new AtomicInteger();
@@ -453,13 +456,16 @@ public final class Graph implements AutoCloseable
      * @param sidePackets values for the nodes' input side packets, by name.
      * @throws IllegalArgumentException naming each node and side packet that has no value.
      * @throws IllegalStateException if the graph was started before (saying whether its run is
-     *         still going or how it ended) or closed, or if the JVM lacks a flag
-     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it.
+     *         still going or how it ended) or closed, if the JVM lacks a flag
+     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it, or if the
+     *         config asks for a journal and {@code dev.framewire:framewire-journal} is not on the
+     *         class path, saying to add it.
      */
     public void start(final Map<String, ?> sidePackets)
     {
         checkStartable();
-        JvmFlags.check(config);
+        journalProvider = config.journal != null ? journalProvider() : null;
+        JvmFlags.check(journalProvider);
         final List<String> missing = new ArrayList<>();
         for (final Node node : nodes)
         {
@@ -1322,7 +1328,7 @@ public final class Graph implements AutoCloseable
         }
         if (cause instanceof LinkageError)
         {
-            final String advice = JvmFlags.adviceFor(config.journal != null);
+            final String advice = JvmFlags.adviceFor(journalProvider);
             return new IllegalStateException("node '" + node.name + "' could not load or initialize a class it " +
                 "needs: " + cause + (advice != null ? "; " + advice : "; this JVM has the flags the graph needs " +
                 "(checked at start), so the cause is elsewhere: see the cause"), cause);
@@ -1582,7 +1588,7 @@ public final class Graph implements AutoCloseable
     void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
         failures.add(new GraphFailure(where, timestamp, cause)); // logged there, rate-limited
-        final JournalWriter journal = this.journal;
+        final JournalSink journal = this.journal;
         if (journal != null)
         {
             int nodeId = -1;
@@ -1597,7 +1603,38 @@ public final class Graph implements AutoCloseable
         }
     }
 
-    private JournalWriter openJournal()
+    /** The artifact that holds the journal, as a user adds it to a build. */
+    private static final String JOURNAL_ARTIFACT = "dev.framewire:framewire-journal";
+
+    /**
+     * The journal's implementation, found with {@link ServiceLoader}: through the thread's context
+     * class loader, as {@link CalculatorRegistry} finds calculators, then through core's own.
+     *
+     * @throws IllegalStateException when none is on the class path, saying which artifact to add.
+     */
+    static JournalProvider journalProvider()
+    {
+        final ClassLoader context = Thread.currentThread().getContextClassLoader();
+        if (context != null)
+        {
+            for (final JournalProvider provider : ServiceLoader.load(JournalProvider.class, context))
+            {
+                return provider;
+            }
+        }
+        for (final JournalProvider provider : ServiceLoader.load(JournalProvider.class, Graph.class.getClassLoader()))
+        {
+            return provider;
+        }
+        throw new IllegalStateException("the graph's config asks for a journal (GraphConfig.Builder.journal), but no " +
+            "journal is on the class path: the journal is the artifact " + JOURNAL_ARTIFACT + ", apart from " +
+            "framewire-core so that an application that does not journal does not carry Chronicle Queue. Add it to " +
+            "the application's dependencies (Maven: <dependency><groupId>dev.framewire</groupId><artifactId>" +
+            "framewire-journal</artifactId></dependency>, the version of framewire-core, or from framewire-bom), or " +
+            "build the config without a journal");
+    }
+
+    private JournalSink openJournal()
     {
         String text;
         try
@@ -1627,10 +1664,18 @@ public final class Graph implements AutoCloseable
             workerNames[worker.id] = worker.name;
         }
         final String version = Graph.class.getPackage().getImplementationVersion();
-        final JournalWriter writer = JournalWriter.open(config.journal);
-        writer.runStart(text, JournalWriter.configHash(text), version != null ? version : "development build",
-            nodeNames, streamNames, workerNames, nodeInputs);
-        return writer;
+        final JournalSink sink = journalProvider.open(config.journal);
+        try
+        {
+            sink.runStart(text, version != null ? version : "development build", nodeNames, streamNames, workerNames,
+                nodeInputs);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            sink.close();
+            throw ex;
+        }
+        return sink;
     }
 
     /** The journal's id of a stream, or -1 (for a drop of a whole input set, named ""). */
@@ -1646,15 +1691,15 @@ public final class Graph implements AutoCloseable
         switch (reason)
         {
             case "policy":
-                return JournalRecord.POLICY;
+                return JournalSink.POLICY;
             case "calculator":
-                return JournalRecord.FLOW_LIMIT;
+                return JournalSink.FLOW_LIMIT;
             case "memory":
-                return JournalRecord.MEMORY;
+                return JournalSink.MEMORY;
             case "failure":
-                return JournalRecord.FAILURE;
+                return JournalSink.FAILURE;
             default:
-                return JournalRecord.CLOSE;
+                return JournalSink.CLOSE;
         }
     }
 
@@ -1663,9 +1708,9 @@ public final class Graph implements AutoCloseable
     {
         if (value == InputQueue.LONG)
         {
-            return JournalWriter.LONG;
+            return JournalSink.LONG;
         }
-        return value == InputQueue.DOUBLE ? JournalWriter.DOUBLE : value;
+        return value == InputQueue.DOUBLE ? JournalSink.DOUBLE : value;
     }
 
     private void onWorkerError(final Throwable t)
@@ -1736,7 +1781,7 @@ public final class Graph implements AutoCloseable
                 queue.drainAndRelease();
             }
         }
-        final JournalWriter journal = this.journal;
+        final JournalSink journal = this.journal;
         if (journal != null)
         {
             final boolean failed = runFailed || (config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty());

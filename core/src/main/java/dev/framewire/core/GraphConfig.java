@@ -677,6 +677,8 @@ public final class GraphConfig
         /**
          * Journals the run with Chronicle Queue (off unless set when embedded; the tools turn it on):
          * every graph input, emit, call, drop, bound move and error, for post-mortems and replay.
+         * The journal is the {@code dev.framewire:framewire-journal} artifact, which must then be on
+         * the class path: {@link Graph#start()} fails, saying to add it, when it is not.
          *
          * @param journal where and how, or null for none.
          * @return this.

@@ -1,7 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.jfr.BackpressureEvent;
-import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
 
 import java.util.concurrent.TimeUnit;
@@ -80,7 +80,7 @@ final class GraphInput
                 // the consumer checks (a word of 0 fails as soon as the slot has been reused)
                 stream.add(value, timestamp);
             }
-            final JournalWriter journal = graph.journal;
+            final JournalSink journal = graph.journal;
             if (journal != null)
             {
                 journal.graphInput(stream.streamId, timestamp, Graph.journalValue(value), word);

@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.journal.JournalProvider;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +22,9 @@ import java.util.Optional;
  *       any time (every graph has a pool), so it is required of every graph;</li>
  *   <li>a graph with a journal, in addition: {@code --add-opens=java.base/java.lang.reflect=ALL-UNNAMED}
  *       and {@code --add-exports=java.base/sun.nio.ch=ALL-UNNAMED} (an {@code --add-opens} of it
- *       does too), which Chronicle Queue's memory-mapped files need;</li>
+ *       does too), which Chronicle Queue's memory-mapped files need. The journal
+ *       ({@code framewire-journal}, which core does not depend on) checks those itself, asked
+ *       through {@link JournalProvider#missingJvmFlags()}; this class names them with the rest;</li>
  *   <li>the rest of {@code .mvn/jvm.config} ({@code jdk.internal.ref}, the opens of {@code java.lang},
  *       {@code java.io}, {@code java.util}, {@code java.nio}, {@code jdk.compiler}, {@code sun.misc})
  *       Chronicle uses when given and does without otherwise, with warnings of its own: not
@@ -51,11 +55,11 @@ final class JvmFlags
     /**
      * The flags a graph needs that this JVM lacks, each with what needs it.
      *
-     * @param journal whether the graph writes a journal (Chronicle Queue).
+     * @param journal the provider of the graph's journal, or null when it has none.
      * @return e.g. {@code "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED (Agrona's off-heap
      *         buffers, under every payload)"}; empty when nothing is missing.
      */
-    static List<String> missing(final boolean journal)
+    static List<String> missing(final JournalProvider journal)
     {
         final List<String> missing = new ArrayList<>(3);
         final Module agrona = org.agrona.BufferUtil.class.getModule(); // a class literal: not initialized
@@ -64,19 +68,9 @@ final class JvmFlags
             missing.add("--add-exports=java.base/jdk.internal.misc=" + target(agrona) +
                 " (Agrona's off-heap buffers, under every payload)");
         }
-        if (journal)
+        if (journal != null)
         {
-            final Module chronicle = net.openhft.chronicle.queue.ChronicleQueue.class.getModule();
-            if (!open("java.base", "java.lang.reflect", chronicle))
-            {
-                missing.add("--add-opens=java.base/java.lang.reflect=" + target(chronicle) +
-                    " (the journal: Chronicle Queue)");
-            }
-            if (!exported("java.base", "sun.nio.ch", chronicle))
-            {
-                missing.add("--add-exports=java.base/sun.nio.ch=" + target(chronicle) +
-                    " (the journal: Chronicle Queue's memory-mapped files)");
-            }
+            missing.addAll(journal.missingJvmFlags());
         }
         return missing;
     }
@@ -84,16 +78,16 @@ final class JvmFlags
     /**
      * Graph start: fails naming every flag the graph needs that this JVM lacks.
      *
-     * @param config the graph's config: a journal needs more flags.
+     * @param journal the provider of the graph's journal, which needs more flags; null when it has none.
      * @throws IllegalStateException naming the missing flags, what needs each, and where they are listed.
      */
-    static void check(final GraphConfig config)
+    static void check(final JournalProvider journal)
     {
         if ("false".equals(System.getProperty(CHECK_PROP)))
         {
             return;
         }
-        final List<String> missing = missing(config.journal != null);
+        final List<String> missing = missing(journal);
         if (!missing.isEmpty())
         {
             throw new IllegalStateException("this JVM lacks " + (missing.size() == 1 ? "a flag" : "flags") +
@@ -106,7 +100,7 @@ final class JvmFlags
      * For a failure that may come from a missing flag (a class that failed to load or initialize):
      * the flags this JVM lacks, said as advice, or null if none is missing.
      */
-    static String adviceFor(final boolean journal)
+    static String adviceFor(final JournalProvider journal)
     {
         final List<String> missing = missing(journal);
         return missing.isEmpty() ? null : "this JVM lacks " + String.join(", ", missing) + ": " + WHERE;
@@ -116,12 +110,6 @@ final class JvmFlags
     {
         final Optional<Module> source = ModuleLayer.boot().findModule(module);
         return source.isEmpty() || source.get().isExported(pkg, to);
-    }
-
-    private static boolean open(final String module, final String pkg, final Module to)
-    {
-        final Optional<Module> source = ModuleLayer.boot().findModule(module);
-        return source.isEmpty() || source.get().isOpen(pkg, to);
     }
 
     private static String target(final Module module)

@@ -1,7 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
-import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 
@@ -149,7 +149,7 @@ final class Lane implements CalculatorContext
     {
         if (!node.graph.isStopping())
         {
-            final JournalWriter journal = node.graph.journal;
+            final JournalSink journal = node.graph.journal;
             if (journal != null)
             {
                 journal.processBegin(runner.id, node.id, timestamp);

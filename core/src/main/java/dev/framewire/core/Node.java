@@ -2,8 +2,7 @@ package dev.framewire.core;
 
 import dev.framewire.core.jfr.DropEvent;
 import dev.framewire.core.jfr.NodeProcessEvent;
-import dev.framewire.core.journal.JournalRecord;
-import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 
@@ -776,10 +775,10 @@ final class Node extends ScheduleState implements CalculatorContext
                 {
                     queue.wakeHeldBack();
                 }
-                final JournalWriter journal = graph.journal;
+                final JournalSink journal = graph.journal;
                 if (journal != null)
                 {
-                    journal.drop(runningOn.id, id, graph.streamId(queue.streamName), ts, JournalRecord.FAILURE);
+                    journal.drop(runningOn.id, id, graph.streamId(queue.streamName), ts, JournalSink.FAILURE);
                 }
             }
         }
@@ -1106,7 +1105,7 @@ final class Node extends ScheduleState implements CalculatorContext
 
     private void journalBegin()
     {
-        final JournalWriter journal = graph.journal;
+        final JournalSink journal = graph.journal;
         if (journal != null)
         {
             journal.processBegin(runningOn.id, id, inputTimestamp);
@@ -1115,7 +1114,7 @@ final class Node extends ScheduleState implements CalculatorContext
 
     private void journalEnd()
     {
-        final JournalWriter journal = graph.journal;
+        final JournalSink journal = graph.journal;
         if (journal != null)
         {
             journal.processEnd(runningOn.id, id, inputTimestamp);
@@ -1126,7 +1125,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void dropped(final String stream, final long timestamp, final String reason)
     {
         drops = drops + 1;
-        final JournalWriter journal = graph.journal;
+        final JournalSink journal = graph.journal;
         if (journal != null)
         {
             journal.drop(runningOn.id, id, graph.streamId(stream), timestamp, Graph.dropReason(reason));
@@ -1154,7 +1153,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void droppedSet(final long timestamp, final String reason, final int packets)
     {
         drops = drops + packets;
-        final JournalWriter journal = graph.journal;
+        final JournalSink journal = graph.journal;
         if (journal != null)
         {
             journal.drop(runningOn.id, id, -1, timestamp, Graph.dropReason(reason));

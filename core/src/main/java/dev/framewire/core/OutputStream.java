@@ -1,6 +1,6 @@
 package dev.framewire.core;
 
-import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
 
 import java.lang.invoke.VarHandle;
@@ -280,7 +280,7 @@ final class OutputStream implements Output
         if (boundMoved)
         {
             publishedBound = b;
-            final JournalWriter journal = graph.journal;
+            final JournalSink journal = graph.journal;
             // a bound that is more than the last packet implies (a close, setNextTimestampBound)
             if (journal != null && (count == 0 || b != Timestamp.nextAllowedInStream(lastTimestamp)))
             {
@@ -341,7 +341,7 @@ final class OutputStream implements Output
     {
         final boolean isPayload = value instanceof Payload;
         final int consumers = discarding ? 0 : mirrors.length;
-        final JournalWriter journal = graph.journal;
+        final JournalSink journal = graph.journal;
         if (journal != null && node != null)
         {
             journal.emit(node.runningOn.id, node.id, streamId, timestamp, Graph.journalValue(value), word);

@@ -1,18 +1,15 @@
 package dev.framewire.core;
 
-import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.offheap.Payload;
-
-import java.nio.file.Path;
 
 /**
  * The child JVM of {@link JvmFlagsTest}, started without some of the flags of
- * {@code .mvn/jvm.config}: builds a one-node graph (with a journal, or carrying off-heap payloads,
- * as asked), starts it and runs ten packets through. Prints {@code REFUSED <message>} and exits 3
+ * {@code .mvn/jvm.config}: builds a one-node graph (carrying long packets or off-heap payloads, as
+ * asked), starts it and runs ten packets through. Prints {@code REFUSED <message>} and exits 3
  * when start refuses, {@code RAN} and exits 0 when the run completes.
  *
- * <p>Arguments: {@code plain} (long packets), {@code payload} (off-heap payloads), or
- * {@code journal DIR} (long packets, journaled into DIR).
+ * <p>Arguments: {@code plain} (long packets) or {@code payload} (off-heap payloads). The journal's
+ * flags are tested in framewire-journal ({@code JournalJvmFlagsChild}).
  */
 public final class JvmFlagsChild
 {
@@ -27,10 +24,6 @@ public final class JvmFlagsChild
             .inputStream("in")
             .node("pass", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
             .outputStream("out");
-        if (what.equals("journal"))
-        {
-            builder.journal(new JournalConfig().directory(Path.of(args[1])));
-        }
         try (Graph graph = new Graph(builder.build()))
         {
             try

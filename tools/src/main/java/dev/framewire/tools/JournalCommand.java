@@ -1,9 +1,9 @@
 package dev.framewire.tools;
 
-import dev.framewire.core.journal.JournalDamage;
-import dev.framewire.core.journal.JournalException;
-import dev.framewire.core.journal.JournalReader;
-import dev.framewire.core.journal.JournalRecord;
+import dev.framewire.journal.JournalDamage;
+import dev.framewire.journal.JournalException;
+import dev.framewire.journal.JournalReader;
+import dev.framewire.journal.JournalRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;

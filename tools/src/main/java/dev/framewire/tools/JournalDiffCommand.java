@@ -1,7 +1,7 @@
 package dev.framewire.tools;
 
-import dev.framewire.core.journal.JournalDiff;
-import dev.framewire.core.journal.JournalReader;
+import dev.framewire.journal.JournalDiff;
+import dev.framewire.journal.JournalReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;

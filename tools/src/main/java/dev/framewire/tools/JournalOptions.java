@@ -2,8 +2,8 @@ package dev.framewire.tools;
 
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.journal.JournalConfig;
-import dev.framewire.core.journal.JournalException;
-import dev.framewire.core.journal.JournalReader;
+import dev.framewire.journal.JournalException;
+import dev.framewire.journal.JournalReader;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

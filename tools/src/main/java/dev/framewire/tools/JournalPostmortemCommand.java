@@ -1,10 +1,10 @@
 package dev.framewire.tools;
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.journal.JournalDamage;
-import dev.framewire.core.journal.JournalReader;
-import dev.framewire.core.journal.JournalRecord;
-import dev.framewire.core.journal.Postmortem;
+import dev.framewire.journal.JournalDamage;
+import dev.framewire.journal.JournalReader;
+import dev.framewire.journal.JournalRecord;
+import dev.framewire.journal.Postmortem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;

@@ -1,6 +1,6 @@
 package dev.framewire.tools;
 
-import dev.framewire.core.journal.JournalRetention;
+import dev.framewire.journal.JournalRetention;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package dev.framewire.tools;
 
 import dev.framewire.core.journal.JournalConfig;
-import dev.framewire.core.journal.JournalWriter;
+import dev.framewire.journal.JournalWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

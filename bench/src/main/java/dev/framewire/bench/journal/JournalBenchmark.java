@@ -1,9 +1,9 @@
 package dev.framewire.bench.journal;
 
 import dev.framewire.core.journal.JournalConfig;
-import dev.framewire.core.journal.JournalRecord;
-import dev.framewire.core.journal.JournalWriter;
-import dev.framewire.core.journal.PayloadChecksum;
+import dev.framewire.journal.JournalRecord;
+import dev.framewire.journal.JournalWriter;
+import dev.framewire.journal.PayloadChecksum;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;

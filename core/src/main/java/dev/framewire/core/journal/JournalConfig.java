@@ -1,8 +1,5 @@
 package dev.framewire.core.journal;
 
-import net.openhft.chronicle.queue.RollCycle;
-import net.openhft.chronicle.queue.RollCycles;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -11,7 +8,10 @@ import java.util.Set;
 
 /**
  * How a run is journaled: where, in which {@link Mode}, which streams' payloads are captured or
- * checksummed, and how long old journals are kept. Fluent; read by {@link JournalWriter#open}.
+ * checksummed, and how long old journals are kept. Fluent. A graph asks for a journal with
+ * {@code GraphConfig.Builder.journal(JournalConfig)}; the journal itself is the
+ * {@code dev.framewire:framewire-journal} artifact, which must be on the class path then (its
+ * {@code dev.framewire.journal.JournalWriter} reads this, through its {@link JournalProvider}).
  *
  * <pre>{@code
  * JournalConfig journal = new JournalConfig()
@@ -44,17 +44,15 @@ public final class JournalConfig
         ASYNC
     }
 
-    static
-    {
-        JournalFiles.init(); // before this class's fields load any Chronicle class: no analytics
-    }
+    /** The default roll cycle: Chronicle's {@code RollCycles.FAST_HOURLY}, a file an hour. */
+    public static final String DEFAULT_ROLL_CYCLE = "FAST_HOURLY";
 
     /** The default size of the ASYNC ring: 1 MiB, about 21,000 records of 48 bytes. */
     public static final int DEFAULT_RING_CAPACITY = 1 << 20;
 
     private Path directory = Path.of("journals");
     private Mode mode = Mode.SYNC;
-    private RollCycle rollCycle = RollCycles.FAST_HOURLY;
+    private String rollCycle = DEFAULT_ROLL_CYCLE;
     private final Set<String> captureStreams = new LinkedHashSet<>();
     private final Set<String> checksumStreams = new LinkedHashSet<>();
     private Duration deleteOlderThan;
@@ -109,12 +107,16 @@ public final class JournalConfig
     }
 
     /**
-     * How often Chronicle starts a new file within a run.
+     * How often Chronicle starts a new file within a run, by the name of one of Chronicle's roll
+     * cycles ({@code RollCycles}: {@code FAST_HOURLY}, {@code FAST_DAILY}, {@code HALF_HOURLY}...; or
+     * one of its {@code LargeRollCycles}, {@code SparseRollCycles}, {@code TestRollCycles}). A name,
+     * not Chronicle's type, so that this class (in {@code framewire-core}) does not need Chronicle;
+     * a name Chronicle does not have is refused when the journal opens, listing the valid ones.
      *
-     * @param rollCycle a Chronicle roll cycle; {@code RollCycles.FAST_HOURLY} by default.
+     * @param rollCycle a Chronicle roll cycle's name; {@value #DEFAULT_ROLL_CYCLE} by default.
      * @return this.
      */
-    public JournalConfig rollCycle(final RollCycle rollCycle)
+    public JournalConfig rollCycle(final String rollCycle)
     {
         this.rollCycle = rollCycle;
         return this;
@@ -123,9 +125,9 @@ public final class JournalConfig
     /**
      * How often Chronicle starts a new file within a run.
      *
-     * @return the roll cycle.
+     * @return the roll cycle's name.
      */
-    public RollCycle rollCycle()
+    public String rollCycle()
     {
         return rollCycle;
     }
@@ -154,8 +156,8 @@ public final class JournalConfig
     }
 
     /**
-     * Streams whose emitted payloads get a {@link PayloadChecksum} in the journal, so that two
-     * runs' outputs compare cheaply ({@link JournalDiff}).
+     * Streams whose emitted payloads get a checksum (XXH64, {@code dev.framewire.journal.PayloadChecksum})
+     * in the journal, so that two runs' outputs compare cheaply ({@code dev.framewire.journal.JournalDiff}).
      *
      * @param names stream names.
      * @return this.
@@ -178,7 +180,7 @@ public final class JournalConfig
 
     /**
      * When a writer opens, it deletes run journals in {@link #directory()} whose newest file is
-     * older than this (see {@link JournalRetention}). Only directories that are Framewire journals
+     * older than this (see {@code dev.framewire.journal.JournalRetention}). Only directories that are Framewire journals
      * are touched, never a run being written.
      *
      * @param age the age; null (default) keeps everything.
@@ -202,7 +204,7 @@ public final class JournalConfig
 
     /**
      * When a writer opens, it deletes the oldest run journals in {@link #directory()} until the
-     * runs left hold at most this many bytes (see {@link JournalRetention}: a run's bytes are what
+     * runs left hold at most this many bytes (see {@code dev.framewire.journal.JournalRetention}: a run's bytes are what
      * its files hold, not Chronicle's preallocated, sparse tails). The run being opened starts
      * empty and is not counted; runs being written are counted and never deleted.
      *
@@ -227,7 +229,7 @@ public final class JournalConfig
 
     /**
      * ASYNC: the ring's size in bytes, a power of two. A full ring loses records (counted and
-     * journaled as {@link JournalRecord.Kind#LOST}), so size it for the longest burst the agent may
+     * journaled as a {@code LOST} record), so size it for the longest burst the agent may
      * fall behind by.
      *
      * @param bytes a power of two, at least 4096; {@value #DEFAULT_RING_CAPACITY} by default.
@@ -295,7 +297,13 @@ public final class JournalConfig
         return agentMaxParkNanos;
     }
 
-    void validate()
+    /**
+     * Checks the settings, naming the first that is not valid and what would be. The journal
+     * calls it when it opens; the roll cycle's name is checked there, against Chronicle's.
+     *
+     * @throws IllegalArgumentException naming the setting.
+     */
+    public void validate()
     {
         if (directory == null)
         {

@@ -1,0 +1,174 @@
+package dev.framewire.core.journal;
+
+/**
+ * Where the engine sends a run's journal events: the one type the engine calls on its per-packet
+ * path when a graph asks for a journal. The journal itself (Chronicle Queue, its reader, the
+ * post-mortem) is in the {@code dev.framewire:framewire-journal} artifact, whose
+ * {@code dev.framewire.journal.JournalWriter} extends this class; the engine finds it through a
+ * {@link JournalProvider} and never names it, so an application that does not journal does not
+ * carry Chronicle.
+ *
+ * <p>An abstract class rather than an interface, and with one implementation loaded in practice:
+ * the JIT sees a single subclass (class hierarchy analysis) and calls it directly, as it did the
+ * concrete writer this replaced. Nodes, streams and workers are small int ids whose names
+ * {@link #runStart} gives once; ids are -1 where there is none, a timestamp
+ * {@code Timestamp.UNSET} where there is none.
+ *
+ * <p>Contract for an implementation:
+ * <ul>
+ *   <li>{@link #graphInput}, {@link #emit}, {@link #processBegin}, {@link #processEnd},
+ *       {@link #drop} and {@link #bound} are the hot path: called from worker threads (and a graph
+ *       input's adding thread) for every packet, they must not allocate, block, or throw;</li>
+ *   <li>the journal never fails the run: an event it cannot record is counted and logged, not
+ *       thrown;</li>
+ *   <li>threading: {@link #runStart} before any other call (the engine calls it before its
+ *       workers start, which publishes what it sets); then the event methods from any thread;
+ *       {@link #runEnd} and {@link #close()} after the workers have stopped; calls after
+ *       {@code close()} are ignored.</li>
+ * </ul>
+ */
+public abstract class JournalSink implements AutoCloseable
+{
+    /** Drop reason: the node's input policy dropped the packet (fixed size). */
+    public static final int POLICY = 1;
+    /** Drop reason: the calculator dropped on purpose (a flow limiter, a gate). */
+    public static final int FLOW_LIMIT = 2;
+    /** Drop reason: shed to stay within the memory budget. */
+    public static final int MEMORY = 3;
+    /** Drop reason: a failure (the failure policy dropped the input set, or a failed node's queue). */
+    public static final int FAILURE = 4;
+    /** Drop reason: the node closed with packets still queued (early close). */
+    public static final int CLOSE = 5;
+
+    /**
+     * The value the engine passes for a {@code long} packet, whose bits are in the word: the
+     * engine's own marker object is translated to this one at the call.
+     */
+    public static final Object LONG = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "long";
+        }
+    };
+    /** The value the engine passes for a {@code double} packet, whose raw bits are in the word. */
+    public static final Object DOUBLE = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "double";
+        }
+    };
+
+    /** For subclasses. */
+    protected JournalSink()
+    {
+    }
+
+    /**
+     * Starts the run's journal with its names and which streams each node consumes. Allocates.
+     *
+     * @param configText       the graph config as text (for a replay and for humans).
+     * @param engineVersion    the engine's version.
+     * @param nodeNames        by node id.
+     * @param streamNames      by stream id: graph inputs first, then node outputs.
+     * @param workerNames      by worker id.
+     * @param nodeInputStreams by node id, the stream ids of its inputs; null if unknown.
+     * @throws IllegalArgumentException if the journal's settings name a stream that is not among the streams.
+     * @throws IllegalStateException    if the run was started before.
+     */
+    public abstract void runStart(
+        String configText,
+        String engineVersion,
+        String[] nodeNames,
+        String[] streamNames,
+        String[] workerNames,
+        int[][] nodeInputStreams);
+
+    /**
+     * A packet added to a graph input stream, on the adding thread (worker -1), after its checks
+     * passed and before it is delivered (a payload is still the caller's to read).
+     *
+     * @param streamId  the stream.
+     * @param timestamp the packet's timestamp.
+     * @param value     a {@code Payload}, {@link #LONG} / {@link #DOUBLE} (bits in {@code word}), or a Java object.
+     * @param word      the bits of a long or double packet.
+     */
+    public abstract void graphInput(int streamId, long timestamp, Object value, long word);
+
+    /**
+     * A packet a node emitted, when it is delivered.
+     *
+     * @param workerId  the worker.
+     * @param nodeId    the emitting node.
+     * @param streamId  the stream.
+     * @param timestamp the packet's timestamp.
+     * @param value     the packet's value: a {@code Payload}, {@link #LONG} / {@link #DOUBLE}, or a Java object.
+     * @param word      the bits of a long or double packet.
+     */
+    public abstract void emit(int workerId, int nodeId, int streamId, long timestamp, Object value, long word);
+
+    /**
+     * A node's call begins: open (input timestamp Unstarted), a source's call, an input set, or
+     * close (Done).
+     *
+     * @param workerId       the worker.
+     * @param nodeId         the node.
+     * @param inputTimestamp the input timestamp.
+     */
+    public abstract void processBegin(int workerId, int nodeId, long inputTimestamp);
+
+    /**
+     * A node's call returned or threw (the engine calls this in a {@code finally}).
+     *
+     * @param workerId       the worker.
+     * @param nodeId         the node.
+     * @param inputTimestamp the input timestamp, as at {@link #processBegin}.
+     */
+    public abstract void processEnd(int workerId, int nodeId, long inputTimestamp);
+
+    /**
+     * A packet, or a whole input set, dropped.
+     *
+     * @param workerId  the worker.
+     * @param nodeId    the node that dropped.
+     * @param streamId  the stream of the dropped packet, -1 for a whole input set.
+     * @param timestamp the packet's or input set's timestamp.
+     * @param reason    {@link #POLICY}, {@link #FLOW_LIMIT}, {@link #MEMORY}, {@link #FAILURE} or {@link #CLOSE}.
+     */
+    public abstract void drop(int workerId, int nodeId, int streamId, long timestamp, int reason);
+
+    /**
+     * A stream's bound moved other than to just past a packet it carried (an explicit bound, an
+     * offset, the close).
+     *
+     * @param workerId the worker, -1 for a graph input's thread.
+     * @param streamId the stream.
+     * @param bound    the new bound.
+     */
+    public abstract void bound(int workerId, int streamId, long bound);
+
+    /**
+     * A failure. May allocate: failures are rare.
+     *
+     * @param workerId  the worker, -1 if not on one.
+     * @param nodeId    the failed node, -1 if not a node's.
+     * @param timestamp the input timestamp of the failed call, or Unset.
+     * @param message   what happened: the node, the timestamp and the cause, in a sentence or more.
+     */
+    public abstract void error(int workerId, int nodeId, long timestamp, String message);
+
+    /**
+     * Ends the run's journal, after the workers have stopped. May wait for records still on their
+     * way to be written.
+     *
+     * @param how "done", "failed" or "cancelled".
+     */
+    public abstract void runEnd(String how);
+
+    /** Releases the journal's files and threads. Idempotent; later calls of the event methods are ignored. */
+    @Override
+    public abstract void close();
+}

@@ -1,0 +1,278 @@
+package dev.framewire.journal;
+
+import net.openhft.chronicle.bytes.Bytes;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * The journal's record layout: one Chronicle document per record. Little-endian, as Chronicle
+ * writes it. The ASYNC ring holds the same bytes without the checksum (there the kind is also the
+ * ring's message type); the journal agent adds it as it appends.
+ *
+ * <pre>
+ *   0        1        2        4                8                12               16
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   | kind   | aux    | 0 (16) | worker (int)   | node (int)     | stream (int)   |
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   16                          24                               32                               40
+ *   +---------------------------+--------------------------------+--------------------------------+
+ *   | nanos (long)              | timestamp (long)               | value (long)                   |
+ *   +---------------------------+--------------------------------+--------------------------------+
+ *   40: tail, by kind: HEADER magic + pid; RUN_START names and config; GRAPH_INPUT with a
+ *       captured payload: length + bytes; ERROR and RUN_END: text.  text = int length + UTF-8.
+ *   n - 4: CRC32C (int) of bytes 0 .. n - 4 of the record, since format 1.1  (n = the record's length)
+ *
+ *   a fixed-size record, format 1.1:   0 ............................. 40 +----------+ 44
+ *                                      | the 40 bytes above             | CRC32C   |
+ *                                      +--------------------------------+----------+
+ * </pre>
+ *
+ * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
+ * computes it), stored in full: a CRC detects every single-bit error (and every burst of up to 32
+ * bits) in a message of any length, and CRC32C is one instruction per 8 bytes on x86 and ARM.
+ * A 16-bit checksum in the zero field at byte 2 was not enough: a CRC truncated to 16 bits no
+ * longer detects every single-bit flip, and a 16-bit CRC computed in software would be slow over
+ * captured frames. Format 1.0 journals have no checksum; their field at byte 2 stays zero in 1.1.
+ *
+ * <p>The first 40 bytes of the HEADER record are frozen across format versions (kind 1 at 0,
+ * major at 8, minor at 12, magic at 40), so that any reader can tell a journal and its version.
+ * A new minor version may add kinds and tail fields; tail fields go before the checksum, which
+ * stays last. A new major version may change anything else. Version 1.1 added the checksum; a
+ * 1.0 reader reads 1.1 journals, skipping it as trailing bytes.
+ *
+ * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
+ */
+final class JournalDescriptor
+{
+    static final int FORMAT_MAJOR = 1;
+    static final int FORMAT_MINOR = 1;
+    /** The first minor version whose records end with a CRC32C. */
+    static final int CHECKSUM_MINOR = 1;
+    /** "FWJOURNL" as it reads in the file. */
+    static final long MAGIC = 0x4C4E52554F4A5746L;
+
+    static final int KIND_OFFSET = 0;
+    static final int AUX_OFFSET = 1;
+    static final int WORKER_OFFSET = 4;
+    static final int NODE_OFFSET = 8;
+    static final int STREAM_OFFSET = 12;
+    static final int NANOS_OFFSET = 16;
+    static final int TIMESTAMP_OFFSET = 24;
+    static final int VALUE_OFFSET = 32;
+    static final int FIXED_LENGTH = 40;
+    static final int CHECKSUM_LENGTH = 4;
+    /** The HEADER record's length in format 1.0: the fixed part, the magic and the pid, no checksum. */
+    static final int HEADER_LENGTH_1_0 = FIXED_LENGTH + 16;
+    /** The shortest record with a checksum. */
+    static final int MIN_CHECKSUMMED_LENGTH = FIXED_LENGTH + CHECKSUM_LENGTH;
+
+    static final int HEADER = JournalRecord.Kind.HEADER.code;
+    static final int RUN_START = JournalRecord.Kind.RUN_START.code;
+    static final int GRAPH_INPUT = JournalRecord.Kind.GRAPH_INPUT.code;
+    static final int EMIT = JournalRecord.Kind.EMIT.code;
+    static final int PROCESS_BEGIN = JournalRecord.Kind.PROCESS_BEGIN.code;
+    static final int PROCESS_END = JournalRecord.Kind.PROCESS_END.code;
+    static final int DROP = JournalRecord.Kind.DROP.code;
+    static final int BOUND = JournalRecord.Kind.BOUND.code;
+    static final int ERROR = JournalRecord.Kind.ERROR.code;
+    static final int RUN_END = JournalRecord.Kind.RUN_END.code;
+    static final int LOST = JournalRecord.Kind.LOST.code;
+
+    static
+    {
+        // Chronicle writes in the platform's order and the reader reads little-endian: refuse
+        // rather than write journals no other machine could read.
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN)
+        {
+            throw new ExceptionInInitializerError("the Framewire journal needs a little-endian platform");
+        }
+    }
+
+    private JournalDescriptor()
+    {
+    }
+
+    /** Writes the fixed part into a buffer (the ASYNC ring) at {@code index}. */
+    static void putFixed(
+        final MutableDirectBuffer buffer,
+        final int index,
+        final int kind,
+        final int aux,
+        final int worker,
+        final int node,
+        final int stream,
+        final long nanos,
+        final long timestamp,
+        final long value)
+    {
+        buffer.putByte(index + KIND_OFFSET, (byte)kind);
+        buffer.putByte(index + AUX_OFFSET, (byte)aux);
+        buffer.putShort(index + AUX_OFFSET + 1, (short)0);
+        buffer.putInt(index + WORKER_OFFSET, worker);
+        buffer.putInt(index + NODE_OFFSET, node);
+        buffer.putInt(index + STREAM_OFFSET, stream);
+        buffer.putLong(index + NANOS_OFFSET, nanos);
+        buffer.putLong(index + TIMESTAMP_OFFSET, timestamp);
+        buffer.putLong(index + VALUE_OFFSET, value);
+    }
+
+    /**
+     * CRC32C of a range of a direct buffer, allocation-free ({@link CRC32C#update(ByteBuffer)} on a
+     * direct buffer reads it in place, through the JVM's intrinsic).
+     *
+     * @param crc    the calling thread's instance, reset here.
+     * @param direct a direct buffer; its position and limit are changed.
+     * @param index  where the range starts.
+     * @param length how many bytes.
+     * @return the checksum's 32 bits.
+     */
+    static int checksum(final CRC32C crc, final ByteBuffer direct, final int index, final int length)
+    {
+        crc.reset();
+        direct.limit(index + length).position(index);
+        crc.update(direct);
+        return (int)crc.getValue();
+    }
+
+    /**
+     * CRC32C of a range of a byte array.
+     *
+     * @param bytes  the array.
+     * @param offset where the range starts.
+     * @param length how many bytes.
+     * @return the checksum's 32 bits.
+     */
+    static int checksum(final byte[] bytes, final int offset, final int length)
+    {
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes, offset, length);
+        return (int)crc.getValue();
+    }
+
+    /**
+     * One thread's room to put a record together and checksum it before it is copied into
+     * Chronicle in one write: allocation-free on the hot path (the CRC is computed over this
+     * direct buffer, which the JVM can do in place; over the mapped file it could not without a
+     * {@link ByteBuffer} per record).
+     *
+     * <p>Threading: one thread at a time.
+     */
+    static final class Scratch
+    {
+        /** Large enough for any fixed-size record; a captured payload passes through it in chunks. */
+        static final int LENGTH = 64 * 1024;
+
+        final ByteBuffer bytes = ByteBuffer.allocateDirect(LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final CRC32C crc = new CRC32C();
+
+        /**
+         * Puts a fixed-size record and its checksum at the start of the scratch and appends them.
+         *
+         * @param out the Chronicle document's bytes.
+         */
+        void appendFixed(
+            final Bytes<?> out,
+            final int kind,
+            final int aux,
+            final int worker,
+            final int node,
+            final int stream,
+            final long nanos,
+            final long timestamp,
+            final long value)
+        {
+            putFixed(buffer, 0, kind, aux, worker, node, stream, nanos, timestamp, value);
+            buffer.putInt(FIXED_LENGTH, checksum(crc, bytes, 0, FIXED_LENGTH), ByteOrder.LITTLE_ENDIAN);
+            out.unsafeWrite(buffer.addressOffset(), MIN_CHECKSUMMED_LENGTH);
+        }
+    }
+
+    /**
+     * A cold-path record (header, run start) put together on the heap, then appended with its
+     * checksum. Allocates.
+     *
+     * <p>Threading: one thread.
+     */
+    static final class Builder
+    {
+        private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(256);
+        private int length;
+
+        Builder fixed(
+            final int kind,
+            final int aux,
+            final int worker,
+            final int node,
+            final int stream,
+            final long nanos,
+            final long timestamp,
+            final long value)
+        {
+            putFixed(buffer, 0, kind, aux, worker, node, stream, nanos, timestamp, value);
+            length = FIXED_LENGTH;
+            return this;
+        }
+
+        Builder putInt(final int value)
+        {
+            buffer.putInt(length, value, ByteOrder.LITTLE_ENDIAN);
+            length += 4;
+            return this;
+        }
+
+        Builder putLong(final long value)
+        {
+            buffer.putLong(length, value, ByteOrder.LITTLE_ENDIAN);
+            length += 8;
+            return this;
+        }
+
+        Builder putBytes(final byte[] bytes)
+        {
+            buffer.putBytes(length, bytes);
+            length += bytes.length;
+            return this;
+        }
+
+        Builder putText(final String text)
+        {
+            final byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
+            putInt(utf8.length);
+            return putBytes(utf8);
+        }
+
+        Builder putTexts(final String[] texts)
+        {
+            putInt(texts.length);
+            for (final String text : texts)
+            {
+                putText(text);
+            }
+            return this;
+        }
+
+        Builder putInts(final int[] values)
+        {
+            putInt(values.length);
+            for (final int v : values)
+            {
+                putInt(v);
+            }
+            return this;
+        }
+
+        /** Appends the record and its checksum to a Chronicle document. */
+        void appendTo(final Bytes<?> out)
+        {
+            out.write(buffer.byteArray(), 0, length);
+            out.writeInt(checksum(buffer.byteArray(), 0, length));
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package dev.framewire.journal;
+
+import dev.framewire.core.Timestamp;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compares two journals' outputs: for every stream nodes emitted on, the sequence of packets
+ * (timestamp, and the value as journaled: a number, a checksum, a length). Streams are matched by
+ * name, so the two runs' ids need not agree. The answer is "identical", or the first difference:
+ * of the differing streams, the one whose first differing packet has the lowest timestamp.
+ *
+ * <pre>{@code
+ * JournalDiff diff = JournalDiff.compare(JournalReader.read(recorded), JournalReader.read(replayed));
+ * System.out.println(diff.identical() ? "identical" : diff.firstDifference());
+ * }</pre>
+ *
+ * <p>Values compare as recorded: a payload is compared by checksum only when both journals
+ * checksummed its stream ({@link dev.framewire.core.journal.JournalConfig#checksumStreams}); a Java object is compared by
+ * timestamp only.
+ *
+ * <p>Threading: immutable.
+ */
+public final class JournalDiff
+{
+    /** Where two journals first differ on one stream. */
+    public static final class Difference
+    {
+        private final String stream;
+        private final long packet;
+        private final JournalRecord expected;
+        private final JournalRecord actual;
+        private final String description;
+
+        Difference(
+            final String stream, final long packet, final JournalRecord expected, final JournalRecord actual,
+            final String description)
+        {
+            this.stream = stream;
+            this.packet = packet;
+            this.expected = expected;
+            this.actual = actual;
+            this.description = description;
+        }
+
+        /**
+         * The stream.
+         *
+         * @return its name.
+         */
+        public String stream()
+        {
+            return stream;
+        }
+
+        /**
+         * Which packet of the stream, counting from 0.
+         *
+         * @return the position.
+         */
+        public long packet()
+        {
+            return packet;
+        }
+
+        /**
+         * The expected journal's emit there.
+         *
+         * @return the record, or null if that journal's stream ended before it.
+         */
+        public JournalRecord expected()
+        {
+            return expected;
+        }
+
+        /**
+         * The actual journal's emit there.
+         *
+         * @return the record, or null if that journal's stream ended before it.
+         */
+        public JournalRecord actual()
+        {
+            return actual;
+        }
+
+        long timestamp()
+        {
+            if (expected != null && actual != null)
+            {
+                return Math.min(expected.timestamp(), actual.timestamp());
+            }
+            return expected != null ? expected.timestamp() : actual.timestamp();
+        }
+
+        /**
+         * The difference in a sentence.
+         *
+         * @return the sentence.
+         */
+        @Override
+        public String toString()
+        {
+            return description;
+        }
+    }
+
+    private final List<String> streams;
+    private final Difference first;
+    private final List<Difference> differences;
+
+    private JournalDiff(final List<String> streams, final List<Difference> differences)
+    {
+        this.streams = Collections.unmodifiableList(streams);
+        this.differences = Collections.unmodifiableList(differences);
+        Difference min = null;
+        for (final Difference d : differences)
+        {
+            if (min == null || d.timestamp() < min.timestamp())
+            {
+                min = d;
+            }
+        }
+        this.first = min;
+    }
+
+    /**
+     * Compares the emits of every stream either journal has emits on.
+     *
+     * @param expected the reference run (a recording).
+     * @param actual   the run to check (a replay).
+     * @return the comparison.
+     */
+    public static JournalDiff compare(final JournalReader expected, final JournalReader actual)
+    {
+        final Map<String, List<JournalRecord>> a = emitsByStream(expected);
+        final Map<String, List<JournalRecord>> b = emitsByStream(actual);
+        final List<String> names = new ArrayList<>(a.keySet());
+        for (final String name : b.keySet())
+        {
+            if (!a.containsKey(name))
+            {
+                names.add(name);
+            }
+        }
+        final List<Difference> differences = new ArrayList<>();
+        for (final String name : names)
+        {
+            final Difference d = compare(name, a.getOrDefault(name, List.of()), b.getOrDefault(name, List.of()));
+            if (d != null)
+            {
+                differences.add(d);
+            }
+        }
+        return new JournalDiff(names, differences);
+    }
+
+    private static Map<String, List<JournalRecord>> emitsByStream(final JournalReader journal)
+    {
+        final Map<String, List<JournalRecord>> emits = new LinkedHashMap<>();
+        for (final JournalRecord r : journal.records())
+        {
+            if (r.kind() == JournalRecord.Kind.EMIT && r.streamName() != null)
+            {
+                emits.computeIfAbsent(r.streamName(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        return emits;
+    }
+
+    private static Difference compare(final String stream, final List<JournalRecord> a, final List<JournalRecord> b)
+    {
+        final int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++)
+        {
+            final JournalRecord x = a.get(i);
+            final JournalRecord y = b.get(i);
+            if (x.timestamp() != y.timestamp())
+            {
+                return new Difference(stream, i, x, y, "stream `" + stream + "`, packet #" + i + ": expected timestamp " +
+                    Timestamp.toString(x.timestamp()) + ", got " + Timestamp.toString(y.timestamp()));
+            }
+            if (x.valueKind() != y.valueKind())
+            {
+                return new Difference(stream, i, x, y, "stream `" + stream + "`, packet #" + i + " at timestamp " +
+                    Timestamp.toString(x.timestamp()) + ": the journals recorded its value differently (" +
+                    describe(x) + " vs " + describe(y) + "); journal both runs with the same checksum streams");
+            }
+            if (x.value() != y.value())
+            {
+                return new Difference(stream, i, x, y, "stream `" + stream + "`, packet #" + i + " at timestamp " +
+                    Timestamp.toString(x.timestamp()) + ": expected " + describe(x) + ", got " + describe(y));
+            }
+        }
+        if (a.size() == b.size())
+        {
+            return null;
+        }
+        final boolean expectedLonger = a.size() > b.size();
+        final JournalRecord extra = expectedLonger ? a.get(n) : b.get(n);
+        return new Difference(stream, n, expectedLonger ? extra : null, expectedLonger ? null : extra,
+            "stream `" + stream + "`: the " + (expectedLonger ? "actual" : "expected") + " journal ends after " + n +
+            " packets; the " + (expectedLonger ? "expected" : "actual") + " one goes on with packet #" + n +
+            " at timestamp " + Timestamp.toString(extra.timestamp()) + " (" + (expectedLonger ? a.size() : b.size()) +
+            " packets in all)");
+    }
+
+    private static String describe(final JournalRecord r)
+    {
+        final String v = r.valueText();
+        return v.isEmpty() ? "an object" : v;
+    }
+
+    /**
+     * Whether every stream's packets are the same in both journals.
+     *
+     * @return true if identical.
+     */
+    public boolean identical()
+    {
+        return first == null;
+    }
+
+    /**
+     * The first difference: of the differing streams, the one that differs at the lowest timestamp.
+     *
+     * @return it, or null when identical.
+     */
+    public Difference firstDifference()
+    {
+        return first;
+    }
+
+    /**
+     * The first difference of every stream that differs.
+     *
+     * @return the differences, in stream order.
+     */
+    public List<Difference> differences()
+    {
+        return differences;
+    }
+
+    /**
+     * The streams compared.
+     *
+     * @return names.
+     */
+    public List<String> streams()
+    {
+        return streams;
+    }
+
+    /**
+     * "identical (n streams)" or the first difference.
+     *
+     * @return the answer in a sentence.
+     */
+    @Override
+    public String toString()
+    {
+        return first == null ? "identical (" + streams.size() + " streams compared)" : first.toString();
+    }
+}

@@ -1,0 +1,930 @@
+package dev.framewire.journal;
+
+import dev.framewire.core.Timestamp;
+import net.openhft.chronicle.queue.RollCycle;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import static dev.framewire.journal.JournalDescriptor.FIXED_LENGTH;
+
+/**
+ * Reads a run's journal into {@link JournalRecord}s, names resolved from its run start.
+ *
+ * <pre>{@code
+ * JournalReader journal = JournalReader.read(writer.runDirectory());
+ * for (JournalRecord r : journal.records()) {
+ *     System.out.println(r);
+ * }
+ * System.out.println(Postmortem.of(journal).verdict());
+ * }</pre>
+ *
+ * <p>The {@code .cq4} files are read with plain reads, never mapped ({@link JournalScanner}: a
+ * mapped read past the end of a cut file would fault). Since format 1.1 every record ends with its
+ * CRC32C, so the reader tells a damaged record from an intact one: a record failing its checksum,
+ * a damaged Chronicle header, a zeroed region, a record whose fields make no sense, a file cut
+ * short; each is a {@link JournalDamage} with its file, byte offset, Chronicle index and record
+ * number, and the reader goes on after it where it can find the next intact record. A journal with
+ * damage is a {@link JournalException} whose {@link JournalException#readable()} holds every
+ * record that could be read, before and after the damage, and {@link #damage()} the list. Format
+ * 1.0 journals (no checksums) are read too, with less certainty: past a zeroed region the reader
+ * finds records again by their shape alone, and other damage to Chronicle's headers stops it. A
+ * journal of another major format version is refused; a newer minor version is read, skipping what
+ * this reader does not know. A journal being written is read as far as its files went when the
+ * read began.
+ *
+ * <p>A journal whose writer was killed has no {@link JournalRecord.Kind#RUN_END}: that is not
+ * damage, it is what {@link Postmortem} is for; and damage is not a killed run: a zeroed page or a
+ * damaged header in the middle of a file is reported as damage with the records after it read.
+ *
+ * <p>Threading: {@link #read} on any thread; the result is immutable.
+ */
+public final class JournalReader
+{
+    /** The worker name of records made on a thread that is not a worker. */
+    public static final String CALLER = "caller";
+
+    private final Path directory;
+    private final List<JournalRecord> records;
+    private final int formatMajor;
+    private final int formatMinor;
+    private final long headerEpochMillis;
+    private final long headerNanos;
+    private final long configHash;
+    private final String configText;
+    private final String engineVersion;
+    private final List<String> nodeNames;
+    private final List<String> streamNames;
+    private final List<String> workerNames;
+    private final int[][] nodeInputs;
+    private final Set<String> captureStreams;
+    private final Set<String> checksumStreams;
+    private final JournalRecord runEnd;
+    private final long lostRecords;
+    private final boolean endsIncomplete;
+    private final List<String> notes;
+    private final List<JournalDamage> damage;
+
+    private JournalReader(final Path directory, final Decoder d, final List<JournalDamage> damage)
+    {
+        this.directory = directory;
+        this.records = Collections.unmodifiableList(d.records);
+        this.formatMajor = d.major;
+        this.formatMinor = d.minor;
+        this.headerEpochMillis = d.headerEpochMillis;
+        this.headerNanos = d.headerNanos;
+        this.configHash = d.configHash;
+        this.configText = d.configText;
+        this.engineVersion = d.engineVersion;
+        this.nodeNames = List.of(d.nodes);
+        this.streamNames = List.of(d.streams);
+        this.workerNames = List.of(d.workers);
+        this.nodeInputs = d.nodeInputs;
+        this.captureStreams = Collections.unmodifiableSet(d.captureStreams);
+        this.checksumStreams = Collections.unmodifiableSet(d.checksumStreams);
+        this.runEnd = d.runEnd;
+        this.lostRecords = d.lost;
+        this.endsIncomplete = d.endsIncomplete;
+        this.notes = List.copyOf(d.notes);
+        this.damage = List.copyOf(damage);
+    }
+
+    /**
+     * The newest run journal under a journal root.
+     *
+     * @param root a {@link dev.framewire.core.journal.JournalConfig#directory()}.
+     * @return its newest run directory.
+     * @throws JournalException if it holds none.
+     */
+    public static Path latestRun(final Path root) throws JournalException
+    {
+        try
+        {
+            final List<Path> runs = JournalFiles.runs(root);
+            if (runs.isEmpty())
+            {
+                throw new JournalException("no run journals in " + root.toAbsolutePath() + " (directories named " +
+                    "run-<date>-<time>-<pid> holding " + JournalFiles.METADATA + ")", null, null);
+            }
+            return runs.get(runs.size() - 1);
+        }
+        catch (final IOException ex)
+        {
+            if (ex instanceof JournalException)
+            {
+                throw (JournalException)ex;
+            }
+            throw new JournalException("cannot list journals in " + root.toAbsolutePath() + ": " + ex, null, ex);
+        }
+    }
+
+    /**
+     * Reads a run journal.
+     *
+     * @param directory a run directory ({@link JournalWriter#runDirectory()}), or a journal root,
+     *                  in which case its newest run is read.
+     * @return the journal.
+     * @throws JournalException if it is not a journal, of another format, or damaged (truncated,
+     *                          corrupt, failing checksums); {@link JournalException#readable()} has
+     *                          every record that could be read and {@link JournalException#damage()}
+     *                          where the damage is.
+     */
+    public static JournalReader read(final Path directory) throws JournalException
+    {
+        JournalFiles.init();
+        final Path run = JournalFiles.isRunDirectory(directory) ? directory : latestRunOrExplain(directory);
+        final List<Path> files;
+        try
+        {
+            files = JournalFiles.cycleFiles(run);
+        }
+        catch (final IOException ex)
+        {
+            throw new JournalException("cannot read journal " + run + ": " + ex, null, ex);
+        }
+        if (files.isEmpty())
+        {
+            throw new JournalException("journal " + run + " has no " + JournalFiles.SUFFIX + " files: nothing was " +
+                "written, or they were deleted", null, null);
+        }
+        final Decoder decoder = new Decoder(run);
+        final List<JournalDamage> damage = new ArrayList<>();
+        final String metadataDamage = metadataDamage(run);
+        if (metadataDamage != null)
+        {
+            damage.add(new JournalDamage(JournalDamage.Kind.METADATA, run.resolve(JournalFiles.METADATA), -1, -1, -1, 0,
+                false, metadataDamage));
+        }
+        try
+        {
+            final boolean checksummed = JournalScanner.checksummed(files.get(0));
+            for (int f = 0; f < files.size(); f++)
+            {
+                final Path file = files.get(f);
+                try (JournalScanner scanner = new JournalScanner(file, checksummed))
+                {
+                    final JournalScanner.End end = scanner.walk(new FileVisitor(file, decoder, damage));
+                    if (f == files.size() - 1)
+                    {
+                        decoder.endsIncomplete = end == JournalScanner.End.INCOMPLETE;
+                    }
+                }
+                catch (final IOException ex)
+                {
+                    damage.add(new JournalDamage(JournalDamage.Kind.UNREADABLE, file, -1, -1, -1, decoder.count, false,
+                        "cannot read the file: " + ex));
+                }
+            }
+        }
+        catch (final Refused ex)
+        {
+            throw new JournalException(ex.getMessage(), null, null);
+        }
+        catch (final IOException ex)
+        {
+            throw new JournalException("cannot read journal " + run + ": " + ex, null, ex);
+        }
+        decoder.finish();
+        final JournalReader journal = new JournalReader(run, decoder, damage);
+        if (!damage.isEmpty())
+        {
+            throw new JournalException(damageMessage(journal), journal, null);
+        }
+        return journal;
+    }
+
+    /** One sentence on a damaged journal: where the first damage is, how much more, what was read. */
+    private static String damageMessage(final JournalReader journal)
+    {
+        final List<JournalDamage> damage = journal.damage;
+        final JournalDamage first = damage.get(0);
+        long after = 0;
+        for (final JournalRecord r : journal.records)
+        {
+            after += r.index() >= first.recordIndex() ? 1 : 0;
+        }
+        final StringBuilder sb = new StringBuilder("journal ").append(journal.directory).append(" is damaged: ")
+            .append(first);
+        if (damage.size() > 1)
+        {
+            sb.append("; and in ").append(damage.size() - 1).append(damage.size() == 2 ? " more place" : " more places");
+        }
+        return sb.append("; ").append(journal.records.size()).append(" records were read, ").append(after)
+            .append(" of them after the damage").toString();
+    }
+
+    /** Decodes one file's records and collects its damage, with positions. */
+    private static final class FileVisitor implements JournalScanner.Visitor
+    {
+        private final Path file;
+        private final Decoder decoder;
+        private final List<JournalDamage> damage;
+        private final RollCycle rollCycle;
+        private final int cycle;
+
+        FileVisitor(final Path file, final Decoder decoder, final List<JournalDamage> damage)
+        {
+            this.file = file;
+            this.decoder = decoder;
+            this.damage = damage;
+            this.rollCycle = JournalFiles.rollCycleOf(file);
+            this.cycle = rollCycle == null ? -1 : JournalFiles.cycleOf(file, rollCycle);
+        }
+
+        private long index(final long sequence)
+        {
+            return sequence < 0 || cycle < 0 ? -1 : rollCycle.toIndex(cycle, sequence);
+        }
+
+        @Override
+        public void record(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            final long number = decoder.count;
+            try
+            {
+                decoder.decode(body, length);
+            }
+            catch (final Corrupt ex)
+            {
+                decoder.count = number + 1;
+                damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
+                    ex.getMessage() + "; it is skipped"));
+            }
+        }
+
+        @Override
+        public void damage(
+            final JournalDamage.Kind kind,
+            final long position,
+            final long length,
+            final long sequence,
+            final boolean oneRecord,
+            final boolean skipped,
+            final String description)
+        {
+            damage.add(new JournalDamage(kind, file, position, length, index(sequence), decoder.count, oneRecord,
+                description));
+            if (skipped)
+            {
+                decoder.count++;
+            }
+        }
+    }
+
+    private static Path latestRunOrExplain(final Path directory) throws JournalException
+    {
+        if (!Files.isDirectory(directory))
+        {
+            throw new JournalException("no journal at " + directory.toAbsolutePath() + ": not a directory", null,
+                new NoSuchFileException(directory.toString()));
+        }
+        try
+        {
+            if (JournalFiles.runs(directory).isEmpty())
+            {
+                throw new JournalException(directory.toAbsolutePath() + " is not a Framewire journal: it has no " +
+                    JournalFiles.METADATA + " and no run-* journal directories", null, null);
+            }
+        }
+        catch (final IOException ex)
+        {
+            if (ex instanceof JournalException)
+            {
+                throw (JournalException)ex;
+            }
+            throw new JournalException("cannot list " + directory.toAbsolutePath() + ": " + ex, null, ex);
+        }
+        return latestRun(directory);
+    }
+
+    /** Chronicle maps its metadata file too: a short one would fault. Its files are whole pages. */
+    private static String metadataDamage(final Path run)
+    {
+        try
+        {
+            final long length = Files.size(run.resolve(JournalFiles.METADATA));
+            if (length < 4096 || length % 4096 != 0)
+            {
+                return JournalFiles.METADATA + " is " + length + " bytes, not the whole pages Chronicle writes: it " +
+                    "was truncated";
+            }
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            return "cannot read " + JournalFiles.METADATA + ": " + ex;
+        }
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    /**
+     * The run directory read.
+     *
+     * @return the directory.
+     */
+    public Path directory()
+    {
+        return directory;
+    }
+
+    /**
+     * Every record, in file order, the header and the run start included.
+     *
+     * @return the records.
+     */
+    public List<JournalRecord> records()
+    {
+        return records;
+    }
+
+    /**
+     * The format's major version (a reader reads one major version).
+     *
+     * @return the major version.
+     */
+    public int formatMajor()
+    {
+        return formatMajor;
+    }
+
+    /**
+     * The format's minor version (additions a reader of an older minor version skips).
+     *
+     * @return the minor version.
+     */
+    public int formatMinor()
+    {
+        return formatMinor;
+    }
+
+    /**
+     * The wall clock when the journal was opened, at the same instant as {@link #headerNanos()}:
+     * a record happened at {@code headerEpochMillis() + (nanos - headerNanos()) / 1e6}.
+     *
+     * @return epoch millis.
+     */
+    public long headerEpochMillis()
+    {
+        return headerEpochMillis;
+    }
+
+    /**
+     * The writer's {@code nanoTime} when the journal was opened.
+     *
+     * @return nanos.
+     */
+    public long headerNanos()
+    {
+        return headerNanos;
+    }
+
+    /**
+     * The config hash given at run start.
+     *
+     * @return the hash.
+     */
+    public long configHash()
+    {
+        return configHash;
+    }
+
+    /**
+     * The config text given at run start.
+     *
+     * @return the text, or null if the run start was not read.
+     */
+    public String configText()
+    {
+        return configText;
+    }
+
+    /**
+     * The engine version given at run start.
+     *
+     * @return the version, or null.
+     */
+    public String engineVersion()
+    {
+        return engineVersion;
+    }
+
+    /**
+     * Node names by id.
+     *
+     * @return the names.
+     */
+    public List<String> nodeNames()
+    {
+        return nodeNames;
+    }
+
+    /**
+     * Stream names by id.
+     *
+     * @return the names.
+     */
+    public List<String> streamNames()
+    {
+        return streamNames;
+    }
+
+    /**
+     * Worker names by id.
+     *
+     * @return the names.
+     */
+    public List<String> workerNames()
+    {
+        return workerNames;
+    }
+
+    /**
+     * The stream ids a node consumes, if the run start gave the topology.
+     *
+     * @param node a node id.
+     * @return the stream ids (a copy), or null when unknown.
+     */
+    public int[] nodeInputs(final int node)
+    {
+        return nodeInputs == null ? null : nodeInputs[node].clone();
+    }
+
+    /**
+     * Whether the run start gave which streams each node consumes.
+     *
+     * @return true if known.
+     */
+    public boolean hasTopology()
+    {
+        return nodeInputs != null;
+    }
+
+    /**
+     * Streams whose graph input payloads were captured.
+     *
+     * @return names.
+     */
+    public Set<String> captureStreams()
+    {
+        return captureStreams;
+    }
+
+    /**
+     * Streams whose emitted payloads were checksummed.
+     *
+     * @return names.
+     */
+    public Set<String> checksumStreams()
+    {
+        return checksumStreams;
+    }
+
+    /**
+     * The run's end record.
+     *
+     * @return it, or null if the journal ends without one (the process died, or it is still running).
+     */
+    public JournalRecord runEnd()
+    {
+        return runEnd;
+    }
+
+    /**
+     * Records an ASYNC writer lost to a full ring (from its LOST records).
+     *
+     * @return the count.
+     */
+    public long lostRecords()
+    {
+        return lostRecords;
+    }
+
+    /**
+     * Whether the last record was being appended when the writer died: its header is still marked
+     * incomplete, and it is not among {@link #records()}.
+     *
+     * @return true if so.
+     */
+    public boolean endsIncomplete()
+    {
+        return endsIncomplete;
+    }
+
+    /**
+     * What the reader skipped or noticed without failing (a newer minor version's records).
+     *
+     * @return sentences.
+     */
+    public List<String> notes()
+    {
+        return notes;
+    }
+
+    /**
+     * Where the journal's files are damaged, in file order: empty for an intact journal (a journal
+     * with damage comes as {@link JournalException#readable()}).
+     *
+     * @return the damage.
+     */
+    public List<JournalDamage> damage()
+    {
+        return damage;
+    }
+
+    /**
+     * Whether any damage was found.
+     *
+     * @return true if {@link #damage()} is not empty.
+     */
+    public boolean isDamaged()
+    {
+        return !damage.isEmpty();
+    }
+
+    /**
+     * The name of a worker id.
+     *
+     * @param worker an id, or -1.
+     * @return the name, {@value #CALLER} for -1.
+     */
+    public String workerName(final int worker)
+    {
+        return worker < 0 || worker >= workerNames.size() ? CALLER : workerNames.get(worker);
+    }
+
+    // ---------------------------------------------------------------- decoding
+
+    /** A record that makes no sense: reported as damage, and the read goes on with the next. */
+    private static final class Corrupt extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        final JournalDamage.Kind kind;
+
+        Corrupt(final String message)
+        {
+            this(JournalDamage.Kind.CORRUPT_RECORD, message);
+        }
+
+        Corrupt(final JournalDamage.Kind kind, final String message)
+        {
+            super(message, null, false, false);
+            this.kind = kind;
+        }
+    }
+
+    /** Turns record bytes into records, keeping the run's names; one per read. */
+    private static final class Decoder
+    {
+        final Path run;
+        final List<JournalRecord> records = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+        /** Records numbered so far: decoded, or skipped as damaged. */
+        long count;
+        boolean headerSeen;
+        int major = -1;
+        int minor = -1;
+        long headerEpochMillis;
+        long headerNanos;
+        long configHash;
+        String configText;
+        String engineVersion;
+        String[] nodes = new String[0];
+        String[] streams = new String[0];
+        String[] workers = new String[0];
+        int[][] nodeInputs;
+        final Set<String> captureStreams = new LinkedHashSet<>();
+        final Set<String> checksumStreams = new LinkedHashSet<>();
+        boolean started;
+        JournalRecord runEnd;
+        long lost;
+        long skipped;
+        boolean endsIncomplete;
+
+        private DirectBuffer buffer;
+        private int position;
+        private int limit;
+        private JournalRecord.Kind kind;
+
+        Decoder(final Path run)
+        {
+            this.run = run;
+        }
+
+        /**
+         * Decodes one record's bytes (without its checksum) as record number {@link #count}, and
+         * counts it.
+         *
+         * @throws Corrupt when its fields make no sense (then the caller counts it).
+         * @throws Refused when the first record is not a Framewire journal header of this major version.
+         */
+        void decode(final DirectBuffer buffer, final int length)
+        {
+            this.buffer = buffer;
+            this.position = FIXED_LENGTH;
+            this.limit = length;
+            final long index = count;
+            final int code = length > 0 ? buffer.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF : 0;
+            if (index == 0 && !headerSeen)
+            {
+                header(code);
+                count++;
+                return;
+            }
+            if (length < FIXED_LENGTH)
+            {
+                throw new Corrupt("the record is " + length + " bytes, shorter than the " + FIXED_LENGTH +
+                    " every record has");
+            }
+            kind = JournalRecord.Kind.ofCode(code);
+            if (kind == null || kind == JournalRecord.Kind.HEADER)
+            {
+                if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
+                {
+                    skipped++; // a newer minor version's record kind
+                    count++;
+                    return;
+                }
+                throw new Corrupt(JournalDamage.Kind.UNKNOWN_KIND, kind == null ? "the record has kind " + code +
+                    ", which format " + version() + " does not have" : "a second HEADER record");
+            }
+            final int aux = buffer.getByte(JournalDescriptor.AUX_OFFSET) & 0xFF;
+            final int worker = buffer.getInt(JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int node = buffer.getInt(JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int stream = buffer.getInt(JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long nanos = buffer.getLong(JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long timestamp = buffer.getLong(JournalDescriptor.TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long value = buffer.getLong(JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            String text = null;
+            byte[] payload = null;
+            switch (kind)
+            {
+                case RUN_START:
+                    runStart(node, stream, value);
+                    text = configText;
+                    break;
+                case ERROR:
+                case RUN_END:
+                    text = text("text");
+                    break;
+                case GRAPH_INPUT:
+                    if (aux == JournalRecord.VALUE_CAPTURED)
+                    {
+                        payload = bytes("captured payload");
+                        if (PayloadChecksum.of(new UnsafeBuffer(payload), 0, payload.length) != value)
+                        {
+                            throw new Corrupt("the record (GRAPH_INPUT) holds a captured payload of " +
+                                payload.length + " bytes that fails its XXH64 checksum");
+                        }
+                    }
+                    break;
+                default:
+                    break;
+            }
+            if (position != limit && minor <= JournalDescriptor.FORMAT_MINOR)
+            {
+                throw new Corrupt("the record (" + kind + ") is " + limit + " bytes, but its fields end at " +
+                    position);
+            }
+            if (kind == JournalRecord.Kind.RUN_START)
+            {
+                records.add(new JournalRecord(index, kind, nanos, -1, nodes.length, streams.length, Timestamp.UNSET, 0,
+                    value, text, null, CALLER, null, null));
+                count++;
+                return;
+            }
+            if (started)
+            {
+                check(index, "worker", worker, workers.length);
+                check(index, "node", node, nodes.length);
+                check(index, "stream", stream, streams.length);
+            }
+            final JournalRecord record = new JournalRecord(index, kind, nanos, worker, node, stream, timestamp, aux, value,
+                text, payload, worker >= 0 && worker < workers.length ? workers[worker] : CALLER,
+                node >= 0 && node < nodes.length ? nodes[node] : null,
+                stream >= 0 && stream < streams.length ? streams[stream] : null);
+            records.add(record);
+            if (kind == JournalRecord.Kind.RUN_END)
+            {
+                runEnd = record;
+            }
+            else if (kind == JournalRecord.Kind.LOST)
+            {
+                lost += value;
+            }
+            count++;
+        }
+
+        private void check(final long index, final String what, final int id, final int count)
+        {
+            if (id < -1 || id >= count)
+            {
+                throw new Corrupt("the record (" + kind + ") names " + what + " " + id + ", but the run has " +
+                    count + " " + what + "s");
+            }
+        }
+
+        private String version()
+        {
+            return major < 0 ? JournalDescriptor.FORMAT_MAJOR + "." + JournalDescriptor.FORMAT_MINOR : major + "." + minor;
+        }
+
+        private void header(final int code)
+        {
+            if (code != JournalDescriptor.HEADER || limit < FIXED_LENGTH + 8 ||
+                buffer.getLong(FIXED_LENGTH, ByteOrder.LITTLE_ENDIAN) != JournalDescriptor.MAGIC)
+            {
+                throw new Refused(run + " is not a Framewire journal: its first record is not a Framewire journal header");
+            }
+            final int headerMajor = buffer.getInt(JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int headerMinor = buffer.getInt(JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            if (headerMajor != JournalDescriptor.FORMAT_MAJOR)
+            {
+                throw new Refused("journal " + run + " has format version " + headerMajor + "." + headerMinor +
+                    "; this Framewire reads format " + JournalDescriptor.FORMAT_MAJOR + ".x. Read it with the " +
+                    "Framewire version that wrote it.");
+            }
+            major = headerMajor;
+            minor = headerMinor;
+            headerSeen = true;
+            headerNanos = buffer.getLong(JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            headerEpochMillis = buffer.getLong(JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            records.add(new JournalRecord(0, JournalRecord.Kind.HEADER, headerNanos, -1, major, minor, Timestamp.UNSET, 0,
+                headerEpochMillis, null, null, CALLER, null, null));
+        }
+
+        private void runStart(final int nodeCount, final int streamCount, final long hash)
+        {
+            if (started)
+            {
+                throw new Corrupt("the record is a second RUN_START");
+            }
+            final int runMajor = getInt("format major");
+            final int runMinor = getInt("format minor");
+            if (!headerSeen && major < 0)
+            {
+                // the header record was damaged: the run start says the version too
+                if (runMajor != JournalDescriptor.FORMAT_MAJOR)
+                {
+                    throw new Refused("journal " + run + " has format version " + runMajor + "." + runMinor +
+                        " (from its run start; its header is damaged); this Framewire reads format " +
+                        JournalDescriptor.FORMAT_MAJOR + ".x. Read it with the Framewire version that wrote it.");
+                }
+                major = runMajor;
+                minor = runMinor;
+            }
+            getLong("start time");
+            engineVersion = text("engine version");
+            configText = text("config text");
+            nodes = texts("node names");
+            streams = texts("stream names");
+            workers = texts("worker names");
+            if (nodes.length != nodeCount || streams.length != streamCount)
+            {
+                throw new Corrupt("the record (RUN_START) counts " + nodeCount + " nodes and " + streamCount +
+                    " streams but names " + nodes.length + " and " + streams.length);
+            }
+            final int topology = getInt("topology");
+            if (topology >= 0)
+            {
+                if (topology != nodes.length)
+                {
+                    throw new Corrupt("the record (RUN_START) gives inputs for " + topology + " of " +
+                        nodes.length + " nodes");
+                }
+                nodeInputs = new int[topology][];
+                for (int n = 0; n < topology; n++)
+                {
+                    nodeInputs[n] = streamIds("node inputs");
+                }
+            }
+            for (final int s : streamIds("capture streams"))
+            {
+                captureStreams.add(streams[s]);
+            }
+            for (final int s : streamIds("checksum streams"))
+            {
+                checksumStreams.add(streams[s]);
+            }
+            configHash = hash;
+            started = true;
+        }
+
+        private int[] streamIds(final String what)
+        {
+            final int n = getInt(what);
+            if (n < 0 || n > (limit - position) / 4)
+            {
+                throw new Corrupt("the record (RUN_START) has a list of " + n + " " + what + ", more than " +
+                    "its bytes hold");
+            }
+            final int[] ids = new int[n];
+            for (int i = 0; i < n; i++)
+            {
+                ids[i] = getInt(what);
+                if (ids[i] < 0 || ids[i] >= streams.length)
+                {
+                    throw new Corrupt("the record (RUN_START) lists stream " + ids[i] + " among its " + what +
+                        ", but the run has " + streams.length + " streams");
+                }
+            }
+            return ids;
+        }
+
+        private String[] texts(final String what)
+        {
+            final int n = getInt(what);
+            if (n < 0 || n > (limit - position) / 4)
+            {
+                throw new Corrupt("the record (RUN_START) has a list of " + n + " " + what + ", more than " +
+                    "its bytes hold");
+            }
+            final String[] texts = new String[n];
+            for (int i = 0; i < n; i++)
+            {
+                texts[i] = text(what);
+            }
+            return texts;
+        }
+
+        private String text(final String what)
+        {
+            return new String(bytes(what), StandardCharsets.UTF_8);
+        }
+
+        private byte[] bytes(final String what)
+        {
+            final int length = getInt(what);
+            if (length < 0 || length > limit - position)
+            {
+                throw new Corrupt("the record (" + kind + ") says its " + what + " is " + length +
+                    " bytes, but " + (limit - position) + " are left");
+            }
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(position, bytes);
+            position += length;
+            return bytes;
+        }
+
+        private int getInt(final String what)
+        {
+            need(4, what);
+            final int v = buffer.getInt(position, ByteOrder.LITTLE_ENDIAN);
+            position += 4;
+            return v;
+        }
+
+        private long getLong(final String what)
+        {
+            need(8, what);
+            final long v = buffer.getLong(position, ByteOrder.LITTLE_ENDIAN);
+            position += 8;
+            return v;
+        }
+
+        private void need(final int bytes, final String what)
+        {
+            if (position + bytes > limit)
+            {
+                throw new Corrupt("the record (" + kind + ") ends inside its " + what + " field");
+            }
+        }
+
+        void finish()
+        {
+            if (skipped > 0)
+            {
+                notes.add("skipped " + skipped + " records of kinds format " + major + "." + minor + " has and this " +
+                    "reader (format " + JournalDescriptor.FORMAT_MAJOR + "." + JournalDescriptor.FORMAT_MINOR +
+                    ") does not");
+            }
+            if (endsIncomplete)
+            {
+                notes.add("the last record was being appended when the writer stopped; it is not readable");
+            }
+        }
+    }
+
+    /** Not a journal, or another major version: nothing is read. */
+    private static final class Refused extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        Refused(final String message)
+        {
+            super(message, null, false, false);
+        }
+    }
+}

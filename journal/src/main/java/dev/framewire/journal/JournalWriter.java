@@ -1,0 +1,1081 @@
+package dev.framewire.journal;
+
+import dev.framewire.core.journal.JournalConfig;
+import dev.framewire.core.journal.JournalSink;
+import dev.framewire.offheap.Payload;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.impl.StoreFileListener;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
+
+import static dev.framewire.journal.JournalDescriptor.EMIT;
+import static dev.framewire.journal.JournalDescriptor.FIXED_LENGTH;
+import static dev.framewire.journal.JournalRecord.VALUE_CAPTURED;
+import static dev.framewire.journal.JournalRecord.VALUE_CHECKSUM;
+import static dev.framewire.journal.JournalRecord.VALUE_DOUBLE;
+import static dev.framewire.journal.JournalRecord.VALUE_LONG;
+import static dev.framewire.journal.JournalRecord.VALUE_NONE;
+import static dev.framewire.journal.JournalRecord.VALUE_PAYLOAD;
+
+/**
+ * Writes one run's journal: a Chronicle Queue in a run directory of its own, one record per
+ * engine event: the {@link JournalSink} the engine finds through {@link ChronicleJournalProvider}
+ * when a graph's config asks for a journal, and calls from its worker threads. It can be used
+ * without a graph too, as below. Nodes, streams and workers are small int ids whose names
+ * {@link #runStart} writes once.
+ *
+ * <pre>{@code
+ * try (JournalWriter journal = JournalWriter.open(config)) {
+ *     journal.runStart(configText, hash, "0.1.0", nodeNames, streamNames, workerNames);
+ *     journal.processBegin(worker, node, ts);     // allocation-free, ~100 ns (see docs/BENCHMARKS.md)
+ *     journal.emit(worker, node, stream, ts, value);
+ *     journal.processEnd(worker, node, ts);
+ *     journal.runEnd("done");
+ * }
+ * }</pre>
+ *
+ * <p>Every record carries {@link System#nanoTime()}, read here when the call is made, and the
+ * calling worker's id (-1 for a thread that is not a worker: a graph input's adder, the graph's
+ * owner). In {@link JournalConfig.Mode#SYNC} each thread appends through a Chronicle appender of
+ * its own (found through a per-worker slot, else a thread local); in
+ * {@link JournalConfig.Mode#ASYNC} the hot calls claim a slot in a many-to-one ring and return,
+ * and a journal agent appends. File order is append order; across threads it may differ slightly
+ * from {@code nanos} order.
+ *
+ * <p>The journal never fails the run: an append that throws (disk full, say) is counted in
+ * {@link #failures()} and logged once, and the run goes on.
+ *
+ * <p>Threading: {@link #runStart} before any other call (the engine calls it before its workers
+ * start, which publishes what it sets); then the event methods from any thread; {@link #runEnd}
+ * and {@link #close()} after the workers have stopped. Calls after {@code close()} are ignored.
+ */
+public final class JournalWriter extends JournalSink
+{
+    private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
+
+    private final JournalConfig.Mode mode;
+    private final Path runDirectory;
+    private final JournalFiles.WriterLock lock;
+    private final JournalFiles.CyclePreparer cycles;
+    private final SingleChronicleQueue queue;
+    private final ThreadLocal<Lane> threadLanes;
+    private final List<Lane> createdLanes = new ArrayList<>();
+    /**
+     * Lanes by worker id, each for the thread it names: a worker finds its own without a
+     * lookup. Written under the {@code createdLanes} lock, read racily (see {@link #lane}).
+     */
+    private LaneSlot[] slots = new LaneSlot[0];
+    private final ManyToOneRingBuffer ring;
+    private final AtomicBuffer ringBuffer;
+    private final AgentRunner agentRunner;
+    private final AtomicLong lost = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final long maxCaptureBytes;
+    private final String[] captureNames;
+    private final String[] checksumNames;
+    private volatile Throwable firstFailure;
+    private volatile boolean closed;
+    private boolean started;
+    private boolean ended;
+    /** By stream id, set by runStart. */
+    private boolean[] capture = new boolean[0];
+    private boolean[] checksum = new boolean[0];
+
+    /** What a thread appends through: its Chronicle appender and its scratch for checksumming records. */
+    private static final class Lane
+    {
+        final ExcerptAppender appender;
+        final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
+
+        Lane(final ExcerptAppender appender)
+        {
+            this.appender = appender;
+        }
+    }
+
+    private static final class LaneSlot
+    {
+        final Thread owner;
+        final Lane lane;
+
+        LaneSlot(final Thread owner, final Lane lane)
+        {
+            this.owner = owner;
+            this.lane = lane;
+        }
+    }
+
+    private JournalWriter(
+        final JournalConfig config,
+        final Path runDirectory,
+        final JournalFiles.WriterLock lock,
+        final JournalFiles.CyclePreparer cycles,
+        final SingleChronicleQueue queue)
+    {
+        this.mode = config.mode();
+        this.captureNames = config.captureStreams().toArray(new String[0]);
+        this.checksumNames = config.checksumStreams().toArray(new String[0]);
+        this.runDirectory = runDirectory;
+        this.lock = lock;
+        this.cycles = cycles;
+        this.queue = queue;
+        this.threadLanes = ThreadLocal.withInitial(this::newLane);
+        // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
+        this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
+        if (mode == JournalConfig.Mode.ASYNC)
+        {
+            this.ringBuffer = new UnsafeBuffer(
+                ByteBuffer.allocateDirect(config.ringCapacity() + RingBufferDescriptor.TRAILER_LENGTH));
+            this.ring = new ManyToOneRingBuffer(ringBuffer);
+            // spin a little, yield a little, then park up to agentMaxParkNanos: the machine's cores
+            // belong to the workers, and the ring absorbs the latency of a parked agent
+            final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 5, 10_000, config.agentMaxParkNanos());
+            this.agentRunner = new AgentRunner(idle, this::onFailure, null,
+                new JournalAgent(queue, ring, ringBuffer.byteBuffer(), lost, this));
+        }
+        else
+        {
+            this.ringBuffer = null;
+            this.ring = null;
+            this.agentRunner = null;
+        }
+    }
+
+    /**
+     * Opens a new run journal: applies the retention ({@link JournalConfig#deleteOlderThan()},
+     * {@link JournalConfig#maxTotalSize()}) to the runs in {@link JournalConfig#directory()},
+     * makes an owner-only run directory there and takes its writer lock, prepares Chronicle's files
+     * owner-only before Chronicle opens them, writes the header and, in ASYNC mode, starts the
+     * journal agent.
+     *
+     * @param config the journal's settings.
+     * @return the writer.
+     * @throws UncheckedIOException if the directory cannot be made.
+     * @throws IllegalArgumentException naming a setting that is not valid.
+     */
+    public static JournalWriter open(final JournalConfig config)
+    {
+        config.validate();
+        JournalFiles.init();
+        final RollCycle rollCycle = JournalFiles.rollCycleNamed(config.rollCycle());
+        final Path run;
+        final JournalFiles.WriterLock lock;
+        try
+        {
+            if (config.deleteOlderThan() != null || config.maxTotalSize() >= 0)
+            {
+                prune(config);
+            }
+            run = JournalFiles.createRunDirectory(config.directory());
+            lock = JournalFiles.lock(run);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot make a journal in " + config.directory().toAbsolutePath() + ": " +
+                ex.getMessage(), ex);
+        }
+        final JournalFiles.CyclePreparer cycles = new JournalFiles.CyclePreparer(run, rollCycle);
+        try
+        {
+            // Chronicle's files, made here owner-only before Chronicle opens them: the metadata (Chronicle
+            // initializes an empty one) and this cycle's and the next one's files, in case the clock
+            // crosses into it before the first append; a roll later uses the file the listener prepares
+            JournalFiles.createOwnerOnly(run.resolve(JournalFiles.METADATA));
+            final int cycle = (int)(System.currentTimeMillis() / rollCycle.lengthInMillis());
+            cycles.prepare(cycle);
+            cycles.prepare(cycle + 1);
+            final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.binary(run)
+                .rollCycle(rollCycle)
+                .checkInterrupts(false) // an interrupted worker must not lose its record
+                .storeFileListener(new StoreFileListener()
+                {
+                    @Override
+                    public void onAcquired(final int acquired, final File file)
+                    {
+                        // Chronicle calls this on its background releaser thread, moments after it
+                        // starts a cycle: prepare the next two, so that a roll finds its file made
+                        cycles.prepare(acquired + 1);
+                        cycles.prepare(acquired + 2);
+                    }
+
+                    @Override
+                    public void onReleased(final int cycle, final File file)
+                    {
+                    }
+                });
+            if (config.blockSize() > 0)
+            {
+                builder.blockSize(config.blockSize());
+            }
+            final SingleChronicleQueue queue = builder.build();
+            final JournalWriter writer = new JournalWriter(config, run, lock, cycles, queue);
+            writer.writeHeader();
+            if (writer.agentRunner != null)
+            {
+                AgentRunner.startOnThread(writer.agentRunner, r ->
+                {
+                    final Thread thread = new Thread(r, "framewire-journal");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            return writer;
+        }
+        catch (final IOException ex)
+        {
+            cycles.close();
+            lock.close();
+            throw new UncheckedIOException("cannot make a journal in " + run + ": " + ex.getMessage(), ex);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            cycles.close();
+            lock.close();
+            throw ex;
+        }
+    }
+
+    /** The retention, applied before the new run exists. */
+    private static void prune(final JournalConfig config) throws IOException
+    {
+        final List<JournalRetention.Decision> plan = JournalRetention.plan(config.directory(),
+            config.deleteOlderThan(), config.maxTotalSize(), Instant.now());
+        for (final JournalRetention.Outcome outcome : JournalRetention.apply(plan))
+        {
+            final JournalRetention.Decision d = outcome.decision();
+            if (outcome.deleted())
+            {
+                LOG.info("deleted journal {} ({}): {}", d.run(), JournalRetention.bytes(d.bytes()), d.reason());
+            }
+            else
+            {
+                LOG.warn("journal {} was to be deleted ({}) but: {}", d.run(), d.reason(), outcome.problem());
+            }
+        }
+    }
+
+    /**
+     * This run's journal directory, the one {@link JournalReader#read(Path)} takes.
+     *
+     * @return the directory.
+     */
+    public Path runDirectory()
+    {
+        return runDirectory;
+    }
+
+    /**
+     * The mode records are written in.
+     *
+     * @return SYNC or ASYNC.
+     */
+    public JournalConfig.Mode mode()
+    {
+        return mode;
+    }
+
+    private Lane newLane()
+    {
+        final Lane lane = new Lane(queue.createAppender());
+        synchronized (createdLanes)
+        {
+            createdLanes.add(lane);
+        }
+        return lane;
+    }
+
+    /** The calling thread's lane: its worker slot when it owns it, else its thread local. */
+    private Lane lane(final int workerId)
+    {
+        final LaneSlot[] slots = this.slots;
+        if (workerId >= 0 && workerId < slots.length)
+        {
+            final LaneSlot slot = slots[workerId];
+            // racy read: a stale slot names another thread (or none), and the claim re-reads it under the lock
+            if (slot != null && slot.owner == Thread.currentThread())
+            {
+                return slot.lane;
+            }
+            return claim(workerId);
+        }
+        return threadLanes.get();
+    }
+
+    /**
+     * Cold path, once per thread and worker id: the worker's thread adopts the lane
+     * {@link #runStart} made for it (creating an appender takes milliseconds, better not on a
+     * worker's first record); another thread using the id (the graph's owner after the workers
+     * stopped) takes the slot over with its own lane.
+     */
+    private Lane claim(final int workerId)
+    {
+        synchronized (createdLanes)
+        {
+            final Thread thread = Thread.currentThread();
+            final LaneSlot slot = slots[workerId];
+            final Lane lane;
+            if (slot != null && slot.owner == null)
+            {
+                lane = slot.lane;
+                lane.appender.singleThreadedCheckReset(); // made on the runStart thread, used on this one
+            }
+            else
+            {
+                lane = threadLanes.get();
+            }
+            slots[workerId] = new LaneSlot(thread, lane);
+            return lane;
+        }
+    }
+
+    private void writeHeader()
+    {
+        final JournalDescriptor.Builder header = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR, JournalDescriptor.FORMAT_MINOR,
+                System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis())
+            .putLong(JournalDescriptor.MAGIC)
+            .putLong(ProcessHandle.current().pid());
+        final DocumentContext dc = lane(-1).appender.writingDocument();
+        try
+        {
+            header.appendTo(dc.wire().bytes());
+        }
+        finally
+        {
+            dc.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- run start and end
+
+    /**
+     * Starts the run's journal with its names; without the graph's topology (see the overload).
+     *
+     * @param configText    the graph config as text (for a replay and for humans).
+     * @param configHash    a hash of it, e.g. {@link #configHash(String)}.
+     * @param engineVersion the engine's version.
+     * @param nodeNames     by node id.
+     * @param streamNames   by stream id.
+     * @param workerNames   by worker id.
+     * @throws IllegalArgumentException if a capture or checksum stream is not among the streams.
+     */
+    public void runStart(
+        final String configText,
+        final long configHash,
+        final String engineVersion,
+        final String[] nodeNames,
+        final String[] streamNames,
+        final String[] workerNames)
+    {
+        runStart(configText, configHash, engineVersion, nodeNames, streamNames, workerNames, null);
+    }
+
+    /**
+     * Starts the run's journal as the engine does: its names, which streams each node consumes,
+     * and {@link #configHash(String)} of the config text.
+     *
+     * @param configText       the graph config as text.
+     * @param engineVersion    the engine's version.
+     * @param nodeNames        by node id.
+     * @param streamNames      by stream id.
+     * @param workerNames      by worker id.
+     * @param nodeInputStreams by node id, the stream ids of its inputs; null if unknown.
+     * @throws IllegalArgumentException if a capture or checksum stream is not among the streams.
+     * @throws IllegalStateException    if the run was started before.
+     */
+    @Override
+    public void runStart(
+        final String configText,
+        final String engineVersion,
+        final String[] nodeNames,
+        final String[] streamNames,
+        final String[] workerNames,
+        final int[][] nodeInputStreams)
+    {
+        runStart(configText, configHash(configText), engineVersion, nodeNames, streamNames, workerNames,
+            nodeInputStreams);
+    }
+
+    /**
+     * Starts the run's journal with its names and which streams each node consumes, which
+     * {@link Postmortem} needs to count the packets in flight on each node's inputs.
+     *
+     * @param configText       the graph config as text.
+     * @param configHash       a hash of it, e.g. {@link #configHash(String)}.
+     * @param engineVersion    the engine's version.
+     * @param nodeNames        by node id.
+     * @param streamNames      by stream id.
+     * @param workerNames      by worker id.
+     * @param nodeInputStreams by node id, the stream ids of its inputs; null if unknown.
+     * @throws IllegalArgumentException if a capture or checksum stream is not among the streams.
+     * @throws IllegalStateException    if the run was started before.
+     */
+    public void runStart(
+        final String configText,
+        final long configHash,
+        final String engineVersion,
+        final String[] nodeNames,
+        final String[] streamNames,
+        final String[] workerNames,
+        final int[][] nodeInputStreams)
+    {
+        if (started)
+        {
+            throw new IllegalStateException("runStart() called twice on the journal in " + runDirectory);
+        }
+        final Map<String, Integer> streamIds = new HashMap<>();
+        for (int s = 0; s < streamNames.length; s++)
+        {
+            streamIds.put(streamNames[s], s);
+        }
+        final boolean[] capture = flags(captureNames, streamIds, streamNames, "capture");
+        final boolean[] checksum = flags(checksumNames, streamIds, streamNames, "checksum");
+        if (nodeInputStreams != null && nodeInputStreams.length != nodeNames.length)
+        {
+            throw new IllegalArgumentException("nodeInputStreams has " + nodeInputStreams.length + " entries for " +
+                nodeNames.length + " nodes");
+        }
+        started = true;
+        this.capture = capture;
+        this.checksum = checksum;
+        final LaneSlot[] slots = new LaneSlot[workerNames.length];
+        if (ring == null)
+        {
+            for (int w = 0; w < slots.length; w++)
+            {
+                slots[w] = new LaneSlot(null, newLane());
+            }
+        }
+        synchronized (createdLanes)
+        {
+            this.slots = slots;
+        }
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.RUN_START, 0, -1, nodeNames.length, streamNames.length, System.nanoTime(),
+                Long.MIN_VALUE, configHash)
+            .putInt(JournalDescriptor.FORMAT_MAJOR)
+            .putInt(JournalDescriptor.FORMAT_MINOR)
+            .putLong(System.currentTimeMillis())
+            .putText(engineVersion)
+            .putText(configText)
+            .putTexts(nodeNames)
+            .putTexts(streamNames)
+            .putTexts(workerNames);
+        if (nodeInputStreams == null)
+        {
+            record.putInt(-1);
+        }
+        else
+        {
+            record.putInt(nodeInputStreams.length);
+            for (final int[] inputs : nodeInputStreams)
+            {
+                record.putInts(inputs == null ? new int[0] : inputs);
+            }
+        }
+        record.putInts(ids(capture)).putInts(ids(checksum));
+        final DocumentContext dc = lane(-1).appender.writingDocument();
+        try
+        {
+            record.appendTo(dc.wire().bytes());
+        }
+        catch (final RuntimeException ex)
+        {
+            dc.rollbackOnClose();
+            throw ex;
+        }
+        finally
+        {
+            dc.close();
+        }
+    }
+
+    private static boolean[] flags(
+        final String[] names, final Map<String, Integer> ids, final String[] streamNames, final String what)
+    {
+        final boolean[] flags = new boolean[streamNames.length];
+        for (final String name : names)
+        {
+            final Integer id = ids.get(name);
+            if (id == null)
+            {
+                throw new IllegalArgumentException("journal " + what + " stream '" + name + "' is not a stream of " +
+                    "this graph; its streams are " + Arrays.toString(streamNames));
+            }
+            flags[id] = true;
+        }
+        return flags;
+    }
+
+    private static int[] ids(final boolean[] flags)
+    {
+        int n = 0;
+        for (final boolean f : flags)
+        {
+            n += f ? 1 : 0;
+        }
+        final int[] ids = new int[n];
+        n = 0;
+        for (int i = 0; i < flags.length; i++)
+        {
+            if (flags[i])
+            {
+                ids[n++] = i;
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Ends the run's journal. In ASYNC mode, waits (up to 5 s) until the agent has appended
+     * every record given before.
+     *
+     * @param how "done", "failed" or "cancelled".
+     */
+    @Override
+    public void runEnd(final String how)
+    {
+        if (closed || ended)
+        {
+            return;
+        }
+        ended = true;
+        text(JournalDescriptor.RUN_END, -1, -1, Long.MIN_VALUE, lost.get(), how);
+        flush(TimeUnit.SECONDS.toNanos(5));
+    }
+
+    // ---------------------------------------------------------------- hot path: allocation-free
+
+    /**
+     * A packet added to a graph input stream, on the adding thread (worker -1), after its checks
+     * passed and before it is delivered (a payload is still the caller's to read). A payload of a
+     * capture stream is copied into the journal (synchronously, in both modes); of a checksum
+     * stream, checksummed; else its length is recorded.
+     *
+     * @param streamId  the stream.
+     * @param timestamp the packet's timestamp.
+     * @param value     a {@link Payload}, {@link #LONG} / {@link #DOUBLE} (bits in {@code word}), or a Java object.
+     * @param word      the bits of a long or double packet.
+     */
+    @Override
+    public void graphInput(final int streamId, final long timestamp, final Object value, final long word)
+    {
+        if (closed)
+        {
+            return;
+        }
+        if (value instanceof Payload && streamId >= 0 && streamId < capture.length && capture[streamId])
+        {
+            captured(streamId, timestamp, (Payload)value);
+            return;
+        }
+        final int kind = valueKind(streamId, value, true);
+        record(JournalDescriptor.GRAPH_INPUT, kind, -1, -1, streamId, timestamp, value(kind, value, word));
+    }
+
+    /**
+     * A packet a node emitted, when it is delivered. Payloads of checksum streams are checksummed,
+     * other payloads recorded by length; a boxed {@code Long} or {@code Double} by its value; other
+     * objects by nothing but the timestamp.
+     *
+     * @param workerId  the worker.
+     * @param nodeId    the emitting node.
+     * @param streamId  the stream.
+     * @param timestamp the packet's timestamp.
+     * @param value     the packet's value.
+     */
+    public void emit(final int workerId, final int nodeId, final int streamId, final long timestamp, final Object value)
+    {
+        if (closed)
+        {
+            return;
+        }
+        final int kind = valueKind(streamId, value, false);
+        record(EMIT, kind, workerId, nodeId, streamId, timestamp, value(kind, value, 0));
+    }
+
+    /**
+     * A packet a node emitted, with the word the engine keeps beside the value: for a
+     * {@link #LONG} or {@link #DOUBLE} packet, its bits are recorded.
+     *
+     * @param workerId  the worker.
+     * @param nodeId    the emitting node.
+     * @param streamId  the stream.
+     * @param timestamp the packet's timestamp.
+     * @param value     the packet's value, or {@link #LONG} / {@link #DOUBLE}.
+     * @param word      the bits of a long or double packet.
+     */
+    @Override
+    public void emit(
+        final int workerId, final int nodeId, final int streamId, final long timestamp, final Object value, final long word)
+    {
+        if (closed)
+        {
+            return;
+        }
+        final int kind = valueKind(streamId, value, true);
+        record(EMIT, kind, workerId, nodeId, streamId, timestamp, value(kind, value, word));
+    }
+
+    /**
+     * A node's call begins: open (input timestamp Unstarted), a source's call, an input set, or
+     * close (Done).
+     *
+     * @param workerId       the worker.
+     * @param nodeId         the node.
+     * @param inputTimestamp the input timestamp.
+     */
+    @Override
+    public void processBegin(final int workerId, final int nodeId, final long inputTimestamp)
+    {
+        if (!closed)
+        {
+            record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
+        }
+    }
+
+    /**
+     * A node's call returned or threw.
+     *
+     * @param workerId       the worker.
+     * @param nodeId         the node.
+     * @param inputTimestamp the input timestamp, as at {@link #processBegin}.
+     */
+    @Override
+    public void processEnd(final int workerId, final int nodeId, final long inputTimestamp)
+    {
+        if (!closed)
+        {
+            record(JournalDescriptor.PROCESS_END, 0, workerId, nodeId, -1, inputTimestamp, 0);
+        }
+    }
+
+    /**
+     * A packet, or a whole input set, dropped.
+     *
+     * @param workerId  the worker.
+     * @param nodeId    the node that dropped.
+     * @param streamId  the stream of the dropped packet, -1 for a whole input set.
+     * @param timestamp the packet's or input set's timestamp.
+     * @param reason    {@link JournalRecord#POLICY}, {@link JournalRecord#FLOW_LIMIT}, {@link JournalRecord#MEMORY},
+     *                  {@link JournalRecord#FAILURE} or {@link JournalRecord#CLOSE}.
+     */
+    @Override
+    public void drop(final int workerId, final int nodeId, final int streamId, final long timestamp, final int reason)
+    {
+        if (!closed)
+        {
+            record(JournalDescriptor.DROP, reason, workerId, nodeId, streamId, timestamp, 0);
+        }
+    }
+
+    /**
+     * A stream's bound moved other than to just past a packet it carried (an explicit bound, an
+     * offset, the close).
+     *
+     * @param workerId the worker, -1 for a graph input's thread.
+     * @param streamId the stream.
+     * @param bound    the new bound.
+     */
+    @Override
+    public void bound(final int workerId, final int streamId, final long bound)
+    {
+        if (!closed)
+        {
+            record(JournalDescriptor.BOUND, 0, workerId, -1, streamId, bound, 0);
+        }
+    }
+
+    /**
+     * A failure. Allocates (the message's bytes).
+     *
+     * @param workerId  the worker, -1 if not on one.
+     * @param nodeId    the failed node, -1 if not a node's.
+     * @param timestamp the input timestamp of the failed call, or Unset.
+     * @param message   what happened: the node, the timestamp and the cause, in a sentence or more.
+     */
+    @Override
+    public void error(final int workerId, final int nodeId, final long timestamp, final String message)
+    {
+        if (!closed)
+        {
+            text(JournalDescriptor.ERROR, workerId, nodeId, timestamp, 0, message);
+        }
+    }
+
+    private int valueKind(final int streamId, final Object value, final boolean hasWord)
+    {
+        if (value instanceof Payload)
+        {
+            return streamId >= 0 && streamId < checksum.length && checksum[streamId] ? VALUE_CHECKSUM : VALUE_PAYLOAD;
+        }
+        if (value == LONG)
+        {
+            return hasWord ? VALUE_LONG : VALUE_NONE;
+        }
+        if (value == DOUBLE)
+        {
+            return hasWord ? VALUE_DOUBLE : VALUE_NONE;
+        }
+        if (value instanceof Long)
+        {
+            return VALUE_LONG;
+        }
+        if (value instanceof Double)
+        {
+            return VALUE_DOUBLE;
+        }
+        return VALUE_NONE;
+    }
+
+    private static long value(final int kind, final Object value, final long word)
+    {
+        switch (kind)
+        {
+            case VALUE_CHECKSUM:
+            {
+                final Payload payload = (Payload)value;
+                return PayloadChecksum.of(payload.buffer(), 0, payload.length());
+            }
+            case VALUE_PAYLOAD:
+                return ((Payload)value).length();
+            case VALUE_LONG:
+                return value instanceof Long ? (Long)value : word;
+            case VALUE_DOUBLE:
+                return value instanceof Double ? Double.doubleToRawLongBits((Double)value) : word;
+            default:
+                return 0;
+        }
+    }
+
+    /** One fixed-size record: appended (SYNC) or put on the ring (ASYNC). */
+    private void record(
+        final int kind,
+        final int aux,
+        final int worker,
+        final int node,
+        final int stream,
+        final long timestamp,
+        final long value)
+    {
+        final long nanos = System.nanoTime();
+        final ManyToOneRingBuffer ring = this.ring;
+        if (ring != null)
+        {
+            final int index = ring.tryClaim(kind, FIXED_LENGTH);
+            if (index > 0)
+            {
+                JournalDescriptor.putFixed(ringBuffer, index, kind, aux, worker, node, stream, nanos, timestamp, value);
+                ring.commit(index);
+            }
+            else
+            {
+                lost.incrementAndGet(); // never block a worker: the agent journals the loss
+            }
+            return;
+        }
+        final Lane lane = lane(worker);
+        final DocumentContext dc = lane.appender.writingDocument();
+        try
+        {
+            lane.scratch.appendFixed(dc.wire().bytes(), kind, aux, worker, node, stream, nanos, timestamp, value);
+        }
+        catch (final RuntimeException ex)
+        {
+            dc.rollbackOnClose();
+            onFailure(ex);
+        }
+        finally
+        {
+            dc.close();
+        }
+    }
+
+    /** A record with a text tail: written directly (SYNC) or as a longer ring message (ASYNC). */
+    private void text(
+        final int kind, final int worker, final int node, final long timestamp, final long value, final String text)
+    {
+        final long nanos = System.nanoTime();
+        byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
+        final ManyToOneRingBuffer ring = this.ring;
+        if (ring != null)
+        {
+            final int room = ring.maxMsgLength() - FIXED_LENGTH - 4;
+            if (utf8.length > room)
+            {
+                utf8 = Arrays.copyOf(utf8, room); // a very long message is cut (it may split a character)
+            }
+            // rare and telling records: wait for room (parking) rather than lose them
+            final long patience = kind == JournalDescriptor.RUN_END ? TimeUnit.SECONDS.toNanos(5) :
+                TimeUnit.SECONDS.toNanos(1);
+            final int index = claimPatiently(ring, kind, FIXED_LENGTH + 4 + utf8.length, patience);
+            if (index > 0)
+            {
+                JournalDescriptor.putFixed(ringBuffer, index, kind, 0, worker, node, -1, nanos, timestamp, value);
+                ringBuffer.putInt(index + FIXED_LENGTH, utf8.length);
+                ringBuffer.putBytes(index + FIXED_LENGTH + 4, utf8);
+                ring.commit(index);
+            }
+            else
+            {
+                lost.incrementAndGet();
+            }
+            return;
+        }
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(kind, 0, worker, node, -1, nanos, timestamp, value)
+            .putInt(utf8.length)
+            .putBytes(utf8);
+        final DocumentContext dc = lane(worker).appender.writingDocument();
+        try
+        {
+            record.appendTo(dc.wire().bytes());
+        }
+        catch (final RuntimeException ex)
+        {
+            dc.rollbackOnClose();
+            onFailure(ex);
+        }
+        finally
+        {
+            dc.close();
+        }
+    }
+
+    private static int claimPatiently(
+        final ManyToOneRingBuffer ring, final int kind, final int length, final long timeoutNanos)
+    {
+        int index = ring.tryClaim(kind, length);
+        final long deadline = System.nanoTime() + timeoutNanos;
+        while (index <= 0 && System.nanoTime() - deadline < 0)
+        {
+            LockSupport.parkNanos(100_000L);
+            index = ring.tryClaim(kind, length);
+        }
+        return index;
+    }
+
+    /**
+     * A captured graph input: the payload's bytes copied into the journal on the caller's thread,
+     * in both modes, since the caller may reuse the payload once the call returns and the ring
+     * cannot hold frames. Allocation-free: the record's CRC32C is computed over the payload in
+     * place when it is on the heap, else over copies of it in the lane's scratch, a chunk at a
+     * time (the JVM checksums direct memory in place only through a {@link ByteBuffer}, and making
+     * one for the payload's address would allocate).
+     */
+    private void captured(final int streamId, final long timestamp, final Payload payload)
+    {
+        final long nanos = System.nanoTime();
+        final DirectBuffer buffer = payload.buffer();
+        final int length = payload.length();
+        final long sum = PayloadChecksum.of(buffer, 0, length);
+        if (length > maxCaptureBytes)
+        {
+            // too large for one Chronicle document: the length only, as for an uncaptured payload
+            record(JournalDescriptor.GRAPH_INPUT, VALUE_PAYLOAD, -1, -1, streamId, timestamp, length);
+            return;
+        }
+        final Lane lane = lane(-1);
+        final JournalDescriptor.Scratch scratch = lane.scratch;
+        JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,
+            nanos, timestamp, sum);
+        scratch.buffer.putInt(FIXED_LENGTH, length, ByteOrder.LITTLE_ENDIAN);
+        final CRC32C crc = scratch.crc;
+        crc.reset();
+        scratch.bytes.limit(FIXED_LENGTH + 4).position(0);
+        crc.update(scratch.bytes);
+        final byte[] array = buffer.byteArray();
+        final int arrayOffset = array == null ? 0 : (int)(buffer.addressOffset() - BufferUtil.ARRAY_BASE_OFFSET);
+        if (array != null)
+        {
+            crc.update(array, arrayOffset, length);
+        }
+        else
+        {
+            for (int done = 0; done < length; )
+            {
+                final int chunk = Math.min(length - done, JournalDescriptor.Scratch.LENGTH - FIXED_LENGTH - 4);
+                buffer.getBytes(done, scratch.buffer, FIXED_LENGTH + 4, chunk);
+                scratch.bytes.limit(FIXED_LENGTH + 4 + chunk).position(FIXED_LENGTH + 4);
+                crc.update(scratch.bytes);
+                done += chunk;
+            }
+        }
+        final int checksum = (int)crc.getValue();
+        final DocumentContext dc = lane.appender.writingDocument();
+        try
+        {
+            final Bytes<?> bytes = dc.wire().bytes();
+            bytes.unsafeWrite(scratch.buffer.addressOffset(), FIXED_LENGTH + 4);
+            if (array != null)
+            {
+                bytes.write(array, arrayOffset, length);
+            }
+            else
+            {
+                bytes.unsafeWrite(buffer.addressOffset(), length);
+            }
+            bytes.writeInt(checksum);
+        }
+        catch (final RuntimeException ex)
+        {
+            dc.rollbackOnClose();
+            onFailure(ex);
+        }
+        finally
+        {
+            dc.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- flush, failures, close
+
+    /**
+     * Waits until every record given so far is in Chronicle's mapped files (ASYNC: drained from
+     * the ring). SYNC records are there when their call returns. Parks while waiting.
+     *
+     * @param timeoutNanos how long to wait at most.
+     * @return true when drained; false on timeout or if the journal is closed.
+     */
+    public boolean flush(final long timeoutNanos)
+    {
+        final ManyToOneRingBuffer ring = this.ring;
+        if (ring == null)
+        {
+            return !closed;
+        }
+        final long target = ring.producerPosition();
+        final long deadline = System.nanoTime() + timeoutNanos;
+        while (ring.consumerPosition() < target)
+        {
+            if (closed || System.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(100_000L);
+        }
+        return true;
+    }
+
+    /**
+     * ASYNC: records lost so far because the ring was full (each loss is journaled as a
+     * {@link JournalRecord.Kind#LOST} record).
+     *
+     * @return the count.
+     */
+    public long lostRecords()
+    {
+        return lost.get();
+    }
+
+    /**
+     * Appends that failed (the run went on without them).
+     *
+     * @return the count.
+     */
+    public long failures()
+    {
+        return failures.get();
+    }
+
+    /**
+     * The first append failure, for a report.
+     *
+     * @return the exception, or null.
+     */
+    public Throwable firstFailure()
+    {
+        return firstFailure;
+    }
+
+    void onFailure(final Throwable t)
+    {
+        if (failures.getAndIncrement() == 0)
+        {
+            firstFailure = t;
+            LOG.warn("journal {}: an append failed; the run goes on, later failures are only counted", runDirectory, t);
+        }
+    }
+
+    /**
+     * A 64-bit hash of a graph config's text, for {@link #runStart}: {@link PayloadChecksum} of
+     * its UTF-8 bytes.
+     *
+     * @param configText the text.
+     * @return the hash.
+     */
+    public static long configHash(final String configText)
+    {
+        final byte[] utf8 = configText.getBytes(StandardCharsets.UTF_8);
+        return PayloadChecksum.of(new UnsafeBuffer(utf8), 0, utf8.length);
+    }
+
+    /**
+     * Stops the agent after it drained the ring (ASYNC), closes the queue, deletes the cycle files
+     * it prepared and did not need, and releases the run's writer lock. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        try
+        {
+            if (agentRunner != null)
+            {
+                agentRunner.close(); // the agent drains the ring in onClose, on its own thread
+            }
+        }
+        finally
+        {
+            synchronized (createdLanes)
+            {
+                for (final Lane lane : createdLanes)
+                {
+                    // closed from this thread, not the one that used it: the journal is quiet now
+                    lane.appender.singleThreadedCheckReset();
+                    lane.appender.close();
+                }
+                createdLanes.clear();
+            }
+            queue.close();
+            cycles.close();
+            JournalFiles.restrictAll(runDirectory); // a safety net: every file was made owner-only already
+            lock.close();
+        }
+    }
+}

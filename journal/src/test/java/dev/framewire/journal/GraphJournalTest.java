@@ -1,0 +1,71 @@
+package dev.framewire.journal;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.journal.JournalConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The engine's journal wiring: a run of a real graph leaves, for every packet, its whole life —
+ * the graph input, each node's call at its timestamp (begin and end), each emit — and the run's
+ * start and end.
+ */
+class GraphJournalTest
+{
+    @Test
+    @Timeout(60)
+    void everyPacketsLifeIsInTheJournal(@TempDir final Path dir) throws Exception
+    {
+        final int packets = 50;
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("mid"))
+            .node("b", n -> n.calculator("PassThroughCalculator").inputStream("mid").outputStream("out"))
+            .outputStream("out")
+            .journal(new JournalConfig().directory(dir))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            for (long ts = 0; ts < packets; ts++)
+            {
+                graph.addPacket("in", ts * 7, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        final JournalReader reader = JournalReader.read(JournalReader.latestRun(dir));
+        assertEquals(List.of("a", "b"), reader.nodeNames());
+        assertTrue(reader.configText().contains("PassThroughCalculator"), reader.configText());
+        final List<JournalRecord> records = reader.records();
+        for (long ts = 0; ts < packets; ts++)
+        {
+            final long t = ts;
+            assertEquals(1, count(records, JournalRecord.Kind.GRAPH_INPUT, null, "in", t), "input " + t);
+            for (final String node : List.of("a", "b"))
+            {
+                assertEquals(1, count(records, JournalRecord.Kind.PROCESS_BEGIN, node, null, t), node + " begin " + t);
+                assertEquals(1, count(records, JournalRecord.Kind.PROCESS_END, node, null, t), node + " end " + t);
+            }
+            assertEquals(1, count(records, JournalRecord.Kind.EMIT, "a", "mid", t), "a emit " + t);
+            assertEquals(1, count(records, JournalRecord.Kind.EMIT, "b", "out", t), "b emit " + t);
+        }
+        assertEquals("done", reader.runEnd().text());
+    }
+
+    private static long count(
+        final List<JournalRecord> records, final JournalRecord.Kind kind, final String node, final String stream,
+        final long ts)
+    {
+        return records.stream().filter(r -> r.kind() == kind && r.timestamp() == ts &&
+            (node == null || node.equals(r.nodeName())) && (stream == null || stream.equals(r.streamName()))).count();
+    }
+}

@@ -1,0 +1,188 @@
+package dev.framewire.journal;
+
+import dev.framewire.core.journal.JournalConfig;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static dev.framewire.journal.JournalRecord.Kind.EMIT;
+import static dev.framewire.journal.JournalRecord.Kind.GRAPH_INPUT;
+import static dev.framewire.journal.JournalRecord.Kind.PROCESS_BEGIN;
+import static dev.framewire.journal.JournalRecord.Kind.PROCESS_END;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A child JVM journals in a loop and is killed with SIGKILL ({@link Process#destroyForcibly()})
+ * mid-run; the parent reads its journal and finds every record the child had reported durable,
+ * in order, with nothing after a gap.
+ */
+@Timeout(60)
+class JournalCrashTest
+{
+    static final long KILL_AFTER = 20_000;
+
+    @TempDir
+    Path dir;
+
+    static Path jvmConfig()
+    {
+        for (Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath(); d != null; d = d.getParent())
+        {
+            final Path config = d.resolve(".mvn").resolve("jvm.config");
+            if (Files.isRegularFile(config))
+            {
+                return config;
+            }
+        }
+        throw new IllegalStateException("no .mvn/jvm.config above " + System.getProperty("user.dir"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(JournalConfig.Mode.class)
+    void recordsWrittenBeforeAKillNineAreReadable(final JournalConfig.Mode mode) throws Exception
+    {
+        final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        final Path stderr = dir.resolve("child-stderr.txt");
+        final ProcessBuilder builder = new ProcessBuilder(java.toString(), "@" + jvmConfig(), "-Xmx128m",
+            "-cp", System.getProperty("java.class.path"), JournalCrashChild.class.getName(),
+            dir.resolve("journals").toString(), mode.name())
+            .redirectError(stderr.toFile());
+        final Process child = builder.start();
+        final AtomicLong durable = new AtomicLong();
+        final AtomicReference<Path> run = new AtomicReference<>();
+        try
+        {
+            final Thread reader = new Thread(() ->
+            {
+                try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)))
+                {
+                    String line;
+                    while ((line = in.readLine()) != null)
+                    {
+                        if (line.startsWith("RUN "))
+                        {
+                            run.set(Path.of(line.substring(4)));
+                        }
+                        else if (line.startsWith("DURABLE "))
+                        {
+                            durable.set(Long.parseLong(line.substring(8)));
+                        }
+                    }
+                }
+                catch (final Exception ignored)
+                {
+                    // the child died: its pipe closes
+                }
+            }, "crash-child-stdout");
+            reader.setDaemon(true);
+            reader.start();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            while (durable.get() < KILL_AFTER && child.isAlive() && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+            assertTrue(child.isAlive(), () -> "the child died on its own: " + read(stderr));
+            assertTrue(durable.get() >= KILL_AFTER, () -> "the child did not get far in 40 s: " + read(stderr));
+            // another process is writing the run: retention never deletes it, whatever the limits
+            assertEquals(JournalRetention.Verdict.IN_USE, verdict(run.get(), 0));
+        }
+        finally
+        {
+            child.destroyForcibly();
+            assertTrue(child.waitFor(20, TimeUnit.SECONDS));
+        }
+        assertEquals(137, child.exitValue(), "killed by SIGKILL");
+        final long reported = durable.get(); // the last line read before the kill; the child may have gone further
+        assertNotNull(run.get());
+
+        final JournalReader journal = JournalReader.read(run.get());
+        assertNull(journal.runEnd(), "a killed run has no end record");
+        // a contiguous prefix: iteration i's four records in order, then i + 1's; at most the last
+        // iteration is cut short
+        long iteration = 0;
+        int phase = 0;
+        final JournalRecord.Kind[] cycle = {GRAPH_INPUT, PROCESS_BEGIN, EMIT, PROCESS_END};
+        final List<JournalRecord> records = journal.records();
+        for (final JournalRecord r : records.subList(2, records.size()))
+        {
+            assertEquals(cycle[phase], r.kind(), r::toString);
+            assertEquals(iteration, r.timestamp(), r::toString);
+            if (r.kind() == EMIT)
+            {
+                assertEquals(iteration * 2, r.value());
+            }
+            if (++phase == cycle.length)
+            {
+                phase = 0;
+                iteration++;
+            }
+        }
+        System.out.println(mode + ": the child reported " + reported + " iterations durable; the journal holds " +
+            iteration + (phase > 0 ? " and " + phase + " records of the next" : "") +
+            (journal.endsIncomplete() ? ", then an incomplete record" : ""));
+        assertTrue(iteration >= reported, "read " + iteration + " iterations, the child had reported " + reported +
+            " durable");
+        assertFalse(journal.isDamaged(), "a killed run is not damage: " + journal.damage());
+        // the OS dropped the dead writer's lock: the run can go
+        assertEquals(JournalRetention.Verdict.DELETE, verdict(run.get(), 0));
+        // the crash window: the writer never closed, so nothing restricted the files after the fact;
+        // each was made owner-only when it was made
+        if (JournalFiles.isPosix(run.get()))
+        {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(run.get())));
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(run.get()))
+            {
+                for (final Path file : files)
+                {
+                    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+                        file.toString());
+                }
+            }
+        }
+    }
+
+    private static JournalRetention.Verdict verdict(final Path run, final long maxTotalBytes) throws IOException
+    {
+        for (final JournalRetention.Decision d : JournalRetention.plan(run.getParent(), null, maxTotalBytes,
+            Instant.now()))
+        {
+            if (d.run().equals(run))
+            {
+                return d.verdict();
+            }
+        }
+        throw new AssertionError(run + " is not among the runs of " + run.getParent());
+    }
+
+    private static String read(final Path file)
+    {
+        try
+        {
+            return Files.readString(file);
+        }
+        catch (final Exception ex)
+        {
+            return ex.toString();
+        }
+    }
+}
