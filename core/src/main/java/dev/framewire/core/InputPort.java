@@ -75,21 +75,23 @@ final class InputPort extends PacketSlot implements Input
     /** Fills the port with the queue's head packet (which must be at {@code ts}) and pops it. */
     boolean take()
     {
-        final Object v = queue.peekValue();
-        final long w = queue.peekWord();
+        final InputQueue queue = this.queue;
+        final long position = queue.headPosition(); // one read of the head for the slot and the pop
+        final Object v = queue.valueAt(position);
+        final long w = queue.wordAt(position);
         if (v instanceof Payload)
         {
             // before the port holds it: a stale packet stays queued and is released once, by the
             // queue's drain at the end of the run, not by both the port and the queue
             ((Payload)v).checkGeneration((int)w);
         }
-        set(queue.peekTimestamp(), v, w);
+        set(queue.timestampAt(position), v, w);
         passed = false;
         if (v instanceof Payload)
         {
             ((Payload)v).ownerTag(this);
         }
-        return queue.pop();
+        return queue.pop(position);
     }
 
     /**

@@ -273,6 +273,34 @@ final class InputQueue extends InputQueuePad3
         return room;
     }
 
+    /**
+     * Consumer, after {@link #peekTimestamp()} found a packet: its position, to read its fields
+     * ({@link #timestampAt}, {@link #valueAt}, {@link #wordAt}) and {@link #pop(long)} it with one
+     * read of the head.
+     */
+    long headPosition()
+    {
+        return ring.consumerPosition();
+    }
+
+    /** Consumer: the timestamp of the packet at {@link #headPosition()}. */
+    long timestampAt(final long position)
+    {
+        return ring.timestampAt(position);
+    }
+
+    /** Consumer: the value of the packet at {@link #headPosition()}. */
+    Object valueAt(final long position)
+    {
+        return ring.valueAt(position);
+    }
+
+    /** Consumer: the word of the packet at {@link #headPosition()}. */
+    long wordAt(final long position)
+    {
+        return ring.wordAt(position);
+    }
+
     /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
     Object peekValue()
     {
@@ -292,11 +320,17 @@ final class InputQueue extends InputQueuePad3
      */
     boolean pop()
     {
+        return pop(ring.consumerPosition());
+    }
+
+    /** {@link #pop()} of the packet at {@link #headPosition()} {@code position}. */
+    boolean pop(final long position)
+    {
         // A full fence after the head store (removeVolatile), not a release: the flag read below
         // must not be ordered before it, or a producer that set the flag and then saw the old head
         // (queue full, so it went idle) and this consumer that saw no flag (so no wake-up) would
         // both miss the room.
-        final long head = ring.removeVolatile();
+        final long head = ring.removeVolatile(position);
         if (!roomWanted)
         {
             return false; // nobody found the queue full: no need to read the producer's tail

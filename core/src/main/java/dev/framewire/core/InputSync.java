@@ -41,7 +41,8 @@ abstract class InputSync
             case SYNC_SETS:
                 return new SyncSetsSync(graph, ports, syncGroups(node, policy), processBounds);
             default:
-                return new DefaultSync(graph, node, ports, policy, processBounds);
+                return SingleInputSync.covers(ports, policy, processBounds) ? new SingleInputSync(graph, ports[0]) :
+                    new DefaultSync(graph, node, ports, policy, processBounds);
         }
     }
 

@@ -74,6 +74,8 @@ final class Node extends ScheduleState implements CalculatorContext
     final boolean processBounds;
     InputPort[] inputs;
     InputSync sync;
+    /** {@link #sync} when it is the one-input default policy, whose lean path the run takes; else null. */
+    private SingleInputSync solo;
     /** Scratch for batch counting, one cursor per input. */
     int[] batchCursor;
     OutputStream[] outputs;
@@ -234,12 +236,19 @@ final class Node extends ScheduleState implements CalculatorContext
             // kept timestamp's packets and handed the calculator an empty input set.
             memory.shed(this);
         }
-        while (!wantsToRun())
+        boolean wants = wantsToRun();
+        final SingleInputSync solo = this.solo;
+        if (solo != null)
+        {
+            solo.forgetSeen(); // what the call saw of its input answers the first look only
+        }
+        while (!wants)
         {
             if (tryIdle())
             {
                 return false;
             }
+            wants = wantsToRun();
         }
         return true;
     }
@@ -370,6 +379,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void initInputs()
     {
         sync = InputSync.create(graph, this, policy, processBounds);
+        solo = sync instanceof SingleInputSync ? (SingleInputSync)sync : null;
         batchCursor = new int[inputs.length];
     }
 
@@ -609,7 +619,9 @@ final class Node extends ScheduleState implements CalculatorContext
             {
                 // also as far as the inputs' bounds have moved: a bound that arrived while this
                 // node was queued schedules no further run, so it must be followed now
-                final long next = Timestamp.add(Math.max(Timestamp.nextAllowedInStream(timestamp), inputBound()), offset);
+                final SingleInputSync solo = this.solo;
+                final long in = solo != null ? solo.inputBoundAfterFill() : inputBound();
+                final long next = Timestamp.add(Math.max(Timestamp.nextAllowedInStream(timestamp), in), offset);
                 for (final OutputStream output : outputs)
                 {
                     output.setNextTimestampBound(next);

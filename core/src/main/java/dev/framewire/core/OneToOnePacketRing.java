@@ -165,6 +165,28 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         return longs[2 * ((int)(h + offset) & mask)];
     }
 
+    /**
+     * Consumer: its own position (the oldest packet's, once {@link #peekTimestamp()} found one), so
+     * that a caller reads the head once and then the slot's fields and {@link #removeVolatile(long)}
+     * by position.
+     */
+    long consumerPosition()
+    {
+        return (long)HEAD.getOpaque(this);
+    }
+
+    /** Consumer, for a position {@link #peekTimestamp()} found a packet at: its timestamp. */
+    long timestampAt(final long position)
+    {
+        return longs[2 * ((int)position & mask)];
+    }
+
+    /** Consumer, for a position {@link #peekTimestamp()} found a packet at: its word. */
+    long wordAt(final long position)
+    {
+        return longs[2 * ((int)position & mask) + 1];
+    }
+
     /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
     Object peekValue()
     {
@@ -186,7 +208,12 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
      */
     long removeVolatile()
     {
-        final long h = (long)HEAD.getOpaque(this);
+        return removeVolatile((long)HEAD.getOpaque(this));
+    }
+
+    /** {@link #removeVolatile()} for a caller that holds the {@link #consumerPosition()}. */
+    long removeVolatile(final long h)
+    {
         values[(int)h & mask] = null;
         HEAD.setVolatile(this, h + 1);
         return h + 1;
@@ -212,7 +239,8 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     }
 
     /**
-     * Any thread: the value in the slot of position {@code position}, for diagnostics (racy: the
+     * The value in the slot of position {@code position}: for the consumer, at a position
+     * {@link #peekTimestamp()} found a packet at; for any other thread, for diagnostics (racy: the
      * slot may be taken meanwhile).
      */
     Object valueAt(final long position)

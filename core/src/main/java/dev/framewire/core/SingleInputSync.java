@@ -1,0 +1,122 @@
+package dev.framewire.core;
+
+/**
+ * The default policy for the commonest node: one input, not a back edge, no bound-only processing
+ * ({@code process_timestamp_bounds} off), no batch, not early close or fixed size. MediaPipe's
+ * DefaultInputStreamHandler reduces then to "ready at the head packet's timestamp; ready to close
+ * when the queue is empty and the bound is past post-stream", which this class decides from one
+ * look at the queue instead of {@link SyncGroup}'s loop over ports and its bookkeeping for
+ * bound-only input sets. {@link DefaultSync} with a one-port group gives the same answers in the
+ * same order.
+ *
+ * <p>One more saving, for a node with an offset: after an input set is filled, the node reads its
+ * input's bound for the offset anyway ({@link #inputBoundAfterFill()}); when that look finds the
+ * queue empty and the stream still open, the node's first readiness check after the call answers
+ * "not ready" from it instead of reading the queue again. That is sound only for that one check:
+ * the look happened while the node was scheduled, so a producer on another thread that publishes
+ * after it marks the node dirty ({@link ScheduleState#claim()}) and the worker looks again before
+ * the node goes idle, and a producer on the node's own worker cannot run until the node's run is
+ * over. {@link Node#afterRun()} forgets the hint after its first look whatever that look decided.
+ *
+ * <p>Threading: the node's worker only.
+ */
+final class SingleInputSync extends InputSync
+{
+    private final InputPort port;
+    private final InputQueue queue;
+    /** Sticky readiness, as {@link DefaultSync}'s: the head's timestamp until {@link #fill} takes it. */
+    private long pending = Node.NOT_READY;
+    /** The hint described in the class javadoc: the queue was seen empty and open after the last fill. */
+    private boolean seenEmpty;
+
+    SingleInputSync(final Graph graph, final InputPort port)
+    {
+        super(graph, new InputPort[]{port}, false);
+        this.port = port;
+        this.queue = port.queue;
+    }
+
+    /** Whether a node's inputs and policy are the case this class covers. */
+    static boolean covers(final InputPort[] ports, final InputPolicy policy, final boolean processBounds)
+    {
+        return ports.length == 1 && !ports[0].queue.backEdge && !processBounds &&
+            policy.kind() == InputPolicy.Kind.DEFAULT && policy.batchSize() == 1;
+    }
+
+    @Override
+    long readiness()
+    {
+        if (pending != Node.NOT_READY)
+        {
+            return pending;
+        }
+        if (seenEmpty)
+        {
+            seenEmpty = false;
+            return Node.NOT_READY;
+        }
+        final InputQueue queue = this.queue;
+        long head = queue.peekTimestamp();
+        if (head == Timestamp.UNSET)
+        {
+            final long bound = queue.bound(); // then the ring again: a packet the bound settles is visible
+            head = queue.peekTimestamp();
+            if (head == Timestamp.UNSET)
+            {
+                return bound >= Timestamp.ONE_OVER_POST_STREAM ? Node.READY_FOR_CLOSE : Node.NOT_READY;
+            }
+        }
+        pending = head;
+        return head;
+    }
+
+    @Override
+    long fill(final long timestamp)
+    {
+        pending = Node.NOT_READY;
+        final InputQueue queue = this.queue;
+        final long head = queue.peekTimestamp();
+        if (head == timestamp)
+        {
+            if (port.take())
+            {
+                queue.wakeHeldBack();
+            }
+        }
+        else
+        {
+            // as SyncGroup.fill: an empty input at the highest settled timestamp
+            final long next = head != Timestamp.UNSET ? head :
+                Math.max(queue.bound(), Timestamp.nextAllowedInStream(timestamp));
+            port.set(Timestamp.previousAllowedInStream(next), null, 0);
+        }
+        return timestamp;
+    }
+
+    /**
+     * Worker, after {@link #fill}: {@link #inputBound()}, remembering whether it found the queue
+     * empty and open for the node's next readiness check (see the class javadoc).
+     */
+    long inputBoundAfterFill()
+    {
+        final InputQueue queue = this.queue;
+        long head = queue.peekTimestamp();
+        if (head == Timestamp.UNSET)
+        {
+            final long bound = queue.bound();
+            head = queue.peekTimestamp();
+            if (head == Timestamp.UNSET)
+            {
+                seenEmpty = bound < Timestamp.ONE_OVER_POST_STREAM;
+                return bound;
+            }
+        }
+        return head;
+    }
+
+    /** Worker: the node's first readiness check after a call is over; the hint no longer holds. */
+    void forgetSeen()
+    {
+        seenEmpty = false;
+    }
+}
