@@ -222,21 +222,29 @@ class PacketClonerTest
         try (Graph graph = new Graph(config))
         {
             graph.start();
-            // waitUntilIdle between timestamps: a gate with offset 0 also follows the heads of
-            // its queued inputs, so a gate that ran late would settle 199 on its way to 200 (a
-            // tighter bound than MediaPipe's, seen downstream as one more bound-only call)
+            // Each timestamp's packets go in while the graph is paused, and the test waits for idle
+            // before the next: a gate with offset 0 also follows the heads of its queued inputs, so
+            // a gate that ran between two of the adds at 200 (its data input there, its ALLOW input
+            // not yet) would settle 199 on its way to 200, seen downstream as one more bound-only
+            // call; when it runs is the scheduler's, not what this test is about.
+            graph.pause();
             graph.addPacket("input_enabled", true, 100);
             addFrame(graph, "input", 1, 100);
             graph.addPacket("tick_enabled", true, 100);
             graph.addPacket("tick", 0L, 100);
+            graph.resume();
             graph.waitUntilIdle();
+            graph.pause();
             graph.addPacket("input_enabled", true, 110);
             addFrame(graph, "input", 2, 110);
+            graph.resume();
             graph.waitUntilIdle();
+            graph.pause();
             graph.addPacket("tick_enabled", false, 200);
             graph.addPacket("tick", 0L, 200);
             graph.addPacket("input_enabled", false, 200);
             addFrame(graph, "input", 2, 200);
+            graph.resume();
             graph.waitUntilIdle();
             assertDrained(List.of("100: 1@100", "200: _@200"), after,
                 "the clone at 100, then the dropped tick at 200 settles 200 downstream");
