@@ -64,7 +64,7 @@ import java.util.stream.Stream;
  * {@code --duration} from the first frame (a paced run then has 2 s to drain its last frames before
  * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
  *
- * <p>The run is journaled into {@code ./journal} ({@link JournalOptions}: {@code --journal DIR},
+ * <p>The run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal DIR},
  * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
  * {@code journal postmortem} and {@code journal replay} on it.
  */

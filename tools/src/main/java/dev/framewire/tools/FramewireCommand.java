@@ -17,7 +17,7 @@ import java.io.PrintWriter;
  *   framewire analyze graphs/camera_ingest.pbtxt
  *   framewire dot graphs/camera_ingest.pbtxt -o graph.dot --png graph.png
  *   framewire demo --duration 10 --cameras 2
- *   framewire journal postmortem journal
+ *   framewire journal postmortem journals
  * </pre>
  *
  * <p>Exit codes: 0 done, 1 the command failed (a message says why: a missing file, an invalid

@@ -18,7 +18,7 @@ import java.util.List;
  * {@code postmortem} explains how a run ended, {@code replay} runs a recorded run again and
  * {@code diff} compares two runs' outputs.
  *
- * <p>Every subcommand takes a run directory ({@code journal/run-...}) or a journal root (then its
+ * <p>Every subcommand takes a run directory ({@code journals/run-...}) or a journal root (then its
  * newest run). A damaged journal (a record failing its checksum, a zeroed page, a damaged header,
  * a file cut short) is reported on standard error, each damage with its file, byte offset and
  * Chronicle index, as damage to the files and not as a killed run, with exit code 1, after

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The journal flags of the commands that run a graph ({@code run}, {@code demo},
- * {@code journal replay}): the tools journal every run into {@code ./journal} unless told
+ * {@code journal replay}): the tools journal every run into {@code ./journals} unless told
  * {@code --no-journal}; payload bytes are captured only for the streams named with
  * {@code --capture}; {@code --journal-max-age} and {@code --journal-max-size} delete old runs in
  * the journal directory when the run's journal opens (whole runs, oldest first, never one being
@@ -23,7 +23,7 @@ import java.util.List;
 final class JournalOptions
 {
     /** Where the tools journal when not told otherwise. */
-    static final String DEFAULT_DIRECTORY = "journal";
+    static final String DEFAULT_DIRECTORY = "journals";
 
     @Option(names = "--journal", paramLabel = "DIR", defaultValue = DEFAULT_DIRECTORY,
         description = "Journal the run (every graph input, emit, call, drop and error) into a run-<date>-<time>-<pid> " +

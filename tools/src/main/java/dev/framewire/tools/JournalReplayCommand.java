@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * captured payloads ({@code --capture} at recording) as off-heap payloads of the recorded bytes.
  * Source nodes simply run again: a deterministic graph gives the same outputs, which
  * {@code framewire journal diff} checks. The replay is journaled like any run (into
- * {@code ./journal} unless {@code --journal OUT} or {@code --no-journal}), capturing and
+ * {@code ./journals} unless {@code --journal OUT} or {@code --no-journal}), capturing and
  * checksumming the streams the recording did.
  *
  * <p>What cannot be replayed is said, not guessed: a graph input payload recorded by its length

@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
  * three are reported as a normal stop, with the table. Graph input streams get no packets from
  * this command: they are closed at the start.
  *
- * <p>Journal: the run is journaled into {@code ./journal} ({@link JournalOptions}: {@code --journal
+ * <p>Journal: the run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal
  * DIR}, {@code --no-journal}, {@code --capture STREAM...}), with checksums of the end streams'
  * payloads so that {@code framewire journal diff} can compare runs; the last line names the run's
  * journal directory.
