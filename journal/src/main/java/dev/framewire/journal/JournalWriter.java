@@ -146,6 +146,16 @@ public final class JournalWriter extends JournalSink
     {
         final OneToOneRingBuffer ring;
         volatile Thread owner;
+        // The worker's call in progress, not in the ring yet: it goes in as one CALL record when it
+        // ends. The owner's fields alone; see processBegin.
+        boolean callOpen;
+        int callNode;
+        long callTimestamp;
+        long callNanos;
+        /** The call's first packet emitted at its input timestamp, folded into its CALL record; -1: none. */
+        int emitStream = -1;
+        int emitKind;
+        long emitValue;
 
         WorkerRing(final int capacity)
         {
@@ -612,8 +622,23 @@ public final class JournalWriter extends JournalSink
             return;
         }
         ended = true;
-        // ASYNC: the workers' rings first, so that RUN_END, on the many-to-one ring, comes last in the file
+        // ASYNC: the workers' rings first, so that what follows, on the many-to-one ring, comes
+        // after their records in the file, RUN_END last
         flush(TimeUnit.SECONDS.toNanos(5));
+        final WorkerRing[] rings = this.workerRings;
+        for (int w = 0; w < rings.length; w++)
+        {
+            // ASYNC: a call still open when the run ends (its worker stopped inside it, or never
+            // returned) goes in as a PROCESS_BEGIN without an end, as SYNC would have it; through
+            // the many-to-one ring, since its worker may still be alive. The workers have stopped,
+            // which publishes their fields; a worker that never returned is a benign race here (at
+            // worst a torn call is journaled as open)
+            final WorkerRing own = rings[w];
+            if (own.callOpen)
+            {
+                openCall(own, w, ring);
+            }
+        }
         text(JournalDescriptor.RUN_END, -1, -1, Long.MIN_VALUE, lost.get(), how);
         flush(TimeUnit.SECONDS.toNanos(5));
     }
@@ -688,6 +713,19 @@ public final class JournalWriter extends JournalSink
             return;
         }
         final int kind = valueKind(streamId, value, true);
+        if (ring != null)
+        {
+            final WorkerRing own = ownRing(workerId);
+            if (own != null && own.callOpen && own.emitStream < 0 && own.callNode == nodeId &&
+                own.callTimestamp == timestamp && streamId >= 0)
+            {
+                // the call's packet at its input timestamp: it goes in with the call's CALL record
+                own.emitStream = streamId;
+                own.emitKind = kind;
+                own.emitValue = value(kind, value, word);
+                return;
+            }
+        }
         record(EMIT, kind, workerId, nodeId, streamId, timestamp, value(kind, value, word));
     }
 
@@ -702,10 +740,28 @@ public final class JournalWriter extends JournalSink
     @Override
     public void processBegin(final int workerId, final int nodeId, final long inputTimestamp)
     {
-        if (!closed)
+        if (closed)
         {
-            record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
+            return;
         }
+        final WorkerRing own = ring == null ? null : ownRing(workerId);
+        if (own != null)
+        {
+            // ASYNC on a worker's own ring: the call goes into the ring when it ends, as one CALL
+            // record (with the first packet it emits at its input timestamp), unless another record
+            // of this worker comes first (then its BEGIN goes in before that record, see openCall)
+            if (own.callOpen)
+            {
+                openCall(own, workerId);
+            }
+            own.callNanos = System.nanoTime();
+            own.callNode = nodeId;
+            own.callTimestamp = inputTimestamp;
+            own.emitStream = -1;
+            own.callOpen = true;
+            return;
+        }
+        record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
     }
 
     /**
@@ -718,9 +774,72 @@ public final class JournalWriter extends JournalSink
     @Override
     public void processEnd(final int workerId, final int nodeId, final long inputTimestamp)
     {
-        if (!closed)
+        if (closed)
         {
-            record(JournalDescriptor.PROCESS_END, 0, workerId, nodeId, -1, inputTimestamp, 0);
+            return;
+        }
+        final WorkerRing own = ring == null ? null : ownRing(workerId);
+        if (own != null && own.callOpen && own.callNode == nodeId && own.callTimestamp == inputTimestamp)
+        {
+            own.callOpen = false;
+            final long nanos = System.nanoTime();
+            final OneToOneRingBuffer ring = own.ring;
+            final int index = ring.tryClaim(JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
+            if (index > 0)
+            {
+                final AtomicBuffer buffer = ring.buffer();
+                JournalDescriptor.putFixed(buffer, index, JournalDescriptor.CALL, own.emitStream < 0 ? 0 : own.emitKind,
+                    workerId, nodeId, own.emitStream, own.callNanos, inputTimestamp, own.emitStream < 0 ? 0 : own.emitValue);
+                buffer.putLong(index + JournalDescriptor.CALL_END_NANOS_OFFSET, nanos);
+                ring.commit(index);
+            }
+            else
+            {
+                lost.incrementAndGet();
+            }
+            return;
+        }
+        record(JournalDescriptor.PROCESS_END, 0, workerId, nodeId, -1, inputTimestamp, 0);
+    }
+
+    /**
+     * ASYNC: a record of a worker comes while its call is open and not yet in the ring (an emit
+     * that cannot be folded, a drop, a bound, an error, a nested call): the call's PROCESS_BEGIN
+     * (and the packet folded so far, as an EMIT with the call's begin nanos) go into the ring
+     * first, so that the file keeps the worker's order; the call then ends with a PROCESS_END.
+     */
+    private void openCall(final WorkerRing own, final int workerId)
+    {
+        openCall(own, workerId, own.ring);
+    }
+
+    private void openCall(final WorkerRing own, final int workerId, final RingBuffer ring)
+    {
+        own.callOpen = false;
+        int index = ring.tryClaim(JournalDescriptor.PROCESS_BEGIN, FIXED_LENGTH);
+        if (index > 0)
+        {
+            JournalDescriptor.putFixed(ring.buffer(), index, JournalDescriptor.PROCESS_BEGIN, 0, workerId, own.callNode, -1,
+                own.callNanos, own.callTimestamp, 0);
+            ring.commit(index);
+        }
+        else
+        {
+            lost.incrementAndGet();
+        }
+        if (own.emitStream >= 0)
+        {
+            index = ring.tryClaim(EMIT, FIXED_LENGTH);
+            if (index > 0)
+            {
+                JournalDescriptor.putFixed(ring.buffer(), index, EMIT, own.emitKind, workerId, own.callNode, own.emitStream,
+                    own.callNanos, own.callTimestamp, own.emitValue);
+                ring.commit(index);
+            }
+            else
+            {
+                lost.incrementAndGet();
+            }
         }
     }
 
@@ -835,7 +954,12 @@ public final class JournalWriter extends JournalSink
         final long nanos = System.nanoTime();
         if (this.ring != null)
         {
-            final RingBuffer ring = ring(worker);
+            final WorkerRing own = ownRing(worker);
+            final RingBuffer ring = own == null ? this.ring : own.ring;
+            if (own != null && own.callOpen)
+            {
+                openCall(own, worker);
+            }
             final int index = ring.tryClaim(kind, FIXED_LENGTH);
             if (index > 0)
             {
@@ -873,7 +997,12 @@ public final class JournalWriter extends JournalSink
         byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
         if (this.ring != null)
         {
-            final RingBuffer ring = ring(worker);
+            final WorkerRing own = ownRing(worker);
+            final RingBuffer ring = own == null ? this.ring : own.ring;
+            if (own != null && own.callOpen)
+            {
+                openCall(own, worker);
+            }
             final int room = ring.maxMsgLength() - FIXED_LENGTH - 4;
             if (utf8.length > room)
             {
@@ -921,7 +1050,7 @@ public final class JournalWriter extends JournalSink
      * ASYNC: the calling thread's ring: its worker's own when it owns it (a volatile read, a plain
      * load on x86, and a compare), else the many-to-one ring.
      */
-    private RingBuffer ring(final int workerId)
+    private WorkerRing ownRing(final int workerId)
     {
         final WorkerRing[] rings = this.workerRings;
         if (workerId >= 0 && workerId < rings.length)
@@ -930,18 +1059,18 @@ public final class JournalWriter extends JournalSink
             final Thread owner = own.owner;
             if (owner == Thread.currentThread())
             {
-                return own.ring;
+                return own;
             }
             if (owner == null)
             {
                 return claimRing(own);
             }
         }
-        return ring;
+        return null;
     }
 
     /** Cold path, once per worker: the first thread to journal with a worker's id owns its ring. */
-    private RingBuffer claimRing(final WorkerRing own)
+    private WorkerRing claimRing(final WorkerRing own)
     {
         synchronized (createdLanes)
         {
@@ -949,7 +1078,7 @@ public final class JournalWriter extends JournalSink
             {
                 own.owner = Thread.currentThread();
             }
-            return own.owner == Thread.currentThread() ? own.ring : ring;
+            return own.owner == Thread.currentThread() ? own : null;
         }
     }
 
