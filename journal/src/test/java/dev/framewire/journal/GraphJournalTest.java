@@ -63,6 +63,20 @@ class GraphJournalTest
         }
         assertEquals("done", reader.runEnd().text());
         assertEquals(0, reader.lostRecords());
+        if (mode == JournalConfig.Mode.ASYNC)
+        {
+            // the worker owned its ring: each call was one CALL record, its BEGIN, EMIT and END one record
+            // number (but the last packet's, whose call also moves the closed stream's bound: a BOUND
+            // inside the call puts its BEGIN in the ring first)
+            for (final JournalRecord r : records)
+            {
+                if (r.kind() == JournalRecord.Kind.PROCESS_BEGIN && r.timestamp() >= 0 && r.timestamp() < packets - 1)
+                {
+                    final long index = r.index();
+                    assertEquals(3, records.stream().filter(x -> x.index() == index).count(), r::toString);
+                }
+            }
+        }
         final Postmortem pm = Postmortem.of(reader);
         for (final Postmortem.StreamState stream : pm.streams())
         {
