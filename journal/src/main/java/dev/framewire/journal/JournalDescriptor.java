@@ -25,12 +25,26 @@ import java.util.zip.CRC32C;
  *   | nanos (long)              | timestamp (long)               | value (long)                   |
  *   +---------------------------+--------------------------------+--------------------------------+
  *   40: tail, by kind: HEADER magic + pid; RUN_START names and config; GRAPH_INPUT with a
- *       captured payload: length + bytes; ERROR and RUN_END: text.  text = int length + UTF-8.
+ *       captured payload: length + bytes; ERROR and RUN_END: text; CALL: end nanos (long).
+ *       text = int length + UTF-8.
  *   n - 4: CRC32C (int) of bytes 0 .. n - 4 of the record, since format 1.1  (n = the record's length)
  *
  *   a fixed-size record, format 1.1:   0 ............................. 40 +----------+ 44
  *                                      | the 40 bytes above             | CRC32C   |
  *                                      +--------------------------------+----------+
+ *
+ *   CALL (kind 12, since 1.2; ASYNC, one per call of a worker on its own ring):
+ *   0        1        2        4                8                12               16
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   | 12     | value  | 0 (16) | worker (int)   | node (int)     | emit stream    |
+ *   |        | kind   |        |                |                | (int), -1 none |
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   16                          24                               32               40               48         52
+ *   +---------------------------+--------------------------------+----------------+----------------+----------+
+ *   | begin nanos (long)        | input timestamp (long)         | emit value     | end nanos      | CRC32C   |
+ *   +---------------------------+--------------------------------+----------------+----------------+----------+
+ *   = PROCESS_BEGIN (begin nanos), then, if emit stream is not -1, EMIT (stream, value kind, value,
+ *     timestamp = the input timestamp, nanos = begin nanos), then PROCESS_END (end nanos)
  * </pre>
  *
  * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
@@ -44,16 +58,19 @@ import java.util.zip.CRC32C;
  * major at 8, minor at 12, magic at 40), so that any reader can tell a journal and its version.
  * A new minor version may add kinds and tail fields; tail fields go before the checksum, which
  * stays last. A new major version may change anything else. Version 1.1 added the checksum; a
- * 1.0 reader reads 1.1 journals, skipping it as trailing bytes.
+ * 1.0 reader reads 1.1 journals, skipping it as trailing bytes. Version 1.2 added {@link #CALL},
+ * which a 1.1 reader skips as a kind it does not know (and so misses those calls).
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 1;
+    static final int FORMAT_MINOR = 2;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
+    /** The first minor version with {@link #CALL} records. */
+    static final int CALL_MINOR = 2;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -83,6 +100,16 @@ final class JournalDescriptor
     static final int ERROR = JournalRecord.Kind.ERROR.code;
     static final int RUN_END = JournalRecord.Kind.RUN_END.code;
     static final int LOST = JournalRecord.Kind.LOST.code;
+    /**
+     * Since 1.2, ASYNC only: a whole call in one record, which the reader gives as the
+     * PROCESS_BEGIN, EMIT (when one is folded in) and PROCESS_END it stands for. Not a
+     * {@link JournalRecord.Kind}: no reader's caller ever sees one.
+     */
+    static final int CALL = 12;
+    /** CALL: the call's end nanos, after the fixed part. */
+    static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
+    /** CALL's length without its checksum. */
+    static final int CALL_LENGTH = FIXED_LENGTH + 8;
 
     static
     {

@@ -4,6 +4,7 @@ import dev.framewire.core.Timestamp;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,6 +168,12 @@ public final class JournalDiff
             {
                 emits.computeIfAbsent(r.streamName(), k -> new ArrayList<>()).add(r);
             }
+        }
+        // in nanos order (stable): an ASYNC journal appends each worker's ring in turn, so a stream
+        // whose packets several workers delivered is not in delivery order in the file
+        for (final List<JournalRecord> stream : emits.values())
+        {
+            stream.sort(Comparator.comparingLong(JournalRecord::nanos));
         }
         return emits;
     }

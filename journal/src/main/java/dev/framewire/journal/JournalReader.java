@@ -648,6 +648,12 @@ public final class JournalReader
                 throw new Corrupt("the record is " + length + " bytes, shorter than the " + FIXED_LENGTH +
                     " every record has");
             }
+            if (code == JournalDescriptor.CALL && minor >= JournalDescriptor.CALL_MINOR)
+            {
+                call(index);
+                count++;
+                return;
+            }
             kind = JournalRecord.Kind.ofCode(code);
             if (kind == null || kind == JournalRecord.Kind.HEADER)
             {
@@ -725,6 +731,53 @@ public final class JournalReader
                 lost += value;
             }
             count++;
+        }
+
+        /**
+         * A CALL record (1.2, ASYNC): the PROCESS_BEGIN, the EMIT folded in (if any) and the
+         * PROCESS_END it stands for, each with the CALL's record number, exactly as the writer
+         * would have written them one by one (the EMIT with the call's begin nanos).
+         */
+        private void call(final long index)
+        {
+            kind = JournalRecord.Kind.PROCESS_BEGIN; // for the messages of check()
+            final int valueKind = buffer.getByte(JournalDescriptor.AUX_OFFSET) & 0xFF;
+            final int worker = buffer.getInt(JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int node = buffer.getInt(JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int stream = buffer.getInt(JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long beginNanos = buffer.getLong(JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long timestamp = buffer.getLong(JournalDescriptor.TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long value = buffer.getLong(JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long endNanos = getLong("end nanos");
+            if (position != limit && minor <= JournalDescriptor.FORMAT_MINOR)
+            {
+                throw new Corrupt("the record (CALL) is " + limit + " bytes, but its fields end at " + position);
+            }
+            if (stream < 0 && (valueKind != 0 || value != 0))
+            {
+                throw new Corrupt("the record (CALL) has a value but no stream for it");
+            }
+            if (valueKind > JournalRecord.VALUE_PAYLOAD)
+            {
+                throw new Corrupt("the record (CALL) has value kind " + valueKind + ", which an emitted packet cannot have");
+            }
+            if (started)
+            {
+                check(index, "worker", worker, workers.length);
+                check(index, "node", node, nodes.length);
+                check(index, "stream", stream, streams.length);
+            }
+            final String workerName = worker >= 0 && worker < workers.length ? workers[worker] : CALLER;
+            final String nodeName = node >= 0 && node < nodes.length ? nodes[node] : null;
+            records.add(new JournalRecord(index, JournalRecord.Kind.PROCESS_BEGIN, beginNanos, worker, node, -1, timestamp,
+                0, 0, null, null, workerName, nodeName, null));
+            if (stream >= 0)
+            {
+                records.add(new JournalRecord(index, JournalRecord.Kind.EMIT, beginNanos, worker, node, stream, timestamp,
+                    valueKind, value, null, null, workerName, nodeName, stream < streams.length ? streams[stream] : null));
+            }
+            records.add(new JournalRecord(index, JournalRecord.Kind.PROCESS_END, endNanos, worker, node, -1, timestamp,
+                0, 0, null, null, workerName, nodeName, null));
         }
 
         private void check(final long index, final String what, final int id, final int count)

@@ -17,6 +17,8 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,9 +71,12 @@ import static dev.framewire.journal.JournalRecord.VALUE_PAYLOAD;
  * calling worker's id (-1 for a thread that is not a worker: a graph input's adder, the graph's
  * owner). In {@link JournalConfig.Mode#SYNC} each thread appends through a Chronicle appender of
  * its own (found through a per-worker slot, else a thread local); in
- * {@link JournalConfig.Mode#ASYNC} the hot calls claim a slot in a many-to-one ring and return,
- * and a journal agent appends. File order is append order; across threads it may differ slightly
- * from {@code nanos} order.
+ * {@link JournalConfig.Mode#ASYNC} the hot calls claim a slot in a ring and return, and a journal
+ * agent appends: a worker's thread in a one-to-one ring of its own (no CAS, no line shared with
+ * another producer), any other thread (a graph input's adder, the graph's owner, a thread using a
+ * worker id it does not own) in one many-to-one ring. File order is append order; per thread it
+ * is the order of its events, across threads (and in ASYNC mode across rings) it is not
+ * {@code nanos} order: readers that need a global order sort by {@code nanos}.
  *
  * <p>The journal never fails the run: an append that throws (disk full, say) is counted in
  * {@link #failures()} and logged once, and the run goes on.
@@ -96,8 +101,16 @@ public final class JournalWriter extends JournalSink
      * lookup. Written under the {@code createdLanes} lock, read racily (see {@link #lane}).
      */
     private LaneSlot[] slots = new LaneSlot[0];
+    /** ASYNC: the ring of threads that are not a worker's own (see {@link #ring(int)}); null in SYNC. */
     private final ManyToOneRingBuffer ring;
-    private final AtomicBuffer ringBuffer;
+    /**
+     * ASYNC: by worker id, the worker's own one-to-one ring and the thread that owns it; made by
+     * {@link #runStart} before the workers start (which publishes them to the workers), handed to
+     * the agent through a volatile write.
+     */
+    private WorkerRing[] workerRings = new WorkerRing[0];
+    private final JournalAgent agent;
+    private final int ringCapacity;
     private final AgentRunner agentRunner;
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -121,6 +134,33 @@ public final class JournalWriter extends JournalSink
         Lane(final ExcerptAppender appender)
         {
             this.appender = appender;
+        }
+    }
+
+    /**
+     * A worker's ASYNC ring: single producer, the thread that first journals with the worker's id
+     * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
+     * the many-to-one ring, so the one-to-one ring never sees two producers.
+     */
+    static final class WorkerRing
+    {
+        final OneToOneRingBuffer ring;
+        volatile Thread owner;
+        // The worker's call in progress, not in the ring yet: it goes in as one CALL record when it
+        // ends. The owner's fields alone; see processBegin.
+        boolean callOpen;
+        int callNode;
+        long callTimestamp;
+        long callNanos;
+        /** The call's first packet emitted at its input timestamp, folded into its CALL record; -1: none. */
+        int emitStream = -1;
+        int emitKind;
+        long emitValue;
+
+        WorkerRing(final int capacity)
+        {
+            ring = new OneToOneRingBuffer(new UnsafeBuffer(
+                ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
         }
     }
 
@@ -155,19 +195,20 @@ public final class JournalWriter extends JournalSink
         this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
         if (mode == JournalConfig.Mode.ASYNC)
         {
-            this.ringBuffer = new UnsafeBuffer(
-                ByteBuffer.allocateDirect(config.ringCapacity() + RingBufferDescriptor.TRAILER_LENGTH));
-            this.ring = new ManyToOneRingBuffer(ringBuffer);
+            this.ringCapacity = config.ringCapacity();
+            this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(
+                ByteBuffer.allocateDirect(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH)));
             // spin a little, yield a little, then park up to agentMaxParkNanos: the machine's cores
             // belong to the workers, and the ring absorbs the latency of a parked agent
             final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 5, 10_000, config.agentMaxParkNanos());
-            this.agentRunner = new AgentRunner(idle, this::onFailure, null,
-                new JournalAgent(queue, ring, ringBuffer.byteBuffer(), lost, this));
+            this.agent = new JournalAgent(queue, ring, lost, this);
+            this.agentRunner = new AgentRunner(idle, this::onFailure, null, agent);
         }
         else
         {
-            this.ringBuffer = null;
+            this.ringCapacity = 0;
             this.ring = null;
+            this.agent = null;
             this.agentRunner = null;
         }
     }
@@ -477,6 +518,16 @@ public final class JournalWriter extends JournalSink
                 slots[w] = new LaneSlot(null, newLane());
             }
         }
+        else
+        {
+            final WorkerRing[] rings = new WorkerRing[workerNames.length];
+            for (int w = 0; w < rings.length; w++)
+            {
+                rings[w] = new WorkerRing(ringCapacity);
+            }
+            this.workerRings = rings;
+            agent.workerRings(rings);
+        }
         synchronized (createdLanes)
         {
             this.slots = slots;
@@ -571,6 +622,23 @@ public final class JournalWriter extends JournalSink
             return;
         }
         ended = true;
+        // ASYNC: the workers' rings first, so that what follows, on the many-to-one ring, comes
+        // after their records in the file, RUN_END last
+        flush(TimeUnit.SECONDS.toNanos(5));
+        final WorkerRing[] rings = this.workerRings;
+        for (int w = 0; w < rings.length; w++)
+        {
+            // ASYNC: a call still open when the run ends (its worker stopped inside it, or never
+            // returned) goes in as a PROCESS_BEGIN without an end, as SYNC would have it; through
+            // the many-to-one ring, since its worker may still be alive. The workers have stopped,
+            // which publishes their fields; a worker that never returned is a benign race here (at
+            // worst a torn call is journaled as open)
+            final WorkerRing own = rings[w];
+            if (own.callOpen)
+            {
+                openCall(own, w, ring);
+            }
+        }
         text(JournalDescriptor.RUN_END, -1, -1, Long.MIN_VALUE, lost.get(), how);
         flush(TimeUnit.SECONDS.toNanos(5));
     }
@@ -645,6 +713,19 @@ public final class JournalWriter extends JournalSink
             return;
         }
         final int kind = valueKind(streamId, value, true);
+        if (ring != null)
+        {
+            final WorkerRing own = ownRing(workerId);
+            if (own != null && own.callOpen && own.emitStream < 0 && own.callNode == nodeId &&
+                own.callTimestamp == timestamp && streamId >= 0)
+            {
+                // the call's packet at its input timestamp: it goes in with the call's CALL record
+                own.emitStream = streamId;
+                own.emitKind = kind;
+                own.emitValue = value(kind, value, word);
+                return;
+            }
+        }
         record(EMIT, kind, workerId, nodeId, streamId, timestamp, value(kind, value, word));
     }
 
@@ -659,10 +740,28 @@ public final class JournalWriter extends JournalSink
     @Override
     public void processBegin(final int workerId, final int nodeId, final long inputTimestamp)
     {
-        if (!closed)
+        if (closed)
         {
-            record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
+            return;
         }
+        final WorkerRing own = ring == null ? null : ownRing(workerId);
+        if (own != null)
+        {
+            // ASYNC on a worker's own ring: the call goes into the ring when it ends, as one CALL
+            // record (with the first packet it emits at its input timestamp), unless another record
+            // of this worker comes first (then its BEGIN goes in before that record, see openCall)
+            if (own.callOpen)
+            {
+                openCall(own, workerId);
+            }
+            own.callNanos = System.nanoTime();
+            own.callNode = nodeId;
+            own.callTimestamp = inputTimestamp;
+            own.emitStream = -1;
+            own.callOpen = true;
+            return;
+        }
+        record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
     }
 
     /**
@@ -675,9 +774,72 @@ public final class JournalWriter extends JournalSink
     @Override
     public void processEnd(final int workerId, final int nodeId, final long inputTimestamp)
     {
-        if (!closed)
+        if (closed)
         {
-            record(JournalDescriptor.PROCESS_END, 0, workerId, nodeId, -1, inputTimestamp, 0);
+            return;
+        }
+        final WorkerRing own = ring == null ? null : ownRing(workerId);
+        if (own != null && own.callOpen && own.callNode == nodeId && own.callTimestamp == inputTimestamp)
+        {
+            own.callOpen = false;
+            final long nanos = System.nanoTime();
+            final OneToOneRingBuffer ring = own.ring;
+            final int index = ring.tryClaim(JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
+            if (index > 0)
+            {
+                final AtomicBuffer buffer = ring.buffer();
+                JournalDescriptor.putFixed(buffer, index, JournalDescriptor.CALL, own.emitStream < 0 ? 0 : own.emitKind,
+                    workerId, nodeId, own.emitStream, own.callNanos, inputTimestamp, own.emitStream < 0 ? 0 : own.emitValue);
+                buffer.putLong(index + JournalDescriptor.CALL_END_NANOS_OFFSET, nanos);
+                ring.commit(index);
+            }
+            else
+            {
+                lost.incrementAndGet();
+            }
+            return;
+        }
+        record(JournalDescriptor.PROCESS_END, 0, workerId, nodeId, -1, inputTimestamp, 0);
+    }
+
+    /**
+     * ASYNC: a record of a worker comes while its call is open and not yet in the ring (an emit
+     * that cannot be folded, a drop, a bound, an error, a nested call): the call's PROCESS_BEGIN
+     * (and the packet folded so far, as an EMIT with the call's begin nanos) go into the ring
+     * first, so that the file keeps the worker's order; the call then ends with a PROCESS_END.
+     */
+    private void openCall(final WorkerRing own, final int workerId)
+    {
+        openCall(own, workerId, own.ring);
+    }
+
+    private void openCall(final WorkerRing own, final int workerId, final RingBuffer ring)
+    {
+        own.callOpen = false;
+        int index = ring.tryClaim(JournalDescriptor.PROCESS_BEGIN, FIXED_LENGTH);
+        if (index > 0)
+        {
+            JournalDescriptor.putFixed(ring.buffer(), index, JournalDescriptor.PROCESS_BEGIN, 0, workerId, own.callNode, -1,
+                own.callNanos, own.callTimestamp, 0);
+            ring.commit(index);
+        }
+        else
+        {
+            lost.incrementAndGet();
+        }
+        if (own.emitStream >= 0)
+        {
+            index = ring.tryClaim(EMIT, FIXED_LENGTH);
+            if (index > 0)
+            {
+                JournalDescriptor.putFixed(ring.buffer(), index, EMIT, own.emitKind, workerId, own.callNode, own.emitStream,
+                    own.callNanos, own.callTimestamp, own.emitValue);
+                ring.commit(index);
+            }
+            else
+            {
+                lost.incrementAndGet();
+            }
         }
     }
 
@@ -790,13 +952,18 @@ public final class JournalWriter extends JournalSink
         final long value)
     {
         final long nanos = System.nanoTime();
-        final ManyToOneRingBuffer ring = this.ring;
-        if (ring != null)
+        if (this.ring != null)
         {
+            final WorkerRing own = ownRing(worker);
+            final RingBuffer ring = own == null ? this.ring : own.ring;
+            if (own != null && own.callOpen)
+            {
+                openCall(own, worker);
+            }
             final int index = ring.tryClaim(kind, FIXED_LENGTH);
             if (index > 0)
             {
-                JournalDescriptor.putFixed(ringBuffer, index, kind, aux, worker, node, stream, nanos, timestamp, value);
+                JournalDescriptor.putFixed(ring.buffer(), index, kind, aux, worker, node, stream, nanos, timestamp, value);
                 ring.commit(index);
             }
             else
@@ -828,9 +995,14 @@ public final class JournalWriter extends JournalSink
     {
         final long nanos = System.nanoTime();
         byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
-        final ManyToOneRingBuffer ring = this.ring;
-        if (ring != null)
+        if (this.ring != null)
         {
+            final WorkerRing own = ownRing(worker);
+            final RingBuffer ring = own == null ? this.ring : own.ring;
+            if (own != null && own.callOpen)
+            {
+                openCall(own, worker);
+            }
             final int room = ring.maxMsgLength() - FIXED_LENGTH - 4;
             if (utf8.length > room)
             {
@@ -842,9 +1014,10 @@ public final class JournalWriter extends JournalSink
             final int index = claimPatiently(ring, kind, FIXED_LENGTH + 4 + utf8.length, patience);
             if (index > 0)
             {
-                JournalDescriptor.putFixed(ringBuffer, index, kind, 0, worker, node, -1, nanos, timestamp, value);
-                ringBuffer.putInt(index + FIXED_LENGTH, utf8.length);
-                ringBuffer.putBytes(index + FIXED_LENGTH + 4, utf8);
+                final AtomicBuffer buffer = ring.buffer();
+                JournalDescriptor.putFixed(buffer, index, kind, 0, worker, node, -1, nanos, timestamp, value);
+                buffer.putInt(index + FIXED_LENGTH, utf8.length);
+                buffer.putBytes(index + FIXED_LENGTH + 4, utf8);
                 ring.commit(index);
             }
             else
@@ -873,8 +1046,44 @@ public final class JournalWriter extends JournalSink
         }
     }
 
+    /**
+     * ASYNC: the calling thread's ring: its worker's own when it owns it (a volatile read, a plain
+     * load on x86, and a compare), else the many-to-one ring.
+     */
+    private WorkerRing ownRing(final int workerId)
+    {
+        final WorkerRing[] rings = this.workerRings;
+        if (workerId >= 0 && workerId < rings.length)
+        {
+            final WorkerRing own = rings[workerId];
+            final Thread owner = own.owner;
+            if (owner == Thread.currentThread())
+            {
+                return own;
+            }
+            if (owner == null)
+            {
+                return claimRing(own);
+            }
+        }
+        return null;
+    }
+
+    /** Cold path, once per worker: the first thread to journal with a worker's id owns its ring. */
+    private WorkerRing claimRing(final WorkerRing own)
+    {
+        synchronized (createdLanes)
+        {
+            if (own.owner == null)
+            {
+                own.owner = Thread.currentThread();
+            }
+            return own.owner == Thread.currentThread() ? own : null;
+        }
+    }
+
     private static int claimPatiently(
-        final ManyToOneRingBuffer ring, final int kind, final int length, final long timeoutNanos)
+        final RingBuffer ring, final int kind, final int length, final long timeoutNanos)
     {
         int index = ring.tryClaim(kind, length);
         final long deadline = System.nanoTime() + timeoutNanos;
@@ -975,15 +1184,26 @@ public final class JournalWriter extends JournalSink
         {
             return !closed;
         }
+        final WorkerRing[] rings = this.workerRings;
+        final long[] targets = new long[rings.length];
+        for (int w = 0; w < rings.length; w++)
+        {
+            targets[w] = rings[w].ring.producerPosition();
+        }
         final long target = ring.producerPosition();
         final long deadline = System.nanoTime() + timeoutNanos;
-        while (ring.consumerPosition() < target)
+        for (int w = -1; w < rings.length; w++)
         {
-            if (closed || System.nanoTime() - deadline > 0)
+            final RingBuffer r = w < 0 ? ring : rings[w].ring;
+            final long t = w < 0 ? target : targets[w];
+            while (r.consumerPosition() < t)
             {
-                return false;
+                if (closed || System.nanoTime() - deadline > 0)
+                {
+                    return false;
+                }
+                LockSupport.parkNanos(100_000L);
             }
-            LockSupport.parkNanos(100_000L);
         }
         return true;
     }

@@ -5,6 +5,7 @@ import dev.framewire.core.Timestamp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,6 +25,9 @@ import java.util.Locale;
  * set (stream -1) happen in or after a call that consumed it and do not count. Which node consumes
  * which stream comes from the run start's topology; without it, nothing is counted in flight. An
  * ASYNC journal that lost records (ring full) may count short.
+ *
+ * <p>Records are taken in {@code nanos} order, not file order: an ASYNC journal appends each
+ * worker's ring in turn, so a BEGIN can come in the file before the EMIT of the packet it took.
  *
  * <p>Calls: a worker runs one call at a time, so a PROCESS_END closes the call its worker began.
  * A node is in process while any of its calls is open; with several open (up to its
@@ -408,7 +412,12 @@ public final class Postmortem
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
 
-        for (final JournalRecord r : journal.records())
+        // in nanos order (stable: file order among equal readings): an ASYNC journal appends each
+        // worker's ring in turn, so a consumer's PROCESS_BEGIN can come in the file before the EMIT
+        // of the packet it took; nanos, read before the packet went out and after it came in, does not
+        final List<JournalRecord> records = new ArrayList<>(journal.records());
+        records.sort(Comparator.comparingLong(JournalRecord::nanos));
+        for (final JournalRecord r : records)
         {
             if (r.kind() == JournalRecord.Kind.HEADER)
             {

@@ -117,28 +117,48 @@ class JournalCrashTest
 
         final JournalReader journal = JournalReader.read(run.get());
         assertNull(journal.runEnd(), "a killed run has no end record");
-        // a contiguous prefix: iteration i's four records in order, then i + 1's; at most the last
-        // iteration is cut short
-        long iteration = 0;
+        // the child's one thread makes, per iteration i, GRAPH_INPUT i (worker -1), then worker 0's
+        // PROCESS_BEGIN, EMIT, PROCESS_END at i. SYNC: the file is that order, a contiguous prefix of
+        // it, at most the last iteration cut short. ASYNC: the graph inputs go through the many-to-one
+        // ring and worker 0's records through its own, and the agent appends the rings in turn: each
+        // is a contiguous prefix in its own order, and nothing is lost but what was in the rings
+        final JournalRecord.Kind[] call = {PROCESS_BEGIN, EMIT, PROCESS_END};
+        long inputs = 0;
+        long calls = 0;
         int phase = 0;
-        final JournalRecord.Kind[] cycle = {GRAPH_INPUT, PROCESS_BEGIN, EMIT, PROCESS_END};
         final List<JournalRecord> records = journal.records();
         for (final JournalRecord r : records.subList(2, records.size()))
         {
-            assertEquals(cycle[phase], r.kind(), r::toString);
-            assertEquals(iteration, r.timestamp(), r::toString);
+            if (r.kind() == GRAPH_INPUT)
+            {
+                if (mode == JournalConfig.Mode.SYNC)
+                {
+                    assertTrue(phase == 0 && inputs == calls, r::toString);
+                }
+                assertEquals(inputs, r.timestamp(), r::toString);
+                inputs++;
+                continue;
+            }
+            if (mode == JournalConfig.Mode.SYNC)
+            {
+                assertEquals(calls + 1, inputs, r::toString);
+            }
+            assertEquals(call[phase], r.kind(), r::toString);
+            assertEquals(0, r.worker(), r::toString);
+            assertEquals(calls, r.timestamp(), r::toString);
             if (r.kind() == EMIT)
             {
-                assertEquals(iteration * 2, r.value());
+                assertEquals(calls * 2, r.value());
             }
-            if (++phase == cycle.length)
+            if (++phase == call.length)
             {
                 phase = 0;
-                iteration++;
+                calls++;
             }
         }
+        final long iteration = Math.min(inputs, calls);
         System.out.println(mode + ": the child reported " + reported + " iterations durable; the journal holds " +
-            iteration + (phase > 0 ? " and " + phase + " records of the next" : "") +
+            inputs + " graph inputs and " + calls + " calls" + (phase > 0 ? " and " + phase + " records of the next" : "") +
             (journal.endsIncomplete() ? ", then an incomplete record" : ""));
         assertTrue(iteration >= reported, "read " + iteration + " iterations, the child had reported " + reported +
             " durable");

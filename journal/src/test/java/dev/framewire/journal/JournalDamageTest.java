@@ -383,7 +383,7 @@ class JournalDamageTest
         assertEquals(JournalDamage.Kind.UNKNOWN_KIND, damage.kind());
         assertEquals(markerChronicleIndex, damage.chronicleIndex());
         assertTrue(ex.getMessage().contains("record #" + markerIndex + "): unknown kind: the record has kind 126, " +
-            "which format 1.1 does not have; it is skipped") && ex.getMessage().contains(run.toString()),
+            "which format 1.2 does not have; it is skipped") && ex.getMessage().contains(run.toString()),
             ex.getMessage());
         assertReadAllButTheMarker(ex);
     }
@@ -488,9 +488,25 @@ class JournalDamageTest
         assertEquals(header - 4, damage.byteOffset());
         final JournalReader readable = ex.readable();
         assertEquals(1, readable.formatMajor());
-        assertEquals(1, readable.formatMinor());
+        assertEquals(JournalDescriptor.FORMAT_MINOR, readable.formatMinor());
         assertEquals(intact.size() - 1, readable.records().size());
         assertEquals(List.of(JournalRoundTripTest.STREAMS), readable.streamNames());
+    }
+
+    @Test
+    void aCallRecordInAFormat11JournalIsAnUnknownKind() throws Exception
+    {
+        final long header = body(0);
+        pokeInt(header + JournalDescriptor.STREAM_OFFSET, 1); // a 1.1 journal: CALL came in 1.2
+        fixChecksum(header);
+        poke(markerBody + JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.CALL);
+        fixChecksum(markerBody);
+        final JournalException ex = readFails();
+        final JournalDamage damage = only(ex);
+        assertEquals(JournalDamage.Kind.UNKNOWN_KIND, damage.kind());
+        assertTrue(ex.getMessage().contains("the record has kind 12, which format 1.1 does not have"), ex.getMessage());
+        assertEquals(1, ex.readable().formatMinor());
+        assertEquals(intact.size() - 1, ex.readable().records().size());
     }
 
     @Test
@@ -504,7 +520,7 @@ class JournalDamageTest
         final JournalReader journal = JournalReader.read(run);
         assertEquals(4, journal.formatMinor());
         assertEquals(intact.size() - 1, journal.records().size());
-        assertEquals(List.of("skipped 1 records of kinds format 1.4 has and this reader (format 1.1) does not"),
+        assertEquals(List.of("skipped 1 records of kinds format 1.4 has and this reader (format 1.2) does not"),
             journal.notes());
         assertFalse(journal.isDamaged());
     }

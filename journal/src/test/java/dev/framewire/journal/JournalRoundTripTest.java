@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -140,7 +141,7 @@ class JournalRoundTripTest
 
         final JournalReader journal = JournalReader.read(run);
         assertEquals(1, journal.formatMajor());
-        assertEquals(1, journal.formatMinor());
+        assertEquals(JournalDescriptor.FORMAT_MINOR, journal.formatMinor());
         assertFalse(journal.isDamaged());
         assertEquals("0.1.0-test", journal.engineVersion());
         assertEquals("node { calculator: \"X\" }", journal.configText());
@@ -154,17 +155,25 @@ class JournalRoundTripTest
         assertFalse(journal.endsIncomplete());
         assertTrue(journal.notes().isEmpty(), journal.notes()::toString);
 
-        final List<JournalRecord> records = journal.records();
+        final List<JournalRecord> records = new ArrayList<>(journal.records());
         assertEquals(HEADER, records.get(0).kind());
         assertEquals(RUN_START, records.get(1).kind());
         assertEquals(expected.size() + 2, records.size(), records::toString);
+        if (mode == JournalConfig.Mode.ASYNC)
+        {
+            // each ring in its order, the rings appended in turn: one thread's order is nanos order
+            records.sort(Comparator.comparingLong(JournalRecord::nanos));
+        }
         long previous = before;
         for (int i = 0; i < expected.size(); i++)
         {
             final Expected e = expected.get(i);
             final JournalRecord r = records.get(i + 2);
             final String where = "record " + (i + 2) + ": " + r;
-            assertEquals(i + 2, r.index(), where);
+            if (mode == JournalConfig.Mode.SYNC)
+            {
+                assertEquals(i + 2, r.index(), where);
+            }
             assertEquals(e.kind(), r.kind(), where);
             assertEquals(e.worker(), r.worker(), where);
             assertEquals(e.node(), r.node(), where);
@@ -359,6 +368,112 @@ class JournalRoundTripTest
         {
             assertEquals(perWorker, n);
         }
+    }
+
+    /**
+     * ASYNC writes a worker's call as one CALL record (with the packet it emitted at its input
+     * timestamp folded in), SYNC as BEGIN, EMIT, END: both read back as the same records, in the
+     * same order, whatever else the call journaled (a second emit, a drop, an emit at another
+     * timestamp) and with a call still open at the run's end.
+     */
+    @ParameterizedTest
+    @EnumSource(JournalConfig.Mode.class)
+    void aCallReadsBackAsItsBeginEmitAndEnd(final JournalConfig.Mode mode) throws Exception
+    {
+        final List<Expected> expected = new ArrayList<>();
+        final Path run;
+        try (JournalWriter writer = JournalWriter.open(config(dir, mode)))
+        {
+            run = writer.runDirectory();
+            start(writer);
+            writer.processBegin(0, 0, Timestamp.UNSTARTED); // a call that emits nothing
+            writer.processEnd(0, 0, Timestamp.UNSTARTED);
+            expected.add(new Expected(PROCESS_BEGIN, 0, 0, -1, Timestamp.UNSTARTED, 0, 0, null));
+            expected.add(new Expected(PROCESS_END, 0, 0, -1, Timestamp.UNSTARTED, 0, 0, null));
+            writer.processBegin(0, 1, 1000); // one packet at its input timestamp: folded
+            writer.emit(0, 1, 3, 1000, JournalWriter.LONG, 7);
+            writer.processEnd(0, 1, 1000);
+            expected.add(new Expected(PROCESS_BEGIN, 0, 1, -1, 1000, 0, 0, null));
+            expected.add(new Expected(EMIT, 0, 1, 3, 1000, JournalRecord.VALUE_LONG, 7, null));
+            expected.add(new Expected(PROCESS_END, 0, 1, -1, 1000, 0, 0, null));
+            writer.processBegin(0, 1, 1001); // two packets: the second is a record of its own
+            writer.emit(0, 1, 3, 1001, JournalWriter.DOUBLE, Double.doubleToRawLongBits(0.5));
+            writer.emit(0, 1, 2, 1001, 9L);
+            writer.processEnd(0, 1, 1001);
+            expected.add(new Expected(PROCESS_BEGIN, 0, 1, -1, 1001, 0, 0, null));
+            expected.add(new Expected(EMIT, 0, 1, 3, 1001, JournalRecord.VALUE_DOUBLE, Double.doubleToRawLongBits(0.5),
+                null));
+            expected.add(new Expected(EMIT, 0, 1, 2, 1001, JournalRecord.VALUE_LONG, 9, null));
+            expected.add(new Expected(PROCESS_END, 0, 1, -1, 1001, 0, 0, null));
+            writer.processBegin(0, 2, 1002); // a drop, then a packet
+            writer.drop(0, 2, 3, 1002, JournalRecord.POLICY);
+            writer.emit(0, 2, 3, 1002, JournalWriter.LONG, 10);
+            writer.processEnd(0, 2, 1002);
+            expected.add(new Expected(PROCESS_BEGIN, 0, 2, -1, 1002, 0, 0, null));
+            expected.add(new Expected(DROP, 0, 2, 3, 1002, 0, JournalRecord.POLICY, null));
+            expected.add(new Expected(EMIT, 0, 2, 3, 1002, JournalRecord.VALUE_LONG, 10, null));
+            expected.add(new Expected(PROCESS_END, 0, 2, -1, 1002, 0, 0, null));
+            writer.processBegin(0, 1, 1003); // a packet at another timestamp (an offset)
+            writer.emit(0, 1, 3, 1004, JournalWriter.LONG, 11);
+            writer.processEnd(0, 1, 1003);
+            expected.add(new Expected(PROCESS_BEGIN, 0, 1, -1, 1003, 0, 0, null));
+            expected.add(new Expected(EMIT, 0, 1, 3, 1004, JournalRecord.VALUE_LONG, 11, null));
+            expected.add(new Expected(PROCESS_END, 0, 1, -1, 1003, 0, 0, null));
+            writer.processBegin(1, 2, 1005); // still in its call at the run's end
+            writer.emit(1, 2, 2, 1005, JournalWriter.LONG, 12);
+            expected.add(new Expected(PROCESS_BEGIN, 1, 2, -1, 1005, 0, 0, null));
+            expected.add(new Expected(EMIT, 1, 2, 2, 1005, JournalRecord.VALUE_LONG, 12, null));
+            writer.runEnd("done");
+            expected.add(new Expected(RUN_END, -1, -1, -1, Timestamp.UNSET, 0, 0, "done"));
+            assertEquals(0, writer.failures(), () -> String.valueOf(writer.firstFailure()));
+        }
+        final JournalReader journal = JournalReader.read(run);
+        assertFalse(journal.isDamaged());
+        final List<JournalRecord> records = journal.records();
+        assertEquals(expected.size() + 2, records.size(), records::toString);
+        for (int i = 0; i < expected.size(); i++)
+        {
+            final Expected e = expected.get(i);
+            final JournalRecord r = records.get(i + 2);
+            final String where = "record " + (i + 2) + ": " + r;
+            assertEquals(e.kind(), r.kind(), where);
+            assertEquals(e.worker(), r.worker(), where);
+            assertEquals(e.node(), r.node(), where);
+            assertEquals(e.stream(), r.stream(), where);
+            assertEquals(e.timestamp(), r.timestamp(), where);
+            if (e.kind() == DROP)
+            {
+                assertEquals(e.value(), r.reason(), where);
+            }
+            else if (e.kind() != RUN_END)
+            {
+                assertEquals(e.valueKind(), r.valueKind(), where);
+                assertEquals(e.value(), r.value(), where);
+            }
+            assertEquals(e.stream() < 0 ? null : STREAMS[e.stream()], r.streamName(), where);
+        }
+        // the folded call: one record (its number shared) in ASYNC, three in SYNC; the EMIT
+        // carries the call's begin nanos in ASYNC, its own in SYNC; the end comes after the begin
+        final JournalRecord begin = records.get(4);
+        final JournalRecord emit = records.get(5);
+        final JournalRecord end = records.get(6);
+        if (mode == JournalConfig.Mode.ASYNC)
+        {
+            assertEquals(begin.index(), emit.index());
+            assertEquals(begin.index(), end.index());
+            assertEquals(begin.nanos(), emit.nanos());
+            assertEquals(begin.index() + 1, records.get(7).index());
+        }
+        else
+        {
+            assertEquals(begin.index() + 2, end.index());
+        }
+        assertTrue(end.nanos() >= emit.nanos() && emit.nanos() >= begin.nanos(), records::toString);
+        final Postmortem pm = Postmortem.of(journal);
+        assertEquals(3, pm.nodes().get(1).calls());
+        assertEquals(2, pm.nodes().get(2).calls());
+        assertFalse(pm.nodes().get(1).inProcess());
+        assertTrue(pm.nodes().get(2).inProcess(), "the call open at the run's end");
     }
 
     @Test
