@@ -51,11 +51,7 @@ abstract class ParkHandshake
     {
         if (parked)
         {
-            final Thread t = thread;
-            if (t != null)
-            {
-                unparkThread(t);
-            }
+            unparkThread(thread);
         }
     }
 
@@ -65,7 +61,7 @@ abstract class ParkHandshake
         LockSupport.parkNanos(this, maxNanos);
     }
 
-    /** The operating system's unpark; replaced only in the model check. */
+    /** The operating system's unpark (none for a null thread); replaced only in the model check. */
     void unparkThread(final Thread t)
     {
         LockSupport.unpark(t);
