@@ -74,22 +74,7 @@ final class SingleInputSync extends InputSync
     long fill(final long timestamp)
     {
         pending = Node.NOT_READY;
-        final InputQueue queue = this.queue;
-        final long head = queue.peekTimestamp();
-        if (head == timestamp)
-        {
-            if (port.take())
-            {
-                queue.wakeHeldBack();
-            }
-        }
-        else
-        {
-            // as SyncGroup.fill: an empty input at the highest settled timestamp
-            final long next = head != Timestamp.UNSET ? head :
-                Math.max(queue.bound(), Timestamp.nextAllowedInStream(timestamp));
-            port.set(Timestamp.previousAllowedInStream(next), null, 0);
-        }
+        SyncGroup.fillPort(port, timestamp);
         return timestamp;
     }
 

@@ -97,21 +97,30 @@ final class SyncGroup
     {
         for (final InputPort port : ports)
         {
-            final InputQueue queue = port.queue;
-            final long head = queue.peekTimestamp();
-            if (head == timestamp)
+            fillPort(port, timestamp);
+        }
+    }
+
+    /**
+     * Fills one port for an input timestamp: takes its packet at it (waking a producer held back
+     * by the queue), or gives it an empty input carrying the highest settled timestamp.
+     */
+    static void fillPort(final InputPort port, final long timestamp)
+    {
+        final InputQueue queue = port.queue;
+        final long head = queue.peekTimestamp();
+        if (head == timestamp)
+        {
+            if (port.take())
             {
-                if (port.take())
-                {
-                    queue.wakeHeldBack();
-                }
+                queue.wakeHeldBack();
             }
-            else
-            {
-                final long next = head != Timestamp.UNSET ? head :
-                    Math.max(queue.bound(), Timestamp.nextAllowedInStream(timestamp));
-                port.set(Timestamp.previousAllowedInStream(next), null, 0);
-            }
+        }
+        else
+        {
+            final long next = head != Timestamp.UNSET ? head :
+                Math.max(queue.bound(), Timestamp.nextAllowedInStream(timestamp));
+            port.set(Timestamp.previousAllowedInStream(next), null, 0);
         }
     }
 
