@@ -74,6 +74,15 @@ final class Ffmpeg
     }
 
     /**
+     * Whether a {@link #version} is at least {@code major.minor}: the option names the source and
+     * sink pass (e.g. {@code -fps_mode} from 5.1, {@code -vsync} before) depend on it.
+     */
+    static boolean atLeast(final int[] version, final int major, final int minor)
+    {
+        return version[0] > major || version[0] == major && version[1] >= minor;
+    }
+
+    /**
      * Whether ffmpeg (at its default path) can be run: for tests and tools that skip without it.
      *
      * @return true if {@code ffmpeg -version} runs.

@@ -53,24 +53,10 @@ final class NutMuxer
         putV(main, 1);          // time base count
         putV(main, 1);
         putV(main, 1_000_000);
-        // code 0: invalid
-        putV(main, NutDemuxer.FLAG_INVALID);
-        putV(main, 6);
-        putS(main, 0);
-        putV(main, 1);
-        putV(main, 0);
-        putV(main, 0);
-        putV(main, 0);
-        putV(main, 1);
+        putFrameCodes(main, NutDemuxer.FLAG_INVALID, 1); // code 0
         // codes 1..255 but 'N': key frame, coded pts, coded size, checksum
-        putV(main, NutDemuxer.FLAG_KEY | NutDemuxer.FLAG_CODED_PTS | NutDemuxer.FLAG_SIZE_MSB | NutDemuxer.FLAG_CHECKSUM);
-        putV(main, 6);
-        putS(main, 0);
-        putV(main, 1);
-        putV(main, 0);
-        putV(main, 0);
-        putV(main, 0);
-        putV(main, 254);
+        putFrameCodes(main,
+            NutDemuxer.FLAG_KEY | NutDemuxer.FLAG_CODED_PTS | NutDemuxer.FLAG_SIZE_MSB | NutDemuxer.FLAG_CHECKSUM, 254);
         putV(main, 0);          // no elision headers
         packet(b, NutDemuxer.MAIN_STARTCODE, main);
 
@@ -141,6 +127,19 @@ final class NutMuxer
         {
             g[1] = null;
         }
+    }
+
+    /** One run of the main header's frame-code table: {@code count} codes with these flags, no pts delta, size mul 1. */
+    private static void putFrameCodes(final ByteBuffer main, final long flags, final long count)
+    {
+        putV(main, flags);
+        putV(main, 6);          // fields that follow
+        putS(main, 0);          // pts delta
+        putV(main, 1);          // size mul
+        putV(main, 0);          // stream id
+        putV(main, 0);          // size lsb
+        putV(main, 0);          // reserved
+        putV(main, count);
     }
 
     private static void packet(final ByteBuffer into, final long startcode, final ByteBuffer body)

@@ -96,7 +96,6 @@ public final class VideoSinkCalculator implements Calculator
     private int height;
     private PixelFormat format;
     private long origin = Long.MIN_VALUE;
-    private long lastPts = -1;
     private long frames;
 
     @Override
@@ -225,7 +224,6 @@ public final class VideoSinkCalculator implements Calculator
         {
             throw failed("writing the frame at timestamp " + input.timestamp(), ex);
         }
-        lastPts = pts;
         frames++;
     }
 
@@ -295,9 +293,9 @@ public final class VideoSinkCalculator implements Calculator
             c.add("-pix_fmt");
             c.add(outputPixelFormat);
         }
-        c.add(version[0] > 5 || version[0] == 5 && version[1] >= 1 ? "-fps_mode" : "-vsync");
+        c.add(Ffmpeg.atLeast(version, 5, 1) ? "-fps_mode" : "-vsync");
         c.add("passthrough");
-        if (version[0] >= 4)
+        if (Ffmpeg.atLeast(version, 4, 0))
         {
             c.add("-enc_time_base:v");
             c.add("-1");

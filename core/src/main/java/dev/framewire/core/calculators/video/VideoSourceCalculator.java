@@ -146,7 +146,6 @@ public final class VideoSourceCalculator implements Calculator
     private boolean disconnected;
     private long disconnectedAtNanos;
     private long boundAtDisconnect;
-    private int statusCount;
     private long resets;
     private long resetRun;
     private long lastStatusTs = NONE;
@@ -402,7 +401,6 @@ public final class VideoSourceCalculator implements Calculator
 
     private void emitStatus(final VideoStatus value)
     {
-        statusCount++;
         final Output status = this.status;
         if (status == null)
         {
@@ -464,12 +462,6 @@ public final class VideoSourceCalculator implements Calculator
         {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Connects and disconnects seen so far, for tests. */
-    int statusCount()
-    {
-        return statusCount;
     }
 
     /** Frames whose timestamp the shift rule moved, for tests. */
@@ -610,7 +602,7 @@ public final class VideoSourceCalculator implements Calculator
 
         private boolean atLeast(final int major, final int minor)
         {
-            return version[0] > major || version[0] == major && version[1] >= minor;
+            return Ffmpeg.atLeast(version, major, minor);
         }
     }
 
@@ -893,14 +885,14 @@ public final class VideoSourceCalculator implements Calculator
                 {
                     break;
                 }
-                if (attempt.resizedTo != null && !failOnResize)
+                if (attempt.resized && !failOnResize)
                 {
                     seekMicros = live ? Long.MIN_VALUE : attempt.lastPtsMicros + 1;
                     failures = 0;
                     continue; // reopen at once; the new size is reported by the next CONNECTED
                 }
                 final String why = describe(child, attempt);
-                if (attempt.fatal != null || attempt.resizedTo != null)
+                if (attempt.fatal != null || attempt.resized)
                 {
                     publishInfo(FAILED, attempt.fatal != null ? attempt.fatal : why);
                     return;
@@ -985,7 +977,7 @@ public final class VideoSourceCalculator implements Calculator
                 }
                 if (size != frameBytes)
                 {
-                    attempt.resizedTo = size + " B";
+                    attempt.resized = true;
                     attempt.reason = "node '" + node + "' (" + NAME + ") " + url + ": the frame size changed " +
                         "mid-stream from " + width + "x" + height + " " + format + " (" + frameBytes + " B a frame) to " +
                         "a frame of " + size + " B at stream time " + demuxer.ptsMicros() + " us; " +
@@ -1129,7 +1121,8 @@ public final class VideoSourceCalculator implements Calculator
      * worker busy with other nodes. It runs while a source is open and ends with the last one.
      *
      * <p>Threading: {@link #add} and {@link #remove} from any thread, under the lock; the set is a
-     * copied array the watch thread iterates without a lock, so a round allocates nothing.
+     * copied array the watch thread reads under the lock once a round (to end with the last
+     * source) and iterates without it, so a round allocates nothing.
      */
     static final class StallWatch
     {
@@ -1214,7 +1207,7 @@ public final class VideoSourceCalculator implements Calculator
     {
         String reason;
         String fatal;
-        String resizedTo;
+        boolean resized;
         boolean connected;
         boolean clean;
         int exitCode;

@@ -8,10 +8,9 @@ import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
 import dev.framewire.core.Input;
 import dev.framewire.core.InputPolicy;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -37,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * drops instead, counted. Every wait is for a condition, with a timeout.
  */
 @Timeout(60)
+@ExtendWith(VideoTestSupport.RealFfmpeg.class)
 class VideoBackpressureTest
 {
     private static final int MAX_QUEUE = 2;
@@ -45,18 +45,6 @@ class VideoBackpressureTest
 
     @TempDir
     Path dir;
-
-    @BeforeEach
-    void needsFfmpeg()
-    {
-        assumeFfmpeg();
-    }
-
-    @AfterEach
-    void noChildLeft() throws InterruptedException
-    {
-        await("no ffmpeg child left: " + liveFfmpegChildren(), 10_000, () -> liveFfmpegChildren().isEmpty());
-    }
 
     /** Takes a frame only when the test hands it a permit; records what it took. */
     static final class Gate implements Calculator

@@ -1,17 +1,13 @@
 package dev.framewire.core.calculators.video;
 
-import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -25,22 +21,11 @@ import static org.junit.jupiter.api.Assertions.*;
  * source (same count and timestamps), clip segments, a UDP stream to 127.0.0.1.
  */
 @Timeout(60)
+@ExtendWith(VideoTestSupport.RealFfmpeg.class)
 class VideoSinkCalculatorTest
 {
     @TempDir
     Path dir;
-
-    @BeforeEach
-    void needsFfmpeg()
-    {
-        assumeFfmpeg();
-    }
-
-    @AfterEach
-    void noChildLeft() throws InterruptedException
-    {
-        await("no ffmpeg child left: " + liveFfmpegChildren(), 10_000, () -> liveFfmpegChildren().isEmpty());
-    }
 
     private static GraphConfig record(final int frames, final double fps, final Object... sinkOptions)
     {
@@ -60,30 +45,18 @@ class VideoSinkCalculatorTest
 
     private static List<Frame> readBack(final Path file) throws Exception
     {
-        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
-        final GraphConfig config = GraphConfig.builder()
+        return runCollecting(GraphConfig.builder()
             .node("reader", n -> n.calculator("VideoSourceCalculator").outputStream("video")
                 .option("url", file.toString()).option("pixel_format", "RGB24"))
             .outputStream("video")
-            .build();
-        try (Graph graph = new Graph(config))
-        {
-            graph.observe("video", frames(out, 0));
-            graph.start();
-            graph.waitUntilDone();
-        }
-        return out;
+            .build(), 0);
     }
 
     @Test
     void roundTripKeepsCountAndTimestamps() throws Exception
     {
         final Path file = dir.resolve("out/clip.mp4");
-        try (Graph graph = new Graph(record(30, 0.0, "url", file.toString())))
-        {
-            graph.start();
-            graph.waitUntilDone();
-        }
+        runToEnd(record(30, 0.0, "url", file.toString()));
         final List<Frame> back = readBack(file);
         assertEquals(30, back.size());
         for (int i = 0; i < 30; i++)
@@ -99,12 +72,7 @@ class VideoSinkCalculatorTest
     @Test
     void segmentsAreCompleteClipFiles() throws Exception
     {
-        try (Graph graph = new Graph(record(150, 0.0, "url", dir.resolve("clips/cam.mp4").toString(),
-            "segment_seconds", 1.0)))
-        {
-            graph.start();
-            graph.waitUntilDone();
-        }
+        runToEnd(record(150, 0.0, "url", dir.resolve("clips/cam.mp4").toString(), "segment_seconds", 1.0));
         final List<Path> clips;
         try (Stream<Path> files = Files.list(dir.resolve("clips")))
         {
@@ -135,12 +103,7 @@ class VideoSinkCalculatorTest
             .redirectErrorStream(true).start();
         try
         {
-            try (Graph graph = new Graph(record(100, 25.0, "url", "udp://127.0.0.1:" + port + "?pkt_size=1316",
-                "output_options", "-g 5")))
-            {
-                graph.start();
-                graph.waitUntilDone();
-            }
+            runToEnd(record(100, 25.0, "url", "udp://127.0.0.1:" + port + "?pkt_size=1316", "output_options", "-g 5"));
             assertTrue(receiver.waitFor(20, TimeUnit.SECONDS), "the receiver got 10 frames");
             final String crc = new String(receiver.getInputStream().readAllBytes());
             assertEquals(0, receiver.exitValue(), crc);

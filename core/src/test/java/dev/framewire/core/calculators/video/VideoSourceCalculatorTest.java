@@ -6,10 +6,9 @@ import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.IdleKind;
 import dev.framewire.core.NodeConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -27,22 +26,11 @@ import static org.junit.jupiter.api.Assertions.*;
  * 127.0.0.1 that drop, stall and come back; and no child process left behind.
  */
 @Timeout(60)
+@ExtendWith(VideoTestSupport.RealFfmpeg.class)
 class VideoSourceCalculatorTest
 {
     @TempDir
     Path dir;
-
-    @BeforeEach
-    void needsFfmpeg()
-    {
-        assumeFfmpeg();
-    }
-
-    @AfterEach
-    void noChildLeft() throws InterruptedException
-    {
-        await("no ffmpeg child left: " + liveFfmpegChildren(), 10_000, () -> liveFfmpegChildren().isEmpty());
-    }
 
     static GraphConfig source(final Consumer<NodeConfig.Builder> options, final boolean withStatus)
     {
@@ -68,14 +56,8 @@ class VideoSourceCalculatorTest
             "-g", "10", "-bf", "2");
         final long[] expected = probeFrameMicros(file);
         assertEquals(30, expected.length);
-        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
-        try (Graph graph = new Graph(source(n -> n.option("url", file.toString()).option("pixel_format", "GRAY8"),
-            false)))
-        {
-            graph.observe("video", frames(out, 0));
-            graph.start();
-            graph.waitUntilDone();
-        }
+        final List<Frame> out = runCollecting(source(n -> n.option("url", file.toString())
+            .option("pixel_format", "GRAY8"), false), 0);
         assertEquals(expected.length, out.size());
         for (int i = 0; i < expected.length; i++)
         {
@@ -94,14 +76,8 @@ class VideoSourceCalculatorTest
         {
             final byte[] raw = runBytes("ffmpeg", "-hide_banner", "-loglevel", "error", "-i", file.toString(),
                 "-f", "rawvideo", "-pix_fmt", format[1], "pipe:1");
-            final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
-            try (Graph graph = new Graph(source(n -> n.option("url", file.toString()).option("pixel_format", format[0]),
-                false)))
-            {
-                graph.observe("video", frames(out, 100));
-                graph.start();
-                graph.waitUntilDone();
-            }
+            final List<Frame> out = runCollecting(source(n -> n.option("url", file.toString())
+                .option("pixel_format", format[0]), false), 100);
             assertEquals(5, out.size(), format[0]);
             final int frameBytes = raw.length / 5;
             for (int i = 0; i < 5; i++)
@@ -115,15 +91,8 @@ class VideoSourceCalculatorTest
     @Test
     void missingFfmpegIsAClearErrorAtStart()
     {
-        final GraphException ex = assertThrows(GraphException.class, () ->
-        {
-            try (Graph graph = new Graph(source(n -> n.option("url", "x.mp4")
-                .option("ffmpeg_path", dir.resolve("no-ffmpeg-here").toString()), false)))
-            {
-                graph.start();
-                graph.waitUntilDone();
-            }
-        });
+        final GraphException ex = assertThrows(GraphException.class, () -> runToEnd(source(n -> n.option("url", "x.mp4")
+            .option("ffmpeg_path", dir.resolve("no-ffmpeg-here").toString()), false)));
         final String message = ex.getMessage();
         assertTrue(message.contains("node 'cam' (VideoSourceCalculator) needs ffmpeg"), message);
         assertTrue(message.contains("apt-get install ffmpeg"), message);
@@ -132,14 +101,8 @@ class VideoSourceCalculatorTest
     @Test
     void aMissingFileFailsWithFfmpegsMessage() throws Exception
     {
-        final GraphException ex = assertThrows(GraphException.class, () ->
-        {
-            try (Graph graph = new Graph(source(n -> n.option("url", dir.resolve("nothing.mp4").toString()), false)))
-            {
-                graph.start();
-                graph.waitUntilDone();
-            }
-        });
+        final GraphException ex = assertThrows(GraphException.class,
+            () -> runToEnd(source(n -> n.option("url", dir.resolve("nothing.mp4").toString()), false)));
         assertTrue(ex.getMessage().contains("No such file or directory"), ex.getMessage());
         assertTrue(ex.getMessage().contains("node 'cam'"), ex.getMessage());
     }
@@ -204,14 +167,24 @@ class VideoSourceCalculatorTest
 
     static GraphConfig live(final String url, final long stallMillis)
     {
+        return live(url, stallMillis, n -> { });
+    }
+
+    /** A live source with a short reconnect backoff and probe, and more options, feeding a {@link Probe}. */
+    static GraphConfig live(final String url, final long stallMillis, final Consumer<NodeConfig.Builder> more)
+    {
         return GraphConfig.builder()
             .executor("camera", ExecutorConfig.of(1, IdleKind.PARK))
-            .node("cam", n -> n.calculator("VideoSourceCalculator").executor("camera")
-                .outputStream("VIDEO:video", "STATUS:status")
-                .option("url", url).option("pixel_format", "GRAY8")
-                .option("stall_timeout_ms", stallMillis).option("reconnect_initial_ms", 100L)
-                .option("input_options", "-probesize 32768 -analyzeduration 200000")
-                .option("reconnect_max_ms", 400L))
+            .node("cam", n ->
+            {
+                n.calculator("VideoSourceCalculator").executor("camera")
+                    .outputStream("VIDEO:video", "STATUS:status")
+                    .option("url", url).option("pixel_format", "GRAY8")
+                    .option("stall_timeout_ms", stallMillis).option("reconnect_initial_ms", 100L)
+                    .option("input_options", "-probesize 32768 -analyzeduration 200000")
+                    .option("reconnect_max_ms", 400L);
+                more.accept(n);
+            })
             .node("probe", n -> n.calculator(Probe::new).inputStream("VIDEO:video", "STATUS:status"))
             .build();
     }
@@ -283,19 +256,8 @@ class VideoSourceCalculatorTest
     {
         final int port = freeUdpPort();
         final Process sender = udpSender(port, "160x120", 25);
-        final GraphConfig config = GraphConfig.builder()
-            .executor("camera", ExecutorConfig.of(1, IdleKind.PARK))
-            .node("cam", n -> n.calculator("VideoSourceCalculator").executor("camera")
-                .outputStream("VIDEO:video", "STATUS:status")
-                .option("url", "udp://127.0.0.1:" + port).option("pixel_format", "GRAY8")
-                .option("stall_timeout_ms", 500L).option("reconnect_initial_ms", 100L)
-                .option("reconnect_max_ms", 400L)
-                // room in the ring for every frame that arrives between the pause and the stop
-                .option("queue_frames", 32L)
-                .option("input_options", "-probesize 32768 -analyzeduration 200000"))
-            .node("probe", n -> n.calculator(Probe::new).inputStream("VIDEO:video", "STATUS:status"))
-            .build();
-        try (Graph graph = new Graph(config))
+        // room in the ring for every frame that arrives between the pause and the stop
+        try (Graph graph = new Graph(live("udp://127.0.0.1:" + port, 500, n -> n.option("queue_frames", 32L))))
         {
             graph.start();
             await("probe open", 5_000, () -> Probe.BY_NODE.get("probe") != null);
@@ -369,14 +331,8 @@ class VideoSourceCalculatorTest
         final Path file = ts("a.ts", "160x120", 12);
         final long[] expected = probeFrameMicros(file);
         assertTrue(expected[0] > 1_000_000, "mpeg-ts starts at 1.4 s: " + expected[0]);
-        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
-        try (Graph graph = new Graph(source(n -> n.option("url", file.toString()).option("pixel_format", "RGB24"),
-            false)))
-        {
-            graph.observe("video", frames(out, 0));
-            graph.start();
-            graph.waitUntilDone();
-        }
+        final List<Frame> out = runCollecting(source(n -> n.option("url", file.toString())
+            .option("pixel_format", "RGB24"), false), 0);
         assertArrayEquals(expected, out.stream().mapToLong(f -> f.timestamp).toArray());
     }
 
@@ -386,18 +342,11 @@ class VideoSourceCalculatorTest
         final Path part = ts("a.ts", "160x120", 10);
         final Path twice = concat(dir.resolve("aa.ts"), part, part);
         final VideoSourceCalculator calculator = new VideoSourceCalculator();
-        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
-        final GraphConfig config = GraphConfig.builder()
+        final List<Frame> out = runCollecting(GraphConfig.builder()
             .node("cam", n -> n.calculator(() -> calculator).outputStream("VIDEO:video")
                 .option("url", twice.toString()).option("pixel_format", "GRAY8"))
             .outputStream("video")
-            .build();
-        try (Graph graph = new Graph(config))
-        {
-            graph.observe("video", frames(out, 0));
-            graph.start();
-            graph.waitUntilDone();
-        }
+            .build(), 0);
         assertEquals(20, out.size());
         for (int i = 1; i < out.size(); i++)
         {
@@ -414,16 +363,8 @@ class VideoSourceCalculatorTest
     {
         final Path both = concat(dir.resolve("ab.ts"), ts("a.ts", "160x120", 10), ts("b.ts", "320x240", 10));
         final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
-        final GraphException ex = assertThrows(GraphException.class, () ->
-        {
-            try (Graph graph = new Graph(source(n -> n.option("url", both.toString()).option("pixel_format", "GRAY8")
-                .option("on_resize", "fail"), false)))
-            {
-                graph.observe("video", frames(out, 100));
-                graph.start();
-                graph.waitUntilDone();
-            }
-        });
+        final GraphException ex = assertThrows(GraphException.class, () -> runCollecting(source(n -> n
+            .option("url", both.toString()).option("pixel_format", "GRAY8").option("on_resize", "fail"), false), 100, out));
         final String message = ex.getMessage();
         assertTrue(message.contains("node 'cam'") && message.contains("from 160x120 GRAY8") &&
             message.contains("76800 B"), message);

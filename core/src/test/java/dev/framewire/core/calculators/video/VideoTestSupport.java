@@ -1,8 +1,13 @@
 package dev.framewire.core.calculators.video;
 
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
 import dev.framewire.core.PacketObserver;
 import dev.framewire.offheap.Payload;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -11,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -24,13 +30,65 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Real ffmpeg for the video tests: inputs made by ffmpeg from its lavfi test sources, ffprobe's
  * view of them, senders of live streams to 127.0.0.1, and the check that no child process is
- * left. Tests call {@link #assumeFfmpeg()} first: without ffmpeg they are skipped with one line
- * saying why.
+ * left. Test classes run under {@link RealFfmpeg}: without ffmpeg they are skipped with one line
+ * saying why, and each test fails if it leaves an ffmpeg child behind.
  */
 final class VideoTestSupport
 {
     private VideoTestSupport()
     {
+    }
+
+    /**
+     * {@code @ExtendWith(VideoTestSupport.RealFfmpeg.class)}: before each test, skips it without
+     * ffmpeg; after it, waits up to 10 s for every ffmpeg child of this JVM to be gone.
+     */
+    static final class RealFfmpeg implements BeforeEachCallback, AfterEachCallback
+    {
+        @Override
+        public void beforeEach(final ExtensionContext context)
+        {
+            assumeFfmpeg();
+        }
+
+        @Override
+        public void afterEach(final ExtensionContext context) throws InterruptedException
+        {
+            await("no ffmpeg child left: " + liveFfmpegChildren(), 10_000, () -> liveFfmpegChildren().isEmpty());
+        }
+    }
+
+    /** Starts a graph and waits for its end. */
+    static void runToEnd(final GraphConfig config) throws Exception
+    {
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.waitUntilDone();
+        }
+    }
+
+    /**
+     * Runs a graph to its end with {@link #frames} observing its output stream {@code video}.
+     *
+     * @return what reached it, with the bytes of the first {@code keepBytes} frames.
+     */
+    static List<Frame> runCollecting(final GraphConfig config, final int keepBytes) throws Exception
+    {
+        final List<Frame> out = Collections.synchronizedList(new ArrayList<>());
+        runCollecting(config, keepBytes, out);
+        return out;
+    }
+
+    /** As {@link #runCollecting(GraphConfig, int)}, into a list the caller holds (to see it after a failure). */
+    static void runCollecting(final GraphConfig config, final int keepBytes, final List<Frame> into) throws Exception
+    {
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("video", frames(into, keepBytes));
+            graph.start();
+            graph.waitUntilDone();
+        }
     }
 
     static void assumeFfmpeg()
