@@ -61,7 +61,8 @@ public final class JournalPruneCommand implements Callable<Integer>
         }
         if (!Files.isDirectory(directory))
         {
-            throw new CommandFailure(directory.toAbsolutePath() + " is not a directory");
+            throw new CommandFailure(directory.toAbsolutePath() + " is not a directory; give DIR as the " +
+                "directory that holds the run-* journals (the tools write them to ./journals by default)");
         }
         final List<JournalRetention.Decision> plan;
         try
