@@ -1096,16 +1096,16 @@ public final class JournalWriter extends JournalSink
      */
     private void captured(final int streamId, final long timestamp, final Payload payload)
     {
-        final long nanos = System.nanoTime();
-        final DirectBuffer buffer = payload.buffer();
         final int length = payload.length();
-        final long sum = PayloadChecksum.of(buffer, 0, length);
         if (length > maxCaptureBytes)
         {
             // too large for one Chronicle document: the length only, as for an uncaptured payload
             record(JournalDescriptor.GRAPH_INPUT, VALUE_PAYLOAD, -1, -1, streamId, timestamp, length);
             return;
         }
+        final long nanos = System.nanoTime();
+        final DirectBuffer buffer = payload.buffer();
+        final long sum = PayloadChecksum.of(buffer, 0, length);
         final Lane lane = lane(-1);
         final JournalDescriptor.Scratch scratch = lane.scratch;
         JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,
