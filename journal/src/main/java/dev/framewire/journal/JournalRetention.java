@@ -210,8 +210,14 @@ public final class JournalRetention
         return age(Duration.between(then, now));
     }
 
-    /** A duration in its largest whole unit: "9 days", "3 h", "15 min", "42 s". */
-    static String age(final Duration d)
+    /**
+     * A duration in its largest whole unit, for messages: "9 days", "3 h", "15 min", "42 s" (a
+     * negative one, a file written "in the future" by a skewed clock, as "0 s").
+     *
+     * @param d the duration.
+     * @return its text.
+     */
+    public static String age(final Duration d)
     {
         if (d.toDays() >= 2)
         {
@@ -225,6 +231,6 @@ public final class JournalRetention
         {
             return d.toMinutes() + " min";
         }
-        return d.getSeconds() + " s";
+        return Math.max(0, d.getSeconds()) + " s";
     }
 }

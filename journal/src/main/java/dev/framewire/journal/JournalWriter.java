@@ -752,7 +752,7 @@ public final class JournalWriter extends JournalSink
             // of this worker comes first (then its BEGIN goes in before that record, see openCall)
             if (own.callOpen)
             {
-                openCall(own, workerId);
+                openCall(own, workerId, own.ring);
             }
             own.callNanos = System.nanoTime();
             own.callNode = nodeId;
@@ -808,38 +808,38 @@ public final class JournalWriter extends JournalSink
      * (and the packet folded so far, as an EMIT with the call's begin nanos) go into the ring
      * first, so that the file keeps the worker's order; the call then ends with a PROCESS_END.
      */
-    private void openCall(final WorkerRing own, final int workerId)
-    {
-        openCall(own, workerId, own.ring);
-    }
-
     private void openCall(final WorkerRing own, final int workerId, final RingBuffer ring)
     {
         own.callOpen = false;
-        int index = ring.tryClaim(JournalDescriptor.PROCESS_BEGIN, FIXED_LENGTH);
+        offer(ring, JournalDescriptor.PROCESS_BEGIN, 0, workerId, own.callNode, -1, own.callNanos, own.callTimestamp, 0);
+        if (own.emitStream >= 0)
+        {
+            offer(ring, EMIT, own.emitKind, workerId, own.callNode, own.emitStream, own.callNanos, own.callTimestamp,
+                own.emitValue);
+        }
+    }
+
+    /** ASYNC: one fixed-size record onto a ring, or counted lost when it is full (never block a worker). */
+    private void offer(
+        final RingBuffer ring,
+        final int kind,
+        final int aux,
+        final int worker,
+        final int node,
+        final int stream,
+        final long nanos,
+        final long timestamp,
+        final long value)
+    {
+        final int index = ring.tryClaim(kind, FIXED_LENGTH);
         if (index > 0)
         {
-            JournalDescriptor.putFixed(ring.buffer(), index, JournalDescriptor.PROCESS_BEGIN, 0, workerId, own.callNode, -1,
-                own.callNanos, own.callTimestamp, 0);
+            JournalDescriptor.putFixed(ring.buffer(), index, kind, aux, worker, node, stream, nanos, timestamp, value);
             ring.commit(index);
         }
         else
         {
-            lost.incrementAndGet();
-        }
-        if (own.emitStream >= 0)
-        {
-            index = ring.tryClaim(EMIT, FIXED_LENGTH);
-            if (index > 0)
-            {
-                JournalDescriptor.putFixed(ring.buffer(), index, EMIT, own.emitKind, workerId, own.callNode, own.emitStream,
-                    own.callNanos, own.callTimestamp, own.emitValue);
-                ring.commit(index);
-            }
-            else
-            {
-                lost.incrementAndGet();
-            }
+            lost.incrementAndGet(); // the agent journals the loss
         }
     }
 
@@ -958,18 +958,9 @@ public final class JournalWriter extends JournalSink
             final RingBuffer ring = own == null ? this.ring : own.ring;
             if (own != null && own.callOpen)
             {
-                openCall(own, worker);
+                openCall(own, worker, ring);
             }
-            final int index = ring.tryClaim(kind, FIXED_LENGTH);
-            if (index > 0)
-            {
-                JournalDescriptor.putFixed(ring.buffer(), index, kind, aux, worker, node, stream, nanos, timestamp, value);
-                ring.commit(index);
-            }
-            else
-            {
-                lost.incrementAndGet(); // never block a worker: the agent journals the loss
-            }
+            offer(ring, kind, aux, worker, node, stream, nanos, timestamp, value);
             return;
         }
         final Lane lane = lane(worker);
@@ -1001,7 +992,7 @@ public final class JournalWriter extends JournalSink
             final RingBuffer ring = own == null ? this.ring : own.ring;
             if (own != null && own.callOpen)
             {
-                openCall(own, worker);
+                openCall(own, worker, ring);
             }
             final int room = ring.maxMsgLength() - FIXED_LENGTH - 4;
             if (utf8.length > room)
@@ -1105,16 +1096,16 @@ public final class JournalWriter extends JournalSink
      */
     private void captured(final int streamId, final long timestamp, final Payload payload)
     {
-        final long nanos = System.nanoTime();
-        final DirectBuffer buffer = payload.buffer();
         final int length = payload.length();
-        final long sum = PayloadChecksum.of(buffer, 0, length);
         if (length > maxCaptureBytes)
         {
             // too large for one Chronicle document: the length only, as for an uncaptured payload
             record(JournalDescriptor.GRAPH_INPUT, VALUE_PAYLOAD, -1, -1, streamId, timestamp, length);
             return;
         }
+        final long nanos = System.nanoTime();
+        final DirectBuffer buffer = payload.buffer();
+        final long sum = PayloadChecksum.of(buffer, 0, length);
         final Lane lane = lane(-1);
         final JournalDescriptor.Scratch scratch = lane.scratch;
         JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,

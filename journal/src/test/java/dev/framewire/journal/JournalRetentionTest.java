@@ -106,8 +106,18 @@ class JournalRetentionTest
         assertEquals(List.of(c, d), JournalFiles.runs(dir));
 
         // within the budget now: nothing more goes
-        assertTrue(JournalRetention.plan(dir, null, budget, Instant.now()).stream()
-            .allMatch(x -> x.verdict() == JournalRetention.Verdict.KEEP));
+        assertEquals(List.of(JournalRetention.Verdict.KEEP, JournalRetention.Verdict.KEEP),
+            JournalRetention.plan(dir, null, budget, Instant.now()).stream().map(JournalRetention.Decision::verdict).toList());
+    }
+
+    @Test
+    void anAgeReadsInItsLargestWholeUnit()
+    {
+        assertEquals("9 days", JournalRetention.age(Duration.ofDays(9).plusHours(20)));
+        assertEquals("47 h", JournalRetention.age(Duration.ofHours(47)));
+        assertEquals("15 min", JournalRetention.age(Duration.ofMinutes(15)));
+        assertEquals("119 s", JournalRetention.age(Duration.ofSeconds(119)));
+        assertEquals("0 s", JournalRetention.age(Duration.ofSeconds(-5)), "a file from a clock ahead of ours");
     }
 
     @Test

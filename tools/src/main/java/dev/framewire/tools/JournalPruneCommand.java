@@ -61,7 +61,8 @@ public final class JournalPruneCommand implements Callable<Integer>
         }
         if (!Files.isDirectory(directory))
         {
-            throw new CommandFailure(directory.toAbsolutePath() + " is not a directory");
+            throw new CommandFailure(directory.toAbsolutePath() + " is not a directory; give DIR as the " +
+                "directory that holds the run-* journals (the tools write them to ./journals by default)");
         }
         final List<JournalRetention.Decision> plan;
         try
@@ -99,7 +100,7 @@ public final class JournalPruneCommand implements Callable<Integer>
             };
             out.printf(Locale.ROOT, "  %-12s  %s  %s  last written %s ago%s%n", what, d.run().getFileName(),
                 sized ? String.format(Locale.ROOT, "%10s", JournalRetention.bytes(d.bytes())) : "",
-                ago(Duration.between(d.lastModified(), now)), d.verdict() == JournalRetention.Verdict.KEEP ? "" :
+                JournalRetention.age(Duration.between(d.lastModified(), now)), d.verdict() == JournalRetention.Verdict.KEEP ? "" :
                     ": " + d.reason());
         }
         int deleted = 0;
@@ -146,29 +147,12 @@ public final class JournalPruneCommand implements Callable<Integer>
         final StringBuilder sb = new StringBuilder();
         if (maxAge != null)
         {
-            sb.append("--max-age ").append(ago(maxAge));
+            sb.append("--max-age ").append(JournalRetention.age(maxAge));
         }
         if (maxSize != null)
         {
             sb.append(sb.length() > 0 ? ", " : "").append("--max-size ").append(JournalRetention.bytes(maxSize));
         }
         return sb.toString();
-    }
-
-    private static String ago(final Duration d)
-    {
-        if (d.toDays() >= 2)
-        {
-            return d.toDays() + " days";
-        }
-        if (d.toHours() >= 2)
-        {
-            return d.toHours() + " h";
-        }
-        if (d.toMinutes() >= 2)
-        {
-            return d.toMinutes() + " min";
-        }
-        return Math.max(0, d.getSeconds()) + " s";
     }
 }
