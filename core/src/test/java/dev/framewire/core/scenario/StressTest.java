@@ -160,11 +160,19 @@ class StressTest
                     graph.closeInput(stream);
                 }, thrown));
             }
+            // bounded waits well inside the test's timeout, so that a hang fails here with the
+            // graph's report and the adders' stacks (what waits on what), not as a bare timeout
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             for (final Thread adder : adders)
             {
-                adder.join(TimeUnit.SECONDS.toMillis(30));
+                adder.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
-            assertTrue(graph.awaitDone(30, TimeUnit.SECONDS), graph.report());
+            for (final Thread adder : adders)
+            {
+                assertTrue(!adder.isAlive(), () -> adder.getName() + " did not finish in 20 s, at " +
+                    java.util.Arrays.toString(adder.getStackTrace()) + "\n" + graph.report());
+            }
+            assertTrue(graph.awaitDone(20, TimeUnit.SECONDS), graph.report());
             graph.waitUntilDone(); // a failed run throws here, with its cause, before the adders' errors
             assertEquals(List.of(), thrown);
         }
@@ -177,7 +185,7 @@ class StressTest
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(150)
     void concurrentAddersOnParkingWorkers() throws Exception
     {
         for (int round = 0; round < 3; round++)
@@ -187,7 +195,7 @@ class StressTest
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(150)
     void concurrentAddersOnYieldingWorkers() throws Exception
     {
         for (int round = 0; round < 3; round++)
