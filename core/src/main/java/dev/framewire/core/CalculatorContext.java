@@ -135,6 +135,18 @@ public interface CalculatorContext
     void countDrop();
 
     /**
+     * Writes a note of this node into the graph's journal, if the run is journaled (a
+     * {@code NOTE} record: this node, {@code timestamp}, {@code value}, {@code text}); does
+     * nothing otherwise. For rare events a reader of the journal must see beside the packets (a
+     * camera's timestamp jump, a dropout, a reconnect), never per packet: it allocates.
+     *
+     * @param timestamp the timestamp it concerns, or {@link Timestamp#UNSET}.
+     * @param value     a number that goes with it (the calculator documents which), 0 if none.
+     * @param text      what happened, in a sentence.
+     */
+    void journalNote(long timestamp, long value, String text);
+
+    /**
      * The graph's clock: the system's {@code nanoTime}, or a simulated one the config gave, so
      * that pacing and timeouts can be tested deterministically.
      *

@@ -53,6 +53,8 @@ final class Lane implements CalculatorContext
     Throwable failure;
     /** Packets the calculator counted as dropped in this call. */
     int drops;
+    /** The worker running the call (its journal notes carry its id); written by it before the call. */
+    private Worker runner;
     @SuppressWarnings("unused") // through DONE
     private volatile boolean done;
 
@@ -147,6 +149,7 @@ final class Lane implements CalculatorContext
     /** Runner: the call. A cancelled run skips it; the stopping thread releases the lane. */
     void run(final Worker runner)
     {
+        this.runner = runner;
         if (!node.graph.isStopping())
         {
             final JournalSink journal = node.graph.journal;
@@ -273,6 +276,17 @@ final class Lane implements CalculatorContext
     public void countDrop()
     {
         drops++;
+    }
+
+    @Override
+    public void journalNote(final long timestamp, final long value, final String text)
+    {
+        final JournalSink journal = node.graph.journal;
+        if (journal != null)
+        {
+            final Worker runner = this.runner;
+            journal.note(runner == null ? -1 : runner.id, node.id, timestamp, value, text);
+        }
     }
 
     @Override

@@ -1115,6 +1115,17 @@ final class Node extends ScheduleState implements CalculatorContext
         dropped("", inputTimestamp, "calculator");
     }
 
+    @Override
+    public void journalNote(final long timestamp, final long value, final String text)
+    {
+        final JournalSink journal = graph.journal;
+        if (journal != null)
+        {
+            final Worker on = runningOn;
+            journal.note(on == null ? -1 : on.id, id, timestamp, value, text);
+        }
+    }
+
     private void journalBegin()
     {
         final JournalSink journal = graph.journal;

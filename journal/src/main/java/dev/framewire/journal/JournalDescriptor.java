@@ -25,7 +25,7 @@ import java.util.zip.CRC32C;
  *   | nanos (long)              | timestamp (long)               | value (long)                   |
  *   +---------------------------+--------------------------------+--------------------------------+
  *   40: tail, by kind: HEADER magic + pid; RUN_START names and config; GRAPH_INPUT with a
- *       captured payload: length + bytes; ERROR and RUN_END: text; CALL: end nanos (long).
+ *       captured payload: length + bytes; ERROR, NOTE and RUN_END: text; CALL: end nanos (long).
  *       text = int length + UTF-8.
  *   n - 4: CRC32C (int) of bytes 0 .. n - 4 of the record, since format 1.1  (n = the record's length)
  *
@@ -59,18 +59,21 @@ import java.util.zip.CRC32C;
  * A new minor version may add kinds and tail fields; tail fields go before the checksum, which
  * stays last. A new major version may change anything else. Version 1.1 added the checksum; a
  * 1.0 reader reads 1.1 journals, skipping it as trailing bytes. Version 1.2 added {@link #CALL},
- * which a 1.1 reader skips as a kind it does not know (and so misses those calls).
+ * which a 1.1 reader skips as a kind it does not know (and so misses those calls). Version 1.3
+ * added {@link #NOTE}, which older readers skip the same way.
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 2;
+    static final int FORMAT_MINOR = 3;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
     static final int CALL_MINOR = 2;
+    /** The first minor version with {@link #NOTE} records. */
+    static final int NOTE_MINOR = 3;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -100,6 +103,8 @@ final class JournalDescriptor
     static final int ERROR = JournalRecord.Kind.ERROR.code;
     static final int RUN_END = JournalRecord.Kind.RUN_END.code;
     static final int LOST = JournalRecord.Kind.LOST.code;
+    /** Since 1.3: a node's note (text tail), which a 1.2 reader skips as a kind it does not know. */
+    static final int NOTE = JournalRecord.Kind.NOTE.code;
     /**
      * Since 1.2, ASYNC only: a whole call in one record, which the reader gives as the
      * PROCESS_BEGIN, EMIT (when one is folded in) and PROCESS_END it stands for. Not a

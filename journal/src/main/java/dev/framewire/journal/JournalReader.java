@@ -655,6 +655,10 @@ public final class JournalReader
                 return;
             }
             kind = JournalRecord.Kind.ofCode(code);
+            if (kind == JournalRecord.Kind.NOTE && minor < JournalDescriptor.NOTE_MINOR)
+            {
+                kind = null; // damage in a journal older than NOTE
+            }
             if (kind == null || kind == JournalRecord.Kind.HEADER)
             {
                 if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
@@ -682,6 +686,7 @@ public final class JournalReader
                     text = configText;
                     break;
                 case ERROR:
+                case NOTE:
                 case RUN_END:
                     text = text("text");
                     break;

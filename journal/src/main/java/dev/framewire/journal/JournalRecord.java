@@ -76,7 +76,12 @@ public final class JournalRecord
         /** End of the run: {@link #text()} "done", "failed" or "cancelled"; {@link #value()} records lost in total. */
         RUN_END(10),
         /** ASYNC only: {@link #value()} records lost since the previous LOST because the ring was full. */
-        LOST(11);
+        LOST(11),
+        /**
+         * Since 1.3, a node's note of a rare event (a camera's timestamp jump, a dropout): worker,
+         * node, timestamp, {@link #value()} (the calculator documents which), {@link #text()}.
+         */
+        NOTE(13);
 
         final int code;
 
@@ -417,6 +422,10 @@ public final class JournalRecord
                 break;
             case ERROR:
                 sb.append(" ts=").append(Timestamp.toString(timestamp)).append(" message=").append(text);
+                break;
+            case NOTE:
+                sb.append(" ts=").append(Timestamp.toString(timestamp)).append(" value=").append(value)
+                    .append(" note=").append(text);
                 break;
             default:
                 sb.append(" ts=").append(Timestamp.toString(timestamp));

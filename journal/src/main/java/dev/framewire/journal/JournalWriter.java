@@ -896,6 +896,24 @@ public final class JournalWriter extends JournalSink
         }
     }
 
+    /**
+     * A node's note. Allocates (the text's bytes).
+     *
+     * @param workerId  the worker, -1 if not on one.
+     * @param nodeId    the node.
+     * @param timestamp the timestamp it concerns, or Unset.
+     * @param value     the number that goes with it.
+     * @param text      what happened.
+     */
+    @Override
+    public void note(final int workerId, final int nodeId, final long timestamp, final long value, final String text)
+    {
+        if (!closed)
+        {
+            text(JournalDescriptor.NOTE, workerId, nodeId, timestamp, value, text);
+        }
+    }
+
     private int valueKind(final int streamId, final Object value, final boolean hasWord)
     {
         if (value instanceof Payload)

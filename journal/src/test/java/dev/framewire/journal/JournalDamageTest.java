@@ -383,7 +383,7 @@ class JournalDamageTest
         assertEquals(JournalDamage.Kind.UNKNOWN_KIND, damage.kind());
         assertEquals(markerChronicleIndex, damage.chronicleIndex());
         assertTrue(ex.getMessage().contains("record #" + markerIndex + "): unknown kind: the record has kind 126, " +
-            "which format 1.2 does not have; it is skipped") && ex.getMessage().contains(run.toString()),
+            "which format 1.3 does not have; it is skipped") && ex.getMessage().contains(run.toString()),
             ex.getMessage());
         assertReadAllButTheMarker(ex);
     }
@@ -520,7 +520,7 @@ class JournalDamageTest
         final JournalReader journal = JournalReader.read(run);
         assertEquals(4, journal.formatMinor());
         assertEquals(intact.size() - 1, journal.records().size());
-        assertEquals(List.of("skipped 1 records of kinds format 1.4 has and this reader (format 1.2) does not"),
+        assertEquals(List.of("skipped 1 records of kinds format 1.4 has and this reader (format 1.3) does not"),
             journal.notes());
         assertFalse(journal.isDamaged());
     }

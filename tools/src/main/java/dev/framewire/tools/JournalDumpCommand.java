@@ -278,6 +278,10 @@ public final class JournalDumpCommand implements Callable<Integer>
             case ERROR:
                 o.addProperty("message", r.text());
                 break;
+            case NOTE:
+                o.addProperty("value", r.value());
+                o.addProperty("note", r.text());
+                break;
             case RUN_END:
                 o.addProperty("how", r.text());
                 o.addProperty("lost", r.value());

@@ -161,6 +161,18 @@ public abstract class JournalSink implements AutoCloseable
     public abstract void error(int workerId, int nodeId, long timestamp, String message);
 
     /**
+     * A node's note of something rare that a reader of the journal should see beside the packets:
+     * a camera's timestamp jump, a reconnect ({@link dev.framewire.core.CalculatorContext#journalNote}). May allocate.
+     *
+     * @param workerId  the worker, -1 if not on one.
+     * @param nodeId    the node that wrote it.
+     * @param timestamp the timestamp it concerns, or Unset.
+     * @param value     a number that goes with it (the calculator says which), 0 if none.
+     * @param text      what happened, in a sentence.
+     */
+    public abstract void note(int workerId, int nodeId, long timestamp, long value, String text);
+
+    /**
      * Ends the run's journal, after the workers have stopped. May wait for records still on their
      * way to be written.
      *

@@ -68,8 +68,9 @@ import java.util.concurrent.locks.LockSupport;
  * when that is below the output's bound (the last timestamp + 1, or further after a dropout, see
  * below), the shift is reset so that the frame lands at the later of the bound and the last
  * timestamp plus the last frame interval, and the following frames keep that shift. Each reset
- * is logged and recorded as a {@link VideoSourceEvent} ({@code timestamp_jump}), once per run of
- * frames that need it. Forward jumps are kept as they are: they are the stream's own gaps.
+ * is logged, recorded as a {@link VideoSourceEvent} ({@code timestamp_jump}) and, in a journaled
+ * run, as a journal note (timestamp: the frame's new timestamp; value: its stream time), once
+ * per run of frames that need it; connects, dropouts and failures are noted the same way. Forward jumps are kept as they are: they are the stream's own gaps.
  * ffmpeg's muxer does not pass a time that goes back: it writes such a frame at the last time it
  * wrote plus one tick of the time base ("Non-monotonous DTS" on its stderr), and so on until the
  * stream's times pass it again. A step of exactly one tick after larger steps is taken for that
@@ -149,6 +150,8 @@ public final class VideoSourceCalculator implements Calculator
     private long resets;
     private long resetRun;
     private long lastStatusTs = NONE;
+    /** The node's context, for journal notes. */
+    private CalculatorContext ctx;
 
     @Override
     public void contract(final Contract contract)
@@ -186,6 +189,7 @@ public final class VideoSourceCalculator implements Calculator
     @Override
     public void open(final CalculatorContext ctx)
     {
+        this.ctx = ctx;
         node = ctx.nodeName();
         url = ctx.options().getString("url");
         if (url.isBlank())
@@ -413,6 +417,7 @@ public final class VideoSourceCalculator implements Calculator
 
     private void event(final String kind, final String detail, final long streamTime, final long timestamp)
     {
+        ctx.journalNote(timestamp, streamTime == NONE ? 0 : streamTime, NAME + " " + kind + ": " + url + ": " + detail);
         final VideoSourceEvent event = new VideoSourceEvent();
         if (event.isEnabled())
         {
