@@ -45,6 +45,14 @@ import java.util.zip.CRC32C;
  *   +---------------------------+--------------------------------+----------------+----------------+----------+
  *   = PROCESS_BEGIN (begin nanos), then, if emit stream is not -1, EMIT (stream, value kind, value,
  *     timestamp = the input timestamp, nanos = begin nanos), then PROCESS_END (end nanos)
+ *
+ *   BATCH (kind 14, since 1.4; ASYNC, the journal agent's appends): several records in one document
+ *   0        1        2        4                8
+ *   +--------+--------+--------+----------------+--------------------+-- ... --+--------------------+----------+
+ *   | 14     | 0      | 0 (16) | count (int)    | length (int), then | ...     | length, then the   | CRC32C   |
+ *   |        |        |        |                | a record's bytes   |         | last record's bytes| of all   |
+ *   +--------+--------+--------+----------------+--------------------+-- ... --+--------------------+----------+
+ *   each record as above without its own checksum; the document's one checksum covers them all
  * </pre>
  *
  * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
@@ -60,20 +68,26 @@ import java.util.zip.CRC32C;
  * stays last. A new major version may change anything else. Version 1.1 added the checksum; a
  * 1.0 reader reads 1.1 journals, skipping it as trailing bytes. Version 1.2 added {@link #CALL},
  * which a 1.1 reader skips as a kind it does not know (and so misses those calls). Version 1.3
- * added {@link #NOTE}, which older readers skip the same way.
+ * added {@link #NOTE}, which older readers skip the same way. Version 1.4 added {@link #BATCH}
+ * (one Chronicle document per append of the ASYNC agent rather than one per record: Chronicle's
+ * per-document work was most of the agent's cost per record), which a 1.3 reader skips as a kind
+ * it does not know, and with it nearly every record of an ASYNC journal: read 1.4 journals with a
+ * 1.4 reader.
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 3;
+    static final int FORMAT_MINOR = 4;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
     static final int CALL_MINOR = 2;
     /** The first minor version with {@link #NOTE} records. */
     static final int NOTE_MINOR = 3;
+    /** The first minor version with {@link #BATCH} documents. */
+    static final int BATCH_MINOR = 4;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -111,6 +125,17 @@ final class JournalDescriptor
      * {@link JournalRecord.Kind}: no reader's caller ever sees one.
      */
     static final int CALL = 12;
+    /**
+     * Since 1.4, ASYNC only: one Chronicle document holding the records the journal agent took
+     * off its rings in one go, each as the ring held it (no checksum of its own), under one
+     * checksum of the whole document. Not a {@link JournalRecord.Kind}: the reader gives the
+     * records it holds, each with a record number of its own.
+     */
+    static final int BATCH = 14;
+    /** BATCH: the number of records it holds (int). */
+    static final int BATCH_COUNT_OFFSET = 4;
+    /** BATCH: where its first record's length (int) is; each record's bytes follow their length. */
+    static final int BATCH_RECORDS_OFFSET = 8;
     /** CALL: the call's end nanos, after the fixed part. */
     static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
     /** CALL's length without its checksum. */

@@ -247,8 +247,22 @@ public final class JournalReader
             return sequence < 0 || cycle < 0 ? -1 : rollCycle.toIndex(cycle, sequence);
         }
 
+        /** A view of one record of a BATCH document. */
+        private final UnsafeBuffer batched = new UnsafeBuffer(0, 0);
+
         @Override
         public void record(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            if (length > 0 && (body.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF) == JournalDescriptor.BATCH &&
+                decoder.minor >= JournalDescriptor.BATCH_MINOR)
+            {
+                batch(body, length, position, sequence);
+                return;
+            }
+            one(body, length, position, sequence);
+        }
+
+        private void one(final DirectBuffer body, final int length, final long position, final long sequence)
         {
             final long number = decoder.count;
             try
@@ -261,6 +275,44 @@ public final class JournalReader
                 damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
                     ex.getMessage() + "; it is skipped"));
             }
+        }
+
+        /**
+         * The records of a BATCH document, each with a number of its own. Its checksum held, so a
+         * length that does not fit is the writer's fault, not the disk's: reported, and the rest
+         * of the document is skipped.
+         */
+        private void batch(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            final int count = length >= JournalDescriptor.BATCH_RECORDS_OFFSET ?
+                body.getInt(JournalDescriptor.BATCH_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
+            int at = JournalDescriptor.BATCH_RECORDS_OFFSET;
+            for (int i = 0; i < count; i++)
+            {
+                final int recordLength = at + 4 <= length ? body.getInt(at, ByteOrder.LITTLE_ENDIAN) : -1;
+                if (recordLength < 0 || recordLength > length - at - 4)
+                {
+                    count(count < 0 ? 1 : count - i, position, sequence, "record " + (i + 1) + " of a batch of " +
+                        count + " at byte " + at + " of the document claims " + recordLength + " bytes, but the " +
+                        length + "-byte document has " + (length - at - 4) + " left");
+                    return;
+                }
+                batched.wrap(body, at + 4, recordLength);
+                one(batched, recordLength, position, sequence);
+                at += 4 + recordLength;
+            }
+            if (count < 0 || at != length)
+            {
+                count(1, position, sequence, count < 0 ? "a batch of " + length + " bytes, too short for its count" :
+                    "a batch of " + count + " records ends at byte " + at + " of its " + length + "-byte document");
+            }
+        }
+
+        private void count(final long skipped, final long position, final long sequence, final String what)
+        {
+            damage.add(new JournalDamage(JournalDamage.Kind.CORRUPT_RECORD, file, position, -1, index(sequence),
+                decoder.count, skipped == 1, what + "; the rest of it is skipped"));
+            decoder.count += skipped;
         }
 
         @Override

@@ -383,7 +383,7 @@ class JournalDamageTest
         assertEquals(JournalDamage.Kind.UNKNOWN_KIND, damage.kind());
         assertEquals(markerChronicleIndex, damage.chronicleIndex());
         assertTrue(ex.getMessage().contains("record #" + markerIndex + "): unknown kind: the record has kind 126, " +
-            "which format 1.3 does not have; it is skipped") && ex.getMessage().contains(run.toString()),
+            "which format 1." + JournalDescriptor.FORMAT_MINOR + " does not have; it is skipped") && ex.getMessage().contains(run.toString()),
             ex.getMessage());
         assertReadAllButTheMarker(ex);
     }
@@ -513,14 +513,16 @@ class JournalDamageTest
     void aNewerMinorVersionIsReadSkippingWhatItAdds() throws Exception
     {
         final long header = body(0);
-        pokeInt(header + JournalDescriptor.STREAM_OFFSET, 4);
+        final int newer = JournalDescriptor.FORMAT_MINOR + 1;
+        pokeInt(header + JournalDescriptor.STREAM_OFFSET, newer);
         fixChecksum(header);
-        poke(markerBody + JournalDescriptor.KIND_OFFSET, (byte)40); // a kind format 1.4 might add
+        poke(markerBody + JournalDescriptor.KIND_OFFSET, (byte)40); // a kind a newer minor version might add
         fixChecksum(markerBody);
         final JournalReader journal = JournalReader.read(run);
-        assertEquals(4, journal.formatMinor());
+        assertEquals(newer, journal.formatMinor());
         assertEquals(intact.size() - 1, journal.records().size());
-        assertEquals(List.of("skipped 1 records of kinds format 1.4 has and this reader (format 1.3) does not"),
+        assertEquals(List.of("skipped 1 records of kinds format 1." + newer + " has and this reader (format 1." +
+            JournalDescriptor.FORMAT_MINOR + ") does not"),
             journal.notes());
         assertFalse(journal.isDamaged());
     }
