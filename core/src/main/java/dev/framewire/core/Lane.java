@@ -53,6 +53,8 @@ final class Lane implements CalculatorContext
     Throwable failure;
     /** Packets the calculator counted as dropped in this call. */
     int drops;
+    /** The call's time in {@code process} when the graph times calls, else 0; the node's step adds it up. */
+    long callNanos;
     @SuppressWarnings("unused") // through DONE
     private volatile boolean done;
 
@@ -80,6 +82,7 @@ final class Lane implements CalculatorContext
         timestamp = inputTimestamp;
         failure = null;
         drops = 0;
+        callNanos = 0;
         for (int i = 0; i < inputs.length; i++)
         {
             node.inputs[i].moveTo(inputs[i]);
@@ -159,9 +162,15 @@ final class Lane implements CalculatorContext
             {
                 event.begin();
             }
+            final boolean timed = node.graph.timesProcessCalls;
+            final long began = timed ? node.graph.clock().nanoTime() : 0;
             try
             {
                 node.calculator.process(this);
+                if (timed)
+                {
+                    callNanos = node.graph.clock().nanoTime() - began;
+                }
                 if (event != null && event.shouldCommit())
                 {
                     event.node = node.name;
@@ -173,6 +182,10 @@ final class Lane implements CalculatorContext
             catch (final Throwable t)
             {
                 failure = t;
+                if (timed)
+                {
+                    callNanos = node.graph.clock().nanoTime() - began;
+                }
             }
             if (journal != null)
             {
