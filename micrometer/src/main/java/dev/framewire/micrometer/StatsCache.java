@@ -11,7 +11,9 @@ import java.util.function.ToDoubleFunction;
 /**
  * One {@link GraphStats} snapshot that every meter of a {@link FramewireMetrics} reads: refilled
  * in place ({@link Graph#stats(GraphStats)}) when a meter is read and the last fill is older than
- * the refresh interval, so one scrape of hundreds of meters fills it once, not once per meter.
+ * the refresh interval, so one scrape of hundreds of meters fills it once, not once per meter. A
+ * figure read is therefore at most one refresh interval older than the read, and only when another
+ * read came less than an interval before it.
  *
  * <p>Nodes are found by name, so a graph whose nodes change (the snapshot is then made anew)
  * still gives each meter its own node's figures; a node no longer there reads as NaN.
@@ -26,6 +28,8 @@ final class StatsCache
     private final Map<String, NodeStats> byName = new HashMap<>();
     private GraphStats stats;
     private long filledAtNanos;
+    /** Set by {@link #current()}, the binder's look at the nodes: the first meter read refills regardless. */
+    private boolean stale;
 
     StatsCache(final Graph graph, final long refreshNanos)
     {
@@ -52,8 +56,9 @@ final class StatsCache
     private void refresh()
     {
         final long now = System.nanoTime();
-        if (now - filledAtNanos >= refreshNanos)
+        if (stale || now - filledAtNanos >= refreshNanos)
         {
+            stale = false;
             refill(now);
         }
     }
@@ -73,10 +78,15 @@ final class StatsCache
         return node == null ? Double.NaN : figure.applyAsDouble(node);
     }
 
-    /** The graph's stats now (refreshed if stale), for binding: which nodes and inputs there are. */
+    /**
+     * The graph's stats now, for binding: which nodes and inputs there are. The next meter read
+     * refills, however soon: figures read later than the bind (say right after the run) are not
+     * the ones from before it.
+     */
     synchronized GraphStats current()
     {
-        refresh();
+        refill(System.nanoTime());
+        stale = true;
         return stats;
     }
 }

@@ -347,6 +347,23 @@ class FramewireMetricsTest
     }
 
     @Test
+    void theFirstReadAfterBindingIsFreshWhateverTheRefreshInterval() throws Exception
+    {
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Graph graph = new Graph(cameras(System::nanoTime)))
+        {
+            FramewireMetrics.builder(graph).refreshInterval(Duration.ofHours(1)).build().bindTo(registry);
+            graph.start();
+            feed(graph);
+            graph.waitUntilDone();
+            assertEquals(PACKETS, counter(registry, "framewire.node.packets.in", "node", "cam1__pass"),
+                "not the figures of the bind, before the run");
+            assertEquals(graph.callCount("join"), counter(registry, "framewire.node.calls", "node", "join"),
+                "one fill serves the reads within the interval, and the run is over");
+        }
+    }
+
+    @Test
     void badArgumentsAreRefusedNamingWhatIsValid()
     {
         try (Graph graph = new Graph(cameras(System::nanoTime)))
