@@ -3,6 +3,8 @@ package dev.framewire.tools;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.NodeConfig;
 import dev.framewire.micrometer.FramewireMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,12 +16,19 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code framewire run --metrics-port N}: a graph's meters ({@link FramewireMetrics}) in a
  * Micrometer {@link PrometheusMeterRegistry}, served as Prometheus text at
  * {@code http://127.0.0.1:N/metrics} by the JDK's {@link HttpServer}, on the loopback address only
  * (a scraper on another host goes through a proxy or an SSH tunnel the operator chooses).
+ *
+ * <p>Cameras ({@link #cameraRule}): a node's subgraph instance, as in a service; else, for graphs
+ * written as the demo's is, the camera source node ({@code SyntheticCameraCalculator},
+ * {@code VideoSourceCalculator}) whose name it bears ({@code cam0}, {@code cam0_gray}).
  *
  * <p>Threading: made and closed by the command's thread; each scrape runs on the server's one
  * dispatcher thread, which reads the graph's counters (nothing on the graph's workers).
@@ -56,7 +65,8 @@ final class MetricsEndpoint implements AutoCloseable
     {
         graph.timeProcessCalls();
         final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        final FramewireMetrics metrics = FramewireMetrics.builder(graph).graphName(graphName).build();
+        final FramewireMetrics metrics = FramewireMetrics.builder(graph).graphName(graphName)
+            .cameraOf(cameraRule(graph.config())).build();
         metrics.bindTo(registry);
         final HttpServer server;
         try
@@ -77,6 +87,43 @@ final class MetricsEndpoint implements AutoCloseable
         server.createContext(PATH, exchange -> serve(exchange, registry));
         server.start();
         return new MetricsEndpoint(server, registry, metrics);
+    }
+
+    /**
+     * A node's camera: its subgraph instance ({@link FramewireMetrics#subgraphOf}) if it has one;
+     * else the camera source node it is named after, itself or by its name and {@code _} as a
+     * prefix (the longest such name); else "".
+     *
+     * @param config the graph.
+     * @return node name to camera.
+     */
+    static Function<String, String> cameraRule(final GraphConfig config)
+    {
+        final List<String> cameras = new ArrayList<>();
+        for (final NodeConfig node : config.nodes())
+        {
+            if (DemoGraph.CAMERA.equals(node.calculator()) || DemoGraph.VIDEO_SOURCE.equals(node.calculator()))
+            {
+                cameras.add(node.name());
+            }
+        }
+        return node ->
+        {
+            final String subgraph = FramewireMetrics.subgraphOf(node);
+            if (!subgraph.isEmpty())
+            {
+                return subgraph;
+            }
+            String camera = "";
+            for (final String c : cameras)
+            {
+                if ((node.equals(c) || node.startsWith(c + "_")) && c.length() > camera.length())
+                {
+                    camera = c;
+                }
+            }
+            return camera;
+        };
     }
 
     private static InetAddress loopback()

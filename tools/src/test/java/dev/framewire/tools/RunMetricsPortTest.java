@@ -119,6 +119,20 @@ class RunMetricsPortTest
         assertFalse(dispatcherRuns());
     }
 
+    @Test
+    void aNodeIsTaggedWithItsSubgraphOrTheCameraItIsNamedAfter() throws Exception
+    {
+        final dev.framewire.core.GraphConfig demo = DemoGraph.of(DemoGraph.builtInText(), "demo",
+            new DemoGraph.Settings(2, 64, 48, 30.0, 0, 1000, dir.resolve("snaps"), 1)).config();
+        final java.util.function.Function<String, String> camera = MetricsEndpoint.cameraRule(demo);
+        assertEquals("cam0", camera.apply("cam0"));
+        assertEquals("cam0", camera.apply("cam0_gray"));
+        assertEquals("cam1", camera.apply("cam1_motion"));
+        assertEquals("", camera.apply("cam10_gray"), "no camera cam10 in this graph");
+        assertEquals("", camera.apply("detector"));
+        assertEquals("yard", camera.apply("yard__detect"), "a subgraph instance first");
+    }
+
     private HttpResponse<String> get(final URI uri) throws IOException, InterruptedException
     {
         return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
