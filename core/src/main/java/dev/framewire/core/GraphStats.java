@@ -45,9 +45,8 @@ public final class GraphStats
         /** Left queued when the node closed early (its inputs still had packets it will never process). */
         CLOSE("close");
 
-        /** How many reasons there are. */
+        /** How many reasons there are (a constant, for the array each node keeps; a test checks it). */
         static final int COUNT = 5;
-        private static final DropReason[] VALUES = values();
 
         private final String tag;
 
@@ -82,11 +81,6 @@ public final class GraphStats
                 default:
                     return 4;
             }
-        }
-
-        static DropReason of(final int ordinal)
-        {
-            return VALUES[ordinal];
         }
     }
 

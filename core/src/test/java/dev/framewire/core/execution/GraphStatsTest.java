@@ -94,6 +94,7 @@ class GraphStatsTest
                     byReason += node.drops(reason);
                 }
                 assertEquals(node.drops(), byReason, node.name() + ": the reasons add up to the drops");
+                assertEquals(5, DropReason.values().length, "each reason has its counter");
                 assertEquals(0, node.queued(), node.name());
                 assertEquals(0, node.callsInFlight(), node.name());
                 assertFalse(node.isSource(), node.name());
