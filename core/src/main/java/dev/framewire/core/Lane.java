@@ -47,14 +47,14 @@ final class Lane implements CalculatorContext
     final InputPort[] inputs;
     private final Emits[] outputs;
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    /** The call's time in {@code process} when the graph times calls, else 0; the node's step adds it up. */
+    long callNanos;
     /** The input set's timestamp. */
     long timestamp;
     /** What {@code process} threw, or null. */
     Throwable failure;
     /** Packets the calculator counted as dropped in this call. */
     int drops;
-    /** The call's time in {@code process} when the graph times calls, else 0; the node's step adds it up. */
-    long callNanos;
     @SuppressWarnings("unused") // through DONE
     private volatile boolean done;
 
