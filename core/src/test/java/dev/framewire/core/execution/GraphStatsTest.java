@@ -400,6 +400,34 @@ class GraphStatsTest
         }
     }
 
+    @Test
+    void theMetricsPagesExampleRuns() throws Exception
+    {
+        try (Graph graph = new Graph(chain()))
+        {
+            graph.start();
+            for (long ts = 0; ts < 10; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            final StringBuilder out = new StringBuilder();
+            // docs/METRICS.md, "Without Micrometer", with out.append for System.out.println
+            GraphStats stats = graph.stats();                  // a new snapshot
+            stats = graph.stats(stats);                        // refilled in place: allocates nothing
+            for (GraphStats.NodeStats node : stats.nodes()) {
+                out.append(node.name() + " in " + node.packetsIn() + " out " + node.packetsOut() +
+                    " dropped " + node.drops() + " (memory " + node.drops(GraphStats.DropReason.MEMORY) + ")" +
+                    " queued " + node.queued() + " in flight " + node.callsInFlight()).append('\n');
+            }
+            out.append(stats.offHeapBytesInUse() + " of " + stats.offHeapHardLimitBytes() + " B").append('\n');
+            assertTrue(out.toString().startsWith("pass in 10 out 10 dropped 0 (memory 0) queued 0 in flight 0\n" +
+                "halve in 10 out 5 dropped 5 (memory 0) queued 0 in flight 0\n" +
+                "sink in 5 out 0 dropped 0 (memory 0) queued 0 in flight 0\n0 of "), out.toString());
+        }
+    }
+
     /** Three graph inputs joined by one node (default policy: one input set per timestamp, three packets). */
     private static GraphConfig.Builder join(final Calculator calculator)
     {
