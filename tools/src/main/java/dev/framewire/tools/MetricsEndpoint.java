@@ -6,6 +6,11 @@ import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.micrometer.FramewireMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -26,6 +31,9 @@ import java.util.function.Function;
  * {@code http://127.0.0.1:N/metrics} by the JDK's {@link HttpServer}, on the loopback address only
  * (a scraper on another host goes through a proxy or an SSH tunnel the operator chooses).
  *
+ * <p>Beside the graph's meters, Micrometer's own of the JVM and the process: heap and direct
+ * buffer memory, GC, threads, open file descriptors and CPU, what a long run watches stay flat.
+ *
  * <p>Cameras ({@link #cameraRule}): a node's subgraph instance, as in a service; else, for graphs
  * written as the demo's is, the camera source node ({@code SyntheticCameraCalculator},
  * {@code VideoSourceCalculator}) whose name it bears ({@code cam0}, {@code cam0_gray}).
@@ -43,13 +51,15 @@ final class MetricsEndpoint implements AutoCloseable
     private final HttpServer server;
     private final PrometheusMeterRegistry registry;
     private final FramewireMetrics metrics;
+    private final JvmGcMetrics gc;
 
     private MetricsEndpoint(final HttpServer server, final PrometheusMeterRegistry registry,
-        final FramewireMetrics metrics)
+        final FramewireMetrics metrics, final JvmGcMetrics gc)
     {
         this.server = server;
         this.registry = registry;
         this.metrics = metrics;
+        this.gc = gc;
     }
 
     /**
@@ -68,6 +78,12 @@ final class MetricsEndpoint implements AutoCloseable
         final FramewireMetrics metrics = FramewireMetrics.builder(graph).graphName(graphName)
             .cameraOf(cameraRule(graph.config())).build();
         metrics.bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        final JvmGcMetrics gc = new JvmGcMetrics(); // listens to GC notifications until closed
+        gc.bindTo(registry);
         final HttpServer server;
         try
         {
@@ -75,18 +91,20 @@ final class MetricsEndpoint implements AutoCloseable
         }
         catch (final BindException ex)
         {
+            gc.close();
             registry.close();
             throw new CommandFailure("--metrics-port " + port + ": cannot listen on 127.0.0.1:" + port + " (" +
                 ex.getMessage() + "); give a free port, or 0 for any");
         }
         catch (final IOException ex)
         {
+            gc.close();
             registry.close();
             throw new CommandFailure("--metrics-port " + port + ": cannot start the metrics server: " + ex);
         }
         server.createContext(PATH, exchange -> serve(exchange, registry));
         server.start();
-        return new MetricsEndpoint(server, registry, metrics);
+        return new MetricsEndpoint(server, registry, metrics, gc);
     }
 
     /**
@@ -190,6 +208,7 @@ final class MetricsEndpoint implements AutoCloseable
     public void close()
     {
         server.stop(0);
+        gc.close();
         metrics.close();
         registry.close();
     }

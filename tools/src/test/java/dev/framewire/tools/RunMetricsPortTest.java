@@ -74,6 +74,11 @@ class RunMetricsPortTest
         {
             assertTrue(text.contains(metric + " "), metric + " in:\n" + text);
         }
+        for (final String jvm : new String[] {"\njvm_memory_used_bytes{area=\"heap\"", "\njvm_threads_live_threads ",
+            "\nprocess_files_open_files ", "\nprocess_cpu_usage ", "\njvm_gc_"})
+        {
+            assertTrue(text.contains(jvm), jvm.strip() + ", the JVM's and the process's, in:\n" + text);
+        }
         assertTrue(value(text, "framewire_node_packets_in_total{camera=\"\",graph=\"counting\",node=\"pass\"}") > 0,
             "packets flow: " + text);
         assertEquals(404, get(uri.resolve("/other")).statusCode());
