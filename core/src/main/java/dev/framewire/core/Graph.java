@@ -102,6 +102,8 @@ public final class Graph implements AutoCloseable
     private volatile int idleWaiters;
     private Thread guard;
     private volatile boolean recordsArrivals;
+    /** Whether nodes time their {@code process} calls ({@link #timeProcessCalls()}); set before start. */
+    boolean timesProcessCalls;
     private volatile boolean runFailed;
     /** The memory budget's soft and hard limits as they bear on this run. */
     final MemoryGovernor memory;
@@ -440,6 +442,19 @@ public final class Graph implements AutoCloseable
     public void recordGraphInputArrivals()
     {
         recordsArrivals = true;
+    }
+
+    /**
+     * Makes every node time its {@code process} calls with the graph's clock, for
+     * {@link GraphStats.NodeStats#processNanos()}: two clock reads per call, so off unless asked
+     * for (the workers read no clock otherwise). Call before {@link #start}.
+     *
+     * @throws IllegalStateException if the graph has started.
+     */
+    public void timeProcessCalls()
+    {
+        checkNotStarted("timeProcessCalls");
+        timesProcessCalls = true;
     }
 
     /**
@@ -1087,6 +1102,30 @@ public final class Graph implements AutoCloseable
     public String report()
     {
         return GraphReport.of(this);
+    }
+
+    /**
+     * A new snapshot of this graph's counters (see {@link GraphStats}), from any thread, at any
+     * time (before, during and after the run).
+     *
+     * @return the snapshot.
+     */
+    public GraphStats stats()
+    {
+        return GraphStats.fill(this, null);
+    }
+
+    /**
+     * Refills a snapshot of this graph's counters in place, allocating nothing, when it was made
+     * by this graph with the same nodes; else makes a new one. A scraper keeps the snapshot it
+     * gets back and passes it in each time.
+     *
+     * @param reuse a snapshot from an earlier call, or null.
+     * @return {@code reuse} refilled, or a new snapshot.
+     */
+    public GraphStats stats(final GraphStats reuse)
+    {
+        return GraphStats.fill(this, reuse);
     }
 
     // ---------------------------------------------------------------- engine internals

@@ -380,6 +380,12 @@ final class InputQueue extends InputQueuePad3
         }
     }
 
+    /** Any thread: packets offered to this queue so far (the ring's tail, an acquire load). */
+    long arrived()
+    {
+        return ring.lvTail();
+    }
+
     /** Any thread: packets queued right now. */
     int size()
     {

@@ -47,6 +47,8 @@ final class Lane implements CalculatorContext
     final InputPort[] inputs;
     private final Emits[] outputs;
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    /** The call's time in {@code process} when the graph times calls, else 0; the node's step adds it up. */
+    long callNanos;
     /** The input set's timestamp. */
     long timestamp;
     /** What {@code process} threw, or null. */
@@ -82,6 +84,7 @@ final class Lane implements CalculatorContext
         timestamp = inputTimestamp;
         failure = null;
         drops = 0;
+        callNanos = 0;
         for (int i = 0; i < inputs.length; i++)
         {
             node.inputs[i].moveTo(inputs[i]);
@@ -162,9 +165,15 @@ final class Lane implements CalculatorContext
             {
                 event.begin();
             }
+            final boolean timed = node.graph.timesProcessCalls;
+            final long began = timed ? node.graph.clock().nanoTime() : 0;
             try
             {
                 node.calculator.process(this);
+                if (timed)
+                {
+                    callNanos = node.graph.clock().nanoTime() - began;
+                }
                 if (event != null && event.shouldCommit())
                 {
                     event.node = node.name;
@@ -176,6 +185,10 @@ final class Lane implements CalculatorContext
             catch (final Throwable t)
             {
                 failure = t;
+                if (timed)
+                {
+                    callNanos = node.graph.clock().nanoTime() - began;
+                }
             }
             if (journal != null)
             {

@@ -48,6 +48,9 @@ final class Node extends ScheduleState implements CalculatorContext
 
     private static final VarHandle INPUT_TIMESTAMP;
     private static final VarHandle CALLS;
+    private static final VarHandle CALL_NANOS;
+    /** Opaque stores and loads of {@link #dropsByReason}'s elements. */
+    private static final VarHandle DROPS_BY_REASON = MethodHandles.arrayElementVarHandle(long[].class);
 
     static
     {
@@ -56,6 +59,7 @@ final class Node extends ScheduleState implements CalculatorContext
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             INPUT_TIMESTAMP = lookup.findVarHandle(Node.class, "inputTimestamp", long.class);
             CALLS = lookup.findVarHandle(Node.class, "calls", long.class);
+            CALL_NANOS = lookup.findVarHandle(Node.class, "callNanos", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -119,6 +123,17 @@ final class Node extends ScheduleState implements CalculatorContext
     volatile boolean blockRequested;
     /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
     volatile long calls;
+    /**
+     * Nanoseconds spent in {@code process} so far, when the graph times calls
+     * ({@link Graph#timeProcessCalls()}); written by the node's step only (opaque), read by
+     * {@link GraphStats}.
+     */
+    long callNanos;
+    /**
+     * {@link #drops} by reason, indexed by {@link GraphStats.DropReason#ordinal()}; elements written
+     * by the node's step only (opaque), read by {@link GraphStats}.
+     */
+    final long[] dropsByReason = new long[GraphStats.DropReason.COUNT];
     /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
     final SourceRetry retry;
     /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
@@ -416,6 +431,7 @@ final class Node extends ScheduleState implements CalculatorContext
             final Lane lane = lanes[(int)(dispatched % lanes.length)];
             lane.load(sync.fill(ready));
             dispatched++;
+            CALLS.setOpaque(this, calls + 1);
             shared.offer(lane);
         }
     }
@@ -470,6 +486,10 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         final long timestamp = lane.timestamp;
         INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        if (lane.callNanos != 0)
+        {
+            CALL_NANOS.setOpaque(this, callNanos + lane.callNanos);
+        }
         for (int i = lane.drops; i > 0; i--)
         {
             dropped("", timestamp, "calculator");
@@ -579,7 +599,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
         try
         {
-            calculator.process(this);
+            processTimed();
             commitProcessEvent(event, 0);
             flushOutputs();
         }
@@ -612,7 +632,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
         try
         {
-            calculator.process(this);
+            processTimed();
             commitProcessEvent(event, timestamp);
             releaseInputs();
             if (hasOffset)
@@ -636,6 +656,28 @@ final class Node extends ScheduleState implements CalculatorContext
         finally
         {
             journalEnd();
+        }
+    }
+
+    /**
+     * Worker: the calculator's {@code process}, timed with the graph's clock when the graph times
+     * calls (two clock reads and an opaque store per call, returned or thrown); else just the call.
+     */
+    private void processTimed() throws Exception
+    {
+        if (!graph.timesProcessCalls)
+        {
+            calculator.process(this);
+            return;
+        }
+        final long began = graph.clock().nanoTime();
+        try
+        {
+            calculator.process(this);
+        }
+        finally
+        {
+            CALL_NANOS.setOpaque(this, callNanos + (graph.clock().nanoTime() - began));
         }
     }
 
@@ -1148,6 +1190,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void dropped(final String stream, final long timestamp, final String reason)
     {
         drops = drops + 1;
+        countByReason(reason, 1);
         final JournalSink journal = graph.journal;
         if (journal != null)
         {
@@ -1167,6 +1210,25 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
+    /** Any thread: {@link #dropsByReason}[{@code reason}], an opaque load. */
+    long dropsByReasonOpaque(final int reason)
+    {
+        return (long)DROPS_BY_REASON.getOpaque(dropsByReason, reason);
+    }
+
+    /** Any thread: {@link #callNanos}, an opaque load. */
+    long callNanosOpaque()
+    {
+        return (long)CALL_NANOS.getOpaque(this);
+    }
+
+    /** Worker: {@link #dropsByReason}; a string switch (hash cached in the literal) and an opaque store. */
+    private void countByReason(final String reason, final int packets)
+    {
+        final int index = GraphStats.DropReason.indexOf(reason);
+        DROPS_BY_REASON.setOpaque(dropsByReason, index, dropsByReason[index] + packets);
+    }
+
     /**
      * Worker: a whole input set, or a source's shipment, of {@code packets} packets was dropped (a
      * failed call under DROP_TIMESTAMP, an input set whose acquire passed the hard limit under
@@ -1176,6 +1238,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void droppedSet(final long timestamp, final String reason, final int packets)
     {
         drops = drops + packets;
+        countByReason(reason, packets);
         final JournalSink journal = graph.journal;
         if (journal != null)
         {

@@ -3,6 +3,7 @@ package dev.framewire.core;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
@@ -17,6 +18,20 @@ import java.util.Arrays;
  */
 final class OutputStream implements Output
 {
+    private static final VarHandle DELIVERED;
+
+    static
+    {
+        try
+        {
+            DELIVERED = MethodHandles.lookup().findVarHandle(OutputStream.class, "delivered", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     final String name;
     /** The producing node, or null for a graph input. */
     final Node node;
@@ -42,6 +57,11 @@ final class OutputStream implements Output
     private int staged;
     /** Set once a consumer dropped out of the run: emits are released instead of delivered. */
     boolean discarding;
+    /**
+     * Packets delivered so far (to the consumers and observers): one opaque store per flush that
+     * delivers any, by the producer only; read by {@link GraphStats} (opaque).
+     */
+    private long delivered;
 
     OutputStream(final Graph graph, final Node node, final int index, final StreamSpec spec)
     {
@@ -251,6 +271,7 @@ final class OutputStream implements Output
         final InputQueue[] mirrors = this.mirrors;
         final int count = staged;
         Exception failure = null;
+        int failedAt = count;
         for (int i = 0; i < count; i++)
         {
             final long timestamp = stagedTimestamps[i];
@@ -266,6 +287,7 @@ final class OutputStream implements Output
                 catch (final Exception ex)
                 {
                     failure = ex;
+                    failedAt = i;
                 }
             }
             else if (value instanceof Payload)
@@ -274,6 +296,10 @@ final class OutputStream implements Output
             }
         }
         staged = 0;
+        if (failedAt > 0)
+        {
+            DELIVERED.setOpaque(this, delivered + failedAt);
+        }
         publishedLast = lastTimestamp;
         final long b = bound;
         final boolean boundMoved = b != publishedBound;
@@ -429,6 +455,12 @@ final class OutputStream implements Output
     int stagedCount()
     {
         return staged;
+    }
+
+    /** Any thread: packets delivered so far (an opaque load of a single writer's counter). */
+    long deliveredCount()
+    {
+        return (long)DELIVERED.getOpaque(this);
     }
 
     @Override

@@ -49,6 +49,10 @@ import java.util.regex.Pattern;
  * three are reported as a normal stop, with the table. Graph input streams get no packets from
  * this command: they are closed at the start.
  *
+ * <p>Metrics: {@code --metrics-port N} serves the graph's meters ({@code framewire-micrometer}) as
+ * Prometheus text at {@code http://127.0.0.1:N/metrics} for the length of the run
+ * ({@link MetricsEndpoint}), and times the nodes' calls for them; without it nothing listens.
+ *
  * <p>Journal: the run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal
  * DIR}, {@code --no-journal}, {@code --capture STREAM...}), with checksums of the end streams'
  * payloads so that {@code framewire journal diff} can compare runs; the last line names the run's
@@ -106,6 +110,12 @@ public final class RunCommand implements Callable<Integer>
             "the JIT compiles (default: ${DEFAULT-VALUE}).")
     private double warmup;
 
+    @Option(names = "--metrics-port", paramLabel = "N",
+        description = "Serve the graph's metrics (packets, drops, queues, calls and their time, off-heap memory) in " +
+            "Prometheus text format at http://127.0.0.1:N/metrics while the run lasts; loopback only, 0 for any free " +
+            "port (printed). Off by default: no listener.")
+    private Integer metricsPort;
+
     @Mixin
     private JournalOptions journal = new JournalOptions();
 
@@ -144,10 +154,17 @@ public final class RunCommand implements Callable<Integer>
         final List<StreamMeter> ends = new ArrayList<>();
         final MemoryBudget budget = graph.pool().budget();
         boolean reportedRun = false;
+        MetricsEndpoint metrics = null;
         try
         {
             instrument(graph, topology, recording, entries, meters, ends);
             describe(out, config, topology);
+            if (metricsPort != null)
+            {
+                metrics = MetricsEndpoint.start(graph, graphName(), metricsPort);
+                out.println("  metrics: " + metrics.url() + " (Prometheus text format, while the run lasts)");
+                out.flush();
+            }
             Runtime.getRuntime().addShutdownHook(hook);
             try
             {
@@ -206,6 +223,10 @@ public final class RunCommand implements Callable<Integer>
         }
         finally
         {
+            if (metrics != null)
+            {
+                metrics.close();
+            }
             try
             {
                 graph.close();
@@ -252,10 +273,23 @@ public final class RunCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "--frames must be 1 or more, was " + limit.frames);
         }
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65_535))
+        {
+            throw new ParameterException(spec.commandLine(), "--metrics-port must be a port in [0, 65535] (0 for any " +
+                "free one), was " + metricsPort);
+        }
         if (!(warmup >= 0))
         {
             throw new ParameterException(spec.commandLine(), "--warmup must be 0 or more seconds, was " + warmup);
         }
+    }
+
+    /** The metrics' {@code graph} tag: the file's name without its extension. */
+    private String graphName()
+    {
+        final String name = file.getFileName().toString();
+        final int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
     }
 
     private Map<String, Object> sidePackets()

@@ -15,9 +15,22 @@ final class GraphLine implements Line
 
     GraphLine(final GraphConfig config, final Arrivals arrivals)
     {
+        this(config, arrivals, graph -> { });
+    }
+
+    /** The same, with something done to the graph before it starts ({@code timeProcessCalls}). */
+    GraphLine(final GraphConfig config, final Arrivals arrivals, final java.util.function.Consumer<Graph> beforeStart)
+    {
         graph = new Graph(config);
         graph.observe("out", packet -> arrivals.accept(packet.getLong()));
+        beforeStart.accept(graph);
         graph.start();
+    }
+
+    /** The graph, for benchmarks that read its counters. */
+    Graph graph()
+    {
+        return graph;
     }
 
     @Override
