@@ -367,8 +367,8 @@ public final class AeronPublisherCalculator implements Calculator
         dropped++;
         if (dropped == 1 || Long.bitCount(dropped) == 1)
         {
-            LOG.warn("node '{}': dropped the {} at {} for {} stream id {}: {} ({} dropped so far, policy {})", node,
-                RemoteDescriptor.typeName(type), Timestamp.toString(timestamp), channel, streamId,
+            LOG.warn("node '{}': dropped the {}{} for {} stream id {}: {} ({} dropped so far, policy {})", node,
+                RemoteDescriptor.typeName(type), type == CLOSE ? "" : " at " + Timestamp.toString(timestamp), channel, streamId,
                 result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured", dropped,
                 drop ? "DROP" : "WAIT, run cancelled or linger over");
         }
