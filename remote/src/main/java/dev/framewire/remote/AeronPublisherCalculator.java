@@ -350,7 +350,7 @@ public final class AeronPublisherCalculator implements Calculator
                 RemoteDescriptor.typeName(type) + " at " + Timestamp.toString(timestamp) + " cannot go");
         }
         // NOT_CONNECTED or BACK_PRESSURED
-        if (!drop && !ctx.isCancelled() && ctx.nanoTime() < deadline)
+        if ((!drop || type == CLOSE) && !ctx.isCancelled() && ctx.nanoTime() < deadline)
         {
             if (result == Publication.NOT_CONNECTED && !warnedNotConnected)
             {
@@ -370,7 +370,7 @@ public final class AeronPublisherCalculator implements Calculator
             LOG.warn("node '{}': dropped the {}{} for {} stream id {}: {} ({} dropped so far, policy {})", node,
                 RemoteDescriptor.typeName(type), type == CLOSE ? "" : " at " + Timestamp.toString(timestamp), channel, streamId,
                 result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured", dropped,
-                drop ? "DROP" : "WAIT, run cancelled or linger over");
+                ctx.isCancelled() ? "run cancelled" : type == CLOSE ? "linger_ms over" : drop ? "DROP" : "WAIT");
         }
         return false;
     }

@@ -3,8 +3,10 @@ package dev.framewire.remote;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.aeron.driver.status.PublisherLimit;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +20,7 @@ import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The Aeron client (and, unless an external driver is named, the embedded media driver) the remote
@@ -40,6 +43,10 @@ final class RemoteDriver
 {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteDriver.class);
     private static final Map<String, RemoteDriver> DRIVERS = new HashMap<>();
+    /** How long a drained, closed publication stays for its receivers' retransmit requests. */
+    static final long PUBLICATION_LINGER_MS = 500;
+    /** The longest the last remote node waits for the embedded driver's publications to drain and linger. */
+    static final long DRAIN_TIMEOUT_MS = 10_000;
 
     private final String key;
     private final String threading;
@@ -108,6 +115,9 @@ final class RemoteDriver
             // log buffers are sized for the largest message (64 MiB terms carry a 1080p RGBA frame);
             // sparse files take memory only for the part of a term that is written
             .termBufferSparseFile(true)
+            // a closed publication lingers this long once drained, for a receiver's last NAKs; the
+            // last remote node of the process waits for it (see release), so shorter than Aeron's 5 s
+            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(PUBLICATION_LINGER_MS))
             .sharedIdleStrategy(backoff())
             .sharedNetworkIdleStrategy(backoff())
             .conductorIdleStrategy(backoff())
@@ -204,8 +214,59 @@ final class RemoteDriver
         aeron.close();
         if (driver != null)
         {
+            awaitPublicationsGone();
             driver.close();
             IoUtil.delete(ownDirectory.toFile(), true);
         }
+    }
+
+    /**
+     * Waits until the embedded driver has no publication left. A closed publication's last messages
+     * (a CLOSE among them) may still be in its term, not yet sent or not yet read by the receivers;
+     * the driver drains it, then lets it linger, then frees it. Stopping the driver before would
+     * cut the stream short in the receivers, which would see the publisher vanish mid-message.
+     * Bounded: a receiver that never reads costs {@value #DRAIN_TIMEOUT_MS} ms at most, and is logged.
+     */
+    private void awaitPublicationsGone()
+    {
+        final CountersReader counters = driver.context().countersManager();
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_TIMEOUT_MS);
+        int left;
+        while ((left = publications(counters)) > 0)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                LOG.warn("embedded Aeron driver in {}: {} publication(s) not drained by their receivers after {} ms; " +
+                    "stopping it anyway, those receivers lose the rest of the stream", directory(), left, DRAIN_TIMEOUT_MS);
+                return;
+            }
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static int publications(final CountersReader counters)
+    {
+        int count = 0;
+        for (int id = 0, max = counters.maxCounterId(); id < max; id++)
+        {
+            final int state = counters.getCounterState(id);
+            if (state == CountersReader.RECORD_ALLOCATED && counters.getCounterTypeId(id) == PublisherLimit.PUBLISHER_LIMIT_TYPE_ID)
+            {
+                count++;
+            }
+            else if (state == CountersReader.RECORD_UNUSED)
+            {
+                break; // counters are allocated from the start: the rest were never used
+            }
+        }
+        return count;
     }
 }
