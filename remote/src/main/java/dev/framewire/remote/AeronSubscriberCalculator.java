@@ -17,7 +17,9 @@ import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,8 +64,10 @@ import static dev.framewire.remote.RemoteDescriptor.KIND_LONG;
  * <p>Streams: one untagged output (the remote stream) and an optional output tagged
  * {@code STATUS}. Options: {@code channel} ({@code aeron:ipc}; for UDP the receiver's endpoint,
  * e.g. {@code aeron:udp?endpoint=127.0.0.1:40123}), {@code stream_id} (1001), {@code wait_ms} (10:
- * how long a call waits for a message before returning; it waits idling with a backoff strategy,
- * so give the source an executor of its own, as a camera), {@code publisher_lost} (WAIT), and the
+ * how long a call waits for a message before returning, so give the source an executor of its
+ * own, as a camera), {@code idle_strategy} (how it waits: BACKOFF, the default, spins, yields,
+ * then parks up to 1 ms, which a message may then wait to be seen; YIELD and BUSY_SPIN for low
+ * latency, on a core to spare), {@code publisher_lost} (WAIT), and the
  * driver's ({@code aeron_dir}, {@code driver_threading}, see {@link RemoteCalculators}).
  *
  * <p>Threading: the node's worker, one call at a time, polls and reassembles; Aeron's client
@@ -78,7 +82,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private static final int FRAGMENT_LIMIT = 16;
     private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
+    private IdleStrategy idle;
     /** Fragmented messages in reassembly, by publisher session. */
     private final Int2ObjectHashMap<Reassembly> partial = new Int2ObjectHashMap<>();
     /** Image events from Aeron's conductor thread; rare, so a linked queue's allocation is fine. */
@@ -117,7 +121,9 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             .option("wait_ms", OptionType.LONG, 10L)
             .range("wait_ms", 0, 1000)
             .option("publisher_lost", OptionType.STRING, "WAIT")
-            .oneOf("publisher_lost", "WAIT", "CLOSE");
+            .oneOf("publisher_lost", "WAIT", "CLOSE")
+            .option("idle_strategy", OptionType.STRING, "BACKOFF")
+            .oneOf("idle_strategy", "BACKOFF", "YIELD", "BUSY_SPIN");
         RemoteCalculators.driverOptions(contract);
     }
 
@@ -138,6 +144,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         streamId = (int)ctx.options().getLong("stream_id");
         waitNanos = TimeUnit.MILLISECONDS.toNanos(ctx.options().getLong("wait_ms"));
         closeOnLoss = "CLOSE".equals(ctx.options().getString("publisher_lost"));
+        idle = idleStrategy(ctx.options().getString("idle_strategy"));
         channel = ctx.options().getString("channel");
         closing = false;
         rejected = 0;
@@ -155,6 +162,20 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): cannot subscribe to channel '" +
                 channel + "' stream id " + streamId + ": " + ex.getMessage() + "; valid channels are e.g. aeron:ipc " +
                 "and aeron:udp?endpoint=127.0.0.1:40123", ex);
+        }
+    }
+
+    private static IdleStrategy idleStrategy(final String name)
+    {
+        switch (name)
+        {
+            case "YIELD":
+                return new YieldingIdleStrategy();
+            case "BUSY_SPIN":
+                return new BusySpinIdleStrategy();
+            default:
+                // parks up to 1 ms once idle: a message then waits that long, at worst, to be seen
+                return new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
         }
     }
 
