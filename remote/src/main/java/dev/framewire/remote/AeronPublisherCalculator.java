@@ -92,6 +92,8 @@ public final class AeronPublisherCalculator implements Calculator
     /** The bound the receiver has been told (by a packet or a bound message). */
     private long sentBound = Timestamp.UNSTARTED;
     private long dropped;
+    /** Packets handled so far, sent or dropped: the next packet's sequence number. */
+    private long sequence;
     private boolean warnedNotConnected;
 
     @Override
@@ -139,6 +141,7 @@ public final class AeronPublisherCalculator implements Calculator
         channel = channel(ctx.options().getString("channel"), termLength, (int)mtu);
         sentBound = Timestamp.UNSTARTED;
         dropped = 0;
+        sequence = 0;
         driver = RemoteCalculators.driver(ctx);
         try
         {
@@ -192,6 +195,12 @@ public final class AeronPublisherCalculator implements Calculator
             return;
         }
         final long ts = input.timestamp();
+        send(ctx, input, ts);
+        sequence++; // sent or dropped: a receiver counts the packets it never got by the gaps
+    }
+
+    private void send(final CalculatorContext ctx, final Input input, final long ts)
+    {
         if (input.isLong())
         {
             sendValue(ctx, KIND_LONG, input.getLong(), ts);
@@ -223,7 +232,8 @@ public final class AeronPublisherCalculator implements Calculator
             final long result = publication.tryClaim(length, claim);
             if (result > 0)
             {
-                RemoteDescriptor.putHeader(claim.buffer(), claim.offset(), type, KIND_NONE, flags, streamId, 0, timestamp);
+                RemoteDescriptor.putHeader(claim.buffer(), claim.offset(), type, KIND_NONE, flags, streamId, 0, timestamp,
+                    sequence);
                 claim.commit();
                 if (type == BOUND)
                 {
@@ -249,7 +259,7 @@ public final class AeronPublisherCalculator implements Calculator
             {
                 final MutableDirectBuffer buffer = claim.buffer();
                 final int offset = claim.offset();
-                RemoteDescriptor.putHeader(buffer, offset, PACKET, kind, 0, streamId, 0, ts);
+                RemoteDescriptor.putHeader(buffer, offset, PACKET, kind, 0, streamId, 0, ts, sequence);
                 RemoteDescriptor.putValue(buffer, offset, value);
                 claim.commit();
                 sentBound = Timestamp.nextAllowedInStream(ts);
@@ -319,7 +329,7 @@ public final class AeronPublisherCalculator implements Calculator
         final long ts,
         final Payload payload)
     {
-        RemoteDescriptor.putHeader(buffer, offset, PACKET, kind, 0, streamId, length, ts);
+        RemoteDescriptor.putHeader(buffer, offset, PACKET, kind, 0, streamId, length, ts, sequence);
         if (kind == KIND_FRAME)
         {
             RemoteDescriptor.putFrame(buffer, offset, payload.width(), payload.height(), payload.stride(), payload.format());
@@ -367,10 +377,10 @@ public final class AeronPublisherCalculator implements Calculator
         dropped++;
         if (dropped == 1 || Long.bitCount(dropped) == 1)
         {
-            LOG.warn("node '{}': dropped the {}{} for {} stream id {}: {} ({} dropped so far, policy {})", node,
+            LOG.warn("node '{}': dropped the {}{} for {} stream id {}: {} ({} dropped so far; {})", node,
                 RemoteDescriptor.typeName(type), type == CLOSE ? "" : " at " + Timestamp.toString(timestamp), channel, streamId,
                 result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured", dropped,
-                ctx.isCancelled() ? "run cancelled" : type == CLOSE ? "linger_ms over" : drop ? "DROP" : "WAIT");
+                ctx.isCancelled() ? "the run is cancelled" : type == CLOSE ? "linger_ms is over" : "policy DROP");
         }
         return false;
     }

@@ -35,6 +35,7 @@ import static dev.framewire.remote.RemoteDescriptor.KIND_BYTES;
 import static dev.framewire.remote.RemoteDescriptor.KIND_DOUBLE;
 import static dev.framewire.remote.RemoteDescriptor.KIND_FRAME;
 import static dev.framewire.remote.RemoteDescriptor.KIND_LONG;
+import static dev.framewire.remote.RemoteDescriptor.PACKET;
 
 /**
  * A source that gives back, as its output stream, the stream an {@link AeronPublisherCalculator}
@@ -57,7 +58,10 @@ import static dev.framewire.remote.RemoteDescriptor.KIND_LONG;
  * at once and then at most once a second with the count so far, in the log and as a
  * {@link RemoteStatus} on the optional {@code STATUS} output. A publisher that connects or goes
  * away (its image unavailable: closed, or silent past Aeron's liveness timeout, 10 s by default) is
- * reported the same way. {@code publisher_lost} says what a loss without a CLOSE message does:
+ * reported the same way. Packets that never arrived (dropped by a publisher under {@code DROP}, or
+ * sent before this receiver joined or while it was down) are counted by the gaps in the messages'
+ * sequence numbers and reported as a {@link RemoteStatus.Kind#GAP}, with the count so far, in the
+ * same rhythm. {@code publisher_lost} says what a loss without a CLOSE message does:
  * {@code WAIT} (the default) keeps the stream open for a publisher to come back (its timestamps
  * must then continue above the bound), {@code CLOSE} closes it.
  *
@@ -83,8 +87,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private IdleStrategy idle;
-    /** Fragmented messages in reassembly, by publisher session. */
-    private final Int2ObjectHashMap<Reassembly> partial = new Int2ObjectHashMap<>();
+    /** Each publisher session's state: the message being reassembled, the next packet's sequence. */
+    private final Int2ObjectHashMap<Session> sessions = new Int2ObjectHashMap<>();
     /** Image events from Aeron's conductor thread; rare, so a linked queue's allocation is fine. */
     private final Queue<ImageEvent> events = new ConcurrentLinkedQueue<>();
 
@@ -111,6 +115,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private long lastReportNanos;
     private String lastRejection;
     private String lastRejectionSource;
+    private long lost;
+    private long reportedLost;
+    private long lastGapReportNanos;
+    private String lastGap;
+    private String lastGapSource;
 
     @Override
     public void contract(final Contract contract)
@@ -149,6 +158,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         closing = false;
         rejected = 0;
         reportedRejected = 0;
+        lost = 0;
+        reportedLost = 0;
         driver = RemoteCalculators.driver(ctx);
         try
         {
@@ -253,7 +264,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         final int session = header.sessionId();
         if ((flags & FrameDescriptor.BEGIN_FRAG_FLAG) != 0)
         {
-            final Reassembly open = partial.get(session);
+            final Session open = sessions.get(session);
             if (open != null && open.payload != null)
             {
                 reject(session, "truncated message: the PACKET at " + open.timestamp + " got " + open.received +
@@ -267,12 +278,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             }
             return onMessageStart(buffer, offset, length, session, (flags & FrameDescriptor.END_FRAG_FLAG) != 0);
         }
-        Reassembly r = partial.get(session);
-        if (r == null)
-        {
-            r = new Reassembly();
-            partial.put(session, r);
-        }
+        final Session r = session(session);
         final boolean end = (flags & FrameDescriptor.END_FRAG_FLAG) != 0;
         if (r.payload == null)
         {
@@ -280,10 +286,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             {
                 r.skipping = !end; // the rest of a message already rejected at its start
             }
-            else if (end)
-            {
-                reject(session, "fragments of a message whose start this receiver did not see (joined mid-message)");
-            }
+            // else the rest of a message whose start this receiver did not see (it joined mid-message):
+            // the next message's sequence counts that packet among those it never got
             return Action.CONTINUE;
         }
         if (r.received + length > r.expected)
@@ -314,6 +318,50 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         return Action.CONTINUE;
     }
 
+    private Session session(final int session)
+    {
+        Session state = sessions.get(session);
+        if (state == null)
+        {
+            state = new Session(); // once per publisher session
+            sessions.put(session, state);
+        }
+        return state;
+    }
+
+    /** Counts and reports the packets a message's sequence number says never arrived. */
+    private void checkSequence(final int session, final Session state, final long sequence, final boolean packet)
+    {
+        final long expected = state.nextSequence;
+        if (expected < 0 ? sequence > 0 : sequence > expected)
+        {
+            final long missing = expected < 0 ? sequence : sequence - expected;
+            lost += missing;
+            lastGap = expected < 0 ?
+                "joined mid-stream: the publisher's first " + missing + " packets (or those it dropped) never reached " +
+                    "this receiver" :
+                missing + " packets (sequence " + expected + " to " + (sequence - 1) + ") never arrived: dropped by " +
+                    "the publisher (policy DROP), or lost with a receiver restart";
+            lastGapSource = sourceOf(session);
+            final long now = ctx.nanoTime();
+            if (reportedLost == 0 || now - lastGapReportNanos >= REPORT_INTERVAL_NANOS)
+            {
+                reportGaps(now);
+            }
+        }
+        state.nextSequence = packet ? sequence + 1 : sequence;
+    }
+
+    private void reportGaps(final long now)
+    {
+        final long since = lost - reportedLost;
+        reportedLost = lost;
+        lastGapReportNanos = now;
+        LOG.warn("node '{}': {} packet{} from {} on {} stream id {} never arrived ({} in all), the last gap: {}", node,
+            since, since == 1 ? "" : "s", lastGapSource, channel, streamId, lost, lastGap);
+        emitStatus(RemoteStatus.Kind.GAP, lastGapSource, lastGap);
+    }
+
     private Action onMessageStart(
         final DirectBuffer buffer,
         final int offset,
@@ -331,6 +379,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         final int type = RemoteDescriptor.type(buffer, offset);
         final long timestamp = RemoteDescriptor.timestamp(buffer, offset);
         final Output data = this.data;
+        final Session state = session(session);
+        checkSequence(session, state, RemoteDescriptor.sequence(buffer, offset), type == PACKET);
         if (type == CLOSE)
         {
             closing = true;
@@ -410,12 +460,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             emit(session, payload, timestamp);
             return Action.CONTINUE;
         }
-        Reassembly r = partial.get(session);
-        if (r == null)
-        {
-            r = new Reassembly();
-            partial.put(session, r);
-        }
+        final Session r = state;
         r.payload = payload;
         r.timestamp = timestamp;
         r.expected = payloadLength;
@@ -462,13 +507,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     {
         if (!whole)
         {
-            Reassembly r = partial.get(session);
-            if (r == null)
-            {
-                r = new Reassembly();
-                partial.put(session, r);
-            }
-            r.skipping = true;
+            session(session).skipping = true;
         }
     }
 
@@ -513,7 +552,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                 emitStatus(RemoteStatus.Kind.CONNECTED, source, "publisher connected");
                 continue;
             }
-            final Reassembly r = partial.remove(event.session);
+            final Session r = sessions.remove(event.session);
             if (r != null && r.payload != null)
             {
                 reject(event.session, "truncated message: the publisher went away " + r.received + " bytes into the " +
@@ -536,6 +575,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         {
             reportRejections(ctx.nanoTime());
         }
+        if (lost > reportedLost && ctx != null && ctx.nanoTime() - lastGapReportNanos >= REPORT_INTERVAL_NANOS)
+        {
+            reportGaps(ctx.nanoTime());
+        }
     }
 
     private void emitStatus(final RemoteStatus.Kind kind, final String source, final String reason)
@@ -549,7 +592,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             Math.max(0, Timestamp.previousAllowedInStream(data.nextTimestampBound())));
         if (ts <= Timestamp.MAX)
         {
-            status.add(new RemoteStatus(kind, source, reason, rejected), ts);
+            status.add(new RemoteStatus(kind, source, reason, rejected, lost), ts);
         }
     }
 
@@ -562,16 +605,25 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             if (subscription != null)
             {
                 takeImageEvents();
+                // the totals, whatever the rhythm held back
+                if (rejected > reportedRejected)
+                {
+                    reportRejections(ctx.nanoTime());
+                }
+                if (lost > reportedLost)
+                {
+                    reportGaps(ctx.nanoTime());
+                }
             }
         }
         finally
         {
             this.ctx = null;
-            for (final Reassembly r : partial.values())
+            for (final Session r : sessions.values())
             {
                 r.discard();
             }
-            partial.clear();
+            sessions.clear();
             if (subscription != null)
             {
                 subscription.close();
@@ -585,9 +637,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         }
     }
 
-    /** A fragmented message of one publisher session being put together. */
-    private static final class Reassembly
+    /** One publisher session: the fragmented message being put together, the sequence expected next. */
+    private static final class Session
     {
+        /** The next packet's sequence number, or -1 before the session's first message. */
+        long nextSequence = -1;
         Payload payload;
         long timestamp;
         int expected;

@@ -7,7 +7,7 @@ import org.agrona.MutableDirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The layout of one remote-stream message, as an Aeron message carries it: a fixed 48-byte header,
+ * The layout of one remote-stream message, as an Aeron message carries it: a fixed 56-byte header,
  * then, for a payload packet, the payload's bytes. Little-endian, every field at its natural
  * alignment (Aeron puts a message at a 32-byte aligned offset of its term). Static offsets and
  * stateless accessors over an Agrona buffer, as SBE's generated flyweights: nothing is allocated
@@ -22,11 +22,15 @@ import java.nio.ByteOrder;
  *   +-----------------------------------+-----------------------------------+
  *   | timestamp (long)                  | value (long)                      |
  *   +-----------------------------------+-----------------------------------+
- *   32                36                40                44                48
- *   +-----------------+-----------------+-----------------+-----------------+
- *   | width (int)     | height (int)    | stride (int)    | format (int)    |
- *   +-----------------+-----------------+-----------------+-----------------+
- *   48: length bytes of payload (kind BYTES or FRAME), nothing otherwise
+ *   32                                  40                44                48
+ *   +-----------------------------------+-----------------+-----------------+
+ *   | sequence (long)                   | width (int)     | height (int)    |
+ *   +-----------------------------------+-----------------+-----------------+
+ *   48                52                56
+ *   +-----------------+-----------------+
+ *   | stride (int)    | format (int)    |
+ *   +-----------------+-----------------+
+ *   56: length bytes of payload (kind BYTES or FRAME), nothing otherwise
  * </pre>
  *
  * <ul>
@@ -39,7 +43,10 @@ import java.nio.ByteOrder;
  *       off-heap frame: width, height, stride and format as {@link #formatCode}); {@link #KIND_NONE}
  *       for BOUND and CLOSE. Fields a kind does not use are 0.</li>
  *   <li>stream id: the publisher's Aeron stream id; a receiver drops a message for another.</li>
- *   <li>length: the payload's bytes after the header; the message is exactly {@code 48 + length}.</li>
+ *   <li>sequence: for a PACKET, how many packets the publisher handled before it (sent or dropped),
+ *       so a receiver counts the packets it never got (dropped by the publisher, or sent before it
+ *       joined); for BOUND and CLOSE, the next packet's.</li>
+ *   <li>length: the payload's bytes after the header; the message is exactly {@code 56 + length}.</li>
  * </ul>
  *
  * <p>Versioning: a receiver reads only {@link #VERSION}; a message of another version is reported
@@ -63,11 +70,12 @@ final class RemoteDescriptor
     static final int LENGTH_OFFSET = 12;
     static final int TIMESTAMP_OFFSET = 16;
     static final int VALUE_OFFSET = 24;
-    static final int WIDTH_OFFSET = 32;
-    static final int HEIGHT_OFFSET = 36;
-    static final int STRIDE_OFFSET = 40;
-    static final int FORMAT_OFFSET = 44;
-    static final int HEADER_LENGTH = 48;
+    static final int SEQUENCE_OFFSET = 32;
+    static final int WIDTH_OFFSET = 40;
+    static final int HEIGHT_OFFSET = 44;
+    static final int STRIDE_OFFSET = 48;
+    static final int FORMAT_OFFSET = 52;
+    static final int HEADER_LENGTH = 56;
 
     static final int PACKET = 1;
     static final int BOUND = 2;
@@ -131,7 +139,8 @@ final class RemoteDescriptor
         final int flags,
         final int streamId,
         final int length,
-        final long timestamp)
+        final long timestamp,
+        final long sequence)
     {
         buffer.putInt(offset + MAGIC_OFFSET, MAGIC, ORDER);
         buffer.putByte(offset + VERSION_OFFSET, (byte)VERSION);
@@ -142,6 +151,7 @@ final class RemoteDescriptor
         buffer.putInt(offset + LENGTH_OFFSET, length, ORDER);
         buffer.putLong(offset + TIMESTAMP_OFFSET, timestamp, ORDER);
         buffer.putLong(offset + VALUE_OFFSET, 0L, ORDER);
+        buffer.putLong(offset + SEQUENCE_OFFSET, sequence, ORDER);
         buffer.putLong(offset + WIDTH_OFFSET, 0L, ORDER); // width and height
         buffer.putLong(offset + STRIDE_OFFSET, 0L, ORDER); // stride and format
     }
@@ -210,6 +220,11 @@ final class RemoteDescriptor
     static long value(final DirectBuffer buffer, final int offset)
     {
         return buffer.getLong(offset + VALUE_OFFSET, ORDER);
+    }
+
+    static long sequence(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + SEQUENCE_OFFSET, ORDER);
     }
 
     static int width(final DirectBuffer buffer, final int offset)

@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
 /**
  * The receiving side of {@link TwoProcessTest}, in a JVM of its own: subscribes to a channel and
  * stream id and prints, one line each, its driver's directory ({@code DIR path}), every frame
- * ({@code FRAME ts crc32c}) and the end ({@code DONE frames}). Exits 0 when the stream closes.
+ * ({@code FRAME ts crc32c}), every status ({@code STATUS kind lost}) and the end ({@code DONE frames}). Exits 0 when the stream closes.
  */
 public final class RemoteChild
 {
@@ -39,6 +39,11 @@ public final class RemoteChild
             {
                 out.println("FRAME " + p.timestamp() + " " + crc(p.payload()));
                 frames[0]++;
+            });
+            receiver.observe("status", p ->
+            {
+                final RemoteStatus status = p.get(RemoteStatus.class);
+                out.println("STATUS " + status.kind() + " " + status.lost());
             });
             receiver.start();
             receiver.waitUntilDone();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static dev.framewire.remote.RemoteTestSupport.await;
 import static dev.framewire.remote.RemoteTestSupport.publisher;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RemoteFailureTest
 {
     private static final String IPC = "aeron:ipc";
+    private static final int H = RemoteDescriptor.HEADER_LENGTH;
 
     @Test
     @Timeout(60)
@@ -89,30 +91,30 @@ class RemoteFailureTest
 
             longPacket(b, id, 5, 50);
             b.putByte(RemoteDescriptor.VERSION_OFFSET, (byte)2);
-            send(raw, b, 48);                                         // a header version this receiver does not read
+            send(raw, b, H);                                         // a header version this receiver does not read
             longPacket(b, id, 5, 50);
             b.putInt(RemoteDescriptor.MAGIC_OFFSET, 0xCAFEBABE);
-            send(raw, b, 48);                                         // not ours
+            send(raw, b, H);                                         // not ours
             longPacket(b, id + 1, 5, 50);
-            send(raw, b, 48);                                         // another stream id
+            send(raw, b, H);                                         // another stream id
             longPacket(b, id, 5, 50);
             send(raw, b, 20);                                         // truncated inside the header
-            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, id, 100, 6);
-            send(raw, b, 48 + 10);                                    // truncated payload, one fragment
-            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, id, 6000, 7);
-            send(raw, b, 48 + 3000);                                  // truncated payload, fragmented: nothing leaks
-            RemoteDescriptor.putHeader(b, 0, 9, RemoteDescriptor.KIND_NONE, 0, id, 0, 8);
-            send(raw, b, 48);                                         // an unknown type
+            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, id, 100, 6, 0L);
+            send(raw, b, H + 10);                                    // truncated payload, one fragment
+            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, id, 6000, 7, 0L);
+            send(raw, b, H + 3000);                                  // truncated payload, fragmented: nothing leaks
+            RemoteDescriptor.putHeader(b, 0, 9, RemoteDescriptor.KIND_NONE, 0, id, 0, 8, 0L);
+            send(raw, b, H);                                         // an unknown type
             longPacket(b, id, 10, 100);
-            send(raw, b, 48);                                         // good
+            send(raw, b, H);                                         // good
             longPacket(b, id, 9, 90);
-            send(raw, b, 48);                                         // below the bound 11
-            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, id, 5000, 12);
-            send(raw, b, 48 + 5000);                                  // good, fragmented
+            send(raw, b, H);                                         // below the bound 11
+            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, id, 5000, 12, 0L);
+            send(raw, b, H + 5000);                                  // good, fragmented
             longPacket(b, id, 20, 200);
-            send(raw, b, 48);                                         // good
-            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.CLOSE, RemoteDescriptor.KIND_NONE, 0, id, 0, 21);
-            send(raw, b, 48);
+            send(raw, b, H);                                         // good
+            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.CLOSE, RemoteDescriptor.KIND_NONE, 0, id, 0, 21, 0L);
+            send(raw, b, H);
             receiver.waitUntilDone();
             assertEquals(List.of("10=100", "12=5000 bytes", "20=200"), List.copyOf(out));
             assertEquals(8, receiver.dropCount("rx"), receiver.report());
@@ -120,6 +122,45 @@ class RemoteFailureTest
                 .findFirst().orElseThrow(() -> new AssertionError("no REJECTED status: " + statuses));
             assertEquals("header version 2, this receiver reads version 1", first.reason());
             assertTrue(first.source().startsWith("session " + raw.sessionId()), first.source());
+        }
+        finally
+        {
+            driver.release();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void packetsThatNeverArrivedAreCountedByTheGapsInTheirSequence() throws Exception
+    {
+        final int id = streamId();
+        final Queue<Long> out = new ConcurrentLinkedQueue<>();
+        final Queue<RemoteStatus> statuses = new ConcurrentLinkedQueue<>();
+        final RemoteDriver driver = RemoteDriver.acquire("", "SHARED", "test");
+        try (Graph receiver = new Graph(subscriber(IPC, id));
+            Publication raw = driver.aeron().addPublication(IPC + "?term-length=65536", id))
+        {
+            receiver.observe("out", p -> out.add(p.getLong()));
+            receiver.observe("status", p -> statuses.add(p.get(RemoteStatus.class)));
+            receiver.start();
+            await("the receiver to connect", 10_000, raw::isConnected);
+            final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            longPacket(b, id, 1, 10, 3);
+            send(raw, b, H);                                          // joined after packets 0, 1, 2
+            longPacket(b, id, 2, 20, 4);
+            send(raw, b, H);
+            longPacket(b, id, 3, 30, 9);
+            send(raw, b, H);                                          // 5 to 8 dropped by the publisher: 3 + 4 lost
+            RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.CLOSE, RemoteDescriptor.KIND_NONE, 0, id, 0, 4, 10L);
+            send(raw, b, H);
+            receiver.waitUntilDone();
+            assertEquals(List.of(10L, 20L, 30L), List.copyOf(out), "the packets that came, every one");
+            assertEquals(0, receiver.dropCount("rx"), "nothing the receiver itself dropped");
+            final List<RemoteStatus> gaps = statuses.stream().filter(s -> s.kind() == RemoteStatus.Kind.GAP)
+                .collect(Collectors.toList());
+            assertTrue(gaps.get(0).reason().startsWith("joined mid-stream: the publisher's first 3 packets"), gaps.toString());
+            assertEquals(3, gaps.get(0).lost());
+            assertEquals(7, gaps.get(gaps.size() - 1).lost(), "the total, reported at close at the latest: " + gaps);
         }
         finally
         {
@@ -151,7 +192,7 @@ class RemoteFailureTest
                 await("the receiver to connect", 10_000, raw::isConnected);
                 final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
                 longPacket(b, id, 3, 33);
-                send(raw, b, 48);
+                send(raw, b, H);
                 await("the packet", 10_000, () -> out.contains(33L));
             } // gone, no CLOSE
             assertTrue(receiver.awaitDone(20, TimeUnit.SECONDS), "publisher_lost CLOSE closed the stream: " + receiver.report());
@@ -168,7 +209,12 @@ class RemoteFailureTest
 
     private static void longPacket(final UnsafeBuffer b, final int id, final long ts, final long value)
     {
-        RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_LONG, 0, id, 0, ts);
+        longPacket(b, id, ts, value, 0);
+    }
+
+    private static void longPacket(final UnsafeBuffer b, final int id, final long ts, final long value, final long sequence)
+    {
+        RemoteDescriptor.putHeader(b, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_LONG, 0, id, 0, ts, sequence);
         RemoteDescriptor.putValue(b, 0, value);
     }
 

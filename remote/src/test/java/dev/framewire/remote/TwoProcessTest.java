@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Frames between two JVMs over UDP on 127.0.0.1: this one publishes, a child ({@link RemoteChild})
  * receives. Every frame arrives with the checksum it left with; a receiver killed with SIGKILL
  * mid-run leaves the publisher running under DROP, counting what it could not send, and a new
- * receiver on the same endpoint gets frames again and the close.
+ * receiver on the same endpoint gets frames again and the close, and reports the packets it missed.
  */
 class TwoProcessTest
 {
@@ -129,6 +129,7 @@ class TwoProcessTest
                     assertEquals(sent.get(e.getKey()), e.getValue(), "checksum of the frame at " + e.getKey());
                 }
                 assertEquals((long)second.frames.size(), second.done.get());
+                assertTrue(second.lost.get() > 0, "the restarted receiver counted the packets it never got");
             }
         }
     }
@@ -156,6 +157,8 @@ class TwoProcessTest
         final Map<Long, Long> frames = new ConcurrentHashMap<>();
         final AtomicLong done = new AtomicLong(-1);
         final AtomicReference<String> directory = new AtomicReference<>();
+        /** The most packets a GAP status said never arrived. */
+        final AtomicLong lost = new AtomicLong();
         private final Path stderr;
         private final Thread reader;
 
@@ -184,6 +187,10 @@ class TwoProcessTest
                         else if (f[0].equals("DONE"))
                         {
                             done.set(Long.parseLong(f[1]));
+                        }
+                        else if (f[0].equals("STATUS") && f[1].equals("GAP"))
+                        {
+                            lost.accumulateAndGet(Long.parseLong(f[2]), Math::max);
                         }
                         else if (f[0].equals("DIR"))
                         {
