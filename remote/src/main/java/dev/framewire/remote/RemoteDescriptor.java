@@ -343,10 +343,10 @@ final class RemoteDescriptor
         final int width = width(buffer, offset);
         final int height = height(buffer, offset);
         final int stride = stride(buffer, offset);
-        final String shape = "FRAME " + width + "x" + height + " " + format + " with stride " + stride;
+        // every frame passes here: the messages are built only for a bad one
         if (width <= 0 || height <= 0)
         {
-            return shape + ": width and height must be positive";
+            return shape(width, height, format, stride) + ": width and height must be positive";
         }
         final long bytes;
         try
@@ -354,20 +354,25 @@ final class RemoteDescriptor
             final int minStride = format.minStride(width);
             if (stride < minStride || (format == PixelFormat.I420 && (stride & 1) != 0))
             {
-                return shape + ": valid strides are " + minStride + " or more" +
+                return shape(width, height, format, stride) + ": valid strides are " + minStride + " or more" +
                     (format == PixelFormat.I420 ? ", even" : "");
             }
             bytes = format.frameBytes(height, stride);
         }
         catch (final IllegalArgumentException ex)
         {
-            return shape + ": " + ex.getMessage();
+            return shape(width, height, format, stride) + ": " + ex.getMessage();
         }
         if (bytes != length)
         {
-            return shape + " is " + bytes + " bytes, its header says length " + length;
+            return shape(width, height, format, stride) + " is " + bytes + " bytes, its header says length " + length;
         }
         return null;
+    }
+
+    private static String shape(final int width, final int height, final PixelFormat format, final int stride)
+    {
+        return "FRAME " + width + "x" + height + " " + format + " with stride " + stride;
     }
 
     static String typeName(final int type)
