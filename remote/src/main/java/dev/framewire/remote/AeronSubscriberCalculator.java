@@ -31,7 +31,6 @@ import static dev.framewire.remote.RemoteDescriptor.BOUND;
 import static dev.framewire.remote.RemoteDescriptor.CLOSE;
 import static dev.framewire.remote.RemoteDescriptor.FLAG_CANCELLED;
 import static dev.framewire.remote.RemoteDescriptor.HEADER_LENGTH;
-import static dev.framewire.remote.RemoteDescriptor.KIND_BYTES;
 import static dev.framewire.remote.RemoteDescriptor.KIND_DOUBLE;
 import static dev.framewire.remote.RemoteDescriptor.KIND_FRAME;
 import static dev.framewire.remote.RemoteDescriptor.KIND_LONG;

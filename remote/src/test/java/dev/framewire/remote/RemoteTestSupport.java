@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -120,10 +119,5 @@ final class RemoteTestSupport
         {
             calls.add(ctx.inputTimestamp() + ":" + (ctx.input(0).isEmpty() ? 0 : 1) + (ctx.input(1).isEmpty() ? 0 : 1));
         }
-    }
-
-    static List<String> list(final Queue<String> q)
-    {
-        return List.copyOf(q);
     }
 }
