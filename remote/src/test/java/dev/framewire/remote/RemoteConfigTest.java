@@ -5,9 +5,11 @@ import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphInputHandle;
+import dev.framewire.core.NodeConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -69,6 +71,27 @@ class RemoteConfigTest
             expected.add(ts * 1000 + ts + 1);
         }
         assertEquals(expected, got);
+    }
+
+    @Test
+    void theSplitIngestGraphsAreValidAndMeetOnOneChannel() throws Exception
+    {
+        final Path graphs = TwoProcessTest.jvmConfig().getParent().getParent().resolve("graphs");
+        final GraphConfig cameras = GraphConfigText.read(graphs.resolve("split_ingest_cameras.pbtxt"));
+        final GraphConfig analysis = GraphConfigText.read(graphs.resolve("split_ingest_analysis.pbtxt"));
+        try (Graph a = new Graph(cameras); Graph b = new Graph(analysis)) // validates every node's options
+        {
+            final NodeConfig tx = node(cameras, AeronPublisherCalculator.NAME);
+            final NodeConfig rx = node(analysis, AeronSubscriberCalculator.NAME);
+            assertEquals(tx.options().get("channel"), rx.options().get("channel"));
+            assertEquals(tx.options().get("stream_id"), rx.options().get("stream_id"));
+        }
+    }
+
+    private static NodeConfig node(final GraphConfig config, final String calculator)
+    {
+        return config.nodes().stream().filter(n -> calculator.equals(n.calculator())).findFirst()
+            .orElseThrow(() -> new AssertionError("no " + calculator + " in the graph"));
     }
 
     @Test
