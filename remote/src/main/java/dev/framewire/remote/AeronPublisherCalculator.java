@@ -55,7 +55,8 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  *       and counted in {@link dev.framewire.core.Graph#dropCount(String)} and the graph report; a
  *       dropped bound is carried by the next message that goes, a later packet or bound.</li>
  * </ul>
- * Nothing is ever buffered beyond Aeron's own term. The close message waits at most
+ * Drops are logged, and are JFR events ({@code dev.framewire.RemoteStream}), at the 1st, 2nd, 4th,
+ * 8th... Nothing is ever buffered beyond Aeron's own term. The close message waits at most
  * {@code linger_ms} under either policy, so a graph whose receiver is gone still ends.
  *
  * <p>Streams: one input, no outputs. Policy: the default, with bound-only calls
@@ -377,6 +378,9 @@ public final class AeronPublisherCalculator implements Calculator
         dropped++;
         if (dropped == 1 || Long.bitCount(dropped) == 1)
         {
+            RemoteStreamEvent.emit(node, channel, streamId, "dropped", "", RemoteDescriptor.typeName(type) +
+                (type == CLOSE ? "" : " at " + Timestamp.toString(timestamp)) + ": " +
+                (result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured"), dropped, 0);
             LOG.warn("node '{}': dropped the {}{} for {} stream id {}: {} ({} dropped so far; {})", node,
                 RemoteDescriptor.typeName(type), type == CLOSE ? "" : " at " + Timestamp.toString(timestamp), channel, streamId,
                 result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured", dropped,

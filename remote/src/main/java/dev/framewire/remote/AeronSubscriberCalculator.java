@@ -23,6 +23,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -60,9 +61,10 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * reported the same way. Packets that never arrived (dropped by a publisher under {@code DROP}, or
  * sent before this receiver joined or while it was down) are counted by the gaps in the messages'
  * sequence numbers and reported as a {@link RemoteStatus.Kind#GAP}, with the count so far, in the
- * same rhythm. {@code publisher_lost} says what a loss without a CLOSE message does:
- * {@code WAIT} (the default) keeps the stream open for a publisher to come back (its timestamps
- * must then continue above the bound), {@code CLOSE} closes it.
+ * same rhythm. Every report is also a JFR event, {@code dev.framewire.RemoteStream}.
+ * {@code publisher_lost} says what a loss without a CLOSE message does: {@code WAIT} (the default)
+ * keeps the stream open for a publisher to come back (its timestamps must then continue above the
+ * bound), {@code CLOSE} closes it.
  *
  * <p>Streams: one untagged output (the remote stream) and an optional output tagged
  * {@code STATUS}. Options: {@code channel} ({@code aeron:ipc}; for UDP the receiver's endpoint,
@@ -595,6 +597,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
 
     private void emitStatus(final RemoteStatus.Kind kind, final String source, final String reason)
     {
+        RemoteStreamEvent.emit(node, channel, streamId, kind.name().toLowerCase(Locale.ROOT), source, reason,
+            rejected, lost);
         final Output status = this.status;
         if (status == null)
         {

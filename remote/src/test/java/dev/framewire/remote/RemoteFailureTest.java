@@ -5,11 +5,16 @@ import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphInputHandle;
 import dev.framewire.offheap.PixelFormat;
 import io.aeron.Publication;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -131,15 +136,19 @@ class RemoteFailureTest
 
     @Test
     @Timeout(60)
-    void packetsThatNeverArrivedAreCountedByTheGapsInTheirSequence() throws Exception
+    void packetsThatNeverArrivedAreCountedByTheGapsInTheirSequenceAndAreJfrEvents() throws Exception
     {
         final int id = streamId();
         final Queue<Long> out = new ConcurrentLinkedQueue<>();
         final Queue<RemoteStatus> statuses = new ConcurrentLinkedQueue<>();
         final RemoteDriver driver = RemoteDriver.acquire("", "SHARED", "test");
-        try (Graph receiver = new Graph(subscriber(IPC, id));
+        final Path jfr = Files.createTempFile("remote-", ".jfr");
+        try (Recording recording = new Recording();
+            Graph receiver = new Graph(subscriber(IPC, id));
             Publication raw = driver.aeron().addPublication(IPC + "?term-length=65536", id))
         {
+            recording.enable("dev.framewire.RemoteStream");
+            recording.start();
             receiver.observe("out", p -> out.add(p.getLong()));
             receiver.observe("status", p -> statuses.add(p.get(RemoteStatus.class)));
             receiver.start();
@@ -161,10 +170,17 @@ class RemoteFailureTest
             assertTrue(gaps.get(0).reason().startsWith("joined mid-stream: the publisher's first 3 packets"), gaps.toString());
             assertEquals(3, gaps.get(0).lost());
             assertEquals(7, gaps.get(gaps.size() - 1).lost(), "the total, reported at close at the latest: " + gaps);
+            recording.stop();
+            recording.dump(jfr);
+            final List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+            assertTrue(events.stream().anyMatch(e -> "gap".equals(e.getString("kind")) && e.getLong("lost") == 7 &&
+                "rx".equals(e.getString("node")) && e.getInt("streamId") == id), "a JFR event for the gap: " + events);
+            assertTrue(events.stream().anyMatch(e -> "connected".equals(e.getString("kind"))), events.toString());
         }
         finally
         {
             driver.release();
+            Files.deleteIfExists(jfr);
         }
     }
 
