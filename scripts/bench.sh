@@ -34,8 +34,8 @@ shift || true
 JAR=bench/target/benchmarks.jar
 needs_build() {
   [ ! -f "$JAR" ] && return 0
-  [ -n "$(find bench/src offheap/src/main core/src/main journal/src/main \
-            pom.xml bench/pom.xml offheap/pom.xml core/pom.xml journal/pom.xml \
+  [ -n "$(find bench/src offheap/src/main core/src/main journal/src/main remote/src/main \
+            pom.xml bench/pom.xml offheap/pom.xml core/pom.xml journal/pom.xml remote/pom.xml \
             -newer "$JAR" -type f 2>/dev/null | head -1)" ]
 }
 case "${BUILD:-auto}" in

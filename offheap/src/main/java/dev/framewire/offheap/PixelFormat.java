@@ -70,7 +70,12 @@ public enum PixelFormat
      */
     public int minStride(final int width)
     {
-        return toInt(minStrideBytes(width), "stride of a " + width + " pixel wide frame");
+        final long stride = minStrideBytes(width);
+        if (stride > Integer.MAX_VALUE) // the message only then: this is called per frame
+        {
+            throw tooLarge(stride, "stride of a " + width + " pixel wide frame");
+        }
+        return (int)stride;
     }
 
     /**
@@ -83,7 +88,12 @@ public enum PixelFormat
      */
     public int frameBytes(final int height, final int stride)
     {
-        return toInt(frameBytesLong(height, stride), "a frame of " + height + " rows of stride " + stride);
+        final long bytes = frameBytesLong(height, stride);
+        if (bytes > Integer.MAX_VALUE) // the message only then: this is called per frame
+        {
+            throw tooLarge(bytes, "a frame of " + height + " rows of stride " + stride);
+        }
+        return (int)bytes;
     }
 
     long minStrideBytes(final int width)
@@ -106,13 +116,9 @@ public enum PixelFormat
         }
     }
 
-    private int toInt(final long bytes, final String what)
+    private IllegalArgumentException tooLarge(final long bytes, final String what)
     {
-        if (bytes > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException(this + ": " + what + " is " + bytes + " bytes, more than an int holds");
-        }
-        return (int)bytes;
+        return new IllegalArgumentException(this + ": " + what + " is " + bytes + " bytes, more than an int holds");
     }
 
     /**

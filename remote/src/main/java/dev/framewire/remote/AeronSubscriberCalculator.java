@@ -1,0 +1,692 @@
+package dev.framewire.remote;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.OptionType;
+import dev.framewire.core.Output;
+import dev.framewire.core.Timestamp;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+import dev.framewire.offheap.PixelFormat;
+import io.aeron.Image;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.FrameDescriptor;
+import io.aeron.logbuffer.Header;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import static dev.framewire.remote.RemoteDescriptor.BOUND;
+import static dev.framewire.remote.RemoteDescriptor.CLOSE;
+import static dev.framewire.remote.RemoteDescriptor.FLAG_CANCELLED;
+import static dev.framewire.remote.RemoteDescriptor.HEADER_LENGTH;
+import static dev.framewire.remote.RemoteDescriptor.KIND_DOUBLE;
+import static dev.framewire.remote.RemoteDescriptor.KIND_FRAME;
+import static dev.framewire.remote.RemoteDescriptor.KIND_LONG;
+import static dev.framewire.remote.RemoteDescriptor.PACKET;
+
+/**
+ * A source that gives back, as its output stream, the stream an {@link AeronPublisherCalculator}
+ * publishes to an Aeron channel and stream id: each packet at the sender's timestamp, the sender's
+ * timestamp bounds (so a join downstream settles timestamps with nothing on this stream as it
+ * would with the stream local), and the stream's close, after which the source stops.
+ *
+ * <p>Payloads are reassembled from Aeron's fragments straight into one pooled off-heap payload,
+ * a frame with the sender's width, height, stride and format, or bytes: one copy, from Aeron's log
+ * buffer into the pool, and nothing on the heap. A call emits at most the graph's shipment (its
+ * {@code max_shipment_size} packets, {@code max_shipment_bytes}); what is left waits in Aeron's
+ * log, and while the queue this source feeds is full the source is not called, so a slow consumer
+ * back-pressures the publisher through Aeron's flow control.
+ *
+ * <p>Bad input never fails the run: a message with another magic, header version or stream id, of
+ * an unknown type or kind, truncated or overlong, a frame whose shape does not match its length, a
+ * timestamp below the stream's bound (a second or restarted publisher), fragments of a message
+ * whose start was missed (joined mid-message): each is dropped, counted
+ * ({@link dev.framewire.core.Graph#dropCount(String)}, the graph report) and reported, the first
+ * at once and then at most once a second with the count so far, in the log and as a
+ * {@link RemoteStatus} on the optional {@code STATUS} output. A publisher that connects or goes
+ * away (its image unavailable: closed, or silent past Aeron's liveness timeout, 10 s by default) is
+ * reported the same way. Packets that never arrived (dropped by a publisher under {@code DROP}, or
+ * sent before this receiver joined or while it was down) are counted by the gaps in the messages'
+ * sequence numbers and reported as a {@link RemoteStatus.Kind#GAP}, with the count so far, in the
+ * same rhythm. Every report is also a JFR event, {@code dev.framewire.RemoteStream}.
+ * {@code publisher_lost} says what a loss without a CLOSE message does: {@code WAIT} (the default)
+ * keeps the stream open for a publisher to come back (its timestamps must then continue above the
+ * bound), {@code CLOSE} closes it.
+ *
+ * <p>Streams: one untagged output (the remote stream) and an optional output tagged
+ * {@code STATUS}. Options: {@code channel} ({@code aeron:ipc}; for UDP the receiver's endpoint,
+ * e.g. {@code aeron:udp?endpoint=127.0.0.1:40123}), {@code stream_id} (1001), {@code wait_ms} (10:
+ * how long a call waits for a message before returning, so give the source an executor of its
+ * own, as a camera), {@code idle_strategy} (how it waits: BACKOFF, the default, spins, yields,
+ * then parks up to 1 ms, which a message may then wait to be seen; YIELD and BUSY_SPIN for low
+ * latency, on a core to spare), {@code publisher_lost} (WAIT), and the
+ * driver's ({@code aeron_dir}, {@code driver_threading}, see {@link RemoteCalculators}).
+ *
+ * <p>Threading: the node's worker, one call at a time, polls and reassembles; Aeron's client
+ * conductor thread only queues image events, which the worker takes at its next call.
+ */
+public final class AeronSubscriberCalculator implements Calculator, ControlledFragmentHandler
+{
+    /** Registered name. */
+    public static final String NAME = "AeronSubscriberCalculator";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AeronSubscriberCalculator.class);
+    private static final int FRAGMENT_LIMIT = 16;
+    /**
+     * Fragments one call takes at most, so that a publisher sending bounds (or fragments of one huge
+     * payload) as fast as it can still lets the call return and what it moved flow downstream. A
+     * payload's reassembly goes on in the next call; a 720p GRAY8 frame at Aeron's default MTU is
+     * about 670 fragments, a 1080p RGBA one about 6,000.
+     */
+    private static final int MAX_FRAGMENTS_PER_CALL = 4096;
+    private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private IdleStrategy idle;
+    /** Each publisher session's state: the message being reassembled, the next packet's sequence. */
+    private final Int2ObjectHashMap<Session> sessions = new Int2ObjectHashMap<>();
+    /** Image events from Aeron's conductor thread; rare, so a linked queue's allocation is fine. */
+    private final Queue<ImageEvent> events = new ConcurrentLinkedQueue<>();
+
+    private String node;
+    private String channel;
+    private int streamId;
+    private long waitNanos;
+    private boolean closeOnLoss;
+    private RemoteDriver driver;
+    private Subscription subscription;
+    private Output data;
+    private Output status;
+    private PayloadPool pool;
+
+    // per call
+    private CalculatorContext ctx;
+    private int emitted;
+    private int maxShipment;
+    private boolean shipmentFull;
+
+    private boolean closing;
+    private long rejected;
+    private long reportedRejected;
+    private long lastReportNanos;
+    private String lastRejection;
+    private String lastRejectionSource;
+    private long lost;
+    private long reportedLost;
+    private long lastGapReportNanos;
+    private String lastGap;
+    private String lastGapSource;
+
+    @Override
+    public void contract(final Contract contract)
+    {
+        contract.option("channel", OptionType.STRING, "aeron:ipc")
+            .option("stream_id", OptionType.LONG, 1001L)
+            .range("stream_id", Integer.MIN_VALUE, Integer.MAX_VALUE)
+            .option("wait_ms", OptionType.LONG, 10L)
+            .range("wait_ms", 0, 1000)
+            .option("publisher_lost", OptionType.STRING, "WAIT")
+            .oneOf("publisher_lost", "WAIT", "CLOSE")
+            .option("idle_strategy", OptionType.STRING, "BACKOFF")
+            .oneOf("idle_strategy", "BACKOFF", "YIELD", "BUSY_SPIN");
+        RemoteCalculators.driverOptions(contract);
+    }
+
+    @Override
+    public void open(final CalculatorContext ctx)
+    {
+        node = ctx.nodeName();
+        status = optionalOutput(ctx, "STATUS");
+        final int dataOutputs = ctx.outputCount() - (status == null ? 0 : 1);
+        if (ctx.inputCount() != 0 || dataOutputs != 1)
+        {
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): has " + ctx.inputCount() +
+                " inputs and " + ctx.outputCount() + " outputs; valid is no input, one untagged output (the remote " +
+                "stream) and optionally one tagged STATUS");
+        }
+        data = ctx.output(0) == status ? ctx.output(1) : ctx.output(0);
+        pool = ctx.pool();
+        streamId = (int)ctx.options().getLong("stream_id");
+        waitNanos = TimeUnit.MILLISECONDS.toNanos(ctx.options().getLong("wait_ms"));
+        closeOnLoss = "CLOSE".equals(ctx.options().getString("publisher_lost"));
+        idle = idleStrategy(ctx.options().getString("idle_strategy"));
+        channel = ctx.options().getString("channel");
+        closing = false;
+        rejected = 0;
+        reportedRejected = 0;
+        lost = 0;
+        reportedLost = 0;
+        driver = RemoteCalculators.driver(ctx);
+        try
+        {
+            subscription = driver.aeron().addSubscription(channel, streamId,
+                image -> events.offer(new ImageEvent(true, image)), image -> events.offer(new ImageEvent(false, image)));
+        }
+        catch (final RuntimeException ex)
+        {
+            driver.release();
+            driver = null;
+            throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): cannot subscribe to channel '" +
+                channel + "' stream id " + streamId + ": " + ex.getMessage() + "; valid channels are e.g. aeron:ipc " +
+                "and aeron:udp?endpoint=127.0.0.1:40123", ex);
+        }
+    }
+
+    private static IdleStrategy idleStrategy(final String name)
+    {
+        switch (name)
+        {
+            case "YIELD":
+                return new YieldingIdleStrategy();
+            case "BUSY_SPIN":
+                return new BusySpinIdleStrategy();
+            default:
+                // parks up to 1 ms once idle: a message then waits that long, at worst, to be seen
+                return new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
+        }
+    }
+
+    private static Output optionalOutput(final CalculatorContext ctx, final String tag)
+    {
+        try
+        {
+            return ctx.output(tag);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
+    }
+
+    @Override
+    public void process(final CalculatorContext ctx)
+    {
+        this.ctx = ctx;
+        emitted = 0;
+        shipmentFull = false;
+        maxShipment = ctx.maxShipmentSize();
+        final long boundBefore = data.nextTimestampBound();
+        final Subscription subscription = this.subscription;
+        takeImageEvents();
+        long deadline = 0;
+        int taken = 0;
+        idle.reset();
+        while (!closing)
+        {
+            final int fragments = subscription.controlledPoll(this, FRAGMENT_LIMIT);
+            if (closing || shipmentFull)
+            {
+                break;
+            }
+            if (fragments > 0)
+            {
+                taken += fragments;
+                if (taken >= MAX_FRAGMENTS_PER_CALL)
+                {
+                    break;
+                }
+                idle.reset();
+                continue;
+            }
+            takeImageEvents();
+            if (closing || emitted > 0 || data.nextTimestampBound() != boundBefore || ctx.isCancelled())
+            {
+                break;
+            }
+            final long now = ctx.nanoTime();
+            if (deadline == 0)
+            {
+                deadline = now + waitNanos;
+            }
+            else if (now - deadline >= 0)
+            {
+                break;
+            }
+            idle.idle();
+        }
+        if (status != null)
+        {
+            status.setNextTimestampBound(data.nextTimestampBound());
+        }
+        if (closing)
+        {
+            ctx.stop();
+        }
+        this.ctx = null;
+    }
+
+    @Override
+    public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        if (closing)
+        {
+            return Action.ABORT; // the stream closed: what follows is not this stream's
+        }
+        final byte flags = header.flags();
+        final int session = header.sessionId();
+        if ((flags & FrameDescriptor.BEGIN_FRAG_FLAG) != 0)
+        {
+            final Session open = sessions.get(session);
+            if (open != null && open.payload != null)
+            {
+                reject(session, "truncated message: the PACKET at " + open.timestamp + " got " + open.received +
+                    " of its " + open.expected + " payload bytes before the next message began");
+                open.discard();
+            }
+            if (emitted >= maxShipment)
+            {
+                shipmentFull = true;
+                return Action.ABORT;
+            }
+            return onMessageStart(buffer, offset, length, session, (flags & FrameDescriptor.END_FRAG_FLAG) != 0);
+        }
+        final Session r = session(session);
+        final boolean end = (flags & FrameDescriptor.END_FRAG_FLAG) != 0;
+        if (r.payload == null)
+        {
+            if (r.skipping)
+            {
+                r.skipping = !end; // the rest of a message already rejected at its start
+            }
+            // else the rest of a message whose start this receiver did not see (it joined mid-message):
+            // the next message's sequence counts that packet among those it never got
+            return Action.CONTINUE;
+        }
+        if (r.received + length > r.expected)
+        {
+            reject(session, "overlong message: the PACKET at " + r.timestamp + " has more than the " + r.expected +
+                " payload bytes its header says");
+            r.discard();
+            r.skipping = !end;
+            return Action.CONTINUE;
+        }
+        r.payload.mutableBuffer().putBytes(r.received, buffer, offset, length);
+        r.received += length;
+        if (end)
+        {
+            final Payload payload = r.payload;
+            r.payload = null;
+            if (r.received != r.expected)
+            {
+                payload.release();
+                reject(session, "truncated message: the PACKET at " + r.timestamp + " has " + r.received + " of the " +
+                    r.expected + " payload bytes its header says");
+            }
+            else
+            {
+                emit(session, payload, r.timestamp);
+            }
+        }
+        return Action.CONTINUE;
+    }
+
+    private Session session(final int session)
+    {
+        Session state = sessions.get(session);
+        if (state == null)
+        {
+            state = new Session(); // once per publisher session
+            sessions.put(session, state);
+        }
+        return state;
+    }
+
+    /** Counts and reports the packets a message's sequence number says never arrived. */
+    private void checkSequence(final int session, final Session state, final long sequence, final boolean packet)
+    {
+        final long expected = state.nextSequence;
+        if (expected < 0 ? sequence > 0 : sequence > expected)
+        {
+            final long missing = expected < 0 ? sequence : sequence - expected;
+            lost += missing;
+            lastGap = expected < 0 ?
+                "joined mid-stream: the publisher's first " + missing + " packets (or those it dropped) never reached " +
+                    "this receiver" :
+                missing + " packets (sequence " + expected + " to " + (sequence - 1) + ") never arrived: dropped by " +
+                    "the publisher (policy DROP), or lost with a receiver restart";
+            lastGapSource = sourceOf(session);
+            final long now = ctx.nanoTime();
+            if (reportedLost == 0 || now - lastGapReportNanos >= REPORT_INTERVAL_NANOS)
+            {
+                reportGaps(now);
+            }
+        }
+        state.nextSequence = packet ? sequence + 1 : sequence;
+    }
+
+    private void reportGaps(final long now)
+    {
+        final long since = lost - reportedLost;
+        reportedLost = lost;
+        lastGapReportNanos = now;
+        LOG.warn("node '{}': {} packet{} from {} on {} stream id {} never arrived ({} in all), the last gap: {}", node,
+            since, since == 1 ? "" : "s", lastGapSource, channel, streamId, lost, lastGap);
+        emitStatus(RemoteStatus.Kind.GAP, lastGapSource, lastGap);
+    }
+
+    private Action onMessageStart(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int session,
+        final boolean whole)
+    {
+        final String invalid = RemoteDescriptor.invalid(buffer, offset, length, whole ? length : -1, streamId);
+        if (invalid != null)
+        {
+            reject(session, invalid);
+            skipRest(session, whole);
+            return Action.CONTINUE;
+        }
+        final int type = RemoteDescriptor.type(buffer, offset);
+        final long timestamp = RemoteDescriptor.timestamp(buffer, offset);
+        final Output data = this.data;
+        final Session state = session(session);
+        checkSequence(session, state, RemoteDescriptor.sequence(buffer, offset), type == PACKET);
+        if (type == CLOSE)
+        {
+            closing = true;
+            if ((RemoteDescriptor.flags(buffer, offset) & FLAG_CANCELLED) != 0)
+            {
+                LOG.warn("node '{}': the publisher ({}) closed {} stream id {} because its run was cancelled or failed",
+                    node, sourceOf(session), channel, streamId);
+            }
+            return Action.BREAK;
+        }
+        if (type == BOUND)
+        {
+            if (timestamp == Timestamp.DONE || timestamp < Timestamp.MIN)
+            {
+                reject(session, "BOUND to " + Timestamp.toString(timestamp) + ", valid is MIN to ONE_OVER_POST_STREAM " +
+                    "(a stream is closed by a CLOSE message)");
+            }
+            else if (timestamp > data.nextTimestampBound())
+            {
+                data.setNextTimestampBound(timestamp);
+            }
+            return Action.CONTINUE;
+        }
+        final String late = late(timestamp);
+        if (late != null)
+        {
+            reject(session, late);
+            skipRest(session, whole);
+            return Action.CONTINUE;
+        }
+        final int kind = RemoteDescriptor.kind(buffer, offset);
+        if (kind == KIND_LONG)
+        {
+            data.addLong(RemoteDescriptor.value(buffer, offset), timestamp);
+            emitted++;
+            return Action.CONTINUE;
+        }
+        if (kind == KIND_DOUBLE)
+        {
+            data.addDouble(Double.longBitsToDouble(RemoteDescriptor.value(buffer, offset)), timestamp);
+            emitted++;
+            return Action.CONTINUE;
+        }
+        final int payloadLength = RemoteDescriptor.length(buffer, offset);
+        final int inFragment = length - HEADER_LENGTH;
+        if (!whole && inFragment >= payloadLength)
+        {
+            reject(session, "overlong message: the PACKET at " + timestamp + " has more than the " + payloadLength +
+                " payload bytes its header says");
+            skipRest(session, false);
+            return Action.CONTINUE;
+        }
+        final int slotBytes;
+        try
+        {
+            slotBytes = pool.slotBytesFor(payloadLength);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            reject(session, "the PACKET at " + timestamp + " has a payload of " + payloadLength + " bytes, which this " +
+                "graph's pool cannot hold: " + ex.getMessage());
+            skipRest(session, whole);
+            return Action.CONTINUE;
+        }
+        if (emitted > 0 && slotBytes > ctx.shipmentBytesLeft())
+        {
+            shipmentFull = true;
+            return Action.ABORT; // the next call takes it
+        }
+        final Payload payload = kind == KIND_FRAME ?
+            pool.acquireFrame(RemoteDescriptor.width(buffer, offset), RemoteDescriptor.height(buffer, offset),
+                frameFormat(buffer, offset), RemoteDescriptor.stride(buffer, offset)) :
+            pool.acquire(payloadLength);
+        payload.mutableBuffer().putBytes(0, buffer, offset + HEADER_LENGTH, inFragment);
+        if (whole)
+        {
+            emit(session, payload, timestamp);
+            return Action.CONTINUE;
+        }
+        final Session r = state;
+        r.payload = payload;
+        r.timestamp = timestamp;
+        r.expected = payloadLength;
+        r.received = inFragment;
+        r.skipping = false;
+        return Action.CONTINUE;
+    }
+
+    private static PixelFormat frameFormat(final DirectBuffer buffer, final int offset)
+    {
+        return RemoteDescriptor.format(RemoteDescriptor.formatCode(buffer, offset)); // checked by invalid()
+    }
+
+    /** Why a packet at {@code timestamp} cannot go on the output now, or null if it can. */
+    private String late(final long timestamp)
+    {
+        final long bound = data.nextTimestampBound();
+        if (!Timestamp.isValidPacketTimestamp(timestamp))
+        {
+            return "PACKET at " + Timestamp.toString(timestamp) + ", not a packet timestamp";
+        }
+        if (timestamp < bound)
+        {
+            return "PACKET at " + timestamp + ", below the stream's bound " + Timestamp.toString(bound) +
+                " (a second publisher on the channel and stream id, or one restarted from an earlier time?)";
+        }
+        return null;
+    }
+
+    private void emit(final int session, final Payload payload, final long timestamp)
+    {
+        final String late = late(timestamp); // another session's packet may have moved the bound meanwhile
+        if (late != null)
+        {
+            payload.release();
+            reject(session, late);
+            return;
+        }
+        data.add(payload, timestamp);
+        emitted++;
+    }
+
+    private void skipRest(final int session, final boolean whole)
+    {
+        if (!whole)
+        {
+            session(session).skipping = true;
+        }
+    }
+
+    private void reject(final int session, final String why)
+    {
+        ctx.countDrop();
+        rejected++;
+        lastRejection = why;
+        lastRejectionSource = sourceOf(session);
+        final long now = ctx.nanoTime();
+        if (reportedRejected == 0 || now - lastReportNanos >= REPORT_INTERVAL_NANOS)
+        {
+            reportRejections(now);
+        }
+    }
+
+    private void reportRejections(final long now)
+    {
+        final long since = rejected - reportedRejected;
+        reportedRejected = rejected;
+        lastReportNanos = now;
+        LOG.warn("node '{}': rejected {} message{} from {} on {} stream id {} ({} in all), the last: {}", node, since,
+            since == 1 ? "" : "s", lastRejectionSource, channel, streamId, rejected, lastRejection);
+        emitStatus(RemoteStatus.Kind.REJECTED, lastRejectionSource, lastRejection);
+    }
+
+    private String sourceOf(final int session)
+    {
+        final Image image = subscription.imageBySessionId(session);
+        return "session " + session + (image == null ? "" : " from " + image.sourceIdentity());
+    }
+
+    private void takeImageEvents()
+    {
+        ImageEvent event;
+        while ((event = events.poll()) != null)
+        {
+            final String source = "session " + event.session + " from " + event.source;
+            if (event.available)
+            {
+                LOG.info("node '{}': publisher {} connected to {} stream id {}", node, source, channel, streamId);
+                emitStatus(RemoteStatus.Kind.CONNECTED, source, "publisher connected");
+                continue;
+            }
+            final Session r = sessions.remove(event.session);
+            if (r != null && r.payload != null)
+            {
+                reject(event.session, "truncated message: the publisher went away " + r.received + " bytes into the " +
+                    r.expected + "-byte payload of its PACKET at " + r.timestamp);
+                r.discard();
+            }
+            final boolean lost = !closing && subscription.imageCount() == 0;
+            final String why = closing ? "publisher gone after closing the stream" :
+                "publisher gone without closing the stream" + (lost ? (closeOnLoss ?
+                "; the stream closes (publisher_lost CLOSE)" : "; the stream stays open for it to come back " +
+                "(publisher_lost WAIT)") : "");
+            LOG.warn("node '{}': {} on {} stream id {}: {}", node, source, channel, streamId, why);
+            emitStatus(RemoteStatus.Kind.DISCONNECTED, source, why);
+            if (lost && closeOnLoss)
+            {
+                closing = true;
+            }
+        }
+        if (rejected > reportedRejected && ctx != null && ctx.nanoTime() - lastReportNanos >= REPORT_INTERVAL_NANOS)
+        {
+            reportRejections(ctx.nanoTime());
+        }
+        if (lost > reportedLost && ctx != null && ctx.nanoTime() - lastGapReportNanos >= REPORT_INTERVAL_NANOS)
+        {
+            reportGaps(ctx.nanoTime());
+        }
+    }
+
+    private void emitStatus(final RemoteStatus.Kind kind, final String source, final String reason)
+    {
+        RemoteStreamEvent.emit(node, channel, streamId, kind.name().toLowerCase(Locale.ROOT), source, reason,
+            rejected, lost);
+        final Output status = this.status;
+        if (status == null)
+        {
+            return;
+        }
+        final long ts = Math.max(status.nextTimestampBound(),
+            Math.max(0, Timestamp.previousAllowedInStream(data.nextTimestampBound())));
+        if (ts <= Timestamp.MAX)
+        {
+            status.add(new RemoteStatus(kind, source, reason, rejected, lost), ts);
+        }
+    }
+
+    @Override
+    public void close(final CalculatorContext ctx)
+    {
+        this.ctx = ctx;
+        try
+        {
+            if (subscription != null)
+            {
+                takeImageEvents();
+                // the totals, whatever the rhythm held back
+                if (rejected > reportedRejected)
+                {
+                    reportRejections(ctx.nanoTime());
+                }
+                if (lost > reportedLost)
+                {
+                    reportGaps(ctx.nanoTime());
+                }
+            }
+        }
+        finally
+        {
+            this.ctx = null;
+            for (final Session r : sessions.values())
+            {
+                r.discard();
+            }
+            sessions.clear();
+            if (subscription != null)
+            {
+                subscription.close();
+                subscription = null;
+            }
+            if (driver != null)
+            {
+                driver.release();
+                driver = null;
+            }
+        }
+    }
+
+    /** One publisher session: the fragmented message being put together, the sequence expected next. */
+    private static final class Session
+    {
+        /** The next packet's sequence number, or -1 before the session's first message. */
+        long nextSequence = -1;
+        Payload payload;
+        long timestamp;
+        int expected;
+        int received;
+        /** The rest of a rejected message's fragments are to be skipped. */
+        boolean skipping;
+
+        void discard()
+        {
+            if (payload != null)
+            {
+                payload.release();
+                payload = null;
+            }
+        }
+    }
+
+    /** An image's coming or going, from Aeron's conductor thread. */
+    private static final class ImageEvent
+    {
+        final boolean available;
+        final int session;
+        final String source;
+
+        ImageEvent(final boolean available, final Image image)
+        {
+            this.available = available;
+            this.session = image.sessionId();
+            this.source = image.sourceIdentity();
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package dev.framewire.remote;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphInputHandle;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PixelFormat;
+import org.agrona.IoUtil;
+import org.agrona.MutableDirectBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static dev.framewire.remote.RemoteTestSupport.await;
+import static dev.framewire.remote.RemoteTestSupport.channel;
+import static dev.framewire.remote.RemoteTestSupport.publisher;
+import static dev.framewire.remote.RemoteTestSupport.streamId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Frames between two JVMs over UDP on 127.0.0.1: this one publishes, a child ({@link RemoteChild})
+ * receives. Every frame arrives with the checksum it left with; a receiver killed with SIGKILL
+ * mid-run leaves the publisher running under DROP, counting what it could not send, and a new
+ * receiver on the same endpoint gets frames again and the close, and reports the packets it missed.
+ */
+class TwoProcessTest
+{
+    private static final int WIDTH = 320;
+    private static final int HEIGHT = 240;
+
+    @Test
+    @Timeout(120)
+    void framesCrossWithTheirChecksums() throws Exception
+    {
+        final String channel = channel(RemoteTestSupport.Transport.UDP);
+        final int id = streamId();
+        final Map<Long, Long> sent = new ConcurrentHashMap<>();
+        try (Child child = new Child(channel, id);
+            Graph sender = new Graph(publisher(channel, id, n -> n.option("mtu", 8192L))))
+        {
+            sender.start();
+            final GraphInputHandle in = sender.input("in");
+            for (long ts = 0; ts < 200; ts++)
+            {
+                in.addPacket(frame(sender, ts, sent), ts);
+            }
+            sender.closeAllInputs();
+            sender.waitUntilDone();
+            assertEquals(0, child.waitFor(), child.stderr());
+            assertEquals(sent, child.frames, "every frame, each with the checksum it left with");
+            assertEquals(200L, child.done.get());
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aReceiverKilledMidRunCostsDropsAndARestartedOneGetsFramesAgain() throws Exception
+    {
+        final String channel = channel(RemoteTestSupport.Transport.UDP);
+        final int id = streamId();
+        final Map<Long, Long> sent = new ConcurrentHashMap<>();
+        try (Graph sender = new Graph(publisher(channel, id, n -> n.option("mtu", 8192L).option("policy", "DROP")));
+            Child first = new Child(channel, id))
+        {
+            sender.start();
+            final GraphInputHandle in = sender.input("in");
+            final AtomicLong ts = new AtomicLong();
+            final Runnable sendOne = () ->
+            {
+                try
+                {
+                    final long t = ts.getAndIncrement();
+                    in.addPacket(frame(sender, t, sent), t);
+                    Thread.sleep(2); // paced, a camera's way: a DROP publisher never waits itself
+                }
+                catch (final InterruptedException ex)
+                {
+                    throw new IllegalStateException(ex);
+                }
+            };
+            while (first.frames.size() < 20)
+            {
+                assertTrue(first.process.isAlive(), first.stderr());
+                sendOne.run();
+            }
+            first.process.destroyForcibly(); // SIGKILL: no CLOSE, no clean driver shutdown
+            first.process.waitFor(10, TimeUnit.SECONDS);
+            first.deleteDriverDirectory();
+            final long dropsBefore = sender.dropCount("tx");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (sender.dropCount("tx") == dropsBefore && System.nanoTime() < deadline)
+            {
+                sendOne.run();
+            }
+            assertTrue(sender.dropCount("tx") > dropsBefore, "frames nobody took were counted: " + sender.report());
+            try (Child second = new Child(channel, id))
+            {
+                final long restartedAt = ts.get();
+                final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (second.frames.size() < 20 && System.nanoTime() < until)
+                {
+                    assertTrue(second.process.isAlive(), second.stderr());
+                    sendOne.run();
+                }
+                assertTrue(second.frames.size() >= 20, "the restarted receiver gets frames again");
+                sender.closeAllInputs();
+                sender.waitUntilDone();
+                assertEquals(0, second.waitFor(), second.stderr());
+                // it may also get frames the publication took while no one read them (within the
+                // flow control window, so few), since the sender resumes where it stopped
+                assertTrue(second.frames.keySet().stream().anyMatch(t -> t >= restartedAt), "frames sent after the restart");
+                for (final Map.Entry<Long, Long> e : second.frames.entrySet())
+                {
+                    assertEquals(sent.get(e.getKey()), e.getValue(), "checksum of the frame at " + e.getKey());
+                }
+                for (final Map.Entry<Long, Long> e : first.frames.entrySet())
+                {
+                    assertEquals(sent.get(e.getKey()), e.getValue(), "checksum of the frame at " + e.getKey());
+                }
+                assertEquals((long)second.frames.size(), second.done.get());
+                assertTrue(second.lost.get() > 0, "the restarted receiver counted the packets it never got");
+            }
+        }
+    }
+
+    private static Payload frame(final Graph sender, final long ts, final Map<Long, Long> sent)
+    {
+        final Payload p = sender.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.GRAY8);
+        final MutableDirectBuffer b = p.mutableBuffer();
+        long x = ts * 0x9E3779B97F4A7C15L + 1;
+        for (int i = 0; i < p.length(); i += 8)
+        {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            b.putLong(i, x);
+        }
+        sent.put(ts, RemoteChild.crc(p));
+        return p;
+    }
+
+    /** A {@link RemoteChild} and what it printed. */
+    private static final class Child implements AutoCloseable
+    {
+        final Process process;
+        final Map<Long, Long> frames = new ConcurrentHashMap<>();
+        final AtomicLong done = new AtomicLong(-1);
+        final AtomicReference<String> directory = new AtomicReference<>();
+        /** The most packets a GAP status said never arrived. */
+        final AtomicLong lost = new AtomicLong();
+        private final Path stderr;
+        private final Thread reader;
+
+        Child(final String channel, final int id) throws Exception
+        {
+            stderr = Files.createTempFile("remote-child-", ".txt");
+            final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            process = new ProcessBuilder(java.toString(), "@" + jvmConfig(), "-Xmx256m",
+                "-XX:MaxDirectMemorySize=512m", "-Dframewire.leakTracking=true",
+                "-cp", System.getProperty("java.class.path"), RemoteChild.class.getName(), channel, Integer.toString(id))
+                .redirectError(stderr.toFile())
+                .start();
+            reader = new Thread(() ->
+            {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8)))
+                {
+                    String line;
+                    while ((line = in.readLine()) != null)
+                    {
+                        final String[] f = line.split(" ");
+                        if (f[0].equals("FRAME"))
+                        {
+                            frames.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+                        }
+                        else if (f[0].equals("DONE"))
+                        {
+                            done.set(Long.parseLong(f[1]));
+                        }
+                        else if (f[0].equals("STATUS") && f[1].equals("GAP"))
+                        {
+                            lost.accumulateAndGet(Long.parseLong(f[2]), Math::max);
+                        }
+                        else if (f[0].equals("DIR"))
+                        {
+                            directory.set(f[1]);
+                        }
+                    }
+                }
+                catch (final Exception ex)
+                {
+                    // the child was killed: its output ends
+                }
+            }, "remote-child-reader");
+            reader.setDaemon(true);
+            reader.start();
+            await("the child's driver", 30_000, () -> directory.get() != null || !process.isAlive());
+        }
+
+        int waitFor() throws Exception
+        {
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), () -> "the child ends once the stream closes; it got " +
+                frames.size() + " frames, DONE " + done.get() + ", stderr:\n" + stderr());
+            reader.join(10_000);
+            return process.exitValue();
+        }
+
+        String stderr()
+        {
+            try
+            {
+                return Files.readString(stderr);
+            }
+            catch (final Exception ex)
+            {
+                return ex.toString();
+            }
+        }
+
+        /** What a killed child's driver leaves: its owner-only parent directory under /dev/shm or tmp. */
+        void deleteDriverDirectory()
+        {
+            final String dir = directory.get();
+            if (dir != null)
+            {
+                IoUtil.delete(new File(dir).getParentFile(), true);
+            }
+        }
+
+        @Override
+        public void close() throws Exception
+        {
+            if (process.isAlive())
+            {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                deleteDriverDirectory();
+            }
+            Files.deleteIfExists(stderr);
+        }
+    }
+
+    static Path jvmConfig()
+    {
+        for (Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath(); d != null; d = d.getParent())
+        {
+            final Path config = d.resolve(".mvn").resolve("jvm.config");
+            if (Files.isRegularFile(config))
+            {
+                return config;
+            }
+        }
+        throw new IllegalStateException("no .mvn/jvm.config above " + System.getProperty("user.dir"));
+    }
+}
