@@ -401,6 +401,13 @@ final class JournalScanner implements AutoCloseable
             }
             if (intact(body, len))
             {
+                if (h == 0 && firstNonZero(next(body, len)) < 0)
+                {
+                    // nothing after it: the record a writer is appending (Chronicle writes the header
+                    // last), complete but for its header, whose length here happens to be one bit
+                    // (a power of two, as a batch's may be); not damage but the end of a live journal
+                    return false;
+                }
                 visitor.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, 4L + len, sequence, true, false, String.format(
                     Locale.ROOT, "Chronicle's header reads 0x%08x, but with bit %d flipped back (0x%08x) it starts an " +
                     "intact record (its checksum holds): the header is damaged; the record is read", h, bit,

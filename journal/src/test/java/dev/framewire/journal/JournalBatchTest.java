@@ -140,6 +140,49 @@ class JournalBatchTest
         assertEquals(read.size() + count - 1, read.get(read.size() - 1).index() + 1, "numbers kept");
     }
 
+    /**
+     * A live journal read while the agent appends a document whose length is one bit (a batch may
+     * be 128 bytes): complete but for its header, which Chronicle writes last. That is the end of
+     * what was written so far, not a damaged header: nothing follows it.
+     */
+    @Test
+    void aRecordBeingAppendedWithAOneBitLengthIsTheEndNotDamage() throws Exception
+    {
+        final Path live = dir.resolve("live");
+        final String text = "e".repeat(128 - JournalDescriptor.FIXED_LENGTH - 4 - JournalDescriptor.CHECKSUM_LENGTH);
+        final Path liveRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(live, JournalConfig.Mode.SYNC)))
+        {
+            liveRun = writer.runDirectory();
+            JournalRoundTripTest.start(writer);
+            writer.processBegin(-1, 1, 1);
+            writer.error(-1, 1, 2, text); // 128 bytes with its checksum
+            writer.processEnd(-1, 1, 3);
+            writer.runEnd("done");
+        }
+        file = JournalFiles.cycleFiles(liveRun).get(0);
+        documents = JournalScanner.documents(file);
+        int error = -1;
+        for (int d = 0; d < documents.lengths.size(); d++)
+        {
+            error = documents.lengths.getInt(d) == 128 ? d : error;
+        }
+        assertTrue(error >= 0, "the 128-byte record");
+        final long body = documents.bodies.getLong(error);
+        // the file as a reader finds it while the writer appends that record: header not yet written,
+        // nothing after it
+        pokeInt(body - 4, 0);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+        {
+            raf.seek(body + 128);
+            raf.write(new byte[(int)Math.min(1 << 16, raf.length() - body - 128)]);
+        }
+        final JournalReader reader = JournalReader.read(liveRun);
+        assertEquals(List.of(JournalRecord.Kind.HEADER, JournalRecord.Kind.RUN_START, JournalRecord.Kind.PROCESS_BEGIN),
+            reader.records().stream().map(JournalRecord::kind).collect(java.util.stream.Collectors.toList()));
+        assertEquals(null, reader.runEnd(), "no end of run yet");
+    }
+
     private int readInt(final long position) throws IOException
     {
         return ByteBuffer.wrap(read(position, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
