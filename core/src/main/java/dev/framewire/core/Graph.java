@@ -84,6 +84,8 @@ public final class Graph implements AutoCloseable
     private final Map<String, Subgraph> subgraphs = new LinkedHashMap<>();
     /** The id the next hot-plugged node gets: ids are never reused in a run. */
     private int nextNodeId;
+    /** Set before the first subgraph is published; {@link #finish()} then ends the subgraphs' futures. */
+    private volatile boolean hotplugged;
     private final List<OutputPoller> pollers = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
@@ -1252,7 +1254,13 @@ public final class Graph implements AutoCloseable
                 throw new IllegalStateException("addSubgraph(): the run is " + runState());
             }
             placement.forEach((worker, count) -> worker.placed += count);
+            hotplugged = true;
             publish(subgraph, analysisAfter);
+        }
+        if (finished)
+        {
+            // the run ended (a failure, a cancel) as this was published: its futures end with it
+            CompletableFuture.runAsync(this::endSubgraphFutures);
         }
         for (final Node source : subgraph.sources)
         {
@@ -1634,13 +1642,14 @@ public final class Graph implements AutoCloseable
                 }
                 if (pending.decrementAndGet() == 0)
                 {
-                    leave(subgraph);
+                    // off the worker: leave() takes the hot-plug lock, which an addition holds while it validates
+                    CompletableFuture.runAsync(() -> leave(subgraph));
                 }
             });
         }
     }
 
-    /** The worker of the last node detached: the subgraph leaves the graph; its removal completes. */
+    /** Once every node was detached, off the workers: the subgraph leaves the graph; its removal completes. */
     private void leave(final Subgraph subgraph)
     {
         synchronized (subgraphs)
@@ -1675,8 +1684,7 @@ public final class Graph implements AutoCloseable
         final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
         if (removal != null)
         {
-            completeOffWorker(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
-                subgraph.droppedPackets()), null);
+            removal.complete(new SubgraphRemoval(subgraph.name, !subgraph.cancelled, subgraph.droppedPackets()));
         }
     }
 
@@ -1696,7 +1704,13 @@ public final class Graph implements AutoCloseable
                     ") before every node of subgraph '" + subgraph.name + "' opened"));
             }
             final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
-            if (removal != null && !removal.isDone())
+            if (removal != null && !removal.isDone() && subgraph.openNodes() == 0)
+            {
+                // the run ended as the subgraph's last node closed, before its workers detached it
+                completeOffWorker(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
+                    subgraph.droppedPackets()), null);
+            }
+            else if (removal != null && !removal.isDone())
             {
                 completeOffWorker(removal, null, new IllegalStateException("the run ended (" + runState() +
                     ") before subgraph '" + subgraph.name + "' left the graph; " + subgraph.openNodes() +
@@ -2050,7 +2064,12 @@ public final class Graph implements AutoCloseable
                 analysis = GraphAnalysis.of(plan);
             }
             final GraphAnalysis current = currentAnalysis; // with the subgraphs, once one was added
-            for (final String name : (current != null ? current : analysis).blockedBy(failedNodes))
+            final List<String> failed = new ArrayList<>(failedNodes);
+            if (current != null)
+            {
+                failed.retainAll(current.nodes()); // not the nodes of subgraphs that have left
+            }
+            for (final String name : (current != null ? current : analysis).blockedBy(failed))
             {
                 if (!blockedNodes.contains(name) && !failedNodes.contains(name))
                 {
@@ -2401,7 +2420,10 @@ public final class Graph implements AutoCloseable
     {
         finished = true;
         done.countDown();
-        endSubgraphFutures();
+        if (hotplugged) // see addSubgraph: one of the two sees the other
+        {
+            CompletableFuture.runAsync(this::endSubgraphFutures); // off the worker: it takes the hot-plug lock
+        }
     }
 
     private synchronized void stopWorkers() throws InterruptedException
