@@ -64,7 +64,18 @@ final class GraphInput
                 checkOpen(value);
                 return false;
             }
-            awaitRoom();
+            try
+            {
+                awaitRoom();
+            }
+            catch (final InterruptedException ex)
+            {
+                if (value instanceof Payload)
+                {
+                    ((Payload)value).release(); // the reference passes to the graph also when the add throws
+                }
+                throw ex;
+            }
         }
         lock();
         try

@@ -461,4 +461,82 @@ class HotplugTest
             graph.waitUntilDone();
         }
     }
+    /** A camera with a source of its own: a counter, parameterised by its count. */
+    private static GraphConfig counting()
+    {
+        return GraphConfig.builder()
+            .node("source", n -> n.calculator("CountingSourceCalculator").outputStream("count").option("count", "$count"))
+            .node("pass", n -> n.calculator("PassThroughCalculator").inputStream("count").outputStream("out"))
+            .outputStream("out")
+            .build();
+    }
+
+    @Test
+    @Timeout(30)
+    void aSubgraphWithItsOwnSourceRunsLeavesByItselfWhenDoneAndDrainsWhenRemoved() throws Exception
+    {
+        try (Graph graph = new Graph(base(2, IdleKind.PARK)))
+        {
+            graph.start();
+            final AtomicLong finite = new AtomicLong();
+            graph.addSubgraph("finite", counting(), Map.of("count", 500L), Map.of("out", p -> finite.incrementAndGet()))
+                .get(10, TimeUnit.SECONDS);
+            awaitCondition("the finite camera to stop and leave", 10_000, () -> graph.subgraphs().isEmpty());
+            assertEquals(500, finite.get());
+
+            final AtomicLong endless = new AtomicLong();
+            graph.addSubgraph("endless", counting(), Map.of("count", Long.MAX_VALUE),
+                Map.of("out", p -> endless.incrementAndGet())).get(10, TimeUnit.SECONDS);
+            awaitCondition("the endless camera to emit", 10_000, () -> endless.get() > 100);
+            final SubgraphRemoval removal = graph.removeSubgraph("endless").get(10, TimeUnit.SECONDS);
+            assertTrue(removal.drained());
+            assertEquals(0, removal.droppedPackets());
+            final long atRemoval = endless.get();
+            for (long ts = 0; ts < 10; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertEquals(atRemoval, endless.get(), "nothing after it left");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void cancellingTheRunEndsTheFuturesOfSubgraphsAndReleasesWhatTheyHeld() throws Exception
+    {
+        final List<String> errors = syncList();
+        final Map<String, String> labels = new ConcurrentHashMap<>();
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final GraphConfig stuck = GraphConfig.builder()
+            .inputStream("frames")
+            .node("stuck", n -> n.calculator(() -> new Stuck(entered, release)).inputStream("frames").outputStream("out"))
+            .outputStream("out")
+            .build();
+        final java.util.concurrent.CompletableFuture<SubgraphRemoval> removal;
+        try (Graph graph = new Graph(base(2, IdleKind.YIELD)))
+        {
+            graph.start();
+            graph.addSubgraph("cam", camera(errors, labels), Map.of("label", "cam")).get(10, TimeUnit.SECONDS);
+            graph.addSubgraph("stuck", stuck, Map.of()).get(10, TimeUnit.SECONDS);
+            for (long ts = 0; ts < 20; ts++)
+            {
+                graph.input("cam__frames").addPacket(frame(graph.pool(), ts), ts);
+            }
+            for (long ts = 0; ts < 5; ts++) // within its queue limit of 8: the stuck node takes only the first
+            {
+                graph.input("stuck__frames").addPacket(frame(graph.pool(), ts), ts);
+            }
+            assertTrue(entered.await(10, TimeUnit.SECONDS));
+            removal = graph.removeSubgraph("stuck", Duration.ofSeconds(60), Duration.ofSeconds(60));
+            graph.cancel();
+            release.countDown();
+            final ExecutionException ended = assertThrows(ExecutionException.class, () -> removal.get(10, TimeUnit.SECONDS));
+            assertTrue(ended.getCause().getMessage().contains("the run ended"), ended.getCause().getMessage());
+            assertThrows(dev.framewire.core.GraphException.class, graph::waitUntilDone);
+        } // close: no payload of either subgraph is still held
+        assertEquals(List.of(), errors);
+    }
 }
