@@ -49,10 +49,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * own {@link PayloadPool}, closes it, which reports any payload still held elsewhere (a leak).
  * {@link #completion()} is a future of the run's end, for callers that do not block.
  *
+ * <p>Subgraphs at run time: {@link #addSubgraph} adds a subgraph (a template config with
+ * parameters, its nodes named {@code name__node}) to the running graph and {@link #removeSubgraph}
+ * drains or cancels it and takes it out, while the other nodes keep running. A subgraph is
+ * self-contained: it is fed through graph input streams of its own ({@code name__stream}) or its
+ * own sources, and read through graph output streams of its own, observed from the moment it is
+ * added; no stream of the rest of the graph gains or loses a consumer. Before a change, the graph
+ * as it would be after it is validated and analysed, and an error leaves the graph as it was.
+ * Additions and removals are made one at a time under a lock of the graph's (never taken by a
+ * worker); the node list, source list and graph input map they change are copied on write and
+ * published with a volatile store; a new node reaches its worker by its first enqueue (an MPSC
+ * offer), and what a worker owns (its sources, a removed node's queues) is changed by that worker
+ * through its command queue. Both return a {@link CompletableFuture}: opening and draining happen
+ * on the workers and may take long, so the caller chooses whether and how long to wait, and the
+ * future is completed off the workers so that no stage attached to it can hold one up. Bad names,
+ * templates and parameters throw at once, before anything changes. See {@code docs/HOTPLUG.md}.
+ *
  * <p>Threading: {@code addPacket}, {@code setInputBound}, {@code closeInput}, a
- * {@link GraphInputHandle}'s methods and {@code completion} may be called from any thread (a
- * stream's adds are serialized); {@code observe} and {@code poller} before {@code start}; the rest
- * from the thread that owns the graph.
+ * {@link GraphInputHandle}'s methods, {@code completion}, {@code addSubgraph},
+ * {@code removeSubgraph} and {@code subgraphs} may be called from any thread (a stream's adds are
+ * serialized, and so are additions and removals); {@code observe} and {@code poller} before
+ * {@code start}; the rest from the thread that owns the graph.
  */
 public final class Graph implements AutoCloseable
 {
