@@ -5,10 +5,10 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MpscLinkedQueue;
 
 
 /**
@@ -26,7 +26,8 @@ import org.jctools.queues.MpscArrayQueue;
  *
  * <p>Subgraphs added to and removed from a running graph ({@link Graph#addSubgraph}) change what
  * the worker owns (its sources, the queues of a removed node) only through {@link #submit}: a
- * command queue, Agrona's many-to-one linked queue, that the worker drains at the top of each duty
+ * command queue, a JCTools MPSC linked queue (not Agrona's, whose Unsafe access needs a JVM flag a
+ * graph of plain packets does not), that the worker drains at the top of each duty
  * cycle, so no structure of the worker's is written by another thread. A command allocates a queue
  * node; commands come per subgraph added or removed, never per packet. The inbox and the heap have
  * room for {@link #NODE_SLOTS} nodes, so that nodes placed at run time fit without either growing.
@@ -58,7 +59,7 @@ final class Worker extends ParkHandshake implements Agent
     final String executor;
     /** Nodes placed on this worker (pinned to it), static and hot-plugged; guarded by the graph's hot-plug lock. */
     int placed;
-    private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
+    private final MpscLinkedQueue<Runnable> commands = new MpscLinkedQueue<>();
     /** Position among the graph's workers: the journal's worker id. */
     int id;
     final int cpu;
