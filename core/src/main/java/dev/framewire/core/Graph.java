@@ -1268,7 +1268,9 @@ public final class Graph implements AutoCloseable
             build(subgraph, placement, observers);
             if (!reserveOpenNodes(alone.nodeCount))
             {
-                throw new IllegalStateException("addSubgraph(): the run is " + runState());
+                throw new IllegalStateException("addSubgraph(): " + (finished || stopping ? "this graph's run is " +
+                    runState() : "every node of the graph has closed, so its run is ending") + "; subgraphs join a " +
+                    "run while at least one of its nodes is open");
             }
             placement.forEach((worker, count) -> worker.placed += count);
             hotplugged = true;

@@ -122,6 +122,17 @@ class HotplugTest
         return payload;
     }
 
+    /** Payload slots the pool has handed out and not had back. */
+    private static long slotsInUse(final PayloadPool pool)
+    {
+        long inUse = 0;
+        for (int c = 0; c < pool.sizeClassCount(); c++)
+        {
+            inUse += pool.slotsInUse(c);
+        }
+        return inUse;
+    }
+
     /** Counts a subgraph's delivered packets and checks their order. */
     private static PacketObserver counter(final AtomicLong delivered, final List<String> errors, final String who)
     {
@@ -216,6 +227,10 @@ class HotplugTest
                 final IllegalArgumentException gone = assertThrows(IllegalArgumentException.class,
                     () -> graph.input(name + "__frames"));
                 assertTrue(gone.getMessage().contains("is not a graph input stream"), gone.getMessage());
+                // what is in use now is the staying camera's alone: at most its three queues' limits of 8, its
+                // two calls' inputs and the frame its feeder holds
+                final long inUse = slotsInUse(graph.pool());
+                assertTrue(inUse <= 3 * 8 + 3, name + " left " + inUse + " payloads in use");
                 delivered += camDelivered.get();
                 dropped += removal.droppedPackets();
                 accepted += added;
@@ -413,6 +428,7 @@ class HotplugTest
             awaitCondition("subgraph 'cam' to leave once its call returned", 10_000, () -> graph.subgraphs().isEmpty());
             // the call's packet went out, the four queued behind it were dropped when it was cancelled
             assertEquals(1, delivered.get());
+            assertEquals(0, slotsInUse(graph.pool()), "every payload it held was released when it left");
             for (long ts = 0; ts < 100; ts++)
             {
                 graph.addPacket("in", ts, ts);
@@ -454,6 +470,7 @@ class HotplugTest
                 .get(10, TimeUnit.SECONDS);
             assertFalse(removal.drained());
             assertEquals(2, removal.droppedPackets(), "the two packets queued behind the call");
+            assertEquals(0, slotsInUse(graph.pool()), "every payload it held was released when it left");
             final IllegalArgumentException gone = assertThrows(IllegalArgumentException.class,
                 () -> graph.addPacket("cam__frames", 9L, 9));
             assertTrue(gone.getMessage().contains("'cam__frames' is not a graph input stream"), gone.getMessage());
