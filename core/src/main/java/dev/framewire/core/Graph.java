@@ -86,6 +86,8 @@ public final class Graph implements AutoCloseable
     private volatile Node[] nodes;
     /** The graph's own nodes: what {@link #allOpened} waits for. */
     private final int staticNodeCount;
+    /** The graph's own nodes, by id. */
+    private final Node[] ownNodes;
     /** Every source node, the subgraphs' too; copied on write under the hot-plug lock. */
     private volatile Node[] sourceNodes;
     /** Graph input streams by name, the subgraphs' too; copied on write under the hot-plug lock. */
@@ -179,6 +181,7 @@ public final class Graph implements AutoCloseable
         this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes, this.pool.budget());
         final Node[] nodes = new Node[plan.nodeCount];
         this.nodes = nodes;
+        this.ownNodes = nodes;
         this.staticNodeCount = plan.nodeCount;
         this.nextNodeId = plan.nodeCount;
 
@@ -634,6 +637,92 @@ public final class Graph implements AutoCloseable
         }
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
+    }
+
+    /**
+     * Under the hot-plug lock, before anything of the subgraph runs: who waits on which of its
+     * queues. As {@link #wireBackpressure(List, GraphPlan, Node[], GraphInput[])}, but a bound
+     * stream (a null in {@code planInputs}) stands for the sources upstream of it in the graph's
+     * own plan: those are held back by the subgraph's queues too, which the subgraph remembers
+     * ({@link Subgraph#nodeThrottles}, {@link Subgraph#inputThrottles}) to tell them when it is
+     * published and when it leaves.
+     */
+    private void wireBackpressure(
+        final Subgraph subgraph, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
+    {
+        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
+        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
+        for (final InputQueue queue : subgraph.queues)
+        {
+            if (queue.backEdge)
+            {
+                continue;
+            }
+            final Set<Node> wakeNodes = new java.util.LinkedHashSet<>();
+            final Set<GraphInput> wakeInputs = new java.util.LinkedHashSet<>();
+            for (final int source : plan.sourcesOfStream(queue.streamName))
+            {
+                if (source >= 0)
+                {
+                    wakeNodes.add(planNodes[source]);
+                }
+                else if (planInputs[-1 - source] != null)
+                {
+                    wakeInputs.add(planInputs[-1 - source]);
+                }
+                else
+                {
+                    final String stream = plan.config.inputStreams.get(-1 - source);
+                    for (final int own : this.plan.sourcesOfStream(stream))
+                    {
+                        if (own >= 0)
+                        {
+                            wakeNodes.add(ownNodes[own]);
+                        }
+                        else
+                        {
+                            wakeInputs.add(inputs.get(config.inputStreams.get(-1 - own)));
+                        }
+                    }
+                }
+            }
+            if (config.backpressure == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
+            {
+                wakeNodes.add(queue.producer);
+            }
+            for (final Node node : wakeNodes)
+            {
+                nodeQueues.computeIfAbsent(node, n -> new ArrayList<>()).add(queue);
+            }
+            for (final GraphInput input : wakeInputs)
+            {
+                inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
+            }
+            queue.wakeOnRoom = wakeNodes.toArray(new Node[0]);
+            queue.wakeInputsOnRoom = wakeInputs.toArray(new GraphInput[0]);
+        }
+        nodeQueues.forEach((node, list) ->
+        {
+            if (node.subgraph == subgraph)
+            {
+                node.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                subgraph.nodeThrottles.put(node, list.toArray(new InputQueue[0]));
+            }
+        });
+        inputQueues.forEach((input, list) ->
+        {
+            if (Arrays.asList(planInputs).contains(input)) // one of its own graph inputs
+            {
+                input.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                subgraph.inputThrottles.put(input, list.toArray(new InputQueue[0]));
+            }
+        });
     }
 
     /**
@@ -1214,6 +1303,39 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers)
     {
+        return addSubgraph(name, template, params, observers, Map.of());
+    }
+
+    /**
+     * Adds a subgraph to the running graph, some of its input streams bound to streams of the
+     * graph's own. As {@link #addSubgraph(String, GraphConfig, Map, Map)}, but each template
+     * input stream named in {@code bind} is not a graph input stream of its own: it consumes the
+     * graph's stream named there (a node's output or a graph input, of the config the graph was
+     * made from), from the next packet that stream delivers on. Its producer gains a consumer while
+     * the subgraph is in: the consumer array is copied and swapped by the producer's own thread
+     * (its worker between two calls, or a graph input's adder under its guard), so the producer
+     * never sees a half-made consumer and allocates nothing per packet. Backpressure follows
+     * MediaPipe's: the sources upstream of that stream are held back by the subgraph's full queues
+     * too. When the subgraph is removed, or leaves, the producer drops the consumer first, and the
+     * subgraph sees that input close.
+     *
+     * @param name      the subgraph's name.
+     * @param template  the subgraph.
+     * @param params    values of the template's parameters, by name.
+     * @param observers observers of the template's output streams, by the template's stream name.
+     * @param bind      template input stream to the graph's stream it consumes.
+     * @return a future that completes once every node of the subgraph has opened.
+     * @throws GraphConfigException listing every error of the template, its parameters, its
+     *         bindings or the graph it would make.
+     * @throws IllegalArgumentException for a malformed or duplicate name, or an unknown output
+     *         stream among the observers.
+     * @throws IllegalStateException if the graph is not running, or cannot take the subgraph.
+     */
+    public CompletableFuture<Void> addSubgraph(
+        final String name, final GraphConfig template, final Map<String, ?> params,
+        final Map<String, PacketObserver> observers, final Map<String, String> bind)
+    {
+        java.util.Objects.requireNonNull(bind, "bind");
         java.util.Objects.requireNonNull(template, "template");
         java.util.Objects.requireNonNull(params, "params");
         java.util.Objects.requireNonNull(observers, "observers");
@@ -1237,7 +1359,8 @@ public final class Graph implements AutoCloseable
                     (subgraphs.get(name).removal != null ? ", still being removed" : "") + "; its subgraphs are " +
                     subgraphs.keySet() + "; give another name, or remove it first");
             }
-            final SubgraphExpander.Instance instance = SubgraphExpander.instantiate(name, template, params);
+            final SubgraphExpander.Instance instance = SubgraphExpander.instantiate(name, template, params, bind);
+            checkBindings(name, instance);
             for (final String stream : observers.keySet())
             {
                 if (!instance.outputs.contains(name + SubgraphExpander.SEPARATOR + stream))
@@ -1251,7 +1374,9 @@ public final class Graph implements AutoCloseable
             final GraphPlan alone;
             try
             {
-                alone = new GraphPlan(config.withTopology(instance.inputs, instance.outputs, instance.nodes,
+                final List<String> aloneInputs = new ArrayList<>(instance.inputs);
+                aloneInputs.addAll(instance.bound); // seen from inside, a bound stream is an input like the others
+                alone = new GraphPlan(config.withTopology(aloneInputs, instance.outputs, instance.nodes,
                     instance.queueSizes));
             }
             catch (final GraphConfigException ex)
@@ -1284,6 +1409,13 @@ public final class Graph implements AutoCloseable
         for (final Node source : subgraph.sources)
         {
             source.worker.submit(() -> source.worker.addSourceNow(source));
+        }
+        // the graph's own sources learn of the new queues they must not overfill before the queues are fed
+        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.addThrottles(queues)));
+        subgraph.inputThrottles.forEach(GraphInput::addThrottles);
+        for (final Subgraph.Binding binding : subgraph.bindings)
+        {
+            binding.attach();
         }
         for (final Node node : subgraph.nodes)
         {
@@ -1368,6 +1500,7 @@ public final class Graph implements AutoCloseable
             {
                 input.close();
             }
+            unbind(subgraph); // each bound input closes as its producer lets it go
             java.lang.invoke.VarHandle.fullFence(); // draining before the sources' states: see Node.schedule()
             for (final Node source : subgraph.sources)
             {
@@ -1406,6 +1539,7 @@ public final class Graph implements AutoCloseable
         {
             input.close();
         }
+        unbind(subgraph);
         java.lang.invoke.VarHandle.fullFence(); // cancelled before the nodes' states: see Node.schedule()
         for (final Node node : subgraph.nodes)
         {
@@ -1434,6 +1568,35 @@ public final class Graph implements AutoCloseable
         if (finished || stopping)
         {
             throw new IllegalStateException(what + "(): this graph's run is " + runState());
+        }
+    }
+
+    /**
+     * Under the hot-plug lock: each bound stream is the graph's own (not another subgraph's, whose
+     * life is shorter) and its producer runs one call at a time, so one thread owns its consumers.
+     */
+    private void checkBindings(final String name, final SubgraphExpander.Instance instance)
+    {
+        final List<String> errors = new ArrayList<>();
+        for (final String stream : instance.bound)
+        {
+            final OutputStream producer = producers.get(stream);
+            if (producer == null)
+            {
+                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', which is not a " +
+                    "stream of the graph's own config (a subgraph consumes streams the graph was made with, not " +
+                    "another subgraph's); the graph's streams are " + new java.util.TreeSet<>(producers.keySet()));
+            }
+            else if (producer.node != null && producer.node.shared != null)
+            {
+                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', produced by node '" +
+                    producer.node.name + "' with max_in_flight " + producer.node.config.maxInFlight + "; a bound " +
+                    "stream's producer must run one call at a time (max_in_flight 1)");
+            }
+        }
+        if (!errors.isEmpty())
+        {
+            throw new GraphConfigException(errors);
         }
     }
 
@@ -1551,11 +1714,20 @@ public final class Graph implements AutoCloseable
             nodes[i] = node;
         }
         final Map<String, OutputStream> producers = new HashMap<>();
-        final GraphInput[] inputs = new GraphInput[alone.inputStreams.size()];
+        final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);
+        final GraphInput[] inputs = new GraphInput[alone.inputStreams.size()]; // null for a bound stream
         for (int k = 0; k < inputs.length; k++)
         {
-            inputs[k] = new GraphInput(this, alone.inputStreams.get(k));
-            producers.put(inputs[k].name, inputs[k].stream);
+            final String stream = alone.inputStreams.get(k);
+            if (bound.contains(stream))
+            {
+                producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
+            }
+            else
+            {
+                inputs[k] = new GraphInput(this, stream);
+                producers.put(stream, inputs[k].stream);
+            }
         }
         for (final Node node : nodes)
         {
@@ -1583,8 +1755,19 @@ public final class Graph implements AutoCloseable
                 final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[local][p],
                     config.queueHardCap, plan.queueLimit(specs[p].name));
                 final int producer = plan.producers.get(specs[p].name);
-                queue.producer = producer >= 0 ? nodes[producer] : null;
-                attach(producers.get(specs[p].name), queue, subgraph.queues);
+                final OutputStream stream = producers.get(specs[p].name);
+                queue.producer = producer >= 0 ? nodes[producer] : stream.node;
+                if (bound.contains(specs[p].name))
+                {
+                    // attached by the producer's own thread once the subgraph is published (Binding.attach)
+                    subgraph.queues.add(queue);
+                    subgraph.bindings.add(new Subgraph.Binding(stream,
+                        stream.node == null ? this.inputs.get(specs[p].name) : null, queue));
+                }
+                else
+                {
+                    attach(stream, queue, subgraph.queues);
+                }
                 node.inputs[p] = new InputPort(node, p, specs[p], queue);
             }
             node.initInputs();
@@ -1593,10 +1776,10 @@ public final class Graph implements AutoCloseable
         {
             nodes[plan.topoOrder[t]].topoIndex = t;
         }
-        wireBackpressure(subgraph.queues, plan, nodes, inputs);
+        wireBackpressure(subgraph, plan, nodes, inputs);
         subgraph.nodes = nodes;
         subgraph.sources = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
-        subgraph.inputs = inputs;
+        subgraph.inputs = Arrays.stream(inputs).filter(java.util.Objects::nonNull).toArray(GraphInput[]::new);
     }
 
     /** Counts {@code count} more open nodes, unless the run has ended (no node open). */
@@ -1639,6 +1822,48 @@ public final class Graph implements AutoCloseable
         this.nodes = all;
         subgraphs.put(subgraph.name, subgraph);
         currentAnalysis = analysisAfter;
+    }
+
+    /**
+     * Any thread, once: each producer of a bound stream lets the subgraph's queue go (on its own
+     * thread) and closes it; then the graph's own sources stop obeying the subgraph's queues.
+     */
+    private void unbind(final Subgraph subgraph)
+    {
+        if (!subgraph.startUnbinding())
+        {
+            return;
+        }
+        if (subgraph.bindings.isEmpty())
+        {
+            onUnbound(subgraph);
+            return;
+        }
+        final AtomicInteger left = new AtomicInteger(subgraph.bindings.size());
+        for (final Subgraph.Binding binding : subgraph.bindings)
+        {
+            binding.detach(() ->
+            {
+                if (left.decrementAndGet() == 0)
+                {
+                    onUnbound(subgraph);
+                }
+            });
+        }
+    }
+
+    /** Every producer of a bound stream has let the subgraph go: nothing outside feeds it any more. */
+    private void onUnbound(final Subgraph subgraph)
+    {
+        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.removeThrottles(queues)));
+        if (!subgraph.inputThrottles.isEmpty())
+        {
+            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles));
+        }
+        if (subgraph.passGate())
+        {
+            detach(subgraph);
+        }
     }
 
     /**
@@ -2133,7 +2358,11 @@ public final class Graph implements AutoCloseable
         final Subgraph subgraph = node.subgraph;
         if (subgraph != null && subgraph.onNodeClosed())
         {
-            detach(subgraph); // before the count below, which may end the run
+            unbind(subgraph); // it closed by itself: its bound inputs go, if a removal did not take them yet
+            if (subgraph.passGate())
+            {
+                detach(subgraph); // before the count below, which may end the run
+            }
         }
         if (node.isSource && subgraph == null)
         {

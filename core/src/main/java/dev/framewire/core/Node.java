@@ -288,6 +288,21 @@ final class Node extends ScheduleState implements CalculatorContext
         return readiness() != NOT_READY;
     }
 
+    /** Its worker: {@code queues} (a hot-plugged subgraph's, downstream of this node) also hold it back. */
+    void addThrottles(final InputQueue[] queues)
+    {
+        throttleQueues = OutputStream.with(throttleQueues, queues);
+        heldBack.forget();
+    }
+
+    /** Its worker: {@code queues} no longer hold it back; it may run again. */
+    void removeThrottles(final InputQueue[] queues)
+    {
+        throttleQueues = OutputStream.without(throttleQueues, queues);
+        heldBack.forget();
+        scheduleFromOwnWorker();
+    }
+
     /** Whether a queue this node must not overfill is full. */
     boolean isThrottled()
     {
@@ -844,6 +859,10 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         releaseInputs();
         sync.dropAll(this);
+        for (final InputPort port : inputs)
+        {
+            port.queue.handOutRoomForGood();
+        }
         for (final OutputStream output : outputs)
         {
             output.discardStaged();

@@ -35,6 +35,15 @@ final class Subgraph
     final CompletableFuture<Void> opened = new CompletableFuture<>();
     /** Set by {@link Graph#removeSubgraph}, under the hot-plug lock; null while not being removed. */
     CompletableFuture<SubgraphRemoval> removal;
+    /** Template inputs bound to streams of the graph's own: each producer gains a queue while the subgraph is in. */
+    final List<Binding> bindings = new ArrayList<>();
+    /** Nodes of the graph's own held back by this subgraph's queues too (upstream of a binding), and by which. */
+    final java.util.Map<Node, InputQueue[]> nodeThrottles = new java.util.HashMap<>();
+    /** Graph inputs of the graph's own whose adders this subgraph's queues hold back too, and by which. */
+    final java.util.Map<GraphInput, InputQueue[]> inputThrottles = new java.util.HashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean unbinding = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Counts down two events, every node closed and every binding undone: then it can leave. */
+    private final AtomicInteger gate = new AtomicInteger(2);
     private final AtomicInteger unopened;
     private final AtomicInteger open;
     /** Every node has opened: its sources may run. */
@@ -86,6 +95,18 @@ final class Subgraph
         return open.decrementAndGet() == 0;
     }
 
+    /** Whether this call is the first to start undoing the bindings. */
+    boolean startUnbinding()
+    {
+        return unbinding.compareAndSet(false, true);
+    }
+
+    /** Whether this event (all closed, or all unbound) was the second: the subgraph may leave. */
+    boolean passGate()
+    {
+        return gate.decrementAndGet() == 0;
+    }
+
     /** Nodes not closed yet. */
     int openNodes()
     {
@@ -135,6 +156,66 @@ final class Subgraph
             "graph (its name becomes free) once the last has. A calculator whose calls can block should return " +
             "when CalculatorContext.isCancelled() says so.");
         return sb.toString();
+    }
+
+    /**
+     * A template input bound to a stream of the graph's own: its producer (a node's output, or a
+     * graph input's stream, then {@code input} is that graph input) and the queue it feeds.
+     */
+    static final class Binding
+    {
+        final OutputStream producer;
+        final GraphInput input;
+        final InputQueue queue;
+
+        Binding(final OutputStream producer, final GraphInput input, final InputQueue queue)
+        {
+            this.producer = producer;
+            this.input = input;
+            this.queue = queue;
+        }
+
+        /**
+         * The adding thread, after the subgraph is published: the producer starts feeding the
+         * queue. A node's output is changed by the node's worker (a command), a graph input's
+         * stream under its guard, here: done before any {@link #detach} can be asked for.
+         */
+        void attach()
+        {
+            if (input != null)
+            {
+                input.attachMirror(queue);
+            }
+            else
+            {
+                producer.node.worker.submit(() -> producer.attachMirror(queue));
+            }
+        }
+
+        /**
+         * Any thread: the producer stops feeding the queue and closes it, then {@code then} runs.
+         * After {@link #attach} in every case: a node's commands run in order, and a graph input's
+         * attach was done when the subgraph was added.
+         */
+        void detach(final Runnable then)
+        {
+            if (input != null)
+            {
+                CompletableFuture.runAsync(() -> // the guard is a spin lock: never taken on a worker
+                {
+                    input.detachMirror(queue);
+                    then.run();
+                });
+            }
+            else
+            {
+                producer.node.worker.submit(() ->
+                {
+                    producer.detachMirror(queue);
+                    then.run();
+                });
+            }
+        }
     }
 
     @Override

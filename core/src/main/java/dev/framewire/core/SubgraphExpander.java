@@ -88,8 +88,10 @@ public final class SubgraphExpander
     static final class Instance
     {
         final String name;
-        /** The template's input streams as graph input streams, prefixed, in the template's order. */
+        /** The template's input streams as graph input streams, prefixed, in the template's order; not the bound ones. */
         final List<String> inputs = new ArrayList<>();
+        /** The graph's streams that template input streams are bound to, in the template's order. */
+        final List<String> bound = new ArrayList<>();
         /** The template's output streams as graph output streams, prefixed, in the template's order. */
         final List<String> outputs = new ArrayList<>();
         /** Template stream name to the graph stream it became. */
@@ -116,17 +118,38 @@ public final class SubgraphExpander
      *
      * @throws GraphConfigException listing every error.
      */
-    static Instance instantiate(final String name, final GraphConfig template, final Map<String, ?> params)
+    static Instance instantiate(
+        final String name, final GraphConfig template, final Map<String, ?> params, final Map<String, String> bind)
     {
         final List<String> errors = new ArrayList<>();
         final String what = "subgraph '" + name + "'" + (template.type() != null ? " (type " + template.type() + ")" : "");
         final GraphConfig flat = expand(template, SubgraphRegistry.global());
         final Instance instance = new Instance(name);
         final String prefix = name + SEPARATOR;
+        final Map<String, String> boundStreams = new HashMap<>();
         for (final String stream : flat.inputStreams)
         {
-            instance.streams.put(stream, prefix + stream);
-            instance.inputs.add(prefix + stream);
+            final String to = bind.get(stream);
+            if (to != null)
+            {
+                boundStreams.put(stream, to);
+                instance.streams.put(stream, to);
+                instance.bound.add(to);
+            }
+            else
+            {
+                instance.streams.put(stream, prefix + stream);
+                instance.inputs.add(prefix + stream);
+            }
+        }
+        for (final String stream : bind.keySet())
+        {
+            if (!flat.inputStreams.contains(stream))
+            {
+                errors.add(what + ": input stream '" + stream + "' is to be bound to the graph's stream '" +
+                    bind.get(stream) + "', but the template has no such input stream; its input streams are " +
+                    flat.inputStreams);
+            }
         }
         for (final String stream : flat.outputStreams)
         {
@@ -161,7 +184,7 @@ public final class SubgraphExpander
                 }
                 instance.sidePackets.put(prefix + parsed.name, params.get(parsed.name));
             }
-            instance.nodes.add(rename(child, prefix, Map.of(), Map.of(), Set.of(), options));
+            instance.nodes.add(rename(child, prefix, boundStreams, Map.of(), Set.of(), options));
         }
         for (final Map.Entry<String, Integer> e : flat.streamQueueSizes.entrySet())
         {
