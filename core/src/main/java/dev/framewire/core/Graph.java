@@ -52,9 +52,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Subgraphs at run time: {@link #addSubgraph} adds a subgraph (a template config with
  * parameters, its nodes named {@code name__node}) to the running graph and {@link #removeSubgraph}
  * drains or cancels it and takes it out, while the other nodes keep running. A subgraph is
- * self-contained: it is fed through graph input streams of its own ({@code name__stream}) or its
- * own sources, and read through graph output streams of its own, observed from the moment it is
- * added; no stream of the rest of the graph gains or loses a consumer. Before a change, the graph
+ * self-contained: it is fed through graph input streams of its own ({@code name__stream}), its
+ * own sources, or streams of the graph's own it is bound to, and read through graph output
+ * streams of its own, observed from the moment it is added; a bound stream's producer gains and
+ * loses the subgraph's queue on its own thread. Before a change, the graph
  * as it would be after it is validated and analysed, and an error leaves the graph as it was.
  * Additions and removals are made one at a time under a lock of the graph's (never taken by a
  * worker); the node list, source list and graph input map they change are copied on write and
