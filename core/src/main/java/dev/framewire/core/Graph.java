@@ -49,10 +49,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * own {@link PayloadPool}, closes it, which reports any payload still held elsewhere (a leak).
  * {@link #completion()} is a future of the run's end, for callers that do not block.
  *
+ * <p>Subgraphs at run time: {@link #addSubgraph} adds a subgraph (a template config with
+ * parameters, its nodes named {@code name__node}) to the running graph and {@link #removeSubgraph}
+ * drains or cancels it and takes it out, while the other nodes keep running. A subgraph is
+ * self-contained: it is fed through graph input streams of its own ({@code name__stream}), its
+ * own sources, or streams of the graph's own it is bound to, and read through graph output
+ * streams of its own, observed from the moment it is added; a bound stream's producer gains and
+ * loses the subgraph's queue on its own thread. Before a change, the graph
+ * as it would be after it is validated and analysed, and an error leaves the graph as it was.
+ * Additions and removals are made one at a time under a lock of the graph's (never taken by a
+ * worker); the node list, source list and graph input map they change are copied on write and
+ * published with a volatile store; a new node reaches its worker by its first enqueue (an MPSC
+ * offer), and what a worker owns (its sources, a removed node's queues) is changed by that worker
+ * through its command queue. Both return a {@link CompletableFuture}: opening and draining happen
+ * on the workers and may take long, so the caller chooses whether and how long to wait, and the
+ * future is completed off the workers so that no stage attached to it can hold one up. Bad names,
+ * templates and parameters throw at once, before anything changes. See {@code docs/HOTPLUG.md}.
+ *
  * <p>Threading: {@code addPacket}, {@code setInputBound}, {@code closeInput}, a
- * {@link GraphInputHandle}'s methods and {@code completion} may be called from any thread (a
- * stream's adds are serialized); {@code observe} and {@code poller} before {@code start}; the rest
- * from the thread that owns the graph.
+ * {@link GraphInputHandle}'s methods, {@code completion}, {@code addSubgraph},
+ * {@code removeSubgraph} and {@code subgraphs} may be called from any thread (a stream's adds are
+ * serialized, and so are additions and removals); {@code observe} and {@code poller} before
+ * {@code start}; the rest from the thread that owns the graph.
  */
 public final class Graph implements AutoCloseable
 {
@@ -62,11 +80,32 @@ public final class Graph implements AutoCloseable
     private final GraphPlan plan;
     private final PayloadPool pool;
     private final boolean ownPool;
-    private final Node[] nodes;
-    private final Node[] sourceNodes;
-    private final Map<String, GraphInput> inputs = new LinkedHashMap<>();
+    /**
+     * Every node, the graph's own first (index = id) and then those of hot-plugged subgraphs:
+     * copied on write under the hot-plug lock ({@link #subgraphs}), read by any thread.
+     */
+    private volatile Node[] nodes;
+    /** The graph's own nodes: what {@link #allOpened} waits for. */
+    private final int staticNodeCount;
+    /** The graph's own nodes, by id. */
+    private final Node[] ownNodes;
+    /** Every source node, the subgraphs' too; copied on write under the hot-plug lock. */
+    private volatile Node[] sourceNodes;
+    /** Graph input streams by name, the subgraphs' too; copied on write under the hot-plug lock. */
+    private volatile Map<String, GraphInput> inputs;
     private final Map<String, OutputStream> producers = new HashMap<>();
-    private final List<InputQueue> queues = new ArrayList<>();
+    /** Every node input and poller queue; written under the hot-plug lock (or before the start). */
+    private final List<InputQueue> queues = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * The subgraphs added at run time, by name, until they have left. Its monitor is the hot-plug
+     * lock: additions and removals are made one at a time under it, and it guards the copy-on-write
+     * fields above, {@link #nextNodeId}, {@link Worker#placed} and {@link Subgraph#removal}.
+     */
+    private final Map<String, Subgraph> subgraphs = new LinkedHashMap<>();
+    /** The id the next hot-plugged node gets: ids are never reused in a run. */
+    private int nextNodeId;
+    /** Set before the first subgraph is published; {@link #finish()} then ends the subgraphs' futures. */
+    private volatile boolean hotplugged;
     private final List<OutputPoller> pollers = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
@@ -112,6 +151,8 @@ public final class Graph implements AutoCloseable
     private final List<String> failedNodes = new ArrayList<>();
     private final List<String> blockedNodes = new ArrayList<>();
     private GraphAnalysis analysis;
+    /** The analysis of the graph with its subgraphs as it is now; null until one is added. */
+    private volatile GraphAnalysis currentAnalysis;
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -141,24 +182,30 @@ public final class Graph implements AutoCloseable
             config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
         this.memory = new MemoryGovernor(this.pool.budget(), this::scheduleSources);
         this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes, this.pool.budget());
-        this.nodes = new Node[plan.nodeCount];
+        final Node[] nodes = new Node[plan.nodeCount];
+        this.nodes = nodes;
+        this.ownNodes = nodes;
+        this.staticNodeCount = plan.nodeCount;
+        this.nextNodeId = plan.nodeCount;
 
         int maxLayer = 0;
         for (int i = 0; i < plan.nodeCount; i++)
         {
             final NodeConfig nodeConfig = config.nodes.get(i);
             nodes[i] = new Node(this, i, nodeConfig, plan.calculators[i], plan.options[i], plan.contracts[i],
-                plan.inputSpecs[i].length == 0);
+                plan.inputSpecs[i].length == 0, null);
             maxLayer = Math.max(maxLayer, nodeConfig.sourceLayer);
         }
         this.openSourcesByLayer = new int[maxLayer + 1];
         this.sourceNodes = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
+        final Map<String, GraphInput> inputs = new LinkedHashMap<>();
         for (int k = 0; k < config.inputStreams.size(); k++)
         {
             final GraphInput input = new GraphInput(this, config.inputStreams.get(k));
             inputs.put(input.name, input);
             producers.put(input.name, input.stream);
         }
+        this.inputs = java.util.Collections.unmodifiableMap(inputs);
         for (final Node node : nodes)
         {
             final StreamSpec[] specs = plan.outputSpecs[node.id];
@@ -237,9 +284,15 @@ public final class Graph implements AutoCloseable
 
     private void attach(final OutputStream producer, final InputQueue queue)
     {
+        attach(producer, queue, queues);
+    }
+
+    /** Before the producer runs: {@code queue} consumes its stream. */
+    private static void attach(final OutputStream producer, final InputQueue queue, final List<InputQueue> into)
+    {
         producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
         producer.mirrors[producer.mirrors.length - 1] = queue;
-        queues.add(queue);
+        into.add(queue);
     }
 
     private void makeWorkers()
@@ -272,7 +325,7 @@ public final class Graph implements AutoCloseable
             final Worker[] group = new Worker[count];
             for (int w = 0; w < count; w++)
             {
-                group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, members.size(), executor,
+                group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, e.getKey(), members.size(), executor,
                     w < cpus.length ? cpus[w] : -1);
                 group[w].id = workers.size();
                 workers.add(group[w]);
@@ -280,6 +333,7 @@ public final class Graph implements AutoCloseable
             for (int m = 0; m < members.size(); m++)
             {
                 members.get(m).worker = group[m % count];
+                members.get(m).worker.placed++;
                 members.get(m).runningOn = members.get(m).worker;
                 if (members.get(m).isSource)
                 {
@@ -549,6 +603,21 @@ public final class Graph implements AutoCloseable
     /** Who waits on which queue: MediaPipe's upstream sources, and BMF's producers when asked. */
     private void wireBackpressure()
     {
+        final GraphInput[] planInputs = new GraphInput[config.inputStreams.size()];
+        for (int k = 0; k < planInputs.length; k++)
+        {
+            planInputs[k] = inputs.get(config.inputStreams.get(k));
+        }
+        wireBackpressure(queues, plan, nodes, planInputs);
+    }
+
+    /**
+     * Who waits on which of {@code queues}, before any of them is used: the plan's node {@code i}
+     * is {@code planNodes[i]}, its graph input {@code k} is {@code planInputs[k]}.
+     */
+    private void wireBackpressure(
+        final List<InputQueue> queues, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
+    {
         final Map<Node, List<InputQueue>> nodeQueues = new HashMap<>();
         final Map<GraphInput, List<InputQueue>> inputQueues = new HashMap<>();
         for (final InputQueue queue : queues)
@@ -564,12 +633,12 @@ public final class Graph implements AutoCloseable
             {
                 if (source >= 0)
                 {
-                    wakeNodes.add(nodes[source]);
-                    nodeQueues.computeIfAbsent(nodes[source], n -> new ArrayList<>()).add(queue);
+                    wakeNodes.add(planNodes[source]);
+                    nodeQueues.computeIfAbsent(planNodes[source], n -> new ArrayList<>()).add(queue);
                 }
                 else
                 {
-                    final GraphInput input = inputs.get(config.inputStreams.get(-1 - source));
+                    final GraphInput input = planInputs[-1 - source];
                     wakeInputs.add(input);
                     inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
                 }
@@ -584,6 +653,92 @@ public final class Graph implements AutoCloseable
         }
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
+    }
+
+    /**
+     * Under the hot-plug lock, before anything of the subgraph runs: who waits on which of its
+     * queues. As {@link #wireBackpressure(List, GraphPlan, Node[], GraphInput[])}, but a bound
+     * stream (a null in {@code planInputs}) stands for the sources upstream of it in the graph's
+     * own plan: those are held back by the subgraph's queues too, which the subgraph remembers
+     * ({@link Subgraph#nodeThrottles}, {@link Subgraph#inputThrottles}) to tell them when it is
+     * published and when it leaves.
+     */
+    private void wireBackpressure(
+        final Subgraph subgraph, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
+    {
+        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
+        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
+        for (final InputQueue queue : subgraph.queues)
+        {
+            if (queue.backEdge)
+            {
+                continue;
+            }
+            final Set<Node> wakeNodes = new java.util.LinkedHashSet<>();
+            final Set<GraphInput> wakeInputs = new java.util.LinkedHashSet<>();
+            for (final int source : plan.sourcesOfStream(queue.streamName))
+            {
+                if (source >= 0)
+                {
+                    wakeNodes.add(planNodes[source]);
+                }
+                else if (planInputs[-1 - source] != null)
+                {
+                    wakeInputs.add(planInputs[-1 - source]);
+                }
+                else
+                {
+                    final String stream = plan.config.inputStreams.get(-1 - source);
+                    for (final int own : this.plan.sourcesOfStream(stream))
+                    {
+                        if (own >= 0)
+                        {
+                            wakeNodes.add(ownNodes[own]);
+                        }
+                        else
+                        {
+                            wakeInputs.add(inputs.get(config.inputStreams.get(-1 - own)));
+                        }
+                    }
+                }
+            }
+            if (config.backpressure == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
+            {
+                wakeNodes.add(queue.producer);
+            }
+            for (final Node node : wakeNodes)
+            {
+                nodeQueues.computeIfAbsent(node, n -> new ArrayList<>()).add(queue);
+            }
+            for (final GraphInput input : wakeInputs)
+            {
+                inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
+            }
+            queue.wakeOnRoom = wakeNodes.toArray(new Node[0]);
+            queue.wakeInputsOnRoom = wakeInputs.toArray(new GraphInput[0]);
+        }
+        nodeQueues.forEach((node, list) ->
+        {
+            if (node.subgraph == subgraph)
+            {
+                node.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                subgraph.nodeThrottles.put(node, list.toArray(new InputQueue[0]));
+            }
+        });
+        inputQueues.forEach((input, list) ->
+        {
+            if (Arrays.asList(planInputs).contains(input)) // one of its own graph inputs
+            {
+                input.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                subgraph.inputThrottles.put(input, list.toArray(new InputQueue[0]));
+            }
+        });
     }
 
     /**
@@ -758,7 +913,7 @@ public final class Graph implements AutoCloseable
 
     private void checkFinishedWithoutNodes()
     {
-        if (nodes.length == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))
+        if (staticNodeCount == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))
         {
             finish();
         }
@@ -1128,6 +1283,745 @@ public final class Graph implements AutoCloseable
         return GraphStats.fill(this, reuse);
     }
 
+    // ---------------------------------------------------------------- subgraphs at run time
+
+    /**
+     * Adds a subgraph to the running graph, with no observers of its output streams. See
+     * {@link #addSubgraph(String, GraphConfig, Map, Map)}.
+     *
+     * @param name     the subgraph's name, matching {@code [a-z_][a-z0-9_]*}, unique among the
+     *                 graph's subgraphs.
+     * @param template the subgraph: a config with input and output streams of its own.
+     * @param params   values of the template's parameters, by name.
+     * @return a future that completes once every node of the subgraph has opened.
+     */
+    public CompletableFuture<Void> addSubgraph(final String name, final GraphConfig template, final Map<String, ?> params)
+    {
+        return addSubgraph(name, template, params, Map.of());
+    }
+
+    /**
+     * Adds a subgraph to the running graph while its other nodes keep running. The template is a
+     * graph config (built, or read from {@code .pbtxt}, such as a subgraph registered by type in a
+     * {@link SubgraphRegistry}) whose input streams the application feeds and whose output
+     * streams it observes. Its nodes are named {@code name__node} and all its streams
+     * {@code name__stream}, as {@link SubgraphExpander} names a static use: its input stream
+     * {@code frames} becomes the graph input stream {@code name__frames} ({@link #input(String)}),
+     * its output stream {@code out} the graph output stream {@code name__out}. A node option
+     * whose value is the string {@code "$param"} takes the parameter's value, {@code "${param}"}
+     * inside a longer string is replaced by it as text, and an input side packet takes the
+     * parameter of its name.
+     *
+     * <p>Before anything changes, the template is bound and validated, then the graph as it would
+     * be with the subgraph is validated and analysed ({@link GraphAnalysis}); any error is thrown
+     * here and leaves the running graph as it was. Then the subgraph's nodes are placed on the
+     * workers of their executors (all of a subgraph's nodes of one executor on its least loaded
+     * worker) and opened there; its sources start once all its nodes have opened. Its nodes share
+     * the graph's settings (queue sizes unless the template sets a stream's, failure policy,
+     * schedule order, memory budget).
+     *
+     * <p>Not supported (an error says so): a graph with a journal, a node with
+     * {@code max_in_flight} above 1, a template declaring executors, and streams shared with the
+     * rest of the graph: a subgraph is fed by its own graph inputs or sources, and read through
+     * its own output streams.
+     *
+     * @param name      the subgraph's name, matching {@code [a-z_][a-z0-9_]*}, unique among the
+     *                  graph's subgraphs (one being removed keeps its name until it has left).
+     * @param template  the subgraph.
+     * @param params    values of the template's parameters, by name; each must be used.
+     * @param observers observers of the template's output streams, by the template's stream name;
+     *                  called on the producing worker, as {@link #observe} observers are.
+     * @return a future that completes, off the workers, once every node of the subgraph has opened
+     *         (exceptionally if the run ends first); its graph inputs take packets already.
+     * @throws GraphConfigException listing every error of the template, its parameters or the
+     *         graph it would make.
+     * @throws IllegalArgumentException for a malformed or duplicate name, or an unknown output
+     *         stream among the observers.
+     * @throws IllegalStateException if the graph is not running, or cannot take the subgraph.
+     */
+    public CompletableFuture<Void> addSubgraph(
+        final String name, final GraphConfig template, final Map<String, ?> params,
+        final Map<String, PacketObserver> observers)
+    {
+        return addSubgraph(name, template, params, observers, Map.of());
+    }
+
+    /**
+     * Adds a subgraph to the running graph, some of its input streams bound to streams of the
+     * graph's own. As {@link #addSubgraph(String, GraphConfig, Map, Map)}, but each template
+     * input stream named in {@code bind} is not a graph input stream of its own: it consumes the
+     * graph's stream named there (a node's output or a graph input, of the config the graph was
+     * made from), from the next packet that stream delivers on. Its producer gains a consumer while
+     * the subgraph is in: the consumer array is copied and swapped by the producer's own thread
+     * (its worker between two calls, or a graph input's adder under its guard), so the producer
+     * never sees a half-made consumer and allocates nothing per packet. Backpressure follows
+     * MediaPipe's: the sources upstream of that stream are held back by the subgraph's full queues
+     * too. When the subgraph is removed, or leaves, the producer drops the consumer first, and the
+     * subgraph sees that input close.
+     *
+     * @param name      the subgraph's name.
+     * @param template  the subgraph.
+     * @param params    values of the template's parameters, by name.
+     * @param observers observers of the template's output streams, by the template's stream name.
+     * @param bind      template input stream to the graph's stream it consumes.
+     * @return a future that completes once every node of the subgraph has opened.
+     * @throws GraphConfigException listing every error of the template, its parameters, its
+     *         bindings or the graph it would make.
+     * @throws IllegalArgumentException for a malformed or duplicate name, or an unknown output
+     *         stream among the observers.
+     * @throws IllegalStateException if the graph is not running, or cannot take the subgraph.
+     */
+    public CompletableFuture<Void> addSubgraph(
+        final String name, final GraphConfig template, final Map<String, ?> params,
+        final Map<String, PacketObserver> observers, final Map<String, String> bind)
+    {
+        java.util.Objects.requireNonNull(bind, "bind");
+        java.util.Objects.requireNonNull(template, "template");
+        java.util.Objects.requireNonNull(params, "params");
+        java.util.Objects.requireNonNull(observers, "observers");
+        if (name == null || !SubgraphExpander.INSTANCE_NAME.matcher(name).matches())
+        {
+            throw new IllegalArgumentException("subgraph name '" + name + "' is invalid: it prefixes the names of " +
+                "the subgraph's nodes and streams (name__node), so it must match [a-z_][a-z0-9_]*");
+        }
+        final Subgraph subgraph;
+        synchronized (subgraphs)
+        {
+            checkRunning("addSubgraph");
+            if (journal != null)
+            {
+                throw new IllegalStateException("addSubgraph(): this graph journals its run, and the journal does not " +
+                    "record subgraphs added at run time yet; run it without a journal to add subgraphs");
+            }
+            if (subgraphs.containsKey(name))
+            {
+                throw new IllegalArgumentException("addSubgraph(): the graph has a subgraph named '" + name + "'" +
+                    (subgraphs.get(name).removal != null ? ", still being removed" : "") + "; its subgraphs are " +
+                    subgraphs.keySet() + "; give another name, or remove it first");
+            }
+            final SubgraphExpander.Instance instance = SubgraphExpander.instantiate(name, template, params, bind);
+            checkBindings(name, instance);
+            for (final String stream : observers.keySet())
+            {
+                if (!instance.outputs.contains(name + SubgraphExpander.SEPARATOR + stream))
+                {
+                    throw new IllegalArgumentException("addSubgraph(): subgraph '" + name + "' has no output stream '" +
+                        stream + "' to observe; its output streams are " + template.outputStreams);
+                }
+            }
+            final GraphConfig after = topologyWith(instance, null);
+            final GraphAnalysis analysisAfter = GraphAnalysis.of(new GraphPlan(after, true));
+            final GraphPlan alone;
+            try
+            {
+                final List<String> aloneInputs = new ArrayList<>(instance.inputs);
+                aloneInputs.addAll(instance.bound); // seen from inside, a bound stream is an input like the others
+                alone = new GraphPlan(config.withTopology(aloneInputs, instance.outputs, instance.nodes,
+                    instance.queueSizes));
+            }
+            catch (final GraphConfigException ex)
+            {
+                final List<String> errors = new ArrayList<>();
+                for (final String error : ex.errors())
+                {
+                    errors.add("subgraph '" + name + "': " + error);
+                }
+                throw new GraphConfigException(errors);
+            }
+            subgraph = new Subgraph(this, name, instance, alone);
+            final Map<Worker, Integer> placement = place(subgraph);
+            build(subgraph, placement, observers);
+            if (!reserveOpenNodes(alone.nodeCount))
+            {
+                throw new IllegalStateException("addSubgraph(): " + (finished || stopping ? "this graph's run is " +
+                    runState() : "every node of the graph has closed, so its run is ending") + "; subgraphs join a " +
+                    "run while at least one of its nodes is open");
+            }
+            placement.forEach((worker, count) -> worker.placed += count);
+            hotplugged = true;
+            publish(subgraph, analysisAfter);
+        }
+        if (finished)
+        {
+            // the run ended (a failure, a cancel) as this was published: its futures end with it
+            CompletableFuture.runAsync(this::endSubgraphFutures);
+        }
+        for (final Node source : subgraph.sources)
+        {
+            source.worker.submit(() -> source.worker.addSourceNow(source));
+        }
+        // the graph's own sources learn of the new queues they must not overfill before the queues are fed
+        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.addThrottles(queues)));
+        subgraph.inputThrottles.forEach(GraphInput::addThrottles);
+        for (final Subgraph.Binding binding : subgraph.bindings)
+        {
+            binding.attach();
+        }
+        for (final Node node : subgraph.nodes)
+        {
+            node.schedule(); // its worker opens it: the enqueue publishes the node to the worker
+        }
+        return subgraph.opened.copy();
+    }
+
+    /**
+     * Removes a subgraph, draining it for up to 10 s and then cancelling it with a 5 s deadline.
+     * See {@link #removeSubgraph(String, java.time.Duration, java.time.Duration)}.
+     *
+     * @param name a subgraph's name.
+     * @return a future of the removal.
+     */
+    public CompletableFuture<SubgraphRemoval> removeSubgraph(final String name)
+    {
+        return removeSubgraph(name, java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(5));
+    }
+
+    /**
+     * Removes a subgraph from the running graph while its other nodes keep running. Draining:
+     * its graph inputs close (an add to one then fails, saying it is closed) and its sources
+     * close at their next step, so each node processes what is queued for it and closes
+     * ({@code Calculator.close}), and its output streams close. If the drain has not finished
+     * within {@code drainDeadline} (at once for {@link java.time.Duration#ZERO}), the subgraph is
+     * cancelled: each node closes at its next step, its calculator's close called, and the
+     * packets still queued for it are released and counted as dropped;
+     * {@link CalculatorContext#isCancelled()} is true in its calls. Once every node has closed,
+     * the subgraph's workers release what is left on its queues (counted as dropped too) and it
+     * leaves the graph: its nodes, streams and name are gone.
+     *
+     * <p>A node blocked in a call cannot be made to return: if the subgraph has not left
+     * {@code cancelDeadline} after it was cancelled, the future fails with a
+     * {@link java.util.concurrent.TimeoutException} naming each node not closed and what it
+     * is doing, and the subgraph leaves the graph when the call returns.
+     *
+     * <p>A subgraph whose nodes all close on their own (its sources stopped, its inputs closed)
+     * leaves the graph the same way, without a call to this method.
+     *
+     * @param name           a subgraph's name.
+     * @param drainDeadline  how long to let it drain before cancelling it; zero to cancel at once.
+     * @param cancelDeadline how long, once cancelled, before giving up on a node that does not close.
+     * @return a future that completes, off the workers, once the subgraph has left: with whether it
+     *         drained and the packets it dropped.
+     * @throws IllegalArgumentException if there is no such subgraph, or a deadline is negative.
+     * @throws IllegalStateException if it is being removed already, or the graph is not running.
+     */
+    public CompletableFuture<SubgraphRemoval> removeSubgraph(
+        final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
+    {
+        if (drainDeadline.isNegative() || cancelDeadline.isNegative())
+        {
+            throw new IllegalArgumentException("removeSubgraph(): deadlines are zero or more, were " + drainDeadline +
+                " and " + cancelDeadline);
+        }
+        final Subgraph subgraph;
+        final CompletableFuture<SubgraphRemoval> removal = new CompletableFuture<>();
+        synchronized (subgraphs)
+        {
+            checkRunning("removeSubgraph");
+            subgraph = subgraphs.get(name);
+            if (subgraph == null)
+            {
+                throw new IllegalArgumentException("removeSubgraph(): the graph has no subgraph '" + name + "'; its " +
+                    "subgraphs are " + subgraphs.keySet());
+            }
+            if (subgraph.removal != null)
+            {
+                throw new IllegalStateException("removeSubgraph(): subgraph '" + name + "' is being removed already");
+            }
+            subgraph.removal = removal;
+        }
+        if (drainDeadline.isZero())
+        {
+            cancel(subgraph, cancelDeadline);
+        }
+        else
+        {
+            subgraph.draining = true;
+            for (final GraphInput input : subgraph.inputs)
+            {
+                input.close();
+            }
+            unbind(subgraph); // each bound input closes as its producer lets it go
+            java.lang.invoke.VarHandle.fullFence(); // draining before the sources' states: see Node.schedule()
+            for (final Node source : subgraph.sources)
+            {
+                source.schedule();
+            }
+            CompletableFuture.delayedExecutor(drainDeadline.toNanos(), TimeUnit.NANOSECONDS).execute(() ->
+            {
+                if (!removal.isDone())
+                {
+                    cancel(subgraph, cancelDeadline);
+                }
+            });
+        }
+        return removal.copy();
+    }
+
+    /**
+     * The subgraphs added at run time and not yet gone, being removed or not.
+     *
+     * @return their names, in the order they were added.
+     */
+    public List<String> subgraphs()
+    {
+        synchronized (subgraphs)
+        {
+            return List.copyOf(subgraphs.keySet());
+        }
+    }
+
+    /** Any thread: cancels a subgraph being removed, and gives up on it after the deadline. */
+    private void cancel(final Subgraph subgraph, final java.time.Duration deadline)
+    {
+        subgraph.draining = true;
+        subgraph.cancelled = true;
+        for (final GraphInput input : subgraph.inputs)
+        {
+            input.close();
+        }
+        unbind(subgraph);
+        java.lang.invoke.VarHandle.fullFence(); // cancelled before the nodes' states: see Node.schedule()
+        for (final Node node : subgraph.nodes)
+        {
+            node.schedule();
+        }
+        final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
+        CompletableFuture.delayedExecutor(deadline.toNanos(), TimeUnit.NANOSECONDS).execute(() ->
+        {
+            if (!removal.isDone())
+            {
+                removal.completeExceptionally(new java.util.concurrent.TimeoutException(
+                    subgraph.stuckReport(deadline.toMillis())));
+            }
+        });
+    }
+
+    /** Under the hot-plug lock: an add or remove needs a run that has started and not ended. */
+    private void checkRunning(final String what)
+    {
+        if (!started)
+        {
+            throw new IllegalStateException(what + "() needs a running graph: call it after start(). A subgraph " +
+                "known before the start belongs in the config (a node whose calculator is a registered subgraph " +
+                "type, see SubgraphExpander)");
+        }
+        if (finished || stopping)
+        {
+            throw new IllegalStateException(what + "(): this graph's run is " + runState());
+        }
+    }
+
+    /**
+     * Under the hot-plug lock: each bound stream is the graph's own (not another subgraph's, whose
+     * life is shorter) and its producer runs one call at a time, so one thread owns its consumers.
+     */
+    private void checkBindings(final String name, final SubgraphExpander.Instance instance)
+    {
+        final List<String> errors = new ArrayList<>();
+        for (final String stream : instance.bound)
+        {
+            final OutputStream producer = producers.get(stream);
+            if (producer == null)
+            {
+                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', which is not a " +
+                    "stream of the graph's own config (a subgraph consumes streams the graph was made with, not " +
+                    "another subgraph's); the graph's streams are " + new java.util.TreeSet<>(producers.keySet()));
+            }
+            else if (producer.node != null && producer.node.shared != null)
+            {
+                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', produced by node '" +
+                    producer.node.name + "' with max_in_flight " + producer.node.config.maxInFlight + "; a bound " +
+                    "stream's producer must run one call at a time (max_in_flight 1)");
+            }
+        }
+        if (!errors.isEmpty())
+        {
+            throw new GraphConfigException(errors);
+        }
+    }
+
+    /**
+     * The graph's topology with every present subgraph, plus {@code adding}, less {@code leaving}:
+     * what validation and the analyser look at before a change is made.
+     */
+    private GraphConfig topologyWith(final SubgraphExpander.Instance adding, final Subgraph leaving)
+    {
+        final List<String> in = new ArrayList<>(config.inputStreams);
+        final List<String> out = new ArrayList<>(config.outputStreams);
+        final List<NodeConfig> all = new ArrayList<>(config.nodes);
+        final Map<String, Integer> sizes = new LinkedHashMap<>(config.streamQueueSizes);
+        final List<SubgraphExpander.Instance> instances = new ArrayList<>();
+        for (final Subgraph present : subgraphs.values())
+        {
+            if (present != leaving)
+            {
+                instances.add(present.instance);
+            }
+        }
+        if (adding != null)
+        {
+            instances.add(adding);
+        }
+        for (final SubgraphExpander.Instance instance : instances)
+        {
+            in.addAll(instance.inputs);
+            out.addAll(instance.outputs);
+            all.addAll(instance.nodes);
+            sizes.putAll(instance.queueSizes);
+        }
+        return config.withTopology(in, out, all, sizes);
+    }
+
+    /**
+     * Under the hot-plug lock: each executor's nodes of the subgraph go to that executor's least
+     * loaded worker (one worker per executor: a camera's chain hands packets on without a cross-core
+     * hop, and cameras spread over the workers).
+     *
+     * @return the workers chosen and how many nodes each gets.
+     * @throws IllegalStateException if an executor has no worker running or no room left.
+     */
+    private Map<Worker, Integer> place(final Subgraph subgraph)
+    {
+        final GraphPlan plan = subgraph.plan;
+        final Map<String, Worker> chosen = new HashMap<>();
+        final Map<Worker, Integer> placement = new LinkedHashMap<>();
+        for (int i = 0; i < plan.nodeCount; i++)
+        {
+            final NodeConfig node = plan.config.nodes.get(i);
+            if (node.maxInFlight > 1)
+            {
+                throw new IllegalStateException("addSubgraph(): node '" + node.name + "' has max_in_flight " +
+                    node.maxInFlight + "; a subgraph added at run time runs its calls one at a time: give it " +
+                    "max_in_flight 1");
+            }
+            final Worker worker = chosen.computeIfAbsent(node.executor, this::leastLoaded);
+            placement.merge(worker, 1, Integer::sum);
+        }
+        placement.forEach((worker, count) ->
+        {
+            if (worker.placed + count > Worker.NODE_SLOTS / 2)
+            {
+                throw new IllegalStateException("addSubgraph(): worker " + worker.name + " has " + worker.placed +
+                    " nodes and subgraph '" + subgraph.name + "' would add " + count + "; a worker takes at most " +
+                    Worker.NODE_SLOTS / 2 + ": remove subgraphs, or give the executor more workers");
+            }
+        });
+        return placement;
+    }
+
+    private Worker leastLoaded(final String executor)
+    {
+        Worker best = null;
+        for (final Worker worker : workers)
+        {
+            if (worker.executor.equals(executor) && (best == null || worker.placed < best.placed))
+            {
+                best = worker;
+            }
+        }
+        if (best == null)
+        {
+            throw new IllegalStateException("addSubgraph(): executor '" + executor + "' has no worker running: a " +
+                "graph starts an executor's workers for the nodes of its own config only; give the graph a node on " +
+                "executor '" + executor + "', or put the subgraph's nodes on an executor that has one");
+        }
+        return best;
+    }
+
+    /** Under the hot-plug lock: the subgraph's nodes, streams and queues, as the constructor makes the graph's. */
+    private void build(
+        final Subgraph subgraph, final Map<Worker, Integer> placement, final Map<String, PacketObserver> observers)
+    {
+        final GraphPlan plan = subgraph.plan;
+        final GraphConfig alone = plan.config;
+        final Map<String, Worker> workerOf = new HashMap<>();
+        placement.keySet().forEach(worker -> workerOf.put(worker.executor, worker));
+        final Node[] nodes = new Node[plan.nodeCount];
+        for (int i = 0; i < plan.nodeCount; i++)
+        {
+            final NodeConfig nodeConfig = alone.nodes.get(i);
+            final Node node = new Node(this, nextNodeId + i, nodeConfig, plan.calculators[i], plan.options[i],
+                plan.contracts[i], plan.inputSpecs[i].length == 0, subgraph);
+            final Map<String, Object> sidePackets = new HashMap<>();
+            for (final String spec : nodeConfig.inputSidePackets)
+            {
+                final String sidePacket = StreamSpec.parse(spec).name;
+                sidePackets.put(sidePacket, subgraph.instance.sidePackets.get(sidePacket));
+            }
+            node.sidePackets = sidePackets;
+            node.worker = workerOf.get(nodeConfig.executor);
+            node.runningOn = node.worker;
+            nodes[i] = node;
+        }
+        final Map<String, OutputStream> producers = new HashMap<>();
+        final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);
+        final GraphInput[] inputs = new GraphInput[alone.inputStreams.size()]; // null for a bound stream
+        for (int k = 0; k < inputs.length; k++)
+        {
+            final String stream = alone.inputStreams.get(k);
+            if (bound.contains(stream))
+            {
+                producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
+            }
+            else
+            {
+                inputs[k] = new GraphInput(this, stream);
+                producers.put(stream, inputs[k].stream);
+            }
+        }
+        for (final Node node : nodes)
+        {
+            final StreamSpec[] specs = plan.outputSpecs[node.id - nextNodeId];
+            node.outputs = new OutputStream[specs.length];
+            for (int o = 0; o < specs.length; o++)
+            {
+                node.outputs[o] = new OutputStream(this, node, o, specs[o]);
+                producers.put(specs[o].name, node.outputs[o]);
+            }
+        }
+        observers.forEach((stream, observer) ->
+        {
+            final OutputStream producer = producers.get(subgraph.name + SubgraphExpander.SEPARATOR + stream);
+            producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
+            producer.observers[producer.observers.length - 1] = observer;
+        });
+        for (final Node node : nodes)
+        {
+            final int local = node.id - nextNodeId;
+            final StreamSpec[] specs = plan.inputSpecs[local];
+            node.inputs = new InputPort[specs.length];
+            for (int p = 0; p < specs.length; p++)
+            {
+                final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[local][p],
+                    config.queueHardCap, plan.queueLimit(specs[p].name));
+                final int producer = plan.producers.get(specs[p].name);
+                final OutputStream stream = producers.get(specs[p].name);
+                queue.producer = producer >= 0 ? nodes[producer] : stream.node;
+                if (bound.contains(specs[p].name))
+                {
+                    // attached by the producer's own thread once the subgraph is published (Binding.attach)
+                    subgraph.queues.add(queue);
+                    subgraph.bindings.add(new Subgraph.Binding(stream,
+                        stream.node == null ? this.inputs.get(specs[p].name) : null, queue));
+                }
+                else
+                {
+                    attach(stream, queue, subgraph.queues);
+                }
+                node.inputs[p] = new InputPort(node, p, specs[p], queue);
+            }
+            node.initInputs();
+        }
+        for (int t = 0; t < plan.topoOrder.length; t++)
+        {
+            nodes[plan.topoOrder[t]].topoIndex = t;
+        }
+        wireBackpressure(subgraph, plan, nodes, inputs);
+        subgraph.nodes = nodes;
+        subgraph.sources = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
+        subgraph.inputs = Arrays.stream(inputs).filter(java.util.Objects::nonNull).toArray(GraphInput[]::new);
+    }
+
+    /** Counts {@code count} more open nodes, unless the run has ended (no node open). */
+    private boolean reserveOpenNodes(final int count)
+    {
+        int open;
+        do
+        {
+            open = openNodes.get();
+            if (open == 0 || finished || stopping)
+            {
+                return false;
+            }
+        }
+        while (!openNodes.compareAndSet(open, open + count));
+        return true;
+    }
+
+    /** Under the hot-plug lock: the subgraph becomes part of the graph. */
+    private void publish(final Subgraph subgraph, final GraphAnalysis analysisAfter)
+    {
+        nextNodeId += subgraph.nodes.length;
+        final Node[] before = nodes;
+        final Node[] all = Arrays.copyOf(before, before.length + subgraph.nodes.length);
+        System.arraycopy(subgraph.nodes, 0, all, before.length, subgraph.nodes.length);
+        final Node[] sources = Arrays.copyOf(sourceNodes, sourceNodes.length + subgraph.sources.length);
+        System.arraycopy(subgraph.sources, 0, sources, sourceNodes.length, subgraph.sources.length);
+        final Map<String, GraphInput> inputs = new LinkedHashMap<>(this.inputs);
+        for (final GraphInput input : subgraph.inputs)
+        {
+            inputs.put(input.name, input);
+        }
+        for (int i = 0; i < subgraph.nodes.length; i++)
+        {
+            recordsArrivals |= subgraph.plan.contracts[i].recordsGraphInputArrivals();
+        }
+        queues.addAll(subgraph.queues);
+        this.inputs = java.util.Collections.unmodifiableMap(inputs);
+        this.sourceNodes = sources;
+        this.nodes = all;
+        subgraphs.put(subgraph.name, subgraph);
+        currentAnalysis = analysisAfter;
+    }
+
+    /**
+     * Any thread, once: each producer of a bound stream lets the subgraph's queue go (on its own
+     * thread) and closes it; then the graph's own sources stop obeying the subgraph's queues.
+     */
+    private void unbind(final Subgraph subgraph)
+    {
+        if (!subgraph.startUnbinding())
+        {
+            return;
+        }
+        if (subgraph.bindings.isEmpty())
+        {
+            onUnbound(subgraph);
+            return;
+        }
+        final AtomicInteger left = new AtomicInteger(subgraph.bindings.size());
+        for (final Subgraph.Binding binding : subgraph.bindings)
+        {
+            binding.detach(() ->
+            {
+                if (left.decrementAndGet() == 0)
+                {
+                    onUnbound(subgraph);
+                }
+            });
+        }
+    }
+
+    /** Every producer of a bound stream has let the subgraph go: nothing outside feeds it any more. */
+    private void onUnbound(final Subgraph subgraph)
+    {
+        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.removeThrottles(queues)));
+        if (!subgraph.inputThrottles.isEmpty())
+        {
+            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles));
+        }
+        if (subgraph.passGate())
+        {
+            detach(subgraph);
+        }
+    }
+
+    /**
+     * The worker of a subgraph's last node to close: every node has closed, so nothing is emitted
+     * into its queues any more. Each node's worker releases what is left there and forgets the
+     * node; the last to do so takes the subgraph out of the graph.
+     */
+    private void detach(final Subgraph subgraph)
+    {
+        final AtomicInteger pending = new AtomicInteger(subgraph.nodes.length);
+        for (final Node node : subgraph.nodes)
+        {
+            final Worker worker = node.worker;
+            worker.submit(() ->
+            {
+                node.releaseAfterRemoval();
+                if (node.isSource)
+                {
+                    worker.removeSourceNow(node);
+                }
+                if (pending.decrementAndGet() == 0)
+                {
+                    // off the worker: leave() takes the hot-plug lock, which an addition holds while it validates
+                    CompletableFuture.runAsync(() -> leave(subgraph));
+                }
+            });
+        }
+    }
+
+    /** Once every node was detached, off the workers: the subgraph leaves the graph; its removal completes. */
+    private void leave(final Subgraph subgraph)
+    {
+        synchronized (subgraphs)
+        {
+            final Set<Node> leaving = Set.of(subgraph.nodes);
+            this.nodes = Arrays.stream(nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
+            this.sourceNodes = Arrays.stream(sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
+            final Map<String, GraphInput> inputs = new LinkedHashMap<>(this.inputs);
+            for (final GraphInput input : subgraph.inputs)
+            {
+                inputs.remove(input.name);
+            }
+            this.inputs = java.util.Collections.unmodifiableMap(inputs);
+            queues.removeAll(subgraph.queues);
+            for (final Node node : subgraph.nodes)
+            {
+                node.worker.placed--;
+            }
+            GraphAnalysis analysisAfter = null;
+            try
+            {
+                analysisAfter = GraphAnalysis.of(new GraphPlan(topologyWith(null, subgraph), true));
+            }
+            catch (final GraphConfigException ex)
+            {
+                // cannot happen: a graph less a self-contained subgraph is the graph it was before
+                LOG.warn("subgraph '{}' left; the graph without it did not validate: {}", subgraph.name, ex.getMessage());
+            }
+            currentAnalysis = analysisAfter;
+            subgraphs.remove(subgraph.name);
+        }
+        final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
+        if (removal != null)
+        {
+            removal.complete(new SubgraphRemoval(subgraph.name, !subgraph.cancelled, subgraph.droppedPackets()));
+        }
+    }
+
+    /** The run has ended: a subgraph's add or removal still waited on will not complete otherwise. */
+    private void endSubgraphFutures()
+    {
+        final List<Subgraph> present;
+        synchronized (subgraphs)
+        {
+            present = new ArrayList<>(subgraphs.values());
+        }
+        for (final Subgraph subgraph : present)
+        {
+            if (!subgraph.opened.isDone())
+            {
+                completeOffWorker(subgraph.opened, null, new IllegalStateException("the run ended (" + runState() +
+                    ") before every node of subgraph '" + subgraph.name + "' opened"));
+            }
+            final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
+            if (removal != null && !removal.isDone() && subgraph.openNodes() == 0)
+            {
+                // the run ended as the subgraph's last node closed, before its workers detached it
+                completeOffWorker(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
+                    subgraph.droppedPackets()), null);
+            }
+            else if (removal != null && !removal.isDone())
+            {
+                completeOffWorker(removal, null, new IllegalStateException("the run ended (" + runState() +
+                    ") before subgraph '" + subgraph.name + "' left the graph; " + subgraph.openNodes() +
+                    " of its nodes had not closed, and the end of the run released what they held"));
+            }
+        }
+    }
+
+    /**
+     * Completes a future on a thread of the JDK's asynchronous pool, never the calling worker: the
+     * stages a caller attached run there, and none can hold up the run.
+     */
+    static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
+    {
+        CompletableFuture.runAsync(() ->
+        {
+            if (failure != null)
+            {
+                future.completeExceptionally(failure);
+            }
+            else
+            {
+                future.complete(value);
+            }
+        });
+    }
+
     // ---------------------------------------------------------------- engine internals
 
     /** The nodes, in config order: for reports and the watchdog. */
@@ -1260,12 +2154,27 @@ public final class Graph implements AutoCloseable
 
     boolean sourceMayRun(final Node node)
     {
-        if (node.lifecycle != Node.OPEN || !allOpened || node.sourceLayer != lowestOpenLayer || stopping ||
-            node.retry.retryAtNanos != 0 || node.isThrottled())
+        if (node.lifecycle != Node.OPEN || !sourceActive(node) || stopping || node.retry.retryAtNanos != 0 ||
+            node.isThrottled())
         {
             return false;
         }
         return !memory.holdsSourcesBack();
+    }
+
+    /**
+     * Whether a source's turn has come: the graph's own once every node of the graph opened and
+     * its layer is the lowest still open; a hot-plugged subgraph's once every node of its subgraph
+     * opened, until the subgraph is removed (layers order the graph's own sources only).
+     */
+    private boolean sourceActive(final Node node)
+    {
+        final Subgraph subgraph = node.subgraph;
+        if (subgraph != null)
+        {
+            return subgraph.allOpened && !subgraph.draining;
+        }
+        return allOpened && node.sourceLayer == lowestOpenLayer;
     }
 
     FailurePolicy failurePolicy()
@@ -1438,7 +2347,13 @@ public final class Graph implements AutoCloseable
             {
                 analysis = GraphAnalysis.of(plan);
             }
-            for (final String name : analysis.blockedBy(failedNodes))
+            final GraphAnalysis current = currentAnalysis; // with the subgraphs, once one was added
+            final List<String> failed = new ArrayList<>(failedNodes);
+            if (current != null)
+            {
+                failed.retainAll(current.nodes()); // not the nodes of subgraphs that have left
+            }
+            for (final String name : (current != null ? current : analysis).blockedBy(failed))
             {
                 if (!blockedNodes.contains(name) && !failedNodes.contains(name))
                 {
@@ -1466,7 +2381,12 @@ public final class Graph implements AutoCloseable
 
     void onNodeOpened(final Node node)
     {
-        if (openedNodes.incrementAndGet() == nodes.length)
+        if (node.subgraph != null)
+        {
+            node.subgraph.onNodeOpened();
+            return;
+        }
+        if (openedNodes.incrementAndGet() == staticNodeCount)
         {
             allOpened = true;
             scheduleSources();
@@ -1475,7 +2395,16 @@ public final class Graph implements AutoCloseable
 
     void onNodeClosed(final Node node)
     {
-        if (node.isSource)
+        final Subgraph subgraph = node.subgraph;
+        if (subgraph != null && subgraph.onNodeClosed())
+        {
+            unbind(subgraph); // it closed by itself: its bound inputs go, if a removal did not take them yet
+            if (subgraph.passGate())
+            {
+                detach(subgraph); // before the count below, which may end the run
+            }
+        }
+        if (node.isSource && subgraph == null)
         {
             synchronized (openSourcesByLayer)
             {
@@ -1522,7 +2451,7 @@ public final class Graph implements AutoCloseable
         }
         for (final Node node : sourceNodes)
         {
-            if (node.lifecycle == Node.OPEN && allOpened && node.sourceLayer == lowestOpenLayer && node.isThrottled())
+            if (node.lifecycle == Node.OPEN && sourceActive(node) && node.isThrottled())
             {
                 return true;
             }
@@ -1779,6 +2708,10 @@ public final class Graph implements AutoCloseable
     {
         finished = true;
         done.countDown();
+        if (hotplugged) // see addSubgraph: one of the two sees the other
+        {
+            CompletableFuture.runAsync(this::endSubgraphFutures); // off the worker: it takes the hot-plug lock
+        }
     }
 
     private synchronized void stopWorkers() throws InterruptedException

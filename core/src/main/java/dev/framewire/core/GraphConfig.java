@@ -141,6 +141,35 @@ public final class GraphConfig
     }
 
     /**
+     * This config's graph-wide settings (queue sizes, executors, policies, clock) with another
+     * topology: for a hot-plugged subgraph, which runs under its graph's settings
+     * ({@link Graph#addSubgraph}). No type, journal, source file or side packets.
+     */
+    GraphConfig withTopology(
+        final List<String> inputs, final List<String> outputs, final List<NodeConfig> topology,
+        final Map<String, Integer> queueSizes)
+    {
+        final Builder b = toBuilder();
+        b.inputStreams.clear();
+        b.inputStreamSpecs.clear();
+        b.outputStreams.clear();
+        b.outputStreamSpecs.clear();
+        b.inputSidePackets.clear();
+        b.outputSidePackets.clear();
+        b.nodes.clear();
+        b.nodeLocations.clear();
+        b.streamQueueSizes.clear();
+        b.inputStream(inputs.toArray(new String[0]));
+        b.outputStream(outputs.toArray(new String[0]));
+        b.nodes.addAll(topology);
+        b.streamQueueSizes.putAll(queueSizes);
+        b.type = null;
+        b.journal = null;
+        b.source = null;
+        return b.build();
+    }
+
+    /**
      * Validation errors with where the config was written: an error about a node gets the node's
      * {@code file:line:column}, any other the file, when the config was read from text.
      */

@@ -23,7 +23,8 @@ final class GraphInput
     final OutputStream stream;
     /** The public face of this stream, made once: {@link Graph#input(String)} hands it out. */
     final GraphInputHandle handle = new GraphInputHandle(this);
-    InputQueue[] throttleQueues = new InputQueue[0];
+    /** Queues whose fullness holds adders back; volatile: a subgraph bound to this stream changes it at run time. */
+    volatile InputQueue[] throttleQueues = new InputQueue[0];
     private final HeldBack heldBack = new HeldBack();
     private final AtomicBoolean guard = new AtomicBoolean();
     private volatile Thread waiter;
@@ -64,7 +65,18 @@ final class GraphInput
                 checkOpen(value);
                 return false;
             }
-            awaitRoom();
+            try
+            {
+                awaitRoom();
+            }
+            catch (final InterruptedException ex)
+            {
+                if (value instanceof Payload)
+                {
+                    ((Payload)value).release(); // the reference passes to the graph also when the add throws
+                }
+                throw ex;
+            }
         }
         lock();
         try
@@ -276,6 +288,64 @@ final class GraphInput
     boolean isClosed()
     {
         return closed;
+    }
+
+    /** Any thread: a hot-plugged subgraph's queue starts consuming this stream (see {@link OutputStream#attachMirror}). */
+    void attachMirror(final InputQueue queue)
+    {
+        lock();
+        try
+        {
+            stream.attachMirror(queue);
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /** Any thread: a hot-plugged subgraph's queue stops consuming this stream. */
+    void detachMirror(final InputQueue queue)
+    {
+        lock();
+        try
+        {
+            stream.detachMirror(queue);
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /** Any thread: adders are also held back by {@code queues} (a hot-plugged subgraph's, downstream of this stream). */
+    void addThrottles(final InputQueue[] queues)
+    {
+        lock();
+        try
+        {
+            throttleQueues = OutputStream.with(throttleQueues, queues);
+            heldBack.forget();
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /** Any thread: {@code queues} no longer hold adders back. */
+    void removeThrottles(final InputQueue[] queues)
+    {
+        lock();
+        try
+        {
+            throttleQueues = OutputStream.without(throttleQueues, queues);
+            heldBack.forget();
+        }
+        finally
+        {
+            unlock();
+        }
     }
 
     private void lock()

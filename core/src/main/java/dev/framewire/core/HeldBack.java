@@ -28,6 +28,12 @@ final class HeldBack
      * @param queues the queues the holder obeys.
      * @return true while one of them is full.
      */
+    /** The holder's thread, when the queues it obeys change: the queue it remembers may be gone. */
+    void forget()
+    {
+        by = null;
+    }
+
     boolean check(final InputQueue[] queues)
     {
         final InputQueue last = by;

@@ -443,6 +443,20 @@ final class InputQueue extends InputQueuePad3
         wakeHeldBack();
     }
 
+    /**
+     * The consumer, when its hot-plugged subgraph leaves and this queue is empty for good: hands
+     * out room a last time, as a pop would. A holder that was held back by this queue remembers it
+     * ({@link HeldBack}) and would otherwise take it for still full until it signals again, which it
+     * never will: a look at another thread's stale array can leave it remembered after the holder
+     * dropped the queue. The signal makes that memory stale, and the wake-up makes it look again.
+     */
+    void handOutRoomForGood()
+    {
+        roomWanted = false;
+        ROOM_SIGNALS.setRelease(this, roomSignals + 1);
+        wakeHeldBack();
+    }
+
     /** Any thread, for reports: whether the queue is at or over its limit. */
     boolean isFull()
     {

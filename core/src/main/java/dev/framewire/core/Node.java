@@ -91,6 +91,8 @@ final class Node extends ScheduleState implements CalculatorContext
     InputQueue[] throttleQueues = new InputQueue[0];
     private final HeldBack heldBack = new HeldBack();
     Map<String, Object> sidePackets = Map.of();
+    /** The hot-plugged subgraph this node belongs to ({@link Graph#addSubgraph}), or null for the graph's own. */
+    final Subgraph subgraph;
 
     volatile int lifecycle = UNOPENED;
     /*
@@ -170,8 +172,10 @@ final class Node extends ScheduleState implements CalculatorContext
         final Calculator calculator,
         final Options options,
         final Contract contract,
-        final boolean isSource)
+        final boolean isSource,
+        final Subgraph subgraph)
     {
+        this.subgraph = subgraph;
         this.graph = graph;
         this.memory = graph.memory;
         this.id = id;
@@ -279,6 +283,11 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             return true;
         }
+        final Subgraph subgraph = this.subgraph;
+        if (subgraph != null && (subgraph.cancelled || isSource && subgraph.draining))
+        {
+            return true; // it is being removed: a step tears it down, or closes the source
+        }
         if (isSource)
         {
             return graph.sourceMayRun(this);
@@ -294,6 +303,21 @@ final class Node extends ScheduleState implements CalculatorContext
         return readiness() != NOT_READY;
     }
 
+    /** Its worker: {@code queues} (a hot-plugged subgraph's, downstream of this node) also hold it back. */
+    void addThrottles(final InputQueue[] queues)
+    {
+        throttleQueues = OutputStream.with(throttleQueues, queues);
+        heldBack.forget();
+    }
+
+    /** Its worker: {@code queues} no longer hold it back; it may run again. */
+    void removeThrottles(final InputQueue[] queues)
+    {
+        throttleQueues = OutputStream.without(throttleQueues, queues);
+        heldBack.forget();
+        scheduleFromOwnWorker();
+    }
+
     /** Whether a queue this node must not overfill is full. */
     boolean isThrottled()
     {
@@ -306,6 +330,19 @@ final class Node extends ScheduleState implements CalculatorContext
     void run()
     {
         final int life = lifecycle;
+        final Subgraph subgraph = this.subgraph;
+        if (subgraph != null && subgraph.cancelled)
+        {
+            if (life < CLOSED)
+            {
+                cancelForRemoval();
+            }
+            else
+            {
+                sync.dropAll(this); // closed or failed: what still arrives is released and counted
+            }
+            return;
+        }
         if (life >= FAILED || (blockRequested && life != CLOSED))
         {
             if (life < FAILED)
@@ -326,7 +363,11 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             if (isSource)
             {
-                if (graph.sourceMayRun(this))
+                if (subgraph != null && subgraph.draining)
+                {
+                    close(); // its subgraph is being removed: a source stops as if it had asked to
+                }
+                else if (graph.sourceMayRun(this))
                 {
                     processSource();
                 }
@@ -811,6 +852,65 @@ final class Node extends ScheduleState implements CalculatorContext
         graph.onNodeClosed(this);
     }
 
+    /**
+     * Worker: its subgraph is being removed and cancelled ({@link Graph#removeSubgraph}). As
+     * {@link #isolate}, but each packet still queued, and each packet the calculator's
+     * {@code close} emits, is counted as dropped: none is lost uncounted.
+     */
+    private void cancelForRemoval()
+    {
+        final int life = lifecycle;
+        lifecycle = CLOSED;
+        if (life == UNOPENED)
+        {
+            graph.onNodeOpened(this); // counts as opened, as an isolated node does
+        }
+        releaseInputs();
+        sync.dropAll(this);
+        if (life == OPEN)
+        {
+            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+            try
+            {
+                calculator.close(this);
+            }
+            catch (final Throwable t)
+            {
+                graph.recordFailure(name, Timestamp.DONE, t);
+            }
+        }
+        for (final OutputStream output : outputs)
+        {
+            final int staged = output.stagedCount();
+            if (staged > 0)
+            {
+                drops = drops + staged;
+            }
+            output.discardStaged();
+            output.close();
+        }
+        flushQuietly();
+        graph.onNodeClosed(this);
+    }
+
+    /**
+     * This node's worker, once every node of its removed subgraph has closed: releases and counts
+     * what is still queued on its inputs (a packet a producer delivered after this node closed).
+     */
+    void releaseAfterRemoval()
+    {
+        releaseInputs();
+        sync.dropAll(this);
+        for (final InputPort port : inputs)
+        {
+            port.queue.handOutRoomForGood();
+        }
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+        }
+    }
+
     /** Worker: releases every packet queued on this node's inputs. */
     void releaseQueued()
     {
@@ -1148,7 +1248,7 @@ final class Node extends ScheduleState implements CalculatorContext
     @Override
     public boolean isCancelled()
     {
-        return graph.isStopping();
+        return graph.isStopping() || subgraph != null && subgraph.cancelled;
     }
 
     @Override

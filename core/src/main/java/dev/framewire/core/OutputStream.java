@@ -463,6 +463,50 @@ final class OutputStream implements Output
         return (long)DELIVERED.getOpaque(this);
     }
 
+    /**
+     * The producer's thread (its worker between two calls, or a graph input's adder under its
+     * guard), never during a flush: a hot-plugged subgraph's queue starts consuming this stream.
+     * The queue, made wholly by another thread, was published to this one by the command queue
+     * (or the guard) that brought it; it starts at the bound consumers have seen, so it never sees a
+     * packet below it, and gets every packet delivered from the next flush on. The array is copied:
+     * a flush in progress elsewhere could not happen (this thread is the only producer), and no
+     * flush allocates.
+     */
+    void attachMirror(final InputQueue queue)
+    {
+        queue.publishBound(publishedBound);
+        mirrors = with(mirrors, new InputQueue[]{queue});
+        VarHandle.fullFence(); // the bound before the consumer's state: see Node.schedule()
+        queue.wakeConsumer();
+    }
+
+    /**
+     * The producer's thread, as {@link #attachMirror}: the queue stops consuming this stream and
+     * is closed (its bound done), so its consumer sees a close, never a stall.
+     */
+    void detachMirror(final InputQueue queue)
+    {
+        mirrors = without(mirrors, new InputQueue[]{queue});
+        queue.publishBound(Timestamp.DONE); // the last store of this queue's producer side
+        VarHandle.fullFence();
+        queue.wakeConsumer();
+    }
+
+    /** A new array: {@code queues} appended to {@code to}. */
+    static InputQueue[] with(final InputQueue[] to, final InputQueue[] queues)
+    {
+        final InputQueue[] all = Arrays.copyOf(to, to.length + queues.length);
+        System.arraycopy(queues, 0, all, to.length, queues.length);
+        return all;
+    }
+
+    /** A new array: {@code from} without {@code queues}. */
+    static InputQueue[] without(final InputQueue[] from, final InputQueue[] queues)
+    {
+        final java.util.List<InputQueue> gone = Arrays.asList(queues);
+        return Arrays.stream(from).filter(q -> !gone.contains(q)).toArray(InputQueue[]::new);
+    }
+
     @Override
     public String toString()
     {

@@ -76,6 +76,188 @@ public final class SubgraphExpander
         return b.build();
     }
 
+    /** What a subgraph name must look like: it prefixes stream names, so it is a stream name itself. */
+    static final java.util.regex.Pattern INSTANCE_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
+
+    /**
+     * One use of a subgraph template, for {@link Graph#addSubgraph}: its nodes, streams and
+     * parameters bound as the expansion binds a static use, with every name prefixed by
+     * {@code name__} (a hot-plugged subgraph has no parent node whose streams it takes: its
+     * boundary streams become graph streams of their own).
+     */
+    static final class Instance
+    {
+        final String name;
+        /** The template's input streams as graph input streams, prefixed, in the template's order; not the bound ones. */
+        final List<String> inputs = new ArrayList<>();
+        /** The graph's streams that template input streams are bound to, in the template's order. */
+        final List<String> bound = new ArrayList<>();
+        /** The template's output streams as graph output streams, prefixed, in the template's order. */
+        final List<String> outputs = new ArrayList<>();
+        /** Template stream name to the graph stream it became. */
+        final Map<String, String> streams = new LinkedHashMap<>();
+        final List<NodeConfig> nodes = new ArrayList<>();
+        final Map<String, Integer> queueSizes = new LinkedHashMap<>();
+        /** Side packet (prefixed name) to its value, from the parameters. */
+        final Map<String, Object> sidePackets = new HashMap<>();
+
+        Instance(final String name)
+        {
+            this.name = name;
+        }
+    }
+
+    /**
+     * Binds a template for one use named {@code name}: nested registered subgraph types are
+     * expanded first; each node option whose value is the string {@code "$param"} takes the
+     * parameter's value (any type: the calculator's contract checks it), and {@code "${param}"}
+     * inside a longer string is replaced by the parameter as text; each input side packet takes the
+     * parameter of its name. A parameter the template uses and {@code params} lacks, or one given
+     * and never used, is an error, as is a template declaring executors (a running graph's are
+     * fixed) or side packets of its own.
+     *
+     * @throws GraphConfigException listing every error.
+     */
+    static Instance instantiate(
+        final String name, final GraphConfig template, final Map<String, ?> params, final Map<String, String> bind)
+    {
+        final List<String> errors = new ArrayList<>();
+        final String what = "subgraph '" + name + "'" + (template.type() != null ? " (type " + template.type() + ")" : "");
+        final GraphConfig flat = expand(template, SubgraphRegistry.global());
+        final Instance instance = new Instance(name);
+        final String prefix = name + SEPARATOR;
+        final Map<String, String> boundStreams = new HashMap<>();
+        for (final String stream : flat.inputStreams)
+        {
+            final String to = bind.get(stream);
+            if (to != null)
+            {
+                boundStreams.put(stream, to);
+                instance.streams.put(stream, to);
+                instance.bound.add(to);
+            }
+            else
+            {
+                instance.streams.put(stream, prefix + stream);
+                instance.inputs.add(prefix + stream);
+            }
+        }
+        for (final String stream : bind.keySet())
+        {
+            if (!flat.inputStreams.contains(stream))
+            {
+                errors.add(what + ": input stream '" + stream + "' is to be bound to the graph's stream '" +
+                    bind.get(stream) + "', but the template has no such input stream; its input streams are " +
+                    flat.inputStreams);
+            }
+        }
+        for (final String stream : flat.outputStreams)
+        {
+            instance.streams.put(stream, prefix + stream);
+            instance.outputs.add(prefix + stream);
+        }
+        if (!flat.executors.isEmpty())
+        {
+            errors.add(what + ": its template declares executors " + flat.executors.keySet() + "; a running graph's " +
+                "executors are fixed when it starts: declare them in the graph's config and name them in the " +
+                "template's nodes (executor: \"...\")");
+        }
+        final Set<String> used = new HashSet<>();
+        for (final NodeConfig child : flat.nodes)
+        {
+            final String where = what + ": node '" + child.name + "'";
+            final Map<String, Object> options = new LinkedHashMap<>();
+            child.options.forEach((option, value) ->
+                options.put(option, substitute(value, params, used, where + " option '" + option + "'", errors)));
+            for (final String spec : child.inputSidePackets)
+            {
+                final StreamSpec parsed = StreamSpec.parse(spec);
+                if (parsed == null)
+                {
+                    continue; // malformed: validation names it
+                }
+                used.add(parsed.name);
+                if (!params.containsKey(parsed.name))
+                {
+                    errors.add(where + " takes side packet '" + parsed.name + "', which is a parameter: give it in " +
+                        "params; params given are " + new java.util.TreeSet<>(params.keySet()));
+                }
+                instance.sidePackets.put(prefix + parsed.name, params.get(parsed.name));
+            }
+            instance.nodes.add(rename(child, prefix, boundStreams, Map.of(), Set.of(), options));
+        }
+        for (final Map.Entry<String, Integer> e : flat.streamQueueSizes.entrySet())
+        {
+            instance.queueSizes.put(prefix + e.getKey(), e.getValue());
+        }
+        for (final String param : params.keySet())
+        {
+            if (!used.contains(param))
+            {
+                errors.add(what + ": parameter '" + param + "' is used by no node option (\"$" + param + "\" or \"${" +
+                    param + "}\") nor side packet of the template; it uses " + new java.util.TreeSet<>(used));
+            }
+        }
+        if (!errors.isEmpty())
+        {
+            throw new GraphConfigException(errors);
+        }
+        return instance;
+    }
+
+    private static Object substitute(
+        final Object value, final Map<String, ?> params, final Set<String> used, final String where,
+        final List<String> errors)
+    {
+        if (!(value instanceof String))
+        {
+            return value;
+        }
+        final String text = (String)value;
+        if (text.length() > 1 && text.charAt(0) == '$' && text.charAt(1) != '{')
+        {
+            final String param = text.substring(1);
+            used.add(param);
+            if (!params.containsKey(param) || params.get(param) == null)
+            {
+                errors.add(where + " is \"" + text + "\", but parameter '" + param + "' is not given; params given " +
+                    "are " + new java.util.TreeSet<>(params.keySet()));
+                return value;
+            }
+            return params.get(param);
+        }
+        final StringBuilder sb = new StringBuilder();
+        int at = 0;
+        int open;
+        while ((open = text.indexOf("${", at)) >= 0)
+        {
+            final int close = text.indexOf('}', open);
+            if (close < 0)
+            {
+                errors.add(where + " is \"" + text + "\": '${' at " + open + " has no closing '}'");
+                return value;
+            }
+            final String param = text.substring(open + 2, close);
+            used.add(param);
+            sb.append(text, at, open);
+            if (!params.containsKey(param) || params.get(param) == null)
+            {
+                errors.add(where + " is \"" + text + "\", but parameter '" + param + "' is not given; params given " +
+                    "are " + new java.util.TreeSet<>(params.keySet()));
+            }
+            else
+            {
+                sb.append(params.get(param));
+            }
+            at = close + 1;
+        }
+        if (at == 0)
+        {
+            return value;
+        }
+        return sb.append(text, at, text.length()).toString();
+    }
+
     private static void expandNode(
         final NodeConfig node, final SubgraphRegistry registry, final Deque<String> stack, final List<NodeConfig> out,
         final List<String> errors, final String location, final Map<String, String> locations)
@@ -112,7 +294,7 @@ public final class SubgraphExpander
         stack.push(type);
         for (final NodeConfig child : sub.nodes)
         {
-            final NodeConfig renamed = rename(child, prefix, streams, sidePackets, unbound);
+            final NodeConfig renamed = rename(child, prefix, streams, sidePackets, unbound, child.options);
             if (location != null)
             {
                 locations.put(renamed.name, location + " (in subgraph " + type + ")");
@@ -197,7 +379,7 @@ public final class SubgraphExpander
 
     private static NodeConfig rename(
         final NodeConfig child, final String prefix, final Map<String, String> streams,
-        final Map<String, String> sidePackets, final Set<String> unboundInputs)
+        final Map<String, String> sidePackets, final Set<String> unboundInputs, final Map<String, Object> options)
     {
         final NodeConfig.Builder b = new NodeConfig.Builder(prefix + child.name);
         if (child.calculatorName != null)
@@ -233,7 +415,7 @@ public final class SubgraphExpander
         }
         child.backEdges.forEach(b::backEdge);
         child.extensions.forEach(b::extension);
-        child.options.forEach(b::option);
+        options.forEach(b::option);
         b.executor(child.executor);
         if (child.inputPolicy != null)
         {

@@ -8,6 +8,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MpscLinkedQueue;
 
 
 /**
@@ -23,7 +24,16 @@ import org.jctools.queues.MpscArrayQueue;
  *
  * <p>Life cycle: INITIALISED, RUNNING, PAUSED, TERMINATING, TERMINATED.
  *
- * <p>Threading: {@link #enqueue(Node)} from any thread; everything else on the worker's thread.
+ * <p>Subgraphs added to and removed from a running graph ({@link Graph#addSubgraph}) change what
+ * the worker owns (its sources, the queues of a removed node) only through {@link #submit}: a
+ * command queue, a JCTools MPSC linked queue (not Agrona's, whose Unsafe access needs a JVM flag a
+ * graph of plain packets does not), that the worker drains at the top of each duty
+ * cycle, so no structure of the worker's is written by another thread. A command allocates a queue
+ * node; commands come per subgraph added or removed, never per packet. The inbox and the heap have
+ * room for {@link #NODE_SLOTS} nodes, so that nodes placed at run time fit without either growing.
+ *
+ * <p>Threading: {@link #enqueue(Node)} and {@link #submit(Runnable)} from any thread; everything
+ * else on the worker's thread, but {@link #placed}, which the graph's hot-plug lock guards.
  * A parked worker is unparked only when it has said it is parked ({@link #parked}), so a busy
  * worker costs its producers no system call.
  */
@@ -36,8 +46,20 @@ final class Worker extends ParkHandshake implements Agent
     static final int TERMINATED = 4;
     private static final String[] LIFECYCLE_NAMES = {"initialised", "running", "paused", "terminating", "terminated"};
 
+    /**
+     * The nodes a worker has room for in its inbox and heap (a node is queued at most once):
+     * what it starts with plus room for subgraphs added at run time. Half of it is the most
+     * {@link #placed} may reach, the rest covers removed nodes still queued on the worker.
+     */
+    static final int NODE_SLOTS = 1024;
+
     final Graph graph;
     final String name;
+    /** The executor this worker belongs to. */
+    final String executor;
+    /** Nodes placed on this worker (pinned to it), static and hot-plugged; guarded by the graph's hot-plug lock. */
+    int placed;
+    private final MpscLinkedQueue<Runnable> commands = new MpscLinkedQueue<>();
     /** Position among the graph's workers: the journal's worker id. */
     int id;
     final int cpu;
@@ -92,13 +114,16 @@ final class Worker extends ParkHandshake implements Agent
         }
     }
 
-    Worker(final Graph graph, final String name, final int capacity, final ExecutorConfig executor, final int cpu)
+    Worker(
+        final Graph graph, final String name, final String executorName, final int capacity,
+        final ExecutorConfig executor, final int cpu)
     {
         this.graph = graph;
         this.name = name;
+        this.executor = executorName;
         this.cpu = cpu;
-        this.inbox = new MpscArrayQueue<>(Math.max(2, capacity));
-        this.heap = new NodeHeap(capacity, graph.scheduleOrder());
+        this.inbox = new MpscArrayQueue<>(Math.max(NODE_SLOTS, capacity));
+        this.heap = new NodeHeap(Math.max(NODE_SLOTS, capacity), graph.scheduleOrder());
         this.toHeap = heap::add;
         this.idleStrategy = idleStrategy(executor.idle(), executor.spinBeforeParkMicros());
     }
@@ -132,6 +157,29 @@ final class Worker extends ParkHandshake implements Agent
         wakeIfParked();
     }
 
+    /**
+     * Any thread: runs {@code command} on this worker's thread, at the top of a duty cycle (also
+     * while the graph is paused); never if the worker has stopped.
+     */
+    void submit(final Runnable command)
+    {
+        commands.offer(command);
+        wakeIfParked();
+    }
+
+    /** The worker, each duty cycle: runs the commands submitted so far, a few at a time. */
+    private int runCommands()
+    {
+        int work = 0;
+        Runnable command;
+        while (work < 16 && (command = commands.poll()) != null)
+        {
+            command.run();
+            work++;
+        }
+        return work;
+    }
+
     /** Any thread: wakes the worker if it is parked (pause, resume, stop). */
     void wake()
     {
@@ -142,7 +190,8 @@ final class Worker extends ParkHandshake implements Agent
     @Override
     boolean hasWork()
     {
-        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty() || graph.isStopping();
+        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty() || graph.isStopping() ||
+            !commands.isEmpty();
     }
 
     @Override
@@ -164,16 +213,17 @@ final class Worker extends ParkHandshake implements Agent
             lifecycle = TERMINATING;
             return 0;
         }
+        final int commanded = commands.isEmpty() ? 0 : runCommands();
         if (graph.isPaused())
         {
             lifecycle = PAUSED;
-            return 0;
+            return commanded;
         }
         if (lifecycle != RUNNING)
         {
             lifecycle = RUNNING;
         }
-        int work = pollInputs() + inbox.drain(toHeap, 256);
+        int work = commanded + pollInputs() + inbox.drain(toHeap, 256);
         if (backingOff != 0)
         {
             work += wakeBackedOffSources();
@@ -233,6 +283,36 @@ final class Worker extends ParkHandshake implements Agent
     {
         sources = java.util.Arrays.copyOf(sources, sources.length + 1);
         sources[sources.length - 1] = source;
+    }
+
+    /** This worker's thread: a hot-plugged subgraph's source node pinned to this worker. */
+    void addSourceNow(final Node source)
+    {
+        assert Thread.currentThread() == thread : name + " changed by " + Thread.currentThread().getName();
+        addSource(source);
+    }
+
+    /** This worker's thread: a removed subgraph's source leaves; a backoff it was waiting out is forgotten. */
+    void removeSourceNow(final Node source)
+    {
+        assert Thread.currentThread() == thread : name + " changed by " + Thread.currentThread().getName();
+        final Node[] sources = this.sources;
+        for (int i = 0; i < sources.length; i++)
+        {
+            if (sources[i] == source)
+            {
+                final Node[] fewer = new Node[sources.length - 1];
+                System.arraycopy(sources, 0, fewer, 0, i);
+                System.arraycopy(sources, i + 1, fewer, i, sources.length - i - 1);
+                this.sources = fewer;
+                if (source.retry.retryAtNanos != 0)
+                {
+                    source.retry.retryAtNanos = 0;
+                    backingOff--;
+                }
+                return;
+            }
+        }
     }
 
     /**
