@@ -28,12 +28,6 @@ final class HeldBack
      * @param queues the queues the holder obeys.
      * @return true while one of them is full.
      */
-    /** The holder's thread, when the queues it obeys change: the queue it remembers may be gone. */
-    void forget()
-    {
-        by = null;
-    }
-
     boolean check(final InputQueue[] queues)
     {
         final InputQueue last = by;
@@ -53,5 +47,11 @@ final class HeldBack
         }
         by = null;
         return false;
+    }
+
+    /** The holder's thread, when the queues it obeys change: the queue it remembers may be gone. */
+    void forget()
+    {
+        by = null;
     }
 }

@@ -342,7 +342,7 @@ final class InputQueue extends InputQueuePad3
         // A producer that sets the flag again after this read re-checks the head, which it then
         // sees moved (see wantsRoom), so clearing cannot lose its wake-up.
         roomWanted = false;
-        ROOM_SIGNALS.setRelease(this, roomSignals + 1); // the consumer is the only writer but for raiseLimit
+        signalRoom();
         return true;
     }
 
@@ -439,7 +439,7 @@ final class InputQueue extends InputQueuePad3
     {
         limit = raised;
         roomWanted = false;
-        ROOM_SIGNALS.setRelease(this, roomSignals + 1);
+        signalRoom();
         wakeHeldBack();
     }
 
@@ -453,8 +453,23 @@ final class InputQueue extends InputQueuePad3
     void handOutRoomForGood()
     {
         roomWanted = false;
-        ROOM_SIGNALS.setRelease(this, roomSignals + 1);
+        signalRoom();
         wakeHeldBack();
+    }
+
+    /**
+     * Counts a hand-out of room, with a full fence: the caller then wakes the held-back holders
+     * ({@link #wakeHeldBack()}), whose {@link ScheduleState#claim()} may find a source already
+     * marked dirty and return after one load of its state, with no CAS. Without the fence that load
+     * could pass this store (a release store is not ordered before a later load: x86's store
+     * buffer), and a source going idle at that moment would read the old count in
+     * {@link HeldBack#check}, take the queue for still full, and go idle with no wake-up to come.
+     * A source feeding a queue of 8 stalled so in most runs on two parked workers. The consumer is
+     * the only writer but for {@link #raiseLimit} (workers idle) and a subgraph's leaving.
+     */
+    private void signalRoom()
+    {
+        ROOM_SIGNALS.setVolatile(this, roomSignals + 1);
     }
 
     /** Any thread, for reports: whether the queue is at or over its limit. */
