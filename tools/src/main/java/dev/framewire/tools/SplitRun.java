@@ -160,7 +160,7 @@ final class SplitRun
                     if (now >= next)
                     {
                         final long frames = total(sent);
-                        out.printf(Locale.ROOT, "[%4.0f s] frames sent %8d  %7.1f fps%n", (now - start) / 1e9, frames,
+                        out.printf(Locale.ROOT, "[%4.0f s] frames captured %8d  %7.1f fps%n", (now - start) / 1e9, frames,
                             (frames - last) * 1e9 / (now - tick));
                         out.flush();
                         last = frames;
@@ -346,7 +346,7 @@ final class SplitRun
         out.printf(Locale.ROOT, "end-to-end latency across both processes, camera (process 1) to annotated frame " +
             "(process 2) (ms)%s:%n", warm > 0 ? ", without the frames of the first " + warmupFrames + " frame times of video (" + warm +
             " frames, JIT warm-up)" : "");
-        out.printf(Locale.ROOT, "%-8s %9s %9s %8s %9s %9s %9s %9s%n", "camera", "sent", "analysed", "fps", "p50", "p99",
+        out.printf(Locale.ROOT, "%-8s %9s %9s %8s %9s %9s %9s %9s%n", "camera", "captured", "analysed", "fps", "p50", "p99",
             "p99.9", "max");
         long totalSent = 0;
         long totalAnalysed = 0;
