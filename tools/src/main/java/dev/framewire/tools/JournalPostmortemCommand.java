@@ -26,6 +26,9 @@ import java.util.concurrent.Callable;
  * error; and the verdict. On a damaged journal, the post-mortem of what could be read (before and
  * after the damage), the damage with its positions, and a verdict that says the journal is
  * damaged, which is not the same as a killed run.
+ *
+ * <p>{@code framewire journal postmortem DIR DIR...}: the journals of processes joined by remote
+ * streams; each one's end in a line, then every remote hop followed across ({@link RemoteHops}).
  */
 @Command(
     name = "postmortem",
