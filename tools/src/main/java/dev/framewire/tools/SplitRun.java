@@ -48,6 +48,8 @@ final class SplitRun
     /** The line the analysis prints once its graph runs: the cameras may start. */
     static final String READY = "analysis ready";
     private static final String ARRIVALS = "arrivals.txt";
+    private static final String ANALYSIS_SIDE = "process 2 (analysis)";
+    private static final String ANALYSIS_JOURNAL = "journal of " + ANALYSIS_SIDE + ": ";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long START_TIMEOUT = TimeUnit.SECONDS.toNanos(60);
@@ -61,6 +63,8 @@ final class SplitRun
     private final long warmupFrames;
     private final int logCapacity;
     private long framesAnalysed;
+    /** The analysis process's run journal, as its output named it (the forwarder's thread writes it). */
+    private volatile String analysisJournal;
 
     SplitRun(
         final CommandSpec spec,
@@ -212,7 +216,12 @@ final class SplitRun
             }
             final long first = firstStamp(sent);
             report(out, sent, arrivals, (end - (first != 0 ? first : start)) / 1e9, drops);
-            journaled(out, "process 1 (cameras)");
+            final Path own = journaled(out, "process 1 (cameras)");
+            if (own != null && analysisJournal != null)
+            {
+                out.println("  follow the frames across the link: scripts/framewire journal postmortem " + own + " " +
+                    analysisJournal);
+            }
             out.flush();
             return 0;
         }
@@ -262,7 +271,7 @@ final class SplitRun
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
-    private static void forward(final Process child, final PrintWriter out, final CountDownLatch ready)
+    private void forward(final Process child, final PrintWriter out, final CountDownLatch ready)
     {
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
             StandardCharsets.UTF_8)))
@@ -275,6 +284,10 @@ final class SplitRun
                 if (line.equals(READY))
                 {
                     ready.countDown();
+                }
+                else if (line.startsWith(ANALYSIS_JOURNAL))
+                {
+                    analysisJournal = line.substring(ANALYSIS_JOURNAL.length());
                 }
             }
         }
@@ -344,8 +357,8 @@ final class SplitRun
         }
         out.println();
         out.printf(Locale.ROOT, "end-to-end latency across both processes, camera (process 1) to annotated frame " +
-            "(process 2) (ms)%s:%n", warm > 0 ? ", without the frames of the first " + warmupFrames + " frame times of video (" + warm +
-            " frames, JIT warm-up)" : "");
+            "(process 2) (ms)%s:%n", warm > 0 ? ", without each camera's first " + warmupFrames + " frames of video (" + warm +
+            " in all, JIT warm-up)" : "");
         out.printf(Locale.ROOT, "%-8s %9s %9s %8s %9s %9s %9s %9s%n", "camera", "captured", "analysed", "fps", "p50", "p99",
             "p99.9", "max");
         long totalSent = 0;
@@ -362,7 +375,7 @@ final class SplitRun
         out.println("clock: System.nanoTime() in both processes, CLOCK_MONOTONIC, one clock for every process of this " +
             "host; nothing but the frame crosses the link (frames are matched by timestamp)");
         out.printf(Locale.ROOT, "dropped in process 1 (flow limiters, and the publishers when the link or the " +
-            "analysis could not take a frame): %d; sent but not analysed: %d%n", drops, totalSent - totalAnalysed);
+            "analysis could not take a frame): %d; captured but not analysed: %d%n", drops, totalSent - totalAnalysed);
     }
 
     private static void row(
@@ -448,18 +461,19 @@ final class SplitRun
         Files.writeString(exchange.resolve(ARRIVALS), log, StandardCharsets.UTF_8);
         out.printf(Locale.ROOT, "analysis done: %d frames annotated; dropped or rejected in process 2: %d%n", frames,
             drops);
-        journaled(out, "process 2 (analysis)");
+        journaled(out, ANALYSIS_SIDE);
         out.flush();
         return 0;
     }
 
-    private void journaled(final PrintWriter out, final String side)
+    private Path journaled(final PrintWriter out, final String side)
     {
         final Path run = journal.lastRun();
         if (run != null)
         {
             out.println("journal of " + side + ": " + run);
         }
+        return run;
     }
 
     private static long firstStamp(final TimeLog[] logs)

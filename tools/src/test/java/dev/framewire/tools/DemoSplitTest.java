@@ -71,6 +71,13 @@ class DemoSplitTest
         final Matcher second = Pattern.compile("journal of process 2 \\(analysis\\): (\\S+)").matcher(output);
         assertTrue(first.find() && second.find(), output);
         assertNotEquals(first.group(1), second.group(1), output);
+        assertTrue(output.contains("journal postmortem " + first.group(1) + " " + second.group(1)), output);
+        // and the postmortem of the two follows both cameras' frames across the link
+        final Cli.Result hops = Cli.run("journal", "postmortem", first.group(1), second.group(1));
+        assertEquals(0, hops.exit(), hops.toString());
+        assertTrue(hops.out().contains("cam0_tx stream 'cam0_gray' -> Aeron session "), hops.toString());
+        assertTrue(hops.out().contains("cam1_tx stream 'cam1_gray' -> Aeron session "), hops.toString());
+        assertTrue(hops.out().contains("-> cam0_rx ("), hops.toString());
     }
 
     @Test
