@@ -81,6 +81,22 @@ class DemoSplitTest
     }
 
     @Test
+    void splitTakesTheSyntheticCamerasOnly()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine cli = FramewireCommand.commandLine();
+        cli.setErr(new PrintWriter(err));
+        assertEquals(2, cli.execute("demo", "--split", "--source", "clip.mp4"));
+        assertTrue(err.toString().contains("--split runs the synthetic cameras only: drop --source and --record"),
+            err.toString());
+        final StringWriter err2 = new StringWriter();
+        final CommandLine cli2 = FramewireCommand.commandLine();
+        cli2.setErr(new PrintWriter(err2));
+        assertEquals(2, cli2.execute("demo", "--split", "--split-port", "0"));
+        assertTrue(err2.toString().contains("--split-port must be 1..65535, was 0"), err2.toString());
+    }
+
+    @Test
     void theCameraHalfKeepsTheFlowLimiterAndItsBackEdgeLocal()
     {
         final DemoGraph demo = DemoGraph.of(DemoGraph.builtInText(), "built in", new DemoGraph.Settings(2, 1280, 720,
