@@ -4,4 +4,7 @@
 # snapshots, for 20 s. Options: scripts/demo.sh --help
 # Real video instead (needs ffmpeg): --source URL, repeatable, one camera each (rtsp://..., udp://...,
 # a file, /dev/video0); --record DIR writes each camera's annotated video as MP4 clips.
+# --split: the same demo as two processes on this machine over Aeron UDP on 127.0.0.1 (cameras,
+# flow limiters and grayscale in this one; half size, motion and annotation in a second JVM it
+# starts), with the end-to-end latency table across both (docs/REMOTE.md).
 exec "$(dirname "$0")/framewire" demo "$@"

@@ -75,6 +75,12 @@ public final class AeronPublisherCalculator implements Calculator
 {
     /** Registered name. */
     public static final String NAME = "AeronPublisherCalculator";
+    /**
+     * How the journal NOTE a publisher writes when it opens begins (its value is the Aeron session id):
+     * {@code remote publisher: session S, stream id N, channel C}. {@code framewire journal postmortem}
+     * of several journals pairs it with the subscribers' notes to follow packets across the hop.
+     */
+    public static final String JOURNAL_NOTE = "remote publisher: ";
 
     private static final Logger LOG = LoggerFactory.getLogger(AeronPublisherCalculator.class);
     private static final long DEFAULT_TERM_LENGTH = 64L * 1024 * 1024;
@@ -155,6 +161,9 @@ public final class AeronPublisherCalculator implements Calculator
             throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): cannot publish to channel " +
                 channel + " stream id " + streamId + ": " + ex.getMessage(), ex);
         }
+        // once per run: a journal of this run names the session its packets cross under (a rare-event note)
+        ctx.journalNote(Timestamp.UNSET, publication.sessionId(), JOURNAL_NOTE + "session " + publication.sessionId() +
+            ", stream id " + streamId + ", channel " + channel);
     }
 
     private String channel(final String given, final long termLength, final int mtu)

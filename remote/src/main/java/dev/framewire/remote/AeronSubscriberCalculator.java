@@ -82,6 +82,12 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
 {
     /** Registered name. */
     public static final String NAME = "AeronSubscriberCalculator";
+    /**
+     * How the journal NOTEs a subscriber writes when a publisher connects or goes begin (their value
+     * is the publisher's Aeron session id): {@code remote subscriber: session S connected, stream id
+     * N, channel C, from SOURCE} and {@code remote subscriber: session S gone, ...: WHY}.
+     */
+    public static final String JOURNAL_NOTE = "remote subscriber: ";
 
     private static final Logger LOG = LoggerFactory.getLogger(AeronSubscriberCalculator.class);
     private static final int FRAGMENT_LIMIT = 16;
@@ -563,6 +569,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             if (event.available)
             {
                 LOG.info("node '{}': publisher {} connected to {} stream id {}", node, source, channel, streamId);
+                if (ctx != null)
+                {
+                    ctx.journalNote(Timestamp.UNSET, event.session, JOURNAL_NOTE + "session " + event.session +
+                        " connected, stream id " + streamId + ", channel " + channel + ", from " + event.source);
+                }
                 emitStatus(RemoteStatus.Kind.CONNECTED, source, "publisher connected");
                 continue;
             }
@@ -579,6 +590,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                 "; the stream closes (publisher_lost CLOSE)" : "; the stream stays open for it to come back " +
                 "(publisher_lost WAIT)") : "");
             LOG.warn("node '{}': {} on {} stream id {}: {}", node, source, channel, streamId, why);
+            if (ctx != null)
+            {
+                ctx.journalNote(Timestamp.UNSET, event.session, JOURNAL_NOTE + "session " + event.session +
+                    " gone, stream id " + streamId + ", channel " + channel + ": " + why);
+            }
             emitStatus(RemoteStatus.Kind.DISCONNECTED, source, why);
             if (lost && closeOnLoss)
             {

@@ -145,6 +145,21 @@ public final class DemoCommand implements Callable<Integer>
         description = "Length of the recorded clips in seconds (default: ${DEFAULT-VALUE}).")
     private double recordSegment;
 
+    @Option(names = "--split",
+        description = "Run the demo as two processes on this machine over Aeron UDP on 127.0.0.1: the cameras, flow " +
+            "limiters and grayscale here, half size, motion, annotation and snapshots in a second JVM this one starts; " +
+            "the latency table is end to end across both.")
+    private boolean split;
+
+    @Option(names = "--split-port", defaultValue = "40125", paramLabel = "PORT",
+        description = "With --split: the UDP port on 127.0.0.1 the analysis process receives on (default: " +
+            "${DEFAULT-VALUE}).")
+    private int splitPort;
+
+    /** Internal: set by a --split run on the analysis process it starts. */
+    @Option(names = "--split-analysis", hidden = true, paramLabel = "DIR")
+    private Path splitAnalysis;
+
     @Mixin
     private JournalOptions journal = new JournalOptions();
 
@@ -175,6 +190,26 @@ public final class DemoCommand implements Callable<Integer>
             "graphs/camera_ingest.pbtxt (built in)", new DemoGraph.Settings(cameras, width, height, fps,
             framesPerCamera, snapshotEvery, snapshots, workers), new DemoGraph.Video(sources, record, recordSegment));
         final List<DemoGraph.Chain> chains = demo.chains();
+        if (split || splitAnalysis != null)
+        {
+            final DemoSplit.Sides sides = DemoSplit.of(demo, splitPort, width, height);
+            final SplitRun run = new SplitRun(spec, journal, chains, sides, duration, fps, real,
+                real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS)), framesPerCamera);
+            if (splitAnalysis != null)
+            {
+                return run.analysis(splitAnalysis);
+            }
+            out.printf(Locale.ROOT, "framewire demo --split: %d camera%s, two processes over Aeron %s%n", cameras,
+                cameras == 1 ? "" : "s", sides.channel());
+            out.println("  process 1 (this one): camera -> flow limiter -> gray -> publisher");
+            out.println("  process 2 (started here): subscriber -> half size -> motion -> annotate -> snapshots");
+            out.flush();
+            // the command line as given (the top-level command's too): this command's own arguments follow its name
+            final List<String> args = spec.commandLine().getParseResult().originalArgs();
+            final int exit = run.cameras(args.subList(args.indexOf(spec.name()) + 1, args.size()));
+            framesProcessed = run.framesAnalysed();
+            return exit;
+        }
         final Camera[] cams = new Camera[cameras];
         final AtomicLong firstCapture = new AtomicLong();
         // a real source's timestamps are its stream's: latency is matched by millisecond of stream time
@@ -342,6 +377,9 @@ public final class DemoCommand implements Callable<Integer>
         check(warmup >= 0, "--warmup must be 0 or more, was " + warmup);
         check(workers >= 1 && workers <= 64, "--workers must be 1..64, was " + workers);
         check(sources.size() <= 64, "at most 64 --source, were " + sources.size());
+        check(splitPort > 0 && splitPort <= 65535, "--split-port must be 1..65535, was " + splitPort);
+        check(!split || sources.isEmpty() && record == null, "--split runs the synthetic cameras only: drop --source " +
+            "and --record");
         check(recordSegment > 0 && recordSegment <= 86_400, "--record-segment must be in (0, 86400] seconds, was " +
             recordSegment);
     }

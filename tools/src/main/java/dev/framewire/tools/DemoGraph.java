@@ -109,12 +109,20 @@ final class DemoGraph
     private final String source;
     private final GraphConfig config;
     private final List<Chain> chains;
+    private final String text;
 
-    private DemoGraph(final String source, final GraphConfig config, final List<Chain> chains)
+    private DemoGraph(final String source, final GraphConfig config, final List<Chain> chains, final String text)
     {
         this.source = source;
         this.config = config;
         this.chains = chains;
+        this.text = text;
+    }
+
+    /** The graph as the demo runs it, in the text format ({@link DemoSplit} cuts it in two). */
+    String text()
+    {
+        return text;
     }
 
     /** Where the graph came from, with the demo's camera count: for messages. */
@@ -327,8 +335,8 @@ final class DemoGraph
             (settings.cameras() == 1 ? "" : "s") + ")";
         try
         {
-            return new DemoGraph(demoSource,
-                GraphConfigText.parse(TextFormat.printer().printToString(edited.build()), demoSource), chains);
+            final String demoText = TextFormat.printer().printToString(edited.build());
+            return new DemoGraph(demoSource, GraphConfigText.parse(demoText, demoSource), chains, demoText);
         }
         catch (final GraphConfigException ex)
         {
@@ -437,7 +445,7 @@ final class DemoGraph
         }
     }
 
-    private static Executor.Builder executor(final CalculatorGraphConfig.Builder proto, final String name)
+    static Executor.Builder executor(final CalculatorGraphConfig.Builder proto, final String name)
     {
         for (int e = 0; e < proto.getExecutorCount(); e++)
         {
@@ -451,7 +459,7 @@ final class DemoGraph
         return proto.addExecutorBuilder().setName(name).setIdleStrategy(IdleStrategy.PARK);
     }
 
-    private static void setOption(final Node.Builder node, final String name, final Object value)
+    static void setOption(final Node.Builder node, final String name, final Object value)
     {
         final Option.Builder option = Option.newBuilder().setName(name);
         if (value instanceof Long)

@@ -2,14 +2,18 @@ package dev.framewire.tools;
 
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.journal.JournalConfig;
-import dev.framewire.journal.JournalException;
-import dev.framewire.journal.JournalReader;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The journal flags of the commands that run a graph ({@code run}, {@code demo},
@@ -48,6 +52,9 @@ final class JournalOptions
             "at most SIZE (bytes, or 500M, 10G: binary units); never a run being written.")
     Long maxSize;
 
+    /** The run directories' names under {@link #directory} when {@link #apply} was called. */
+    private final Set<String> before = new HashSet<>();
+
     /**
      * Whether the run is journaled.
      *
@@ -78,6 +85,11 @@ final class JournalOptions
             }
             return config;
         }
+        before.clear();
+        for (final Path run : runs())
+        {
+            before.add(run.getFileName().toString());
+        }
         final List<String> streams = new Topology(config).streams();
         for (final String stream : capture)
         {
@@ -103,7 +115,10 @@ final class JournalOptions
     }
 
     /**
-     * The run journal a run just made: the newest under {@link #directory}.
+     * The run journal this command's run made: the newest run directory under {@link #directory}
+     * named with this process's id ({@code run-<date>-<time>-<pid>}, or {@code ...-<pid>-<n>}) that
+     * was not there when {@link #apply} was called. Not merely the newest run: two processes sharing
+     * the directory (the two sides of a split graph) would each name the other's.
      *
      * @return its directory, or null when there is none (journaling off, or the run never started).
      */
@@ -113,13 +128,45 @@ final class JournalOptions
         {
             return null;
         }
-        try
+        final String pid = Long.toString(ProcessHandle.current().pid());
+        Path newest = null;
+        for (final Path run : runs())
         {
-            return JournalReader.latestRun(directory);
+            final String name = run.getFileName().toString();
+            if (!before.contains(name) && ownedBy(name, pid) && (newest == null || run.compareTo(newest) > 0))
+            {
+                newest = run;
+            }
         }
-        catch (final JournalException ex)
+        return newest;
+    }
+
+    /** Whether a run directory's name carries this pid: {@code run-DATE-TIME-MILLIS-PID[-N]}. */
+    private static boolean ownedBy(final String name, final String pid)
+    {
+        final String[] parts = name.split("-");
+        return parts.length >= 5 && parts[4].equals(pid);
+    }
+
+    /** The run journals under {@link #directory} now (none if it is missing or cannot be read). */
+    private List<Path> runs()
+    {
+        final List<Path> runs = new ArrayList<>();
+        if (!Files.isDirectory(directory))
         {
-            return null;
+            return runs;
         }
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(directory, "run-*"))
+        {
+            for (final Path child : children)
+            {
+                runs.add(child);
+            }
+        }
+        catch (final IOException | DirectoryIteratorException ex)
+        {
+            return runs;
+        }
+        return runs;
     }
 }

@@ -5,6 +5,7 @@ import dev.framewire.journal.JournalDamage;
 import dev.framewire.journal.JournalReader;
 import dev.framewire.journal.JournalRecord;
 import dev.framewire.journal.Postmortem;
+import dev.framewire.journal.RemoteHops;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -25,6 +26,9 @@ import java.util.concurrent.Callable;
  * error; and the verdict. On a damaged journal, the post-mortem of what could be read (before and
  * after the damage), the damage with its positions, and a verdict that says the journal is
  * damaged, which is not the same as a killed run.
+ *
+ * <p>{@code framewire journal postmortem DIR DIR...}: the journals of processes joined by remote
+ * streams; each one's end in a line, then every remote hop followed across ({@link RemoteHops}).
  */
 @Command(
     name = "postmortem",
@@ -40,19 +44,93 @@ public final class JournalPostmortemCommand implements Callable<Integer>
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "DIR", description = "A run journal directory, or a journal root (its newest run).")
-    private Path directory;
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = {"A run journal directory, or a journal root (its " +
+        "newest run).", "Several: the journals of processes joined by remote streams (framewire-remote): each one's " +
+        "end in a line, then every hop's packets followed across the link, publisher to subscriber by Aeron session " +
+        "and timestamp, and the packets sent but never received, with where the receiving side stopped."})
+    private List<Path> directories;
 
     @Override
     public Integer call()
     {
-        final JournalCommand.Read read = JournalCommand.read(directory);
+        if (directories.size() > 1)
+        {
+            return hops();
+        }
+        final JournalCommand.Read read = JournalCommand.read(directories.get(0));
         final JournalReader journal = read.journal();
         if (journal != null && !journal.records().isEmpty())
         {
             print(spec.commandLine().getOut(), journal, read.damage() != null);
         }
         return read.damage() == null ? 0 : JournalCommand.damaged(spec, read);
+    }
+
+    /** Several journals: the remote hops between them ({@link RemoteHops}). */
+    private int hops()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final List<JournalReader> journals = new ArrayList<>();
+        int exit = 0;
+        for (final Path directory : directories)
+        {
+            final JournalCommand.Read read = JournalCommand.read(directory);
+            if (read.damage() != null)
+            {
+                exit = JournalCommand.damaged(spec, read);
+            }
+            final JournalReader journal = read.journal();
+            if (journal == null)
+            {
+                continue;
+            }
+            journals.add(journal);
+            final JournalRecord runEnd = journal.runEnd();
+            out.printf(Locale.ROOT, "journal %s: %d records, %s%n", journal.directory(), journal.records().size(),
+                runEnd != null ? "the run ended " + runEnd.text() : "no end of run (the process died, or still runs)");
+        }
+        out.println();
+        final List<RemoteHops.Hop> hops = RemoteHops.of(journals);
+        if (hops.isEmpty())
+        {
+            out.println("remote hops: none (no journal has a remote publisher's note: framewire-remote's " +
+                "AeronPublisherCalculator writes one when it opens)");
+            out.flush();
+            return exit;
+        }
+        out.println("remote hops (publisher -> subscriber, packets matched by Aeron session and timestamp):");
+        for (final RemoteHops.Hop hop : hops)
+        {
+            out.printf(Locale.ROOT, "  %s stream '%s' -> Aeron session %d, stream id %d -> %s%n", hop.publisherNode(),
+                hop.stream(), hop.session(), hop.streamId(), hop.subscriberNode() == null ?
+                "no subscriber among these journals saw this session" : hop.subscriberNode() + " (" +
+                hop.subscriberRun() + ")");
+            out.printf(Locale.ROOT, "    sent %d (last %s), received %d (last %s), sent but never received %d%n",
+                hop.sent(), ts(hop.lastSent()), hop.received(), ts(hop.lastReceived()), hop.missing());
+            for (final RemoteHops.Missing m : hop.firstMissing())
+            {
+                out.printf(Locale.ROOT, "      never received: timestamp %s, sequence %d, %s%n", ts(m.timestamp()),
+                    m.sequence(), m.where());
+            }
+            if (hop.missing() > hop.firstMissing().size())
+            {
+                out.printf(Locale.ROOT, "      ... and %d more%n", hop.missing() - hop.firstMissing().size());
+            }
+            if (hop.subscriberNode() != null)
+            {
+                out.printf(Locale.ROOT, "    the receiving side stopped after %s: its run %s; its last word on the " +
+                    "session: %s%n", ts(hop.lastReceived()), hop.subscriberEnd() != null ? "ended " +
+                    hop.subscriberEnd() : "has no end in its journal (the process died, or still runs)",
+                    hop.subscriberLastNote());
+                if (hop.missing() > 0)
+                {
+                    out.println("    (a packet never received was dropped by the publisher under DROP, lost with a " +
+                        "receiver restart, or sent after the receiving side stopped)");
+                }
+            }
+        }
+        out.flush();
+        return exit;
     }
 
     static void print(final PrintWriter out, final JournalReader journal, final boolean partial)
@@ -173,7 +251,7 @@ public final class JournalPostmortemCommand implements Callable<Integer>
 
     private static String ts(final long timestamp)
     {
-        return timestamp == Timestamp.UNSET ? "-" : Timestamp.toString(timestamp);
+        return timestamp == Timestamp.UNSET || timestamp == Long.MIN_VALUE ? "-" : Timestamp.toString(timestamp);
     }
 
     private static String seconds(final long nanos)

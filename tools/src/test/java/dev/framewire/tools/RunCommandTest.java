@@ -166,6 +166,32 @@ class RunCommandTest
     }
 
     @Test
+    void theSummaryNamesItsOwnRunNotTheNewestInTheDirectory() throws Exception
+    {
+        // another process's run in the shared directory, newer than ours by name (a later start)
+        final Path journals = dir.resolve("shared");
+        final Path other = journals.resolve("run-29991231-235959-999-1");
+        java.nio.file.Files.createDirectories(other);
+        java.nio.file.Files.createFile(other.resolve("metadata.cq4t"));
+        final Path file = Cli.write(dir, "own.pbtxt", Cli.countingGraph(5));
+        final Cli.Result r = Cli.run("run", file.toString(), "--journal", journals.toString());
+        assertEquals(0, r.exit(), r.toString());
+        final Matcher named = Pattern.compile("journal: (\\S+) ").matcher(r.out());
+        assertTrue(named.find(), r.toString());
+        final Path run = Path.of(named.group(1));
+        assertNotEquals(other, run, r.toString());
+        assertTrue(run.getFileName().toString().matches("run-\\d{8}-\\d{6}-\\d{3}-" + ProcessHandle.current().pid() +
+            "(-\\d+)?"), r.toString());
+        assertTrue(java.nio.file.Files.isDirectory(run), r.toString());
+        // a second run in the same JVM (same pid) names the second, not the first
+        final Cli.Result again = Cli.run("run", file.toString(), "--journal", journals.toString());
+        final Matcher second = Pattern.compile("journal: (\\S+) ").matcher(again.out());
+        assertTrue(second.find(), again.toString());
+        assertNotEquals(run, Path.of(second.group(1)), again.toString());
+        assertNotEquals(other, Path.of(second.group(1)), again.toString());
+    }
+
+    @Test
     void theLatencyStampGetsARecorderOfItsOwn() throws Exception
     {
         final Path file = Cli.write(dir, "stamp.pbtxt", Cli.countingGraph(100).replace(

@@ -1,0 +1,563 @@
+package dev.framewire.tools;
+
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphException;
+import dev.framewire.core.GraphFailure;
+import dev.framewire.core.NodeConfig;
+import dev.framewire.core.Packet;
+import dev.framewire.core.PacketObserver;
+import org.HdrHistogram.Histogram;
+import org.agrona.collections.Long2LongHashMap;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One side of {@code framewire demo --split} ({@link DemoSplit} makes the two graphs): the cameras'
+ * process, which starts the analysis process as a child JVM, runs its half and prints the table; or
+ * the analysis process, which runs its half until the cameras' streams close.
+ *
+ * <p>Latency is end to end across both processes and measured as the single-process demo measures
+ * it, from a frame leaving its camera to the annotated frame leaving the annotator, by reading the
+ * same clock at both ends: {@code System.nanoTime()}, which on Linux is {@code CLOCK_MONOTONIC}, one
+ * clock for every process of the host. The cameras' process logs {@code (timestamp, nanoTime)} per
+ * frame sent, the analysis process per frame annotated; the analysis writes its log to a file when
+ * it ends and the cameras' process joins the two by timestamp (timestamps cross the link exactly).
+ * Nothing extra crosses with the frame. Across hosts the two clocks differ, and this join would
+ * need synchronised clocks (PTP) and a wall-clock stamp; it is a one-host measurement, and says so.
+ *
+ * <p>Threading: the command's thread runs everything but the observers (on the workers that run the
+ * camera and the annotator, one each per log) and the child's output forwarder.
+ */
+final class SplitRun
+{
+    /** The line the analysis prints once its graph runs: the cameras may start. */
+    static final String READY = "analysis ready";
+    private static final String ARRIVALS = "arrivals.txt";
+    private static final String ANALYSIS_SIDE = "process 2 (analysis)";
+    private static final String ANALYSIS_JOURNAL = "journal of " + ANALYSIS_SIDE + ": ";
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long START_TIMEOUT = TimeUnit.SECONDS.toNanos(60);
+
+    private final CommandSpec spec;
+    private final JournalOptions journal;
+    private final List<DemoGraph.Chain> chains;
+    private final DemoSplit.Sides sides;
+    private final double duration;
+    private final double fps;
+    private final long warmupFrames;
+    private final int logCapacity;
+    private long framesAnalysed;
+    /** The analysis process's run journal, as its output named it (the forwarder's thread writes it). */
+    private volatile String analysisJournal;
+
+    SplitRun(
+        final CommandSpec spec,
+        final JournalOptions journal,
+        final List<DemoGraph.Chain> chains,
+        final DemoSplit.Sides sides,
+        final double duration,
+        final double fps,
+        final boolean real,
+        final long warmupFrames,
+        final long framesPerCamera)
+    {
+        this.spec = spec;
+        this.journal = journal;
+        this.chains = chains;
+        this.sides = sides;
+        this.duration = duration;
+        this.fps = real ? 1000 : fps;
+        this.warmupFrames = warmupFrames;
+        this.logCapacity = (int)Math.min(1 << 20, framesPerCamera > 0 ? framesPerCamera + 16 : 1 << 18);
+    }
+
+    /** Frames annotated in the analysis process, over all cameras (after {@link #cameras}). */
+    long framesAnalysed()
+    {
+        return framesAnalysed;
+    }
+
+    // ---------------------------------------------------------------- process 1
+
+    /**
+     * The cameras' process: starts the analysis, runs the cameras' half, waits for the analysis to
+     * end, prints the table.
+     *
+     * @param args this command's own arguments, given to the analysis process too.
+     * @return the exit code.
+     */
+    int cameras(final List<String> args) throws Exception
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final Path exchange = Files.createTempDirectory("framewire-split-");
+        final Process child = startAnalysis(args, exchange);
+        final CountDownLatch ready = new CountDownLatch(1);
+        final Thread forwarder = new Thread(() -> forward(child, out, ready), "framewire-split-analysis-output");
+        forwarder.setDaemon(true);
+        forwarder.start();
+        try
+        {
+            final long until = System.nanoTime() + START_TIMEOUT;
+            while (!ready.await(100, TimeUnit.MILLISECONDS))
+            {
+                if (!child.isAlive() || System.nanoTime() > until)
+                {
+                    forwarder.join(TimeUnit.SECONDS.toMillis(5));
+                    throw new CommandFailure("--split: the analysis process " + (child.isAlive() ?
+                        "did not start within 60 s" : "ended with exit code " + child.exitValue() + " before it ran") +
+                        " (its output is above)");
+                }
+            }
+            final TimeLog[] sent = new TimeLog[chains.size()];
+            long drops = 0;
+            GraphException failure = null;
+            final long start = System.nanoTime();
+            long end;
+            final GraphConfig config = journal.apply(sides.cameras(), List.of());
+            try (Graph graph = GraphFiles.validate("the cameras' half", config))
+            {
+                for (int c = 0; c < sent.length; c++)
+                {
+                    sent[c] = new TimeLog(logCapacity);
+                    graph.observe(chains.get(c).cameraStream(), sent[c]);
+                }
+                startGraph(graph);
+                long deadline = start + START_TIMEOUT;
+                boolean running = false;
+                long tick = start;
+                long last = 0;
+                while (true)
+                {
+                    final long first = firstStamp(sent);
+                    if (!running && first != 0)
+                    {
+                        running = true;
+                        deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
+                    }
+                    final long next = tick + SECOND;
+                    if (graph.awaitDone(Math.max(0, Math.min(next, deadline) - System.nanoTime()), TimeUnit.NANOSECONDS))
+                    {
+                        break;
+                    }
+                    final long now = System.nanoTime();
+                    if (now >= deadline)
+                    {
+                        graph.cancel();
+                        break;
+                    }
+                    if (now >= next)
+                    {
+                        final long frames = total(sent);
+                        out.printf(Locale.ROOT, "[%4.0f s] frames captured %8d  %7.1f fps%n", (now - start) / 1e9, frames,
+                            (frames - last) * 1e9 / (now - tick));
+                        out.flush();
+                        last = frames;
+                        tick = now;
+                    }
+                }
+                end = System.nanoTime();
+                try
+                {
+                    graph.waitUntilDone();
+                }
+                catch (final GraphException ex)
+                {
+                    if (!ex.isCancelled())
+                    {
+                        failure = ex;
+                    }
+                }
+                for (final NodeConfig node : config.nodes())
+                {
+                    drops += graph.dropCount(node.name());
+                }
+            }
+            // closed: the publishers' CLOSE crosses, and the analysis ends at it
+            if (!child.waitFor(60, TimeUnit.SECONDS))
+            {
+                throw new CommandFailure("--split: the analysis process did not end within 60 s of the cameras' " +
+                    "(its output is above)");
+            }
+            forwarder.join(TimeUnit.SECONDS.toMillis(5));
+            if (failure != null)
+            {
+                final PrintWriter err = spec.commandLine().getErr();
+                err.println("the cameras' run failed:");
+                for (final GraphFailure f : failure.failures())
+                {
+                    err.println("  " + f);
+                }
+                err.flush();
+                return 1;
+            }
+            final Long2LongHashMap[] arrivals = readArrivals(exchange.resolve(ARRIVALS));
+            if (arrivals == null || child.exitValue() != 0)
+            {
+                spec.commandLine().getErr().println("--split: the analysis process ended with exit code " +
+                    child.exitValue() + (arrivals == null ? " and no arrivals log" : "") + " (its output is above)");
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            final long first = firstStamp(sent);
+            report(out, sent, arrivals, (end - (first != 0 ? first : start)) / 1e9, drops);
+            final Path own = journaled(out, "process 1 (cameras)");
+            if (own != null && analysisJournal != null)
+            {
+                out.println("  follow the frames across the link: scripts/framewire journal postmortem " + own + " " +
+                    analysisJournal);
+            }
+            out.flush();
+            return 0;
+        }
+        finally
+        {
+            if (child.isAlive())
+            {
+                child.destroyForcibly();
+            }
+            Files.deleteIfExists(exchange.resolve(ARRIVALS));
+            Files.deleteIfExists(exchange);
+        }
+    }
+
+    private void startGraph(final Graph graph)
+    {
+        try
+        {
+            graph.start();
+        }
+        catch (final UncheckedIOException ex)
+        {
+            throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or --no-journal)");
+        }
+    }
+
+    /** The same java, JVM flags and class path as this one, running {@code framewire demo ARGS --split-analysis DIR}. */
+    private static Process startAnalysis(final List<String> args, final Path exchange) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (final String flag : ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            // a debugger's or agent's port or file would clash with this process's
+            if (!flag.startsWith("-agentlib") && !flag.startsWith("-javaagent") && !flag.startsWith("-Xrunjdwp"))
+            {
+                command.add(flag);
+            }
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(FramewireCommand.class.getName());
+        command.add("demo");
+        command.addAll(args);
+        command.add("--split-analysis");
+        command.add(exchange.toString());
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private void forward(final Process child, final PrintWriter out, final CountDownLatch ready)
+    {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
+            StandardCharsets.UTF_8)))
+        {
+            String line;
+            while ((line = lines.readLine()) != null)
+            {
+                out.println("  [analysis] " + line);
+                out.flush();
+                if (line.equals(READY))
+                {
+                    ready.countDown();
+                }
+                else if (line.startsWith(ANALYSIS_JOURNAL))
+                {
+                    analysisJournal = line.substring(ANALYSIS_JOURNAL.length());
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            out.println("  [analysis] (its output could not be read: " + ex + ")");
+            out.flush();
+        }
+    }
+
+    private Long2LongHashMap[] readArrivals(final Path file) throws IOException
+    {
+        if (!Files.isRegularFile(file))
+        {
+            return null;
+        }
+        final Long2LongHashMap[] arrivals = new Long2LongHashMap[chains.size()];
+        for (int c = 0; c < arrivals.length; c++)
+        {
+            arrivals[c] = new Long2LongHashMap(Long.MIN_VALUE);
+        }
+        boolean complete = false;
+        for (final String line : Files.readAllLines(file, StandardCharsets.UTF_8))
+        {
+            if (line.equals("end"))
+            {
+                complete = true;
+                break;
+            }
+            final String[] f = line.split(" ");
+            arrivals[Integer.parseInt(f[0])].put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+        }
+        return complete ? arrivals : null;
+    }
+
+    private void report(
+        final PrintWriter out,
+        final TimeLog[] sent,
+        final Long2LongHashMap[] arrivals,
+        final double seconds,
+        final long drops)
+    {
+        final Histogram all = new Histogram(HIGHEST_NANOS, 3);
+        final Histogram[] latency = new Histogram[sent.length];
+        final long[] analysed = new long[sent.length];
+        long warm = 0;
+        for (int c = 0; c < sent.length; c++)
+        {
+            latency[c] = new Histogram(HIGHEST_NANOS, 3);
+            final TimeLog log = sent[c];
+            for (int i = 0; i < log.count(); i++)
+            {
+                final long arrived = arrivals[c].get(log.timestamp(i));
+                if (arrived == Long.MIN_VALUE)
+                {
+                    continue;
+                }
+                analysed[c]++;
+                if (DemoCommand.frameIndex(log.timestamp(i), fps) < warmupFrames)
+                {
+                    warm++;
+                    continue;
+                }
+                latency[c].recordValue(Math.max(0, Math.min(HIGHEST_NANOS, arrived - log.nanos(i))));
+            }
+            all.add(latency[c]);
+        }
+        out.println();
+        out.printf(Locale.ROOT, "end-to-end latency across both processes, camera (process 1) to annotated frame " +
+            "(process 2) (ms)%s:%n", warm > 0 ? ", without each camera's first " + warmupFrames + " frames of video (" + warm +
+            " in all, JIT warm-up)" : "");
+        out.printf(Locale.ROOT, "%-8s %9s %9s %8s %9s %9s %9s %9s%n", "camera", "captured", "analysed", "fps", "p50", "p99",
+            "p99.9", "max");
+        long totalSent = 0;
+        long totalAnalysed = 0;
+        for (int c = 0; c < sent.length; c++)
+        {
+            totalSent += sent[c].count();
+            totalAnalysed += analysed[c];
+            row(out, chains.get(c).camera(), sent[c].count(), analysed[c], seconds, latency[c]);
+        }
+        row(out, "all", totalSent, totalAnalysed, seconds, all);
+        framesAnalysed = totalAnalysed;
+        out.println();
+        out.println("clock: System.nanoTime() in both processes, CLOCK_MONOTONIC, one clock for every process of this " +
+            "host; nothing but the frame crosses the link (frames are matched by timestamp)");
+        out.printf(Locale.ROOT, "dropped in process 1 (flow limiters, and the publishers when the link or the " +
+            "analysis could not take a frame): %d; captured but not analysed: %d%n", drops, totalSent - totalAnalysed);
+    }
+
+    private static void row(
+        final PrintWriter out, final String name, final long sent, final long analysed, final double seconds,
+        final Histogram h)
+    {
+        final boolean any = h.getTotalCount() > 0;
+        out.printf(Locale.ROOT, "%-8s %9d %9d %8.1f %9.3f %9.3f %9.3f %9.3f%n", name, sent, analysed, analysed / seconds,
+            any ? h.getValueAtPercentile(50) / 1e6 : 0.0, any ? h.getValueAtPercentile(99) / 1e6 : 0.0,
+            any ? h.getValueAtPercentile(99.9) / 1e6 : 0.0, any ? h.getMaxValue() / 1e6 : 0.0);
+    }
+
+    // ---------------------------------------------------------------- process 2
+
+    /**
+     * The analysis process: runs its half until the cameras' streams close (or their process is gone),
+     * then writes what it annotated, and when, to {@code exchange/arrivals.txt}.
+     *
+     * @param exchange the directory the cameras' process reads the log from.
+     * @return the exit code.
+     */
+    int analysis(final Path exchange) throws IOException, InterruptedException
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final TimeLog[] arrived = new TimeLog[chains.size()];
+        final GraphConfig config = journal.apply(sides.analysis(), List.of());
+        GraphException failure = null;
+        long drops = 0;
+        try (Graph graph = GraphFiles.validate("the analysis half", config))
+        {
+            for (int c = 0; c < arrived.length; c++)
+            {
+                arrived[c] = new TimeLog(logCapacity);
+                graph.observe(chains.get(c).endStream(), arrived[c]);
+            }
+            startGraph(graph);
+            out.println(READY);
+            out.flush();
+            // the cameras' process ends it with the streams' close; this is only a guard against a lost one
+            if (!graph.awaitDone((long)(duration * SECOND) + 3 * START_TIMEOUT, TimeUnit.NANOSECONDS))
+            {
+                out.println("the cameras' streams did not close in time; cancelling");
+                graph.cancel();
+            }
+            try
+            {
+                graph.waitUntilDone();
+            }
+            catch (final GraphException ex)
+            {
+                if (!ex.isCancelled())
+                {
+                    failure = ex;
+                }
+            }
+            for (final NodeConfig node : config.nodes())
+            {
+                drops += graph.dropCount(node.name());
+            }
+        }
+        if (failure != null)
+        {
+            out.println("the analysis run failed:");
+            for (final GraphFailure f : failure.failures())
+            {
+                out.println("  " + f);
+            }
+            out.flush();
+            return 1;
+        }
+        final StringBuilder log = new StringBuilder();
+        long frames = 0;
+        for (int c = 0; c < arrived.length; c++)
+        {
+            frames += arrived[c].count();
+            for (int i = 0; i < arrived[c].count(); i++)
+            {
+                log.append(c).append(' ').append(arrived[c].timestamp(i)).append(' ').append(arrived[c].nanos(i))
+                    .append('\n');
+            }
+        }
+        log.append("end\n");
+        Files.writeString(exchange.resolve(ARRIVALS), log, StandardCharsets.UTF_8);
+        out.printf(Locale.ROOT, "analysis done: %d frames annotated; dropped or rejected in process 2: %d%n", frames,
+            drops);
+        journaled(out, ANALYSIS_SIDE);
+        out.flush();
+        return 0;
+    }
+
+    private Path journaled(final PrintWriter out, final String side)
+    {
+        final Path run = journal.lastRun();
+        if (run != null)
+        {
+            out.println("journal of " + side + ": " + run);
+        }
+        return run;
+    }
+
+    private static long firstStamp(final TimeLog[] logs)
+    {
+        long first = 0;
+        for (final TimeLog log : logs)
+        {
+            final long t = log.firstNanos();
+            if (t != 0 && (first == 0 || t < first))
+            {
+                first = t;
+            }
+        }
+        return first;
+    }
+
+    private static long total(final TimeLog[] logs)
+    {
+        long sum = 0;
+        for (final TimeLog log : logs)
+        {
+            sum += log.countAcquire();
+        }
+        return sum;
+    }
+
+    /**
+     * {@code (timestamp, System.nanoTime())} of each packet on one stream, in preallocated arrays: one
+     * writer (the worker that runs the stream's producer); read by others only after the run, except
+     * the count and the first time, which are published for progress lines.
+     */
+    static final class TimeLog implements PacketObserver
+    {
+        private final long[] timestamps;
+        private final long[] nanos;
+        private final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+        private volatile long firstNanos;
+
+        TimeLog(final int capacity)
+        {
+            this.timestamps = new long[capacity];
+            this.nanos = new long[capacity];
+        }
+
+        @Override
+        public void onPacket(final Packet packet)
+        {
+            final long now = System.nanoTime();
+            final long n = count.getPlain();
+            if (n == 0)
+            {
+                firstNanos = now;
+            }
+            if (n < timestamps.length) // past the capacity a packet is not logged (a run longer than planned)
+            {
+                timestamps[(int)n] = packet.timestamp();
+                nanos[(int)n] = now;
+                count.setRelease(n + 1);
+            }
+        }
+
+        int count()
+        {
+            return (int)count.getAcquire();
+        }
+
+        long countAcquire()
+        {
+            return count.getAcquire();
+        }
+
+        long firstNanos()
+        {
+            return firstNanos;
+        }
+
+        long timestamp(final int i)
+        {
+            return timestamps[i];
+        }
+
+        long nanos(final int i)
+        {
+            return nanos[i];
+        }
+    }
+}
