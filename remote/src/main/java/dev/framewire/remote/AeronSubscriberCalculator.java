@@ -9,13 +9,16 @@ import dev.framewire.core.Timestamp;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PixelFormat;
+import io.aeron.AeronCounters;
 import io.aeron.Image;
+import io.aeron.driver.status.StreamCounter;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.status.CountersReader;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -61,7 +64,10 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * reported the same way. Packets that never arrived (dropped by a publisher under {@code DROP}, or
  * sent before this receiver joined or while it was down) are counted by the gaps in the messages'
  * sequence numbers and reported as a {@link RemoteStatus.Kind#GAP}, with the count so far, in the
- * same rhythm. Every report is also a JFR event, {@code dev.framewire.RemoteStream}.
+ * same rhythm. A publisher that stays more than {@code behind_bytes} ahead of this subscriber for
+ * {@code behind_ms} (from the driver's counters: see {@link #checkLags}) is reported as
+ * {@link RemoteStatus.Kind#BEHIND}, and {@link RemoteStatus.Kind#CAUGHT_UP} when it no longer is.
+ * Every report is also a JFR event, {@code dev.framewire.RemoteStream}.
  * {@code publisher_lost} says what a loss without a CLOSE message does: {@code WAIT} (the default)
  * keeps the stream open for a publisher to come back (its timestamps must then continue above the
  * bound), {@code CLOSE} closes it.
@@ -131,6 +137,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private String lastRejectionSource;
     private long lost;
     private long reportedLost;
+    /** {@code behind_bytes}, 0 for the default by transport (see {@link Lag}). */
+    private long behindBytes;
+    private long behindNanos;
+    /** Each connected publisher's lag; changed only when an image comes or goes. */
+    private Lag[] lags = new Lag[0];
     private long lastGapReportNanos;
     private String lastGap;
     private String lastGapSource;
@@ -146,7 +157,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             .option("publisher_lost", OptionType.STRING, "WAIT")
             .oneOf("publisher_lost", "WAIT", "CLOSE")
             .option("idle_strategy", OptionType.STRING, "BACKOFF")
-            .oneOf("idle_strategy", "BACKOFF", "YIELD", "BUSY_SPIN");
+            .oneOf("idle_strategy", "BACKOFF", "YIELD", "BUSY_SPIN")
+            .option("behind_bytes", OptionType.LONG, 0L)
+            .range("behind_bytes", 0, Integer.MAX_VALUE)
+            .option("behind_ms", OptionType.LONG, 1000L)
+            .range("behind_ms", 1, 3_600_000);
         RemoteCalculators.driverOptions(contract);
     }
 
@@ -168,6 +183,9 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         waitNanos = TimeUnit.MILLISECONDS.toNanos(ctx.options().getLong("wait_ms"));
         closeOnLoss = "CLOSE".equals(ctx.options().getString("publisher_lost"));
         idle = idleStrategy(ctx.options().getString("idle_strategy"));
+        behindBytes = ctx.options().getLong("behind_bytes");
+        behindNanos = TimeUnit.MILLISECONDS.toNanos(ctx.options().getLong("behind_ms"));
+        lags = new Lag[0];
         channel = ctx.options().getString("channel");
         closing = false;
         rejected = 0;
@@ -262,6 +280,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             }
             idle.idle();
         }
+        if (lags.length != 0)
+        {
+            checkLags(ctx.nanoTime());
+        }
         if (status != null)
         {
             status.setNextTimestampBound(data.nextTimestampBound());
@@ -271,6 +293,107 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             ctx.stop();
         }
         this.ctx = null;
+    }
+
+    /**
+     * Once a call: how far each publisher is ahead of this subscriber, from the driver's own
+     * counters (two volatile loads an image, nothing allocated). A lag that stays at or above the
+     * threshold in every look for {@code behind_ms} is reported once as {@link RemoteStatus.Kind#BEHIND};
+     * the first look below it then reports {@link RemoteStatus.Kind#CAUGHT_UP}. A subscriber that is
+     * not called (the queue it feeds is full) is not looked at: the look after counts from the first.
+     */
+    private void checkLags(final long now)
+    {
+        final CountersReader counters = driver.aeron().countersReader();
+        for (final Lag lag : lags)
+        {
+            if (lag.counterId < 0)
+            {
+                continue;
+            }
+            final long bytes = counters.getCounterValue(lag.counterId) - lag.image.position();
+            if (bytes >= lag.threshold)
+            {
+                if (lag.since < 0)
+                {
+                    lag.since = now;
+                    lag.max = bytes;
+                }
+                else
+                {
+                    lag.max = Math.max(lag.max, bytes);
+                    if (!lag.behind && now - lag.since >= behindNanos)
+                    {
+                        lag.behind = true;
+                        onLag(RemoteStatus.Kind.BEHIND, lag, bytes + " bytes behind the publisher, at least " +
+                            lag.threshold + " for " + TimeUnit.NANOSECONDS.toMillis(now - lag.since) + " ms (at most " +
+                            lag.max + "); downstream does not take the stream as fast as it comes");
+                    }
+                }
+            }
+            else if (lag.since >= 0)
+            {
+                if (lag.behind)
+                {
+                    onLag(RemoteStatus.Kind.CAUGHT_UP, lag, "caught up after " +
+                        TimeUnit.NANOSECONDS.toMillis(now - lag.since) + " ms behind, at most " + lag.max + " bytes");
+                }
+                lag.since = -1;
+                lag.behind = false;
+            }
+        }
+    }
+
+    private void onLag(final RemoteStatus.Kind kind, final Lag lag, final String why)
+    {
+        if (kind == RemoteStatus.Kind.BEHIND)
+        {
+            LOG.warn("node '{}': {} on {} stream id {}: {}", node, lag.source, channel, streamId, why);
+        }
+        else
+        {
+            LOG.info("node '{}': {} on {} stream id {}: {}", node, lag.source, channel, streamId, why);
+        }
+        ctx.journalNote(Timestamp.UNSET, lag.image.sessionId(), JOURNAL_NOTE + "session " + lag.image.sessionId() + " " +
+            kind.name().toLowerCase(Locale.ROOT) + ", stream id " + streamId + ", channel " + channel + ": " + why);
+        emitStatus(kind, lag.source, why);
+    }
+
+    /**
+     * An image that came: finds the driver's counter of how far its publisher got, the receiver's
+     * high-water mark over UDP ({@code rcv-hwm}) or the publication's position over IPC
+     * ({@code pub-pos}), keyed by session and stream id as the driver labels them. Rare: allocates.
+     */
+    private void addLag(final Image image, final String source)
+    {
+        final boolean ipc = channel.startsWith("aeron:ipc");
+        final int type = ipc ? AeronCounters.DRIVER_PUBLISHER_POS_TYPE_ID : AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID;
+        final int[] found = {-1, -1};
+        driver.aeron().countersReader().forEach((counterId, typeId, key, label) ->
+        {
+            if (typeId == type && key.getInt(StreamCounter.SESSION_ID_OFFSET) == image.sessionId() &&
+                key.getInt(StreamCounter.STREAM_ID_OFFSET) == streamId)
+            {
+                found[key.getLong(StreamCounter.REGISTRATION_ID_OFFSET) == image.correlationId() ? 0 : 1] = counterId;
+            }
+        });
+        // the receiver's counters carry the image's registration; a publication's (IPC) its own
+        final int counterId = found[0] >= 0 ? found[0] : found[1];
+        // half of what a publisher may get ahead by default before flow control stops it: Aeron's
+        // receiver window over UDP (128 KiB), half the term over IPC
+        final long threshold = behindBytes != 0 ? behindBytes : ipc ? image.termBufferLength() / 4 : 64 * 1024;
+        final Lag[] more = java.util.Arrays.copyOf(lags, lags.length + 1);
+        more[lags.length] = new Lag(image, source, counterId, threshold);
+        lags = more;
+        if (counterId < 0)
+        {
+            LOG.info("node '{}': no driver counter found for {}: its lag is not watched", node, source);
+        }
+    }
+
+    private void removeLag(final int session)
+    {
+        lags = java.util.Arrays.stream(lags).filter(l -> l.image.sessionId() != session).toArray(Lag[]::new);
     }
 
     @Override
@@ -575,8 +698,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                         " connected, stream id " + streamId + ", channel " + channel + ", from " + event.source);
                 }
                 emitStatus(RemoteStatus.Kind.CONNECTED, source, "publisher connected");
+                addLag(event.image, source);
                 continue;
             }
+            removeLag(event.session);
             final Session r = sessions.remove(event.session);
             if (r != null && r.payload != null)
             {
@@ -697,12 +822,39 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         final boolean available;
         final int session;
         final String source;
+        final Image image;
 
         ImageEvent(final boolean available, final Image image)
         {
             this.available = available;
             this.session = image.sessionId();
             this.source = image.sourceIdentity();
+            this.image = image;
+        }
+    }
+
+    /**
+     * How far one publisher is ahead of this subscriber (see {@link #checkLags}). Threshold by
+     * default: half of what flow control lets a publisher get ahead by default, 64 KiB over UDP (of
+     * Aeron's 128 KiB receiver window) and a quarter of the term over IPC (of its half-term window).
+     */
+    private static final class Lag
+    {
+        final Image image;
+        final String source;
+        final int counterId;
+        final long threshold;
+        /** When the lag was first seen at or above the threshold in this run of looks; -1 when below. */
+        long since = -1;
+        long max;
+        boolean behind;
+
+        Lag(final Image image, final String source, final int counterId, final long threshold)
+        {
+            this.image = image;
+            this.source = source;
+            this.counterId = counterId;
+            this.threshold = threshold;
         }
     }
 }

@@ -18,7 +18,15 @@ public final class RemoteStatus
         /** Messages were rejected and dropped; {@link #reason()} says why for the last one. */
         REJECTED,
         /** Packets never arrived (a gap in the publisher's sequence); {@link #lost()} counts them. */
-        GAP
+        GAP,
+        /**
+         * This subscriber has fallen behind a publisher: its position has stayed at least
+         * {@code behind_bytes} below what the driver received (or, over IPC, what the publisher
+         * wrote) for {@code behind_ms}; {@link #reason()} says by how much.
+         */
+        BEHIND,
+        /** A subscriber that was {@link #BEHIND} has caught up; {@link #reason()} says after how long. */
+        CAUGHT_UP
     }
 
     private final Kind kind;
