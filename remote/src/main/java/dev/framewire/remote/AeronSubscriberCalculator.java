@@ -65,7 +65,7 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * sent before this receiver joined or while it was down) are counted by the gaps in the messages'
  * sequence numbers and reported as a {@link RemoteStatus.Kind#GAP}, with the count so far, in the
  * same rhythm. A publisher that stays more than {@code behind_bytes} ahead of this subscriber for
- * {@code behind_ms} (from the driver's counters: see {@link #checkLags}) is reported as
+ * {@code behind_ms} (from the driver's counters, read each call) is reported as
  * {@link RemoteStatus.Kind#BEHIND}, and {@link RemoteStatus.Kind#CAUGHT_UP} when it no longer is.
  * Every report is also a JFR event, {@code dev.framewire.RemoteStream}.
  * {@code publisher_lost} says what a loss without a CLOSE message does: {@code WAIT} (the default)
