@@ -4,4 +4,6 @@
 # snapshots, for 20 s. Options: scripts/demo.sh --help
 # Real video instead (needs ffmpeg): --source URL, repeatable, one camera each (rtsp://..., udp://...,
 # a file, /dev/video0); --record DIR writes each camera's annotated video as MP4 clips.
+# Cameras that come and go: --hotplug starts with 2 cameras, each a subgraph added to the running
+# graph, adds one every 5 s up to 8, then removes them one by one (--hotplug-every MS, --hotplug-max N).
 exec "$(dirname "$0")/framewire" demo "$@"
