@@ -64,6 +64,14 @@ import java.util.stream.Stream;
  * {@code --duration} from the first frame (a paced run then has 2 s to drain its last frames before
  * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
  *
+ * <p>{@code --hotplug}: the cameras come and go while the graph runs. The first camera's chain
+ * becomes a subgraph template ({@link DemoGraph#hotplug}) and each camera is an instance of it added
+ * with {@code Graph.addSubgraph} ({@code cam0}, {@code cam1}, ...; nodes {@code cam3__gray}): 2 at
+ * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
+ * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
+ * with each camera's frame rate, and the latency table per camera at the end. That run is not
+ * journaled: the journal does not record subgraphs yet.
+ *
  * <p>The run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal DIR},
  * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
  * {@code journal postmortem} and {@code journal replay} on it.
