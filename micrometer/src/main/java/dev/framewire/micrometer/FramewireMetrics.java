@@ -172,6 +172,7 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
     {
         final StatsCache cache = new StatsCache(graph, refreshNanos);
         final Bound b = new Bound(registry, cache, Tags.of("graph", graphName).and(extraTags));
+        cache.onNodesChanged(() -> sync(b));
         final Tags graphTags = b.graphTags;
         final List<Meter> meters = b.graphMeters;
         // The function counters and timers below hold their state object weakly (Micrometer's
@@ -219,7 +220,6 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
             bound.add(b);
         }
         sync(b);
-        cache.onNodesChanged(() -> sync(b));
     }
 
     /**

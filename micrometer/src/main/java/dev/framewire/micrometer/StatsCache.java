@@ -36,7 +36,7 @@ final class StatsCache
     /** A refill found other nodes than {@link #current()} last gave the binder. */
     private volatile boolean nodesChanged;
     /** What the binder does when the nodes changed: make its meters match them; set once, before any read. */
-    private Runnable onNodesChanged = () -> { };
+    private volatile Runnable onNodesChanged = () -> { };
 
     StatsCache(final Graph graph, final long refreshNanos)
     {

@@ -10,6 +10,8 @@ import dev.framewire.core.IdleKind;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -163,6 +165,25 @@ class FramewireMetricsHotplugTest
             assertTrue(cameraMeters(registry, "cam1").isEmpty());
             assertEquals(20, cameraMeters(registry, "cam2").size());
             assertEquals(graphMeters + 20, registry.getMeters().size());
+        }
+    }
+
+    @Test
+    void aPrometheusScrapeMakesTheNewCamerasMetersForTheNextScrape() throws Exception
+    {
+        final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (Graph graph = new Graph(base()))
+        {
+            FramewireMetrics.builder(graph).refreshInterval(Duration.ZERO).build().bindTo(registry);
+            graph.start();
+            addAndFeed(graph, "cam4");
+            registry.scrape(); // its reads find the nodes changed and register cam4's meters meanwhile
+            final String next = registry.scrape();
+            assertTrue(next.contains("framewire_node_calls_total{camera=\"cam4\",graph=\"graph\",node=\"cam4__detect\"} " +
+                PACKETS), next);
+            graph.removeSubgraph("cam4").get(10, TimeUnit.SECONDS);
+            registry.scrape();
+            assertTrue(!registry.scrape().contains("cam4"), "gone from the scrape after the next");
         }
     }
 
