@@ -7,4 +7,6 @@
 # --split: the same demo as two processes on this machine over Aeron UDP on 127.0.0.1 (cameras,
 # flow limiters and grayscale in this one; half size, motion and annotation in a second JVM it
 # starts), with the end-to-end latency table across both (docs/REMOTE.md).
+# Cameras that come and go: --hotplug starts with 2 cameras, each a subgraph added to the running
+# graph, adds one every 5 s up to 8, then removes them one by one (--hotplug-every MS, --hotplug-max N).
 exec "$(dirname "$0")/framewire" demo "$@"

@@ -223,6 +223,17 @@ public final class GraphStats
         }
 
         /**
+         * The node's id in its graph, never given to another node of the graph, even one added
+         * later under the same name (a subgraph removed and added again): tells the two apart.
+         *
+         * @return the id.
+         */
+        public int id()
+        {
+            return node.id;
+        }
+
+        /**
          * The executor the node runs on.
          *
          * @return the executor's name.

@@ -19,10 +19,13 @@ import org.HdrHistogram.Recorder;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -73,10 +76,14 @@ import java.util.function.ToDoubleFunction;
  * <p>Reading: the meters read one {@link GraphStats} snapshot, refilled in place at most once per
  * refresh interval ({@link Builder#refreshInterval}, 100 ms by default) when a meter is read, on the
  * reading thread. The graph's workers do nothing for it: the counters are the engine's own, read
- * with opaque or acquire loads. The nodes bound are the graph's when {@link #bindTo} runs; a node
- * gone since reads as NaN.
+ * with opaque or acquire loads.
  *
- * <p>Threading: build and bind from any thread; the meters may be read from any thread.
+ * <p>The node meters follow the graph's nodes: a read that refills the snapshot and finds the
+ * graph's nodes changed (a subgraph added or removed at run time) registers the new nodes' meters
+ * and removes the gone nodes' from the registry, on the reading thread; {@link #sync()} does the
+ * same at once. Until then a gone node's meters read NaN.
+ *
+ * <p>Threading: build, bind and sync from any thread; the meters may be read from any thread.
  */
 public final class FramewireMetrics implements MeterBinder, AutoCloseable
 {
@@ -92,9 +99,25 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
     private final Map<String, Recorder> latencies;
     private final List<Bound> bound = new ArrayList<>();
 
-    /** Meters this binder registered in one registry, to remove on {@link #close()}. */
-    private record Bound(MeterRegistry registry, List<Meter> meters)
+    /**
+     * What this binder registered in one registry: the graph's meters, and each node's by node id,
+     * kept in step with the graph's nodes by {@link #sync(Bound)} (under this object's monitor).
+     */
+    private static final class Bound
     {
+        final MeterRegistry registry;
+        final StatsCache cache;
+        final Tags graphTags;
+        final List<Meter> graphMeters = new ArrayList<>();
+        final Map<Integer, List<Meter>> nodeMeters = new LinkedHashMap<>();
+        boolean closed;
+
+        Bound(final MeterRegistry registry, final StatsCache cache, final Tags graphTags)
+        {
+            this.registry = registry;
+            this.cache = cache;
+            this.graphTags = graphTags;
+        }
     }
 
     private FramewireMetrics(final Builder b)
@@ -147,9 +170,11 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
     @Override
     public void bindTo(final MeterRegistry registry)
     {
-        final List<Meter> meters = new ArrayList<>();
         final StatsCache cache = new StatsCache(graph, refreshNanos);
-        final Tags graphTags = Tags.of("graph", graphName).and(extraTags);
+        final Bound b = new Bound(registry, cache, Tags.of("graph", graphName).and(extraTags));
+        cache.onNodesChanged(() -> sync(b));
+        final Tags graphTags = b.graphTags;
+        final List<Meter> meters = b.graphMeters;
         // The function counters and timers below hold their state object weakly (Micrometer's
         // rule), and the cache is theirs: this gauge holds it strongly, so the meters live as long
         // as they are registered, whether or not the caller keeps this binder.
@@ -171,45 +196,6 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
         meters.add(FunctionCounter.builder("framewire.graph.memory.drops", cache,
                 c -> c.graph(GraphStats::memoryDrops))
             .tags(graphTags).description("Packets dropped to stay within the memory budget").register(registry));
-
-        final GraphStats stats = cache.current();
-        final boolean timed = stats.processCallsTimed();
-        for (final NodeStats node : stats.nodes())
-        {
-            final String name = node.name();
-            final String camera = Objects.requireNonNullElse(cameraOf.apply(name), "");
-            final Tags tags = graphTags.and("node", name, "camera", camera);
-            meters.add(nodeCounter(registry, cache, tags, name, "framewire.node.packets.in", NodeStats::packetsIn,
-                "Packets that arrived on the node's inputs"));
-            meters.add(nodeCounter(registry, cache, tags, name, "framewire.node.packets.out", NodeStats::packetsOut,
-                "Packets the node emitted that went out"));
-            meters.add(nodeCounter(registry, cache, tags, name, "framewire.node.calls", NodeStats::calls,
-                "Calls of the node: input sets processed, or a source's calls"));
-            for (final DropReason reason : DropReason.values())
-            {
-                meters.add(nodeCounter(registry, cache, tags.and("reason", reason.tag()), name,
-                    "framewire.node.packets.dropped", n -> n.drops(reason), "Packets the node dropped, by reason"));
-            }
-            meters.add(Gauge.builder("framewire.node.calls.in.flight", cache,
-                    c -> c.node(name, NodeStats::callsInFlight))
-                .tags(tags).description("Calls of the node in flight now").register(registry));
-            final List<InputStats> inputs = node.inputs();
-            for (int i = 0; i < inputs.size(); i++)
-            {
-                final int input = i;
-                meters.add(Gauge.builder("framewire.node.queue.depth", cache,
-                        c -> c.node(name, n -> n.inputs().get(input).queued()))
-                    .tags(tags.and("stream", inputs.get(i).stream()))
-                    .description("Packets queued on one input of the node").register(registry));
-            }
-            if (timed)
-            {
-                meters.add(FunctionTimer.builder("framewire.node.process", cache,
-                        c -> (long)c.node(name, NodeStats::calls), c -> c.node(name, NodeStats::processNanos),
-                        TimeUnit.NANOSECONDS)
-                    .tags(tags).description("Calls of the node and their time in process").register(registry));
-            }
-        }
         for (final Map.Entry<String, Recorder> e : latencies.entrySet())
         {
             final String node = e.getKey();
@@ -231,8 +217,113 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
         }
         synchronized (bound)
         {
-            bound.add(new Bound(registry, meters));
+            bound.add(b);
         }
+        sync(b);
+    }
+
+    /**
+     * Makes the node meters match the graph's nodes now, in every registry this binder is bound to:
+     * registers the meters of nodes added since (a subgraph added with {@link Graph#addSubgraph}),
+     * and removes from the registry those of nodes gone (a subgraph removed, or left). The meters
+     * also do this by themselves, on the reading thread, when a read refills the snapshot and finds
+     * the graph's nodes changed (at most one refresh interval late, so usually by the next scrape);
+     * a service that wants the meters right after a change calls this. The graph's meters and the
+     * other nodes' are untouched.
+     */
+    public void sync()
+    {
+        final List<Bound> all;
+        synchronized (bound)
+        {
+            all = List.copyOf(bound);
+        }
+        for (final Bound b : all)
+        {
+            sync(b);
+        }
+    }
+
+    /** Any thread (a caller, or a meter's reader): one registry's node meters to the graph's nodes. */
+    private void sync(final Bound b)
+    {
+        synchronized (b)
+        {
+            if (b.closed)
+            {
+                return;
+            }
+            final GraphStats stats = b.cache.current();
+            final boolean timed = stats.processCallsTimed();
+            final Set<Integer> present = new HashSet<>();
+            for (final NodeStats node : stats.nodes())
+            {
+                present.add(node.id());
+            }
+            // gone first: a node of the same name added in its place registers the same meter ids
+            for (final Iterator<Map.Entry<Integer, List<Meter>>> it = b.nodeMeters.entrySet().iterator(); it.hasNext(); )
+            {
+                final Map.Entry<Integer, List<Meter>> e = it.next();
+                if (!present.contains(e.getKey()))
+                {
+                    for (final Meter meter : e.getValue())
+                    {
+                        b.registry.remove(meter);
+                    }
+                    it.remove();
+                }
+            }
+            for (final NodeStats node : stats.nodes())
+            {
+                if (!b.nodeMeters.containsKey(node.id()))
+                {
+                    b.nodeMeters.put(node.id(), nodeMeters(b, node, timed));
+                }
+            }
+        }
+    }
+
+    /** One node's meters, reading it by id. */
+    private List<Meter> nodeMeters(final Bound b, final NodeStats node, final boolean timed)
+    {
+        final MeterRegistry registry = b.registry;
+        final StatsCache cache = b.cache;
+        final List<Meter> meters = new ArrayList<>();
+        final int id = node.id();
+        final String name = node.name();
+        final String camera = Objects.requireNonNullElse(cameraOf.apply(name), "");
+        final Tags tags = b.graphTags.and("node", name, "camera", camera);
+        meters.add(nodeCounter(registry, cache, tags, id, "framewire.node.packets.in", NodeStats::packetsIn,
+            "Packets that arrived on the node's inputs"));
+        meters.add(nodeCounter(registry, cache, tags, id, "framewire.node.packets.out", NodeStats::packetsOut,
+            "Packets the node emitted that went out"));
+        meters.add(nodeCounter(registry, cache, tags, id, "framewire.node.calls", NodeStats::calls,
+            "Calls of the node: input sets processed, or a source's calls"));
+        for (final DropReason reason : DropReason.values())
+        {
+            meters.add(nodeCounter(registry, cache, tags.and("reason", reason.tag()), id,
+                "framewire.node.packets.dropped", n -> n.drops(reason), "Packets the node dropped, by reason"));
+        }
+        meters.add(Gauge.builder("framewire.node.calls.in.flight", cache,
+                c -> c.node(id, NodeStats::callsInFlight))
+            .tags(tags).description("Calls of the node in flight now").register(registry));
+        final List<InputStats> inputs = node.inputs();
+        for (int i = 0; i < inputs.size(); i++)
+        {
+            final int input = i;
+            meters.add(Gauge.builder("framewire.node.queue.depth", cache,
+                    c -> c.node(id, n -> n.inputs().get(input).queued()))
+                .tags(tags.and("stream", inputs.get(i).stream()))
+                .description("Packets queued on one input of the node").register(registry));
+        }
+        if (timed)
+        {
+            meters.add(FunctionTimer.builder("framewire.node.process", cache,
+                    c -> (long)c.node(id, NodeStats::calls), c -> c.node(id, NodeStats::processNanos),
+                    TimeUnit.NANOSECONDS)
+                .tags(tags).description("Calls of the node and their time in process").register(registry));
+        }
+        return meters;
     }
 
     private static Meter graphGauge(
@@ -251,7 +342,7 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
         final MeterRegistry registry,
         final StatsCache cache,
         final Tags tags,
-        final String node,
+        final int node,
         final String meter,
         final ToDoubleFunction<NodeStats> figure,
         final String description)
@@ -267,16 +358,30 @@ public final class FramewireMetrics implements MeterBinder, AutoCloseable
     @Override
     public void close()
     {
+        final List<Bound> all;
         synchronized (bound)
         {
-            for (final Bound b : bound)
-            {
-                for (final Meter meter : b.meters())
-                {
-                    b.registry().remove(meter);
-                }
-            }
+            all = List.copyOf(bound);
             bound.clear();
+        }
+        for (final Bound b : all)
+        {
+            synchronized (b)
+            {
+                b.closed = true;
+                for (final Meter meter : b.graphMeters)
+                {
+                    b.registry.remove(meter);
+                }
+                for (final List<Meter> meters : b.nodeMeters.values())
+                {
+                    for (final Meter meter : meters)
+                    {
+                        b.registry.remove(meter);
+                    }
+                }
+                b.nodeMeters.clear();
+            }
         }
     }
 

@@ -3,9 +3,8 @@ package dev.framewire.micrometer;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphStats;
 import dev.framewire.core.GraphStats.NodeStats;
+import org.agrona.collections.Int2ObjectHashMap;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -15,8 +14,12 @@ import java.util.function.ToDoubleFunction;
  * figure read is therefore at most one refresh interval older than the read, and only when another
  * read came less than an interval before it.
  *
- * <p>Nodes are found by name, so a graph whose nodes change (the snapshot is then made anew)
- * still gives each meter its own node's figures; a node no longer there reads as NaN.
+ * <p>Nodes are found by id ({@link NodeStats#id()}), so a graph whose nodes change (the snapshot
+ * is then made anew) still gives each meter its own node's figures, and a node no longer there reads
+ * as NaN, even when a node of the same name has come in its place (a subgraph removed and added
+ * again). A refill that finds the graph's nodes changed runs the binder's {@code onNodesChanged}
+ * once the read is done, outside this object's monitor, so that the binder's meters follow the
+ * graph's nodes.
  *
  * <p>Threading: any thread (the registry's scrape, a publishing thread); one at a time (this
  * object's monitor, taken by readers of metrics only, never by the graph's workers).
@@ -25,17 +28,27 @@ final class StatsCache
 {
     private final Graph graph;
     private final long refreshNanos;
-    private final Map<String, NodeStats> byName = new HashMap<>();
+    private final Int2ObjectHashMap<NodeStats> byId = new Int2ObjectHashMap<>();
     private GraphStats stats;
     private long filledAtNanos;
     /** Set by {@link #current()}, the binder's look at the nodes: the first meter read refills regardless. */
     private boolean stale;
+    /** A refill found other nodes than {@link #current()} last gave the binder. */
+    private volatile boolean nodesChanged;
+    /** What the binder does when the nodes changed: make its meters match them; set once, before any read. */
+    private volatile Runnable onNodesChanged = () -> { };
 
     StatsCache(final Graph graph, final long refreshNanos)
     {
         this.graph = graph;
         this.refreshNanos = refreshNanos;
         refill(System.nanoTime());
+        nodesChanged = false;
+    }
+
+    void onNodesChanged(final Runnable action)
+    {
+        this.onNodesChanged = action;
     }
 
     private void refill(final long now)
@@ -45,11 +58,12 @@ final class StatsCache
         filledAtNanos = now;
         if (stats != previous)
         {
-            byName.clear();
+            byId.clear();
             for (final NodeStats node : stats.nodes())
             {
-                byName.put(node.name(), node);
+                byId.put(node.id(), node);
             }
+            nodesChanged = true;
         }
     }
 
@@ -64,18 +78,38 @@ final class StatsCache
     }
 
     /** The graph's figures, refreshed if stale. */
-    synchronized double graph(final ToDoubleFunction<GraphStats> figure)
+    double graph(final ToDoubleFunction<GraphStats> figure)
     {
-        refresh();
-        return figure.applyAsDouble(stats);
+        final double value;
+        synchronized (this)
+        {
+            refresh();
+            value = figure.applyAsDouble(stats);
+        }
+        followNodes();
+        return value;
     }
 
     /** A node's figure, refreshed if stale; NaN if the graph has no such node any more. */
-    synchronized double node(final String name, final ToDoubleFunction<NodeStats> figure)
+    double node(final int id, final ToDoubleFunction<NodeStats> figure)
     {
-        refresh();
-        final NodeStats node = byName.get(name);
-        return node == null ? Double.NaN : figure.applyAsDouble(node);
+        final double value;
+        synchronized (this)
+        {
+            refresh();
+            final NodeStats node = byId.get(id);
+            value = node == null ? Double.NaN : figure.applyAsDouble(node);
+        }
+        followNodes();
+        return value;
+    }
+
+    private void followNodes()
+    {
+        if (nodesChanged)
+        {
+            onNodesChanged.run();
+        }
     }
 
     /**
@@ -86,6 +120,7 @@ final class StatsCache
     synchronized GraphStats current()
     {
         refill(System.nanoTime());
+        nodesChanged = false;
         stale = true;
         return stats;
     }

@@ -64,6 +64,14 @@ import java.util.stream.Stream;
  * {@code --duration} from the first frame (a paced run then has 2 s to drain its last frames before
  * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
  *
+ * <p>{@code --hotplug}: the cameras come and go while the graph runs. The first camera's chain
+ * becomes a subgraph template ({@link DemoGraph#hotplug}) and each camera is an instance of it added
+ * with {@code Graph.addSubgraph} ({@code cam0}, {@code cam1}, ...; nodes {@code cam3__gray}): 2 at
+ * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
+ * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
+ * with each camera's frame rate, and the latency table per camera at the end. That run is not
+ * journaled: the journal does not record subgraphs yet.
+ *
  * <p>The run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal DIR},
  * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
  * {@code journal postmortem} and {@code journal replay} on it.
@@ -159,6 +167,21 @@ public final class DemoCommand implements Callable<Integer>
     /** Internal: set by a --split run on the analysis process it starts. */
     @Option(names = "--split-analysis", hidden = true, paramLabel = "DIR")
     private Path splitAnalysis;
+    @Option(names = "--hotplug",
+        description = "Cameras that come and go: each camera is a subgraph (the graph's first camera chain as a " +
+            "template) added to the running graph with Graph.addSubgraph. Starts with --cameras cameras (2 unless " +
+            "given), adds one every --hotplug-every up to --hotplug-max, then removes them one by one, oldest " +
+            "first, and ends; --duration is not used. The run is not journaled (the journal does not record " +
+            "subgraphs yet).")
+    private boolean hotplug;
+
+    @Option(names = "--hotplug-every", defaultValue = "5000", paramLabel = "MS",
+        description = "With --hotplug: milliseconds between two additions or removals (default: ${DEFAULT-VALUE}).")
+    private long hotplugEveryMillis;
+
+    @Option(names = "--hotplug-max", defaultValue = "8", paramLabel = "N",
+        description = "With --hotplug: the most cameras at once (default: ${DEFAULT-VALUE}).")
+    private int hotplugMax;
 
     @Mixin
     private JournalOptions journal = new JournalOptions();
@@ -180,6 +203,10 @@ public final class DemoCommand implements Callable<Integer>
     {
         validate();
         final PrintWriter out = spec.commandLine().getOut();
+        if (hotplug)
+        {
+            return hotplug(out);
+        }
         final boolean real = !sources.isEmpty();
         if (real)
         {
@@ -351,6 +378,208 @@ public final class DemoCommand implements Callable<Integer>
         return 0;
     }
 
+    /**
+     * {@code --hotplug}: a base graph with no camera; cameras added as subgraphs, one every
+     * {@code --hotplug-every}, up to {@code --hotplug-max}, then removed one by one, oldest first.
+     * A line as each camera comes and goes, one a second with each camera's frame rate, and the
+     * latency table per camera at the end (each camera's frame rate over its own life).
+     */
+    private int hotplug(final PrintWriter out) throws Exception
+    {
+        final String name = graphFile != null ? graphFile.toString() : "graphs/camera_ingest.pbtxt (built in)";
+        final DemoGraph.Hotplug demo = DemoGraph.hotplug(graphText(), name,
+            new DemoGraph.Settings(hotplugMax, width, height, fps, 0, snapshotEvery, snapshots, workers));
+        final double every = hotplugEveryMillis / 1000.0;
+        out.printf(Locale.ROOT, "framewire demo --hotplug: cameras %dx%d RGBA32 at %s, each a subgraph added to the " +
+            "running graph: %d at the start, one more every %s s up to %d, then one fewer every %s s%n", width, height,
+            fps > 0 ? trim(fps) + " fps" : "full speed", cameras, trim(every), hotplugMax, trim(every));
+        out.printf(Locale.ROOT, "  each camera: camera -> flow limiter -> gray -> half size -> motion -> annotate -> " +
+            "snapshots (1 frame in %d, into %s)%n", snapshotEvery, snapshots);
+        out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; all park " +
+            "when idle; not journaled (the journal does not record subgraphs yet)%n", hotplugMax, workers,
+            workers == 1 ? "" : "s");
+        out.flush();
+
+        final long stepNanos = TimeUnit.MILLISECONDS.toNanos(hotplugEveryMillis);
+        final double warmupSeconds = Math.min(warmup, every / 2);
+        final long warmupFrames = Math.round(warmupSeconds * (fps > 0 ? fps : NOMINAL_FPS));
+        final List<Camera> all = new ArrayList<>();
+        final java.util.ArrayDeque<Camera> live = new java.util.ArrayDeque<>();
+        final AtomicLong firstCapture = new AtomicLong();
+        final MemoryBudget budget;
+        GraphException failure = null;
+        final long start;
+        final long end;
+        try (Graph graph = GraphFiles.validate(demo.source(), demo.base()))
+        {
+            budget = graph.pool().budget();
+            graph.start();
+            start = System.nanoTime();
+            for (int c = 0; c < cameras; c++)
+            {
+                addCamera(out, graph, demo, all, live, firstCapture, warmupFrames, start);
+            }
+            boolean adding = live.size() < hotplugMax;
+            long step = start + stepNanos;
+            long tick = start + SECOND;
+            while (true)
+            {
+                if (graph.awaitDone(Math.max(0, Math.min(step, tick) - System.nanoTime()), TimeUnit.NANOSECONDS))
+                {
+                    break; // the run failed: the cameras cannot end it otherwise, the graph's hold input is open
+                }
+                final long now = System.nanoTime();
+                if (now >= tick)
+                {
+                    progress(out, live, budget, (now - start) / 1e9, (now - tick + SECOND) / 1e9);
+                    tick += SECOND;
+                }
+                if (now >= step)
+                {
+                    step += stepNanos;
+                    if (adding)
+                    {
+                        addCamera(out, graph, demo, all, live, firstCapture, warmupFrames, start);
+                        adding = live.size() < hotplugMax;
+                    }
+                    else
+                    {
+                        removeCamera(out, graph, live, start);
+                        if (live.isEmpty())
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+            end = System.nanoTime();
+            graph.closeInput(DemoGraph.HOLD);
+            try
+            {
+                graph.waitUntilDone();
+            }
+            catch (final GraphException ex)
+            {
+                failure = ex;
+            }
+        }
+        framesProcessed = total(all.toArray(new Camera[0]));
+        if (failure != null)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("the run failed:");
+            for (final GraphFailure f : failure.failures())
+            {
+                err.println("  " + f);
+            }
+            err.flush();
+            return 1;
+        }
+        out.println();
+        out.printf(Locale.ROOT, "end-to-end latency per camera, camera to annotated frame (ms)%s; fps over the " +
+            "camera's own time in the graph:%n", warmupFrames > 0 ? ", without each camera's first " +
+            trim(warmupSeconds) + " s of video (JIT warm-up)" : "");
+        out.printf(Locale.ROOT, "%-8s %9s %8s %9s %9s %9s %9s %9s%n", "camera", "frames", "fps", "p50", "p99", "p99.9",
+            "max", "in graph");
+        for (final Camera cam : all)
+        {
+            final double life = (cam.removedAt - cam.addedAt) / 1e9;
+            row(out, cam.name, cam.frames.get(), life, cam.latency, String.format(Locale.ROOT, " %8.1fs", life));
+        }
+        final Camera[] cams = all.toArray(new Camera[0]);
+        final double seconds = (end - start) / 1e9;
+        row(out, "all", total(cams), seconds, all(cams), String.format(Locale.ROOT, " %8.1fs", seconds));
+        out.println();
+        out.printf(Locale.ROOT, "cameras added: %d, removed: %d, in %.1f s; off-heap peak %s, in use at the end %s%n",
+            all.size(), all.size(), seconds, mib(budget.peakBytesInUse()), mib(budget.bytesInUse()));
+        out.flush();
+        return 0;
+    }
+
+    private void addCamera(
+        final PrintWriter out,
+        final Graph graph,
+        final DemoGraph.Hotplug demo,
+        final List<Camera> all,
+        final java.util.ArrayDeque<Camera> live,
+        final AtomicLong firstCapture,
+        final long warmupFrames,
+        final long start) throws Exception
+    {
+        final int index = all.size();
+        final String name = "cam" + index;
+        final String prefix = name + dev.framewire.core.SubgraphExpander.SEPARATOR;
+        final Camera cam = new Camera(new DemoGraph.Chain(name, prefix + demo.cameraStream(),
+            prefix + demo.endStream()), fps, firstCapture);
+        cam.latencyProbe.recordFromFrame = warmupFrames; // before the add: its workers see it
+        final long t0 = System.nanoTime();
+        try
+        {
+            graph.addSubgraph(name, demo.template(), java.util.Map.of("seed", (long)index),
+                java.util.Map.of(demo.cameraStream(), cam.captureStamp, demo.endStream(), cam.latencyProbe))
+                .get(30, TimeUnit.SECONDS);
+        }
+        catch (final java.util.concurrent.ExecutionException ex)
+        {
+            throw new CommandFailure("camera " + name + " could not be added: " + ex.getCause().getMessage());
+        }
+        cam.addedAt = System.nanoTime();
+        all.add(cam);
+        live.addLast(cam);
+        out.printf(Locale.ROOT, "[%5.1f s] + %s added (its %d nodes open in %.1f ms): %d camera%s%n",
+            (cam.addedAt - start) / 1e9, name, demo.template().nodes().size(), (cam.addedAt - t0) / 1e6, live.size(),
+            live.size() == 1 ? "" : "s");
+        out.flush();
+    }
+
+    private static void removeCamera(
+        final PrintWriter out, final Graph graph, final java.util.ArrayDeque<Camera> live, final long start)
+        throws Exception
+    {
+        final Camera cam = live.pollFirst();
+        final dev.framewire.core.SubgraphRemoval removal;
+        try
+        {
+            removal = graph.removeSubgraph(cam.name, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(5))
+                .get(30, TimeUnit.SECONDS);
+        }
+        catch (final java.util.concurrent.ExecutionException ex)
+        {
+            throw new CommandFailure("camera " + cam.name + " could not be removed: " + ex.getCause().getMessage());
+        }
+        cam.removedAt = System.nanoTime();
+        final double life = (cam.removedAt - cam.addedAt) / 1e9;
+        final Histogram h = cam.latency;
+        out.printf(Locale.ROOT, "[%5.1f s] - %s removed (%s) after %.1f s: %d frames, %.1f fps, p50 %.1f ms, " +
+            "p99 %.1f ms, %d packets dropped over its life (flow limiter, drain): %d camera%s%n",
+            (cam.removedAt - start) / 1e9, cam.name, removal.drained() ? "drained" : "cancelled", life,
+            cam.frames.get(), cam.frames.get() / life, h.getTotalCount() > 0 ? h.getValueAtPercentile(50) / 1e6 : 0.0,
+            h.getTotalCount() > 0 ? h.getValueAtPercentile(99) / 1e6 : 0.0, removal.droppedPackets(), live.size(),
+            live.size() == 1 ? "" : "s");
+        out.flush();
+    }
+
+    /** One line a second: each live camera's frame rate over the last second, and the pool. */
+    private static void progress(
+        final PrintWriter out,
+        final java.util.ArrayDeque<Camera> live,
+        final MemoryBudget budget,
+        final double at,
+        final double window)
+    {
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%5.1f s] %d camera%s:", at,
+            live.size(), live.size() == 1 ? "" : "s"));
+        for (final Camera cam : live)
+        {
+            final long frames = cam.frames.get();
+            line.append(String.format(Locale.ROOT, " %s %.0f fps", cam.name, (frames - cam.lastFrames) / window));
+            cam.lastFrames = frames;
+        }
+        line.append(String.format(Locale.ROOT, "; off-heap in use %s", mib(budget.bytesInUse())));
+        out.println(line);
+        out.flush();
+    }
+
     /** The last lines: where the journal is and how to read it. */
     private void journaled(final PrintWriter out)
     {
@@ -382,6 +611,21 @@ public final class DemoCommand implements Callable<Integer>
             "and --record");
         check(recordSegment > 0 && recordSegment <= 86_400, "--record-segment must be in (0, 86400] seconds, was " +
             recordSegment);
+        if (hotplug)
+        {
+            check(sources.isEmpty() && record == null, "--hotplug runs synthetic cameras: --source and --record " +
+                "are not supported with it");
+            check(!split, "--hotplug and --split are separate demos: give one of them");
+            check(hotplugMax >= 1 && hotplugMax <= 64, "--hotplug-max must be 1..64, was " + hotplugMax);
+            check(hotplugEveryMillis >= 10 && hotplugEveryMillis <= 3_600_000, "--hotplug-every must be 10..3600000 " +
+                "ms, was " + hotplugEveryMillis);
+            if (!spec.commandLine().getParseResult().hasMatchedOption("--cameras"))
+            {
+                cameras = Math.min(2, hotplugMax);
+            }
+            check(cameras <= hotplugMax, "--cameras (" + cameras + ", the cameras at the start) must be at most " +
+                "--hotplug-max (" + hotplugMax + ")");
+        }
     }
 
     private double warmupSeconds()
@@ -452,10 +696,21 @@ public final class DemoCommand implements Callable<Integer>
         final double seconds,
         final Histogram h)
     {
+        row(out, name, frames, seconds, h, "");
+    }
+
+    private static void row(
+        final PrintWriter out,
+        final String name,
+        final long frames,
+        final double seconds,
+        final Histogram h,
+        final String suffix)
+    {
         final boolean any = h.getTotalCount() > 0;
-        out.printf(Locale.ROOT, "%-8s %9d %8.1f %9.3f %9.3f %9.3f %9.3f%n", name, frames, frames / seconds,
+        out.printf(Locale.ROOT, "%-8s %9d %8.1f %9.3f %9.3f %9.3f %9.3f%s%n", name, frames, frames / seconds,
             any ? h.getValueAtPercentile(50) / 1e6 : 0.0, any ? h.getValueAtPercentile(99) / 1e6 : 0.0,
-            any ? h.getValueAtPercentile(99.9) / 1e6 : 0.0, any ? h.getMaxValue() / 1e6 : 0.0);
+            any ? h.getValueAtPercentile(99.9) / 1e6 : 0.0, any ? h.getMaxValue() / 1e6 : 0.0, suffix);
     }
 
     private long countSnapshots(final long sinceMillis)
@@ -520,6 +775,10 @@ public final class DemoCommand implements Callable<Integer>
         final AtomicLong frames = new AtomicLong();
         final PacketObserver captureStamp;
         final LatencyProbe latencyProbe;
+        /** {@code --hotplug}, on the command's thread: when the camera was added and removed, its frames a second ago. */
+        long addedAt;
+        long removedAt;
+        long lastFrames;
 
         Camera(final DemoGraph.Chain chain, final double fps, final AtomicLong firstCapture)
         {

@@ -43,6 +43,58 @@ class DemoCommandTest
     }
 
     @Test
+    void hotplugAddsCamerasAsSubgraphsAndRemovesThemAgain() throws Exception
+    {
+        final Cli.Result r = Cli.run("demo", "--hotplug", "--hotplug-every", "200", "--hotplug-max", "4",
+            "--width", "64", "--height", "48", "--fps", "30", "--snapshots", dir.resolve("snaps").toString());
+        assertEquals(0, r.exit(), r.toString());
+        final String out = r.out();
+        final java.util.List<String> lines = out.lines().toList();
+        for (int c = 0; c < 4; c++)
+        {
+            final String cam = "cam" + c;
+            final int added = index(lines, "] + " + cam + " added");
+            final int removed = index(lines, "] - " + cam + " removed (drained)");
+            assertTrue(added >= 0 && removed > added, cam + " came, then went\n" + r);
+            assertTrue(lines.stream().anyMatch(l -> l.matches(cam + " +\\d+ .*s")), cam + "'s row in the table\n" + r);
+        }
+        assertTrue(index(lines, "] + cam1 added") < index(lines, "] + cam2 added") &&
+            index(lines, "] + cam3 added") < index(lines, "] - cam0 removed"), "2 at the start, up to 4, then down\n" + r);
+        assertTrue(out.contains("+ cam1 added (its 7 nodes open in ") && out.contains("): 2 cameras"), out);
+        assertTrue(out.contains("): 4 cameras") && !out.contains("): 5 cameras"), out);
+        assertTrue(out.contains("): 0 cameras"), out);
+        assertTrue(out.contains("camera      frames      fps       p50       p99     p99.9       max  in graph"), out);
+        assertTrue(out.contains("cameras added: 4, removed: 4"), out);
+        assertTrue(out.contains("in use at the end 0.0 MiB"), out);
+        final java.util.regex.Matcher all = java.util.regex.Pattern.compile("(?m)^all +(\\d+) ").matcher(out);
+        assertTrue(all.find() && Long.parseLong(all.group(1)) >= 4 * 3, "every camera sent frames through\n" + r);
+    }
+
+    @Test
+    void hotplugRefusesOptionsItCannotHonour()
+    {
+        final Cli.Result tooMany = Cli.run("demo", "--hotplug", "--hotplug-max", "3", "--cameras", "4");
+        assertEquals(2, tooMany.exit());
+        assertTrue(tooMany.err().contains("--cameras (4, the cameras at the start) must be at most --hotplug-max (3)"),
+            tooMany.err());
+        final Cli.Result video = Cli.run("demo", "--hotplug", "--source", "x.mp4");
+        assertEquals(2, video.exit());
+        assertTrue(video.err().contains("--source and --record are not supported"), video.err());
+    }
+
+    private static int index(final java.util.List<String> lines, final String text)
+    {
+        for (int i = 0; i < lines.size(); i++)
+        {
+            if (lines.get(i).contains(text))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
     void helpListsTheDemo()
     {
         final StringWriter text = new StringWriter();

@@ -48,6 +48,35 @@ class DemoGraphTest
     }
 
     @Test
+    void hotplugMakesACameraTemplateAndABaseGraphThatKeepsItsWorkers()
+    {
+        final DemoGraph.Hotplug hotplug = DemoGraph.hotplug(DemoGraph.builtInText(), "camera_ingest.pbtxt",
+            new DemoGraph.Settings(8, 320, 240, 30.0, 0, 15, Path.of("snaps"), 2));
+        final GraphConfig template = hotplug.template();
+        assertEquals(List.of("camera", "limiter", "gray", "half", "motion", "annotate", "snapshots"), names(template));
+        assertEquals(List.of("camera", "annotated"), template.outputStreams());
+        assertEquals("camera", hotplug.cameraStream());
+        assertEquals("annotated", hotplug.endStream());
+        assertTrue(template.inputStreams().isEmpty(), "the camera is the subgraph's source");
+        assertTrue(template.executors().isEmpty(), "a template runs on the graph's executors");
+        final NodeConfig camera = template.nodes().get(0);
+        assertEquals("$seed", camera.options().get("seed"), "a parameter of the template");
+        assertEquals(List.of("FRAME:moving", "BOXES:boxes"), template.nodes().get(5).inputStreams());
+
+        final GraphConfig base = hotplug.base();
+        final List<String> idle = new ArrayList<>();
+        for (int w = 0; w < 8; w++)
+        {
+            idle.add("hold_camera_" + w);
+        }
+        idle.addAll(List.of("hold_default_0", "hold_default_1", "hold_snapshots_0"));
+        assertEquals(idle, names(base), "one idle node per worker, no camera");
+        assertEquals(List.of(DemoGraph.HOLD), base.inputStreams());
+        assertEquals(8, base.executors().get("camera").workers());
+        assertEquals(2, base.executors().get("default").workers());
+    }
+
+    @Test
     void fewerCamerasDropTheOtherChains()
     {
         final DemoGraph demo = demo(2);
