@@ -8,11 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -108,7 +105,7 @@ class JournalBatchTest
         final long body = documents.bodies.getLong(biggest);
         final int count = readInt(body + JournalDescriptor.BATCH_COUNT_OFFSET);
         assertTrue(count > 1, "a batch of " + count);
-        flip(body + JournalDescriptor.BATCH_RECORDS_OFFSET + 4 + JournalDescriptor.TIMESTAMP_OFFSET, 3);
+        new JournalFileBytes(file).flip(body + JournalDescriptor.BATCH_RECORDS_OFFSET + 4 + JournalDescriptor.TIMESTAMP_OFFSET, 3);
         final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
         assertEquals(1, ex.damage().size(), ex.damage().toString());
         final JournalDamage damage = ex.damage().get(0);
@@ -127,7 +124,7 @@ class JournalBatchTest
         final int first = readInt(body + JournalDescriptor.BATCH_RECORDS_OFFSET);
         final long second = body + JournalDescriptor.BATCH_RECORDS_OFFSET + 4 + first;
         pokeInt(second, 1 << 20); // the second record claims a megabyte; the checksum is made to hold
-        fixChecksum(body);
+        new JournalFileBytes(file).fixChecksum(body);
         final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
         assertEquals(1, ex.damage().size(), ex.damage().toString());
         final JournalDamage damage = ex.damage().get(0);
@@ -185,45 +182,11 @@ class JournalBatchTest
 
     private int readInt(final long position) throws IOException
     {
-        return ByteBuffer.wrap(read(position, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    }
-
-    private byte[] read(final long position, final int length) throws IOException
-    {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r"))
-        {
-            final byte[] b = new byte[length];
-            raf.seek(position);
-            raf.readFully(b);
-            return b;
-        }
+        return new JournalFileBytes(file).readInt(position);
     }
 
     private void pokeInt(final long position, final int value) throws IOException
     {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
-        {
-            raf.seek(position);
-            raf.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array());
-        }
-    }
-
-    private void flip(final long position, final int bit) throws IOException
-    {
-        final byte b = read(position, 1)[0];
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
-        {
-            raf.seek(position);
-            raf.write((byte)(b ^ (1 << bit)));
-        }
-    }
-
-    /** Rewrites a document's CRC32C after its bytes were changed on purpose. */
-    private void fixChecksum(final long body) throws IOException
-    {
-        final int length = readInt(body - 4) & 0x3FFF_FFFF;
-        final CRC32C crc = new CRC32C();
-        crc.update(read(body, length - 4));
-        pokeInt(body + length - 4, (int)crc.getValue());
+        new JournalFileBytes(file).pokeInt(position, value);
     }
 }

@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.CRC32C;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
@@ -129,46 +128,33 @@ class JournalDamageTest
 
     private long readLong(final long position) throws IOException
     {
-        return ByteBuffer.wrap(read(position, 8)).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        return new JournalFileBytes(file).readLong(position);
     }
 
     private byte[] read(final long position, final int length) throws IOException
     {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r"))
-        {
-            final byte[] b = new byte[length];
-            raf.seek(position);
-            raf.readFully(b);
-            return b;
-        }
+        return new JournalFileBytes(file).read(position, length);
     }
 
     private void poke(final long position, final byte... bytes) throws IOException
     {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
-        {
-            raf.seek(position);
-            raf.write(bytes);
-        }
+        new JournalFileBytes(file).poke(position, bytes);
     }
 
     private void pokeInt(final long position, final int value) throws IOException
     {
-        poke(position, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value).array());
+        new JournalFileBytes(file).pokeInt(position, value);
     }
 
     private void flip(final long position, final int bit) throws IOException
     {
-        poke(position, (byte)(read(position, 1)[0] ^ (1 << bit)));
+        new JournalFileBytes(file).flip(position, bit);
     }
 
     /** Rewrites a record's CRC32C after its bytes were changed on purpose: damage the checksum cannot see. */
     private void fixChecksum(final long body) throws IOException
     {
-        final int length = ByteBuffer.wrap(read(body - 4, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        final CRC32C crc = new CRC32C();
-        crc.update(read(body, length - 4));
-        pokeInt(body + length - 4, (int)crc.getValue());
+        new JournalFileBytes(file).fixChecksum(body);
     }
 
     private void truncate(final Path path, final long length) throws IOException
