@@ -157,20 +157,21 @@ class TwoProcessTest
         final int id = streamId();
         final Map<Long, Long> got = new ConcurrentHashMap<>();
         final Queue<RemoteStatus> statuses = new ConcurrentLinkedQueue<>();
+        // a driver of the test's own, given to the subscriber as an external one (aeron_dir), so
+        // that a silent image is declared gone after 1 s rather than Aeron's 10 s
+        final Path aeronDir = Files.createTempDirectory("framewire-test-aeron-");
+        final String driverDir = aeronDir.resolve("aeron").toString();
         final GraphConfig config = GraphConfig.builder()
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
             .executor("rx", ExecutorConfig.of(1, IdleKind.PARK))
             .node("rx", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx")
                 .outputStream("out", "STATUS:status")
                 .option("channel", channel).option("stream_id", (long)id)
-                .option("publisher_lost", publisherLost))
+                .option("publisher_lost", publisherLost).option("aeron_dir", driverDir))
             .outputStream("out", "status")
             .build();
-        // a driver of the test's own, given to the subscriber as an external one (aeron_dir), so
-        // that a silent image is declared gone after 1 s rather than Aeron's 10 s
-        final Path aeronDir = Files.createTempDirectory("framewire-test-aeron-");
         try (MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
-                .aeronDirectoryName(aeronDir.resolve("aeron").toString())
+                .aeronDirectoryName(driverDir)
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
                 .termBufferSparseFile(true)
@@ -212,7 +213,9 @@ class TwoProcessTest
                         "publisher_lost WAIT keeps the stream open: " + receiver.report());
                     receiver.cancel();
                 }
-                assertTrue(reportedAfterMs < 20_000, "reported after the liveness timeout, not Aeron's default: " +
+                // within the test driver's 1 s liveness timeout and the receiver's next look, well
+                // before Aeron's default 10 s
+                assertTrue(reportedAfterMs < 8_000, "reported after the liveness timeout, not Aeron's default: " +
                     reportedAfterMs + " ms");
                 assertTrue(statuses.stream().anyMatch(s -> s.kind() == RemoteStatus.Kind.CONNECTED), statuses.toString());
                 publisher.reader.join(10_000); // the killed child's output is read to its end
