@@ -219,10 +219,12 @@ class TwoProcessTest
                     reportedAfterMs + " ms");
                 assertTrue(statuses.stream().anyMatch(s -> s.kind() == RemoteStatus.Kind.CONNECTED), statuses.toString());
                 publisher.reader.join(10_000); // the killed child's output is read to its end
+                assertFalse(publisher.reader.isAlive(), "the killed child's output ended");
                 assertTrue(got.size() >= 20);
                 for (final Map.Entry<Long, Long> e : got.entrySet())
                 {
-                    assertEquals(publisher.sent.get(e.getKey()), e.getValue(), "checksum of the frame at " + e.getKey());
+                    assertEquals(publisher.sent.get(e.getKey()), e.getValue(), () -> "checksum of the frame at " + e.getKey() +
+                        "; the child's other output: " + publisher.other + "; stderr:\n" + publisher.stderr());
                 }
             }
         }
@@ -244,6 +246,8 @@ class TwoProcessTest
     {
         final Process process;
         final Map<Long, Long> frames = new ConcurrentHashMap<>();
+        /** Lines of its standard output that are none of the above. */
+        final Queue<String> other = new ConcurrentLinkedQueue<>();
         /** What a {@link RemotePublisherChild} sent: timestamp to checksum. */
         final Map<Long, Long> sent = new ConcurrentHashMap<>();
         final AtomicLong done = new AtomicLong(-1);
@@ -258,7 +262,9 @@ class TwoProcessTest
             stderr = Files.createTempFile("remote-child-", ".txt");
             final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             process = new ProcessBuilder(java.toString(), "@" + jvmConfig(), "-Xmx256m",
-                "-XX:MaxDirectMemorySize=512m", "-Dframewire.leakTracking=true",
+                "-XX:MaxDirectMemorySize=512m",
+                "-Dframewire.leakTracking=true",
+                "-XX:+DisplayVMOutputToStderr", // the VM's warnings must not cut into the lines read here
                 "-cp", System.getProperty("java.class.path"), main.getName(), channel, Integer.toString(id))
                 .redirectError(stderr.toFile())
                 .start();
@@ -270,26 +276,13 @@ class TwoProcessTest
                     String line;
                     while ((line = in.readLine()) != null)
                     {
-                        final String[] f = line.split(" ");
-                        if (f[0].equals("FRAME"))
+                        try
                         {
-                            frames.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+                            parse(line);
                         }
-                        else if (f[0].equals("SENT"))
+                        catch (final RuntimeException ex)
                         {
-                            sent.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
-                        }
-                        else if (f[0].equals("DONE"))
-                        {
-                            done.set(Long.parseLong(f[1]));
-                        }
-                        else if (f[0].equals("STATUS") && f[1].equals("GAP"))
-                        {
-                            lost.accumulateAndGet(Long.parseLong(f[2]), Math::max);
-                        }
-                        else if (f[0].equals("DIR"))
-                        {
-                            directory.set(f[1]);
+                            other.add(line); // not one of ours, or one of ours cut by another writer
                         }
                     }
                 }
@@ -301,6 +294,35 @@ class TwoProcessTest
             reader.setDaemon(true);
             reader.start();
             await("the child's driver", 30_000, () -> directory.get() != null || !process.isAlive());
+        }
+
+        private void parse(final String line)
+        {
+            final String[] f = line.split(" ");
+            if (f[0].equals("FRAME"))
+            {
+                frames.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+            }
+            else if (f[0].equals("SENT"))
+            {
+                sent.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+            }
+            else if (f[0].equals("DONE"))
+            {
+                done.set(Long.parseLong(f[1]));
+            }
+            else if (f[0].equals("STATUS") && f[1].equals("GAP"))
+            {
+                lost.accumulateAndGet(Long.parseLong(f[2]), Math::max);
+            }
+            else if (f[0].equals("DIR"))
+            {
+                directory.set(f[1]);
+            }
+            else
+            {
+                other.add(line);
+            }
         }
 
         int waitFor() throws Exception
