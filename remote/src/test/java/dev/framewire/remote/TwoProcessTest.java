@@ -3,11 +3,17 @@ package dev.framewire.remote;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphInputHandle;
 import dev.framewire.offheap.Payload;
-import dev.framewire.offheap.PixelFormat;
 import org.agrona.IoUtil;
-import org.agrona.MutableDirectBuffer;
+import dev.framewire.core.ExecutorConfig;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.IdleKind;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -15,7 +21,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,6 +35,7 @@ import static dev.framewire.remote.RemoteTestSupport.channel;
 import static dev.framewire.remote.RemoteTestSupport.publisher;
 import static dev.framewire.remote.RemoteTestSupport.streamId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -33,12 +43,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * receives. Every frame arrives with the checksum it left with; a receiver killed with SIGKILL
  * mid-run leaves the publisher running under DROP, counting what it could not send, and a new
  * receiver on the same endpoint gets frames again and the close, and reports the packets it missed.
+ * A publisher ({@link RemotePublisherChild}) killed with SIGKILL mid-run is reported gone by the
+ * receiver in this JVM once its image goes silent past the liveness timeout, which closes the
+ * stream or keeps it open per {@code publisher_lost}; nothing leaks either way.
  */
 class TwoProcessTest
 {
-    private static final int WIDTH = 320;
-    private static final int HEIGHT = 240;
-
     @Test
     @Timeout(120)
     void framesCrossWithTheirChecksums() throws Exception
@@ -46,7 +56,7 @@ class TwoProcessTest
         final String channel = channel(RemoteTestSupport.Transport.UDP);
         final int id = streamId();
         final Map<Long, Long> sent = new ConcurrentHashMap<>();
-        try (Child child = new Child(channel, id);
+        try (Child child = new Child(RemoteChild.class, channel, id);
             Graph sender = new Graph(publisher(channel, id, n -> n.option("mtu", 8192L))))
         {
             sender.start();
@@ -71,7 +81,7 @@ class TwoProcessTest
         final int id = streamId();
         final Map<Long, Long> sent = new ConcurrentHashMap<>();
         try (Graph sender = new Graph(publisher(channel, id, n -> n.option("mtu", 8192L).option("policy", "DROP")));
-            Child first = new Child(channel, id))
+            Child first = new Child(RemoteChild.class, channel, id))
         {
             sender.start();
             final GraphInputHandle in = sender.input("in");
@@ -104,7 +114,7 @@ class TwoProcessTest
                 sendOne.run();
             }
             assertTrue(sender.dropCount("tx") > dropsBefore, "frames nobody took were counted: " + sender.report());
-            try (Child second = new Child(channel, id))
+            try (Child second = new Child(RemoteChild.class, channel, id))
             {
                 final long restartedAt = ts.get();
                 final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -134,41 +144,128 @@ class TwoProcessTest
         }
     }
 
+    /** The receiving driver's image liveness timeout here: Aeron's default is 10 s. */
+    private static final long LIVENESS_MS = 1_000;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CLOSE", "WAIT"})
+    @Timeout(120)
+    void aPublisherKilledMidRunIsReportedGoneAndTheStreamClosesOrWaitsPerPublisherLost(final String publisherLost)
+        throws Exception
+    {
+        final String channel = channel(RemoteTestSupport.Transport.UDP);
+        final int id = streamId();
+        final Map<Long, Long> got = new ConcurrentHashMap<>();
+        final Queue<RemoteStatus> statuses = new ConcurrentLinkedQueue<>();
+        // a driver of the test's own, given to the subscriber as an external one (aeron_dir), so
+        // that a silent image is declared gone after 1 s rather than Aeron's 10 s
+        final Path aeronDir = Files.createTempDirectory("framewire-test-aeron-");
+        final String driverDir = aeronDir.resolve("aeron").toString();
+        final GraphConfig config = GraphConfig.builder()
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .executor("rx", ExecutorConfig.of(1, IdleKind.PARK))
+            .node("rx", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx")
+                .outputStream("out", "STATUS:status")
+                .option("channel", channel).option("stream_id", (long)id)
+                .option("publisher_lost", publisherLost).option("aeron_dir", driverDir))
+            .outputStream("out", "status")
+            .build();
+        try (MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
+                .aeronDirectoryName(driverDir)
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
+                .termBufferSparseFile(true)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true)
+                .imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(LIVENESS_MS)));
+            Graph receiver = new Graph(config))
+        {
+            receiver.observe("out", p -> got.put(p.timestamp(), RemoteChild.crc(p.payload())));
+            receiver.observe("status", p -> statuses.add(p.get(RemoteStatus.class)));
+            receiver.start();
+            try (Child publisher = new Child(RemotePublisherChild.class, channel, id))
+            {
+                await("20 frames from the child publisher", 60_000, () -> got.size() >= 20 || !publisher.process.isAlive());
+                assertTrue(publisher.process.isAlive(), publisher.stderr());
+                publisher.process.destroyForcibly(); // SIGKILL: no CLOSE, no clean driver shutdown
+                assertTrue(publisher.process.waitFor(10, TimeUnit.SECONDS));
+                publisher.deleteDriverDirectory();
+                final long killedAt = System.nanoTime();
+                await("the receiver to report the publisher gone", 30_000, () -> statuses.stream()
+                    .anyMatch(s -> s.kind() == RemoteStatus.Kind.DISCONNECTED));
+                final long reportedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+                final List<RemoteStatus> gone = statuses.stream()
+                    .filter(s -> s.kind() == RemoteStatus.Kind.DISCONNECTED).toList();
+                assertEquals(1, gone.size(), statuses.toString());
+                final String reason = gone.get(0).reason();
+                if (publisherLost.equals("CLOSE"))
+                {
+                    assertEquals("publisher gone without closing the stream; the stream closes (publisher_lost CLOSE)",
+                        reason);
+                    assertTrue(receiver.awaitDone(20, TimeUnit.SECONDS), "the stream closed: " + receiver.report());
+                    receiver.waitUntilDone();
+                }
+                else
+                {
+                    assertEquals("publisher gone without closing the stream; the stream stays open for it to come " +
+                        "back (publisher_lost WAIT)", reason);
+                    assertFalse(receiver.awaitDone(LIVENESS_MS, TimeUnit.MILLISECONDS),
+                        "publisher_lost WAIT keeps the stream open: " + receiver.report());
+                    receiver.cancel();
+                }
+                // within the test driver's 1 s liveness timeout and the receiver's next look, well
+                // before Aeron's default 10 s
+                assertTrue(reportedAfterMs < 8_000, "reported after the liveness timeout, not Aeron's default: " +
+                    reportedAfterMs + " ms");
+                assertTrue(statuses.stream().anyMatch(s -> s.kind() == RemoteStatus.Kind.CONNECTED), statuses.toString());
+                publisher.reader.join(10_000); // the killed child's output is read to its end
+                assertFalse(publisher.reader.isAlive(), "the killed child's output ended");
+                assertTrue(got.size() >= 20);
+                for (final Map.Entry<Long, Long> e : got.entrySet())
+                {
+                    assertEquals(publisher.sent.get(e.getKey()), e.getValue(), () -> "checksum of the frame at " + e.getKey() +
+                        "; the child's other output: " + publisher.other + "; stderr:\n" + publisher.stderr());
+                }
+            }
+        }
+        finally
+        {
+            IoUtil.delete(aeronDir.toFile(), true);
+        }
+    }
+
     private static Payload frame(final Graph sender, final long ts, final Map<Long, Long> sent)
     {
-        final Payload p = sender.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.GRAY8);
-        final MutableDirectBuffer b = p.mutableBuffer();
-        long x = ts * 0x9E3779B97F4A7C15L + 1;
-        for (int i = 0; i < p.length(); i += 8)
-        {
-            x ^= x << 13;
-            x ^= x >>> 7;
-            x ^= x << 17;
-            b.putLong(i, x);
-        }
+        final Payload p = RemotePublisherChild.frame(sender, ts);
         sent.put(ts, RemoteChild.crc(p));
         return p;
     }
 
-    /** A {@link RemoteChild} and what it printed. */
+    /** A child JVM ({@link RemoteChild} or {@link RemotePublisherChild}) and what it printed. */
     private static final class Child implements AutoCloseable
     {
         final Process process;
         final Map<Long, Long> frames = new ConcurrentHashMap<>();
+        /** Lines of its standard output that are none of the above. */
+        final Queue<String> other = new ConcurrentLinkedQueue<>();
+        /** What a {@link RemotePublisherChild} sent: timestamp to checksum. */
+        final Map<Long, Long> sent = new ConcurrentHashMap<>();
         final AtomicLong done = new AtomicLong(-1);
         final AtomicReference<String> directory = new AtomicReference<>();
         /** The most packets a GAP status said never arrived. */
         final AtomicLong lost = new AtomicLong();
         private final Path stderr;
-        private final Thread reader;
+        final Thread reader;
 
-        Child(final String channel, final int id) throws Exception
+        Child(final Class<?> main, final String channel, final int id) throws Exception
         {
             stderr = Files.createTempFile("remote-child-", ".txt");
             final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             process = new ProcessBuilder(java.toString(), "@" + jvmConfig(), "-Xmx256m",
-                "-XX:MaxDirectMemorySize=512m", "-Dframewire.leakTracking=true",
-                "-cp", System.getProperty("java.class.path"), RemoteChild.class.getName(), channel, Integer.toString(id))
+                "-XX:MaxDirectMemorySize=512m",
+                "-Dframewire.leakTracking=true",
+                "-XX:+DisplayVMOutputToStderr", // the VM's warnings must not cut into the lines read here
+                "-cp", System.getProperty("java.class.path"), main.getName(), channel, Integer.toString(id))
                 .redirectError(stderr.toFile())
                 .start();
             reader = new Thread(() ->
@@ -179,22 +276,13 @@ class TwoProcessTest
                     String line;
                     while ((line = in.readLine()) != null)
                     {
-                        final String[] f = line.split(" ");
-                        if (f[0].equals("FRAME"))
+                        try
                         {
-                            frames.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+                            parse(line);
                         }
-                        else if (f[0].equals("DONE"))
+                        catch (final RuntimeException ex)
                         {
-                            done.set(Long.parseLong(f[1]));
-                        }
-                        else if (f[0].equals("STATUS") && f[1].equals("GAP"))
-                        {
-                            lost.accumulateAndGet(Long.parseLong(f[2]), Math::max);
-                        }
-                        else if (f[0].equals("DIR"))
-                        {
-                            directory.set(f[1]);
+                            other.add(line); // not one of ours, or one of ours cut by another writer
                         }
                     }
                 }
@@ -206,6 +294,35 @@ class TwoProcessTest
             reader.setDaemon(true);
             reader.start();
             await("the child's driver", 30_000, () -> directory.get() != null || !process.isAlive());
+        }
+
+        private void parse(final String line)
+        {
+            final String[] f = line.split(" ");
+            if (f[0].equals("FRAME"))
+            {
+                frames.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+            }
+            else if (f[0].equals("SENT"))
+            {
+                sent.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
+            }
+            else if (f[0].equals("DONE"))
+            {
+                done.set(Long.parseLong(f[1]));
+            }
+            else if (f[0].equals("STATUS") && f[1].equals("GAP"))
+            {
+                lost.accumulateAndGet(Long.parseLong(f[2]), Math::max);
+            }
+            else if (f[0].equals("DIR"))
+            {
+                directory.set(f[1]);
+            }
+            else
+            {
+                other.add(line);
+            }
         }
 
         int waitFor() throws Exception
