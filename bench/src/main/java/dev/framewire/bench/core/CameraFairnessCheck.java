@@ -58,27 +58,8 @@ public final class CameraFairnessCheck
         final int warmup = (int)Math.min(frames / 4, 2 * fps);
         final long periodNanos = (long)(1e9 / fps);
 
-        final GraphConfig base = GraphConfig.builder()
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
-            .scheduleOrder(order)
-            .maxQueueSize(4)
-            .timeoutGuardMillis(0)
-            .inputStream("tick")
-            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("tick").outputStream("ticked"))
-            .node("b", n -> n.calculator("PassThroughCalculator").inputStream("ticked").outputStream("out"))
-            .outputStream("out")
-            .build();
-        final GraphConfig camera = GraphConfig.builder()
-            .type("FairnessCamera")
-            .inputStream("frames")
-            .node("gray", n -> n.calculator("ColorConvertCalculator").inputStream("frames").outputStream("gray")
-                .option("conversion", "RGBA_TO_GRAY8"))
-            .node("half", n -> n.calculator("ResizeCalculator").inputStream("gray").outputStream("half")
-                .option("factor", 0.5))
-            .node("motion", n -> n.calculator("MotionDetectorCalculator").inputStream("FRAME:half")
-                .outputStream("BOXES:boxes", "FRAME:moving").option("threshold", "$threshold"))
-            .outputStream("boxes")
-            .build();
+        final GraphConfig base = baseGraph(workers, order);
+        final GraphConfig camera = cameraTemplate("FairnessCamera");
 
         final long[] dueNanos = new long[frames];
         final Histogram[] latency = new Histogram[cameras];
@@ -205,5 +186,39 @@ public final class CameraFairnessCheck
         System.out.printf("p99 across cameras: min %.0f us, median %.0f us, max %.0f us; max/median %.2f, " +
             "median/min %.2f%n", sorted[0], median, sorted[cameras - 1], sorted[cameras - 1] / median, median / sorted[0]);
         System.out.println(starved.isEmpty() ? "every camera delivered every frame" : "STARVED: " + starved);
+    }
+
+    /**
+     * The graph the cameras are added to: a two-node chain on a graph input {@code tick}, so that
+     * the executor's workers run before the first camera comes. Shared with {@link HotplugSoak}.
+     */
+    static GraphConfig baseGraph(final int workers, final ScheduleOrder order)
+    {
+        return GraphConfig.builder()
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
+            .scheduleOrder(order)
+            .maxQueueSize(4)
+            .timeoutGuardMillis(0)
+            .inputStream("tick")
+            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("tick").outputStream("ticked"))
+            .node("b", n -> n.calculator("PassThroughCalculator").inputStream("ticked").outputStream("out"))
+            .outputStream("out")
+            .build();
+    }
+
+    /** One camera as a subgraph template: gray, half size, motion at the parameter {@code threshold}. */
+    static GraphConfig cameraTemplate(final String type)
+    {
+        return GraphConfig.builder()
+            .type(type)
+            .inputStream("frames")
+            .node("gray", n -> n.calculator("ColorConvertCalculator").inputStream("frames").outputStream("gray")
+                .option("conversion", "RGBA_TO_GRAY8"))
+            .node("half", n -> n.calculator("ResizeCalculator").inputStream("gray").outputStream("half")
+                .option("factor", 0.5))
+            .node("motion", n -> n.calculator("MotionDetectorCalculator").inputStream("FRAME:half")
+                .outputStream("BOXES:boxes", "FRAME:moving").option("threshold", "$threshold"))
+            .outputStream("boxes")
+            .build();
     }
 }

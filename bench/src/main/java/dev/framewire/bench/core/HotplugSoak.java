@@ -1,10 +1,8 @@
 package dev.framewire.bench.core;
 
-import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphInputHandle;
-import dev.framewire.core.IdleKind;
 import dev.framewire.core.ScheduleOrder;
 import dev.framewire.core.SubgraphRemoval;
 import dev.framewire.offheap.MemoryBudget;
@@ -115,27 +113,8 @@ public final class HotplugSoak
         final long churnMillis = args.length > 4 ? Long.parseLong(args[4]) : 1000;
         final long periodNanos = (long)(1e9 / fps);
 
-        final GraphConfig base = GraphConfig.builder()
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(2, IdleKind.PARK))
-            .scheduleOrder(ScheduleOrder.BMF)
-            .maxQueueSize(4)
-            .timeoutGuardMillis(0)
-            .inputStream("tick")
-            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("tick").outputStream("ticked"))
-            .node("b", n -> n.calculator("PassThroughCalculator").inputStream("ticked").outputStream("out"))
-            .outputStream("out")
-            .build();
-        final GraphConfig template = GraphConfig.builder()
-            .type("SoakCamera")
-            .inputStream("frames")
-            .node("gray", n -> n.calculator("ColorConvertCalculator").inputStream("frames").outputStream("gray")
-                .option("conversion", "RGBA_TO_GRAY8"))
-            .node("half", n -> n.calculator("ResizeCalculator").inputStream("gray").outputStream("half")
-                .option("factor", 0.5))
-            .node("motion", n -> n.calculator("MotionDetectorCalculator").inputStream("FRAME:half")
-                .outputStream("BOXES:boxes", "FRAME:moving").option("threshold", "$threshold"))
-            .outputStream("boxes")
-            .build();
+        final GraphConfig base = CameraFairnessCheck.baseGraph(2, ScheduleOrder.BMF);
+        final GraphConfig template = CameraFairnessCheck.cameraTemplate("SoakCamera");
 
         System.out.printf(Locale.ROOT, "hot-plug soak: %d cameras %dx%d RGBA at %.0f fps on 2 parked workers, one " +
             "removed and one added every %d ms, for %d s; report every %d s; %d cores, load average %.1f%n",
