@@ -118,6 +118,9 @@ public class RemoteUdpHopBenchmark
     private UnsafeBuffer message;
     private long echoed = -1;
     private final IdleStrategy idle = new YieldingIdleStrategy();
+    /** The two volatile fields as {@link HopRoundTrip} reads them; made once. */
+    private final java.util.function.LongSupplier arrivedNow = () -> arrived;
+    private final java.util.function.LongSupplier echoedNow = () -> echoed;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception
@@ -299,41 +302,9 @@ public class RemoteUdpHopBenchmark
         final long ts = next++;
         if (a != null)
         {
-            if (frames)
-            {
-                in.addPacket(a.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.GRAY8), ts);
-            }
-            else
-            {
-                in.addPacket(ts, ts);
-            }
-            long got;
-            idle.reset();
-            while ((got = arrived) != ts)
-            {
-                if (got > ts)
-                {
-                    throw new IllegalStateException("sent " + ts + ", came back " + got);
-                }
-                idle.idle();
-            }
-            return got;
+            return HopRoundTrip.framewire(in, a.pool(), frames, WIDTH, HEIGHT, ts, arrivedNow, idle);
         }
-        message.putLong(16, ts);
-        idle.reset();
-        while (ping.offer(message, 0, message.capacity()) < 0)
-        {
-            idle.idle();
-        }
-        while (echoed != ts)
-        {
-            if (echoed > ts)
-            {
-                throw new IllegalStateException("sent " + ts + ", came back " + echoed);
-            }
-            idle.idle(pong.poll(pongAssembler, 16));
-        }
-        return echoed;
+        return HopRoundTrip.echo(ping, message, pong, pongAssembler, ts, echoedNow, idle);
     }
 
     @TearDown(Level.Trial)
