@@ -1546,13 +1546,7 @@ public final class Graph implements AutoCloseable
             {
                 source.schedule();
             }
-            CompletableFuture.delayedExecutor(drainDeadline.toNanos(), TimeUnit.NANOSECONDS).execute(() ->
-            {
-                if (!removal.isDone())
-                {
-                    cancel(subgraph, cancelDeadline);
-                }
-            });
+            unlessDoneWithin(removal, drainDeadline, () -> cancel(subgraph, cancelDeadline));
         }
         return removal.copy();
     }
@@ -1586,14 +1580,29 @@ public final class Graph implements AutoCloseable
             node.schedule();
         }
         final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
-        CompletableFuture.delayedExecutor(deadline.toNanos(), TimeUnit.NANOSECONDS).execute(() ->
+        unlessDoneWithin(removal, deadline, () -> removal.completeExceptionally(
+            new java.util.concurrent.TimeoutException(subgraph.stuckReport(deadline.toMillis()))));
+    }
+
+    /**
+     * Runs {@code action} on a thread of the JDK's asynchronous pool once {@code deadline} has
+     * passed, unless {@code removal} completes first: then the timer is cancelled and taken off
+     * the JDK's delay queue, so a subgraph that has left is not kept reachable (its rings, nodes and
+     * names) by a deadline that no longer matters.
+     */
+    private static void unlessDoneWithin(
+        final CompletableFuture<SubgraphRemoval> removal, final java.time.Duration deadline, final Runnable action)
+    {
+        final CompletableFuture<Void> timer = new CompletableFuture<Void>()
+            .completeOnTimeout(null, deadline.toNanos(), TimeUnit.NANOSECONDS);
+        timer.thenRunAsync(() ->
         {
             if (!removal.isDone())
             {
-                removal.completeExceptionally(new java.util.concurrent.TimeoutException(
-                    subgraph.stuckReport(deadline.toMillis())));
+                action.run();
             }
         });
+        removal.whenComplete((done, failure) -> timer.cancel(false));
     }
 
     /** Under the hot-plug lock: an add or remove needs a run that has started and not ended. */
