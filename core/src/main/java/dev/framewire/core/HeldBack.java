@@ -12,7 +12,10 @@ package dev.framewire.core;
  * then stalls on its own writes (B2's chain ran at 0.3 of its speed, and of the locked design's,
  * in that host state). Now, once held back by queue q, it asks only whether q has signalled room
  * since ({@link InputQueue#roomSignals()}, a counter its consumer writes only when it hands out
- * room), and looks at every queue again only after that.
+ * room), and looks at every queue again only after that. A look that finds a queue below its
+ * limit reads only its tail: the consumer's head, which it writes with every packet, is read only
+ * when a kept copy of it says the queue may be full ({@link InputQueue#atLimit()}), so a producer
+ * that is not held back no longer takes the head's line from the consumer on every packet.
  *
  * <p>Threading: the holder's thread (a source's worker, a graph input's adder); a report from
  * another thread may look too: both fields are hints, a stale one costs one full look.
@@ -38,7 +41,7 @@ final class HeldBack
         for (final InputQueue queue : queues)
         {
             final long signals = queue.roomSignals(); // before the look: a signal after it shows next time
-            if (queue.size() >= queue.limit && queue.wantsRoom())
+            if (queue.atLimit() && queue.wantsRoom())
             {
                 by = queue;
                 seenSignals = signals;

@@ -472,6 +472,16 @@ final class InputQueue extends InputQueuePad3
         ROOM_SIGNALS.setVolatile(this, roomSignals + 1);
     }
 
+    /**
+     * Any thread held back by this queue, or asking whether it is ({@link HeldBack}): whether the
+     * queue is at or over its limit, reading the consumer's head only when it may be (see
+     * {@link OneToOnePacketRing#holdsAtLeast}).
+     */
+    boolean atLimit()
+    {
+        return ring.holdsAtLeast(limit);
+    }
+
     /** Any thread, for reports: whether the queue is at or over its limit. */
     boolean isFull()
     {

@@ -17,6 +17,11 @@ abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
     volatile long tail;
     /** The producer's cached copy of {@code head}, re-read only on apparent full. */
     long headCache;
+    /**
+     * Any thread's copy of {@code head} for {@link OneToOnePacketRing#holdsAtLeast} (opaque): a value
+     * the head once had, re-read only when it says the ring may hold that many.
+     */
+    volatile long countHeadCache;
 }
 
 abstract class OneToOnePacketRingPad1 extends OneToOnePacketRingProducerFields
@@ -69,6 +74,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
 {
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
+    private static final VarHandle COUNT_HEAD;
 
     static
     {
@@ -77,6 +83,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             TAIL = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(OneToOnePacketRingConsumerFields.class, "head", long.class);
+            COUNT_HEAD = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "countHeadCache", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -229,6 +236,26 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     long lvHead()
     {
         return (long)HEAD.getAcquire(this);
+    }
+
+    /**
+     * Any thread: whether the ring holds at least {@code n} packets (racy away from both sides, as
+     * {@link #size()}). The consumer's head, a line it writes with every removal, is read only when
+     * a copy of it kept here says the ring may hold that many; a producer that asks before every
+     * offer (backpressure) then reads it once every {@code n} packets or so, not once a packet. A
+     * copy is a value the head once had (every thread stores only what it read), never more than
+     * the head is now, so it can only overstate the count: a "no" is never wrong.
+     */
+    boolean holdsAtLeast(final int n)
+    {
+        final long t = (long)TAIL.getAcquire(this);
+        if (t - (long)COUNT_HEAD.getOpaque(this) < n)
+        {
+            return false;
+        }
+        final long h = (long)HEAD.getAcquire(this);
+        COUNT_HEAD.setOpaque(this, h);
+        return t - h >= n;
     }
 
     /** Any thread: packets in the ring right now (racy away from both sides). */

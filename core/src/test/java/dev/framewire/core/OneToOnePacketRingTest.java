@@ -34,6 +34,41 @@ class OneToOnePacketRingTest
     }
 
     @Test
+    void holdsAtLeastAgreesWithTheCountThroughFillsDrainsAndWrapArounds()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(8);
+        long next = 0;
+        for (int round = 0; round < 40; round++)
+        {
+            final int fill = round % 9; // 0..8 packets, so the positions wrap many times
+            for (int i = 0; i < fill; i++)
+            {
+                assertTrue(ring.offer(next++, VALUES[i], i));
+            }
+            for (int n = 1; n <= 9; n++)
+            {
+                assertEquals(ring.size() >= n, ring.holdsAtLeast(n), "round " + round + ", " + ring.size() +
+                    " held, asked " + n);
+            }
+            // drain part of it: the copy of the head the look kept is now behind the head
+            for (int i = 0; i < (fill + 1) / 2; i++)
+            {
+                assertTrue(ring.peekTimestamp() != Timestamp.UNSET); // a removal follows a peek that found a packet
+                ring.removeVolatile();
+            }
+            for (int n = 9; n >= 1; n--)
+            {
+                assertEquals(ring.size() >= n, ring.holdsAtLeast(n), "round " + round + " after a drain, " +
+                    ring.size() + " held, asked " + n);
+            }
+            while (ring.peekTimestamp() != Timestamp.UNSET)
+            {
+                ring.removeVolatile();
+            }
+        }
+    }
+
+    @Test
     void offersUntilFullThenRefusesAndGivesBackInOrder()
     {
         final OneToOnePacketRing ring = new OneToOnePacketRing(8);
