@@ -173,10 +173,13 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     /** Times a publisher became {@code BEHIND}; volatile (a rare write) for the report line. */
     private volatile long behindEpisodes;
     /**
-     * Held by the report line while it reads the driver's counters and by {@code close} while it
-     * frees them: a report never reads a client's mapped memory after it was unmapped.
+     * Held by the report line while it reads the driver's counters, and by {@code close} to say
+     * they are no longer to be read before it frees them: a report never reads a client's mapped
+     * memory after it was unmapped, and never waits for a close.
      */
     private final Object reportLock = new Object();
+    /** The driver's counters may be read by the report line; guarded by {@link #reportLock}. */
+    private boolean countersReadable;
     private long lastGapReportNanos;
     private String lastGap;
     private String lastGapSource;
@@ -243,6 +246,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                 channel + "' stream id " + streamId + ": " + ex.getMessage() + "; valid channels are e.g. aeron:ipc " +
                 "and aeron:udp?endpoint=127.0.0.1:40123", ex);
         }
+        synchronized (reportLock)
+        {
+            countersReadable = true;
+        }
         ctx.reportLine(this::reportLine);
     }
 
@@ -258,10 +265,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         final Lag[] lags = this.lags;
         long now = 0;
         int behind = 0;
-        boolean open;
+        final boolean open;
         synchronized (reportLock)
         {
-            open = driver != null;
+            open = countersReadable;
             if (open)
             {
                 final CountersReader counters = driver.aeron().countersReader();
@@ -876,16 +883,17 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             sessions.clear();
             synchronized (reportLock)
             {
-                if (subscription != null)
-                {
-                    subscription.close();
-                    subscription = null;
-                }
-                if (driver != null)
-                {
-                    driver.release();
-                    driver = null;
-                }
+                countersReadable = false; // before they are freed
+            }
+            if (subscription != null)
+            {
+                subscription.close();
+                subscription = null;
+            }
+            if (driver != null)
+            {
+                driver.release();
+                driver = null;
             }
         }
     }
