@@ -90,7 +90,7 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * <p>Threading: the node's worker, one call at a time, polls and reassembles; Aeron's client
  * conductor thread only queues image events, which the worker takes at its next call. The report
  * line runs on the reporting thread: it reads volatile or opaque counters, and the driver's counters
- * under a lock {@code close} takes to free them.
+ * under a lock {@code close} takes (briefly) before it frees them.
  */
 public final class AeronSubscriberCalculator implements Calculator, ControlledFragmentHandler
 {
