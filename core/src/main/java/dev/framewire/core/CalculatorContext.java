@@ -2,6 +2,8 @@ package dev.framewire.core;
 
 import dev.framewire.offheap.PayloadPool;
 
+import java.util.function.Consumer;
+
 /**
  * A node's view of the run while its calculator is called: the input set, the outputs, the
  * options and side packets. One instance per node, reused for every call: nothing is allocated
@@ -145,6 +147,23 @@ public interface CalculatorContext
      * @param text      what happened, in a sentence.
      */
     void journalNote(long timestamp, long value, String text);
+
+    /**
+     * Gives this node a line of its own in {@link Graph#report()}, under the node's line: each time
+     * a report is made, {@code line} appends its text (a few figures: what a transport has lost, how
+     * far behind it is) to the report's builder, without the indent or a line break (a {@code '\n'}
+     * in it starts another line, indented the same). Call it in {@code open}; a later call replaces
+     * the line. The line stays in reports after the node closed, with its last figures.
+     *
+     * <p>Threading: {@code line} is called on the thread that asks for the report, any thread, while
+     * the calculator's calls go on, and after it closed; never on a worker's hot path, so it may
+     * allocate. It must read only what is safe to read from another thread (volatile or opaque
+     * fields; each figure a racy snapshot), never this context, and never resources {@code close}
+     * frees. A {@code line} that throws does not break the report: the line says it failed, and how.
+     *
+     * @param line appends the line's text; called only when a report is made.
+     */
+    void reportLine(Consumer<StringBuilder> line);
 
     /**
      * The graph's clock: the system's {@code nanoTime}, or a simulated one the config gave, so

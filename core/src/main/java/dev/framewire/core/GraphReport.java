@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import java.util.function.Consumer;
+
 /**
  * The text of {@link Graph#report()}: a verdict (the culprit in one sentence), then every node,
  * queue, poller and worker, and who holds off-heap memory. Read from any thread while the run goes
@@ -61,6 +63,11 @@ final class GraphReport
                     .append(" failed (called again").append(retry.retryAtNanos != 0 ? " after a wait)" : ")");
             }
             sb.append('\n');
+            final Consumer<StringBuilder> line = node.reportLine;
+            if (line != null)
+            {
+                appendLine(sb, node, line);
+            }
             for (final InputPort port : node.inputs)
             {
                 final InputQueue queue = port.queue;
@@ -98,6 +105,38 @@ final class GraphReport
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The calculator's own line under its node's (see {@link CalculatorContext#reportLine}), each
+     * line it writes indented; one that throws leaves what it wrote out and says how it failed.
+     */
+    private static void appendLine(final StringBuilder sb, final Node node, final Consumer<StringBuilder> line)
+    {
+        sb.append("    ");
+        final int start = sb.length();
+        try
+        {
+            line.accept(sb);
+        }
+        catch (final VirtualMachineError error)
+        {
+            throw error;
+        }
+        catch (final Throwable ex)
+        {
+            sb.setLength(start);
+            sb.append("the report line of node '").append(node.name).append("' (").append(node.calculator.getClass()
+                .getName()).append(") failed: ").append(ex);
+        }
+        for (int i = sb.length() - 1; i >= start; i--)
+        {
+            if (sb.charAt(i) == '\n')
+            {
+                sb.insert(i + 1, "    ");
+            }
+        }
+        sb.append('\n');
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.framewire.offheap.PayloadPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * One {@code process} call of a node whose {@code max_in_flight} is above 1: the input set it was
@@ -300,6 +301,12 @@ final class Lane implements CalculatorContext
             final Worker runner = this.runner;
             journal.note(runner == null ? -1 : runner.id, node.id, timestamp, value, text);
         }
+    }
+
+    @Override
+    public void reportLine(final Consumer<StringBuilder> line)
+    {
+        node.reportLine(line);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.framewire.offheap.PayloadPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A calculator in a running graph: its inputs and outputs, its place in the schedule, and the
@@ -123,6 +124,8 @@ final class Node extends ScheduleState implements CalculatorContext
 
     /** Set by any thread when this node must become blocked; acted on by its worker. */
     volatile boolean blockRequested;
+    /** The calculator's own line in reports ({@link CalculatorContext#reportLine}); null if none. */
+    volatile Consumer<StringBuilder> reportLine;
     /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
     volatile long calls;
     /**
@@ -1255,6 +1258,12 @@ final class Node extends ScheduleState implements CalculatorContext
     public void countDrop()
     {
         dropped("", inputTimestamp, "calculator");
+    }
+
+    @Override
+    public void reportLine(final Consumer<StringBuilder> line)
+    {
+        reportLine = line;
     }
 
     @Override

@@ -56,7 +56,9 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  *       dropped bound is carried by the next message that goes, a later packet or bound.</li>
  * </ul>
  * Drops are logged, and are JFR events ({@code dev.framewire.RemoteStream}), at the 1st, 2nd, 4th,
- * 8th... Nothing is ever buffered beyond Aeron's own term. The close message waits at most
+ * 8th... The graph report ({@link dev.framewire.core.Graph#report()}) has a line under the node
+ * with the messages that met back pressure, found no subscriber connected, and were dropped.
+ * Nothing is ever buffered beyond Aeron's own term. The close message waits at most
  * {@code linger_ms} under either policy, so a graph whose receiver is gone still ends.
  *
  * <p>Streams: one input, no outputs. Policy: the default, with bound-only calls
@@ -70,6 +72,7 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * keeps it.
  *
  * <p>Threading: the node's worker, one call at a time; the publication is exclusive to the node.
+ * The report line runs on the reporting thread and reads only volatile counters.
  */
 public final class AeronPublisherCalculator implements Calculator
 {
@@ -98,7 +101,15 @@ public final class AeronPublisherCalculator implements Calculator
     private String channel;
     /** The bound the receiver has been told (by a packet or a bound message). */
     private long sentBound = Timestamp.UNSTARTED;
-    private long dropped;
+    /** Messages given up, packets and control; volatile (written on the rare path) for the report line. */
+    private volatile long dropped;
+    /** Messages refused at least once as back-pressured; volatile for the report line. */
+    private volatile long backPressured;
+    /** Messages refused at least once for want of a subscriber; volatile for the report line. */
+    private volatile long notConnected;
+    /** The message in hand was refused already (it counts once in the two above). */
+    private boolean refused;
+    private int sessionId;
     /** Packets handled so far, sent or dropped: the next packet's sequence number. */
     private long sequence;
     private boolean warnedNotConnected;
@@ -148,6 +159,8 @@ public final class AeronPublisherCalculator implements Calculator
         channel = channel(ctx.options().getString("channel"), termLength, (int)mtu);
         sentBound = Timestamp.UNSTARTED;
         dropped = 0;
+        backPressured = 0;
+        notConnected = 0;
         sequence = 0;
         driver = RemoteCalculators.driver(ctx);
         try
@@ -161,6 +174,8 @@ public final class AeronPublisherCalculator implements Calculator
             throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): cannot publish to channel " +
                 channel + " stream id " + streamId + ": " + ex.getMessage(), ex);
         }
+        sessionId = publication.sessionId();
+        ctx.reportLine(this::reportLine);
         // once per run: a journal of this run names the session its packets cross under (a rare-event note)
         ctx.journalNote(Timestamp.UNSET, publication.sessionId(), JOURNAL_NOTE + "session " + publication.sessionId() +
             ", stream id " + streamId + ", channel " + channel);
@@ -236,7 +251,7 @@ public final class AeronPublisherCalculator implements Calculator
         final long deadline = type == CLOSE ? ctx.nanoTime() + lingerNanos : Long.MAX_VALUE;
         final int length = HEADER_LENGTH;
         final ExclusivePublication publication = this.publication;
-        idle.reset();
+        beginSend();
         while (true)
         {
             final long result = publication.tryClaim(length, claim);
@@ -261,7 +276,7 @@ public final class AeronPublisherCalculator implements Calculator
     private void sendValue(final CalculatorContext ctx, final int kind, final long value, final long ts)
     {
         final ExclusivePublication publication = this.publication;
-        idle.reset();
+        beginSend();
         while (true)
         {
             final long result = publication.tryClaim(HEADER_LENGTH, claim);
@@ -297,7 +312,7 @@ public final class AeronPublisherCalculator implements Calculator
         }
         final int kind = payload.isFrame() ? KIND_FRAME : KIND_BYTES;
         final DirectBuffer bytes = payload.buffer();
-        idle.reset();
+        beginSend();
         while (true)
         {
             final long result;
@@ -346,6 +361,27 @@ public final class AeronPublisherCalculator implements Calculator
         }
     }
 
+    private void beginSend()
+    {
+        idle.reset();
+        refused = false;
+    }
+
+    /**
+     * The report line (see {@link CalculatorContext#reportLine}), on the reporting thread: the
+     * messages that met back pressure or found no subscriber, and those given up. Racy figures.
+     */
+    private void reportLine(final StringBuilder sb)
+    {
+        final long backPressured = this.backPressured;
+        final long notConnected = this.notConnected;
+        final long dropped = this.dropped;
+        sb.append("remote stream to ").append(channel).append(" stream id ").append(streamId).append(", session ")
+            .append(sessionId).append(" (policy ").append(drop ? "DROP" : "WAIT").append("): ").append(backPressured)
+            .append(backPressured == 1 ? " message" : " messages").append(" back-pressured, ").append(notConnected)
+            .append(" with no subscriber connected, ").append(dropped).append(" dropped");
+    }
+
     /**
      * A send was refused: whether to try again (after idling) or give the message up (counted).
      *
@@ -370,6 +406,18 @@ public final class AeronPublisherCalculator implements Calculator
                 RemoteDescriptor.typeName(type) + " at " + Timestamp.toString(timestamp) + " cannot go");
         }
         // NOT_CONNECTED or BACK_PRESSURED
+        if (!refused)
+        {
+            refused = true;
+            if (result == Publication.NOT_CONNECTED)
+            {
+                notConnected++; // the only writer
+            }
+            else
+            {
+                backPressured++;
+            }
+        }
         if ((!drop || type == CLOSE) && !ctx.isCancelled() && ctx.nanoTime() < deadline)
         {
             if (result == Publication.NOT_CONNECTED && !warnedNotConnected)

@@ -26,6 +26,8 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -67,7 +69,11 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * same rhythm. A publisher that stays more than {@code behind_bytes} ahead of this subscriber for
  * {@code behind_ms} (from the driver's counters, read each call) is reported as
  * {@link RemoteStatus.Kind#BEHIND}, and {@link RemoteStatus.Kind#CAUGHT_UP} when it no longer is.
- * Every report is also a JFR event, {@code dev.framewire.RemoteStream}.
+ * Every report is also a JFR event, {@code dev.framewire.RemoteStream}. The graph report
+ * ({@link dev.framewire.core.Graph#report()}) has a line under the node with the counts: publishers
+ * connected, bytes behind now (read when the report is made, so also while a full queue keeps this
+ * source from being called) and at most, whether it is behind now and how many times it was, packets
+ * that never arrived, messages rejected.
  * {@code publisher_lost} says what a loss without a CLOSE message does: {@code WAIT} (the default)
  * keeps the stream open for a publisher to come back (its timestamps must then continue above the
  * bound), {@code CLOSE} closes it.
@@ -82,7 +88,9 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
  * driver's ({@code aeron_dir}, {@code driver_threading}, see {@link RemoteCalculators}).
  *
  * <p>Threading: the node's worker, one call at a time, polls and reassembles; Aeron's client
- * conductor thread only queues image events, which the worker takes at its next call.
+ * conductor thread only queues image events, which the worker takes at its next call. The report
+ * line runs on the reporting thread: it reads volatile or opaque counters, and the driver's counters
+ * under a lock {@code close} takes (briefly) before it frees them.
  */
 public final class AeronSubscriberCalculator implements Calculator, ControlledFragmentHandler
 {
@@ -105,6 +113,19 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
      */
     private static final int MAX_FRAGMENTS_PER_CALL = 4096;
     private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final VarHandle LAG_PEAK;
+
+    static
+    {
+        try
+        {
+            LAG_PEAK = MethodHandles.lookup().findVarHandle(AeronSubscriberCalculator.class, "lagPeak", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private IdleStrategy idle;
     /** Each publisher session's state: the message being reassembled, the next packet's sequence. */
@@ -130,18 +151,35 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private boolean shipmentFull;
 
     private boolean closing;
-    private long rejected;
+    /** Messages rejected so far; volatile (written on the rare path) for the report line. */
+    private volatile long rejected;
     private long reportedRejected;
     private long lastReportNanos;
     private String lastRejection;
     private String lastRejectionSource;
-    private long lost;
+    /** Packets that never arrived so far, by the sequence gaps; volatile for the report line. */
+    private volatile long lost;
     private long reportedLost;
     /** {@code behind_bytes}, 0 for the default by transport (see {@link Lag}). */
     private long behindBytes;
     private long behindNanos;
-    /** Each connected publisher's lag; changed only when an image comes or goes. */
-    private Lag[] lags = new Lag[0];
+    /**
+     * Each connected publisher's lag; replaced (never changed in place) only when an image comes or
+     * goes, volatile so that the report line sees a whole array.
+     */
+    private volatile Lag[] lags = new Lag[0];
+    /** The most bytes any publisher was seen ahead of this subscriber, in the worker's looks; opaque. */
+    private long lagPeak;
+    /** Times a publisher became {@code BEHIND}; volatile (a rare write) for the report line. */
+    private volatile long behindEpisodes;
+    /**
+     * Held by the report line while it reads the driver's counters, and by {@code close} to say
+     * they are no longer to be read before it frees them: a report never reads a client's mapped
+     * memory after it was unmapped, and never waits for a close.
+     */
+    private final Object reportLock = new Object();
+    /** The driver's counters may be read by the report line; guarded by {@link #reportLock}. */
+    private boolean countersReadable;
     private long lastGapReportNanos;
     private String lastGap;
     private String lastGapSource;
@@ -192,6 +230,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         reportedRejected = 0;
         lost = 0;
         reportedLost = 0;
+        LAG_PEAK.setOpaque(this, 0L);
+        behindEpisodes = 0;
         driver = RemoteCalculators.driver(ctx);
         try
         {
@@ -206,6 +246,61 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                 channel + "' stream id " + streamId + ": " + ex.getMessage() + "; valid channels are e.g. aeron:ipc " +
                 "and aeron:udp?endpoint=127.0.0.1:40123", ex);
         }
+        synchronized (reportLock)
+        {
+            countersReadable = true;
+        }
+        ctx.reportLine(this::reportLine);
+    }
+
+    /**
+     * The report line (see {@link CalculatorContext#reportLine}), on the reporting thread: the
+     * publishers connected, how far ahead of this subscriber they are now (read from the driver's
+     * counters now, even while this source is not called because the queue it feeds is full) and at
+     * most, whether one is behind and how often one was, the packets that never arrived and the
+     * messages rejected. Racy figures, for diagnostics.
+     */
+    private void reportLine(final StringBuilder sb)
+    {
+        final Lag[] lags = this.lags;
+        long now = 0;
+        int behind = 0;
+        final boolean open;
+        synchronized (reportLock)
+        {
+            open = countersReadable;
+            if (open)
+            {
+                final CountersReader counters = driver.aeron().countersReader();
+                for (final Lag lag : lags)
+                {
+                    now = Math.max(now, lag.bytes(counters));
+                    behind += lag.behind ? 1 : 0; // racy: diagnostics
+                }
+            }
+        }
+        final long peak = Math.max(now, (long)LAG_PEAK.getOpaque(this));
+        sb.append("remote stream from ").append(channel).append(" stream id ").append(streamId).append(": ");
+        if (open)
+        {
+            sb.append(lags.length).append(lags.length == 1 ? " publisher" : " publishers").append(", ").append(now)
+                .append(" B behind now, ");
+        }
+        else
+        {
+            sb.append("closed, ");
+        }
+        sb.append(peak).append(" B at most; ");
+        if (behind > 0)
+        {
+            sb.append("BEHIND now, ");
+        }
+        final long episodes = behindEpisodes;
+        final long lost = this.lost;
+        final long rejected = this.rejected;
+        sb.append(episodes).append(episodes == 1 ? " time" : " times").append(" behind; ").append(lost)
+            .append(lost == 1 ? " packet" : " packets").append(" never arrived; ").append(rejected)
+            .append(rejected == 1 ? " message" : " messages").append(" rejected");
     }
 
     private static IdleStrategy idleStrategy(final String name)
@@ -311,7 +406,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             {
                 continue;
             }
-            final long bytes = counters.getCounterValue(lag.counterId) - lag.image.position();
+            final long bytes = lag.bytes(counters);
+            if (bytes > lagPeak)
+            {
+                LAG_PEAK.setOpaque(this, bytes);
+            }
             if (bytes >= lag.threshold)
             {
                 if (lag.since < 0)
@@ -325,6 +424,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                     if (!lag.behind && now - lag.since >= behindNanos)
                     {
                         lag.behind = true;
+                        behindEpisodes++; // the only writer
                         onLag(RemoteStatus.Kind.BEHIND, lag, bytes + " bytes behind the publisher, at least " +
                             lag.threshold + " for " + TimeUnit.NANOSECONDS.toMillis(now - lag.since) + " ms (at most " +
                             lag.max + "); downstream does not take the stream as fast as it comes");
@@ -781,6 +881,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                 r.discard();
             }
             sessions.clear();
+            synchronized (reportLock)
+            {
+                countersReadable = false; // before they are freed
+            }
             if (subscription != null)
             {
                 subscription.close();
@@ -847,7 +951,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         /** When the lag was first seen at or above the threshold in this run of looks; -1 when below. */
         long since = -1;
         long max;
-        boolean behind;
+        /** Written by the worker, read racily by the report line. */
+        volatile boolean behind;
 
         Lag(final Image image, final String source, final int counterId, final long threshold)
         {
@@ -855,6 +960,12 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             this.source = source;
             this.counterId = counterId;
             this.threshold = threshold;
+        }
+
+        /** How far the publisher is ahead now: two volatile loads, any thread while the client is open. */
+        long bytes(final CountersReader counters)
+        {
+            return counterId < 0 ? 0 : counters.getCounterValue(counterId) - image.position();
         }
     }
 }

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static dev.framewire.remote.RemoteTestSupport.await;
@@ -43,7 +45,8 @@ class RemoteFailureTest
     @Timeout(60)
     void dropPolicyCountsWhatNoSubscriberTook() throws Exception
     {
-        final GraphConfig config = publisher(IPC, streamId(), n -> n.option("policy", "DROP").option("linger_ms", 50L));
+        final int id = streamId();
+        final GraphConfig config = publisher(IPC, id, n -> n.option("policy", "DROP").option("linger_ms", 50L));
         try (Graph sender = new Graph(config))
         {
             sender.start();
@@ -58,7 +61,14 @@ class RemoteFailureTest
             sender.closeAllInputs();
             sender.waitUntilDone();
             assertEquals(6, sender.dropCount("tx"));
-            assertTrue(sender.report().contains("6 dropped"), sender.report());
+            final String report = sender.report();
+            assertTrue(report.contains("6 dropped"), report);
+            // the publisher's own line: every message (6 packets, the close, and the bound unless it
+            // went with the close) found no one and was dropped
+            final Matcher line = Pattern.compile("\n    remote stream to aeron:ipc\\?\\S* stream id " + id +
+                ", session -?\\d+ \\(policy DROP\\): 0 messages back-pressured, ([78]) with no subscriber " +
+                "connected, \\1 dropped\n").matcher(report);
+            assertTrue(line.find(), report);
         }
     }
 
@@ -123,6 +133,8 @@ class RemoteFailureTest
             receiver.waitUntilDone();
             assertEquals(List.of("10=100", "12=5000 bytes", "20=200"), List.copyOf(out));
             assertEquals(8, receiver.dropCount("rx"), receiver.report());
+            assertTrue(receiver.report().contains("\n    remote stream from aeron:ipc stream id " + id + ": closed, 0 B at " +
+                "most; 0 times behind; 0 packets never arrived; 8 messages rejected\n"), receiver.report());
             final RemoteStatus first = statuses.stream().filter(s -> s.kind() == RemoteStatus.Kind.REJECTED)
                 .findFirst().orElseThrow(() -> new AssertionError("no REJECTED status: " + statuses));
             assertEquals("header version 2, this receiver reads version 1", first.reason());
@@ -170,6 +182,7 @@ class RemoteFailureTest
             assertTrue(gaps.get(0).reason().startsWith("joined mid-stream: the publisher's first 3 packets"), gaps.toString());
             assertEquals(3, gaps.get(0).lost());
             assertEquals(7, gaps.get(gaps.size() - 1).lost(), "the total, reported at close at the latest: " + gaps);
+            assertTrue(receiver.report().contains("; 7 packets never arrived; 0 messages rejected\n"), receiver.report());
             recording.stop();
             recording.dump(jfr);
             final List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);

@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static dev.framewire.remote.RemoteTestSupport.await;
@@ -32,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * over the threshold, and it reports {@code BEHIND} on its STATUS stream (and in the log, the JFR
  * event and the journal); once the consumer keeps up again it reports {@code CAUGHT_UP}. Every
  * packet still arrives, in order: a slow subscriber back-pressures a WAIT publisher, never loses.
+ * The graph report shows it on the subscriber's own line while it runs.
  */
 class RemoteLagTest
 {
@@ -88,6 +91,17 @@ class RemoteLagTest
                 ts++;
                 assertTrue(ts < 1_000_000, () -> "no BEHIND after a million packets: " + statuses);
             }
+            // the report of the running graph says it too, in the subscriber's own line
+            final String report = receiver.report();
+            final Matcher line = Pattern.compile("\n    remote stream from " + Pattern.quote(channel) + " stream id " + id +
+                ": 1 publisher, (\\d+) B behind now, (\\d+) B at most; (BEHIND now, )?([1-9]\\d*) times? behind; " +
+                "0 packets never arrived; 0 messages rejected\n").matcher(report);
+            assertTrue(line.find(), report);
+            assertTrue(Long.parseLong(line.group(2)) >= 4096, "at most at least the threshold: " + report);
+            final String senderReport = sender.report();
+            assertTrue(Pattern.compile("\n    remote stream to .* stream id " + id + ", session -?\\d+ \\(policy WAIT\\): " +
+                "\\d+ messages? back-pressured, \\d+ with no subscriber connected, 0 dropped\n").matcher(senderReport)
+                .find(), senderReport);
             Slow.SLOW.set(false);
             final long sent = ts;
             in.close();

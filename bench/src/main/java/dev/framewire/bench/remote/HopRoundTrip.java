@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
 
 /**
  * One round trip of the hop benchmarks, the same in one JVM ({@link RemoteHopBenchmark}) and
- * between two processes ({@link RemoteUdpHopBenchmark}): sends timestamp {@code ts} and waits, with
+ * between two processes ({@link RemoteProcessHopBenchmark}): sends timestamp {@code ts} and waits, with
  * the benchmark's idle strategy, until it comes back; a later one coming back first is an error
  * (the benchmark checks its own answer).
  *

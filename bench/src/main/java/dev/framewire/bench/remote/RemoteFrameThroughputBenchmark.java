@@ -25,11 +25,10 @@ import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Throughput of 1280x720 GRAY8 frames (921,600 bytes) from one graph to another, beside the same
- * frames through one graph. The benchmark thread adds frames to graph A's input as fast as the
+ * Throughput of 1280x720 GRAY8 frames (921,600 bytes) from one graph to another, in this process
+ * or in another, beside the same frames through one graph. The benchmark thread adds frames to graph A's input as fast as the
  * graphs take them (the input waits while its queue, {@code max_queue_size} 8, is full); the score
  * is frames added per second, in steady state the rate at which they arrive.
  * <ul>
@@ -38,9 +37,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code mtu} 8192 for UDP) to graph B's {@code AeronSubscriberCalculator}, in this JVM, over
  *       Aeron IPC, or UDP on 127.0.0.1 through the embedded driver (SHARED), with Aeron's default
  *       receiver window (128 KiB).</li>
+ *   <li>{@code UDP_PROCESSES}: as {@code UDP}, but graph B runs in a child JVM
+ *       ({@link RemoteFrameSink}, started by {@code @Setup}, ended by {@code @TearDown}), each
+ *       process with its own embedded driver: frames cross between two processes.</li>
  * </ul>
- * Each iteration checks its answer: every frame added arrives, at its timestamp, in order. Workers
- * PARK (two cores: A's worker, B's subscriber, the driver and the benchmark thread share them).
+ * Each iteration checks its answer: every frame added arrives, at its timestamp, in order (the child
+ * is asked for its count). Workers PARK (two cores: A's worker, B's subscriber, the drivers and the
+ * benchmark thread share them).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -53,21 +56,23 @@ public class RemoteFrameThroughputBenchmark
 {
     private static final int WIDTH = 1280;
     private static final int HEIGHT = 720;
+    private static final long STREAM_ID = 7101L;
+    static final int FRAME_BYTES = PixelFormat.GRAY8.frameBytes(HEIGHT, WIDTH);
 
-    @Param({"LOCAL", "IPC", "UDP"})
+    @Param({"LOCAL", "IPC", "UDP", "UDP_PROCESSES"})
     public String transport;
 
     private Graph a;
     private Graph b;
     private GraphInputHandle in;
+    private ChildJvm child;
     private long next;
-    private final AtomicLong arrived = new AtomicLong(-1);
-    private final AtomicLong disorder = new AtomicLong();
+    private final FrameArrivals arrivals = new FrameArrivals();
 
     @Setup(Level.Trial)
     public void setUp() throws IOException
     {
-        final int bytes = PixelFormat.GRAY8.frameBytes(HEIGHT, WIDTH);
+        final int bytes = FRAME_BYTES;
         if (transport.equals("LOCAL"))
         {
             a = new Graph(GraphConfig.builder()
@@ -77,29 +82,30 @@ public class RemoteFrameThroughputBenchmark
                 .node("pass", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
                 .outputStream("out")
                 .build());
-            observe(a);
+            arrivals.observe(a);
         }
         else
         {
             final String channel = transport.equals("IPC") ? "aeron:ipc" :
                 "aeron:udp?endpoint=127.0.0.1:" + freePort() + "|mtu=8192";
-            b = new Graph(GraphConfig.builder()
-                .maxQueueSize(8)
-                .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
-                .node("rx", n -> n.calculator("AeronSubscriberCalculator").outputStream("out")
-                    .option("channel", channel).option("stream_id", 7101L))
-                .outputStream("out")
-                .build());
+            if (transport.equals("UDP_PROCESSES"))
+            {
+                child = ChildJvm.start(RemoteFrameSink.class, channel);
+            }
+            else
+            {
+                b = new Graph(receiver(channel));
+                arrivals.observe(b);
+                b.pool().reserve(bytes, 12);
+                b.start();
+            }
             a = new Graph(GraphConfig.builder()
                 .inputStream("in")
                 .maxQueueSize(8)
                 .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
                 .node("tx", n -> n.calculator("AeronPublisherCalculator").inputStream("in")
-                    .option("channel", channel).option("stream_id", 7101L).option("term_length", 16L << 20))
+                    .option("channel", channel).option("stream_id", STREAM_ID).option("term_length", 16L << 20))
                 .build());
-            observe(b);
-            b.pool().reserve(bytes, 12);
-            b.start();
         }
         a.pool().reserve(bytes, 12);
         a.start();
@@ -107,16 +113,16 @@ public class RemoteFrameThroughputBenchmark
         next = 0;
     }
 
-    private void observe(final Graph graph)
+    /** Graph B: the subscriber on {@code channel}, its stream as graph output {@code out}; here or in the child. */
+    static GraphConfig receiver(final String channel)
     {
-        graph.observe("out", p ->
-        {
-            if (p.timestamp() != arrived.get() + 1)
-            {
-                disorder.incrementAndGet();
-            }
-            arrived.lazySet(p.timestamp());
-        });
+        return GraphConfig.builder()
+            .maxQueueSize(8)
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .node("rx", n -> n.calculator("AeronSubscriberCalculator").outputStream("out")
+                .option("channel", channel).option("stream_id", STREAM_ID))
+            .outputStream("out")
+            .build();
     }
 
     private static int freePort() throws IOException
@@ -136,33 +142,65 @@ public class RemoteFrameThroughputBenchmark
     }
 
     @TearDown(Level.Iteration)
-    public void verify() throws InterruptedException
+    public void verify() throws Exception
     {
         final long last = next - 1;
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (arrived.get() != last)
+        FrameArrivals seen = seen();
+        while (seen.arrived() != last)
         {
             if (System.nanoTime() > deadline)
             {
-                throw new IllegalStateException(transport + ": sent up to " + last + ", arrived up to " + arrived.get());
+                throw new IllegalStateException(transport + ": sent up to " + last + ", arrived up to " + seen.arrived() +
+                    (child == null ? "" : "; the child's stderr:\n" + child.stderr()));
             }
             Thread.sleep(1);
+            seen = seen();
         }
-        if (disorder.get() != 0)
+        if (seen.disorder() != 0)
         {
-            throw new IllegalStateException(transport + ": " + disorder.get() + " frames arrived out of order or missing");
+            throw new IllegalStateException(transport + ": " + seen.disorder() + " frames arrived out of order or missing");
         }
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown()
+    /** What arrived: here, or as the child says. */
+    private FrameArrivals seen() throws IOException
     {
-        a.cancel();
-        a.close();
-        if (b != null)
+        if (child == null)
         {
-            b.cancel();
-            b.close();
+            return arrivals;
+        }
+        final String answer = child.ask("?");
+        if (answer == null)
+        {
+            throw new IllegalStateException(transport + ": the child ended; its stderr:\n" + child.stderr());
+        }
+        return FrameArrivals.parse(answer);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException
+    {
+        try
+        {
+            if (a != null)
+            {
+                a.cancel();
+                a.close();
+            }
+            if (b != null)
+            {
+                b.cancel();
+                b.close();
+            }
+        }
+        finally
+        {
+            if (child != null)
+            {
+                child.close();
+                child = null;
+            }
         }
     }
 }

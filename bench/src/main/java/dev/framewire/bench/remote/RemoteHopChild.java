@@ -22,11 +22,12 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The far side of {@link RemoteUdpHopBenchmark}, in a JVM of its own with its own media driver:
- * takes what comes on one UDP stream and sends it back on another, either through a Framewire
- * graph ({@code FRAMEWIRE}: subscriber to publisher) or with Aeron alone ({@code AERON_ECHO}).
- * Prints {@code READY} once it listens, and runs until its standard input ends (the benchmark
- * closes it, or dies), so that it never outlives the benchmark.
+ * The far side of {@link RemoteProcessHopBenchmark}, in a JVM of its own ({@link ChildJvm}): takes
+ * what comes on one stream and sends it back on another, either through a Framewire graph
+ * ({@code FRAMEWIRE}: subscriber to publisher) or with Aeron alone ({@code AERON_ECHO}), through a
+ * media driver of its own or the benchmark's, by directory. Prints {@code READY} once it listens,
+ * and runs until its standard input ends (the benchmark closes it, or dies), so that it never
+ * outlives the benchmark.
  */
 public final class RemoteHopChild
 {
@@ -38,7 +39,8 @@ public final class RemoteHopChild
      * Runs the far side until standard input ends.
      *
      * @param args contender ({@code FRAMEWIRE} or {@code AERON_ECHO}), payload ({@code LONG} or
-     *             {@code GRAY8_720P}), the channel it receives on, the channel it sends back on.
+     *             {@code GRAY8_720P}), the channel it receives on, the channel it sends back on, the
+     *             directory of the media driver to connect to (empty: a driver of its own).
      * @throws Exception to exit non-zero.
      */
     public static void main(final String[] args) throws Exception
@@ -47,20 +49,23 @@ public final class RemoteHopChild
         final boolean frames = args[1].equals("GRAY8_720P");
         final String in = args[2];
         final String back = args[3];
+        final String aeronDir = args[4];
         final PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (contender.equals("FRAMEWIRE"))
         {
             final GraphConfig config = GraphConfig.builder()
                 .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.YIELD))
-                .node("rx", n -> RemoteUdpHopBenchmark.subscriber(n.outputStream("mid"), in, RemoteUdpHopBenchmark.S1))
-                .node("tx", n -> RemoteUdpHopBenchmark.publisher(n.inputStream("mid"), back, RemoteUdpHopBenchmark.S2))
+                .node("rx", n -> RemoteProcessHopBenchmark.subscriber(n.outputStream("mid"), in,
+                    RemoteProcessHopBenchmark.S1, aeronDir))
+                .node("tx", n -> RemoteProcessHopBenchmark.publisher(n.inputStream("mid"), back,
+                    RemoteProcessHopBenchmark.S2, aeronDir))
                 .build();
             try (Graph b = new Graph(config))
             {
                 if (frames)
                 {
-                    b.pool().reserve(PixelFormat.GRAY8.frameBytes(RemoteUdpHopBenchmark.HEIGHT,
-                        RemoteUdpHopBenchmark.WIDTH), 8);
+                    b.pool().reserve(PixelFormat.GRAY8.frameBytes(RemoteProcessHopBenchmark.HEIGHT,
+                        RemoteProcessHopBenchmark.WIDTH), 8);
                 }
                 b.start();
                 out.println("READY");
@@ -70,18 +75,21 @@ public final class RemoteHopChild
         }
         else
         {
-            echo(in, back, out);
+            echo(in, back, aeronDir, out);
         }
         System.exit(0);
     }
 
-    private static void echo(final String in, final String back, final PrintStream out) throws Exception
+    private static void echo(final String in, final String back, final String aeronDir, final PrintStream out)
+        throws Exception
     {
         final Path dir = Files.createTempDirectory("bench-aeron-child-");
-        try (MediaDriver driver = MediaDriver.launch(RemoteUdpHopBenchmark.driverContext(dir));
-            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-            Subscription sub = aeron.addSubscription(in, RemoteUdpHopBenchmark.S1);
-            ExclusivePublication pub = aeron.addExclusivePublication(back, RemoteUdpHopBenchmark.S2))
+        // a driver of its own, or none (a null resource is skipped) to use the benchmark's
+        try (MediaDriver driver = aeronDir.isEmpty() ? MediaDriver.launch(RemoteProcessHopBenchmark.driverContext(dir)) : null;
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver != null ?
+                driver.aeronDirectoryName() : aeronDir));
+            Subscription sub = aeron.addSubscription(in, RemoteProcessHopBenchmark.S1);
+            ExclusivePublication pub = aeron.addExclusivePublication(back, RemoteProcessHopBenchmark.S2))
         {
             final AtomicBoolean running = new AtomicBoolean(true);
             final IdleStrategy offerWait = new YieldingIdleStrategy();

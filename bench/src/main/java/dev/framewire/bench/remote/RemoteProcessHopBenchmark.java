@@ -33,47 +33,43 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The round trip of one remote hop each way over UDP on 127.0.0.1 between two processes, beside
- * its floor, Aeron's own echo of the same payload between the same two processes. Sample mode:
- * JMH reports p50, p99 and the rest of the round trip's distribution.
+ * The round trip of one remote hop each way between two processes, over Aeron IPC through one
+ * media driver both share, or over UDP on 127.0.0.1 through a driver each, beside its floor,
+ * Aeron's own echo of the same payload between the same two processes over the same transport.
+ * Sample mode: JMH reports p50, p99 and the rest of the round trip's distribution.
  *
  * <ul>
  *   <li>{@code FRAMEWIRE}: the benchmark thread adds a packet to graph A's input (in the JMH fork);
  *       A's {@code AeronPublisherCalculator} publishes it on stream 1 to graph B in a child JVM
  *       ({@link RemoteHopChild}), whose {@code AeronSubscriberCalculator} gives it to B's
  *       publisher, which sends it back on stream 2; A's subscriber gives it to A's observer, which
- *       hands the timestamp to the benchmark thread. Each process has its own embedded media driver
- *       (SHARED, backoff idle: Framewire's default).</li>
+ *       hands the timestamp to the benchmark thread.</li>
  *   <li>{@code AERON_ECHO}: the benchmark thread offers the same bytes (56 for a long packet, a
  *       Framewire message's size; 56 + the frame for a frame) on stream 1 to an echo thread in a
  *       child JVM that reassembles them ({@link FragmentAssembler}) and offers them back on stream
- *       2; the benchmark thread reassembles the echo. Each process has its own media driver with
- *       the same settings as Framewire's embedded one. The least a hop between these processes
+ *       2; the benchmark thread reassembles the echo. The least a hop between these processes
  *       over Aeron can cost.</li>
  * </ul>
- * Payloads: {@code LONG} and {@code GRAY8_720P} (1280x720 GRAY8, 921,600 bytes); both contenders
- * use 16 MiB terms and an MTU of 8192. The child is started by {@code @Setup} with this JVM's
- * class path and flags, and ends when its standard input closes: {@code @TearDown} closes it and
- * kills the child if it is still there 10 s later, a failed setup kills it at once, and a fork
- * that dies closes the pipe. Every waiting thread yields, none busy-spins (the machines have two
+ * Transports: {@code UDP}, each process with its own media driver (Framewire's embedded one for
+ * FRAMEWIRE; one set up the same way, {@link #driverContext}, for the echo); {@code IPC}, one media
+ * driver in the fork, set up the same way, whose directory both processes connect to (the remote
+ * calculators' {@code aeron_dir}): how processes on one host share Aeron's shared-memory log
+ * buffers. Payloads: {@code LONG} and {@code GRAY8_720P} (1280x720 GRAY8, 921,600 bytes); all use
+ * 16 MiB terms and an MTU of 8192. The child ({@link ChildJvm}) is started by {@code @Setup} and
+ * ends at {@code @TearDown}. Every waiting thread yields, none busy-spins (the machines have two
  * cores): FRAMEWIRE runs four (the benchmark thread and A's two workers here, B's worker in the
- * child), the echo two. Each op checks that what came back is what it sent.
+ * child), the echo two, beside the drivers' threads (backoff). Each op checks that what came back
+ * is what it sent.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -82,7 +78,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-public class RemoteUdpHopBenchmark
+public class RemoteProcessHopBenchmark
 {
     static final int S1 = 7011;
     static final int S2 = 7012;
@@ -90,6 +86,7 @@ public class RemoteUdpHopBenchmark
     static final int HEIGHT = 720;
     private static final long TERM_LENGTH = 16L * 1024 * 1024;
     private static final int MTU = 8192;
+    private static final String CHANNEL_PARAMS = "term-length=" + TERM_LENGTH + "|mtu=" + MTU;
 
     @Param({"FRAMEWIRE", "AERON_ECHO"})
     public String contender;
@@ -97,11 +94,16 @@ public class RemoteUdpHopBenchmark
     @Param({"LONG", "GRAY8_720P"})
     public String payload;
 
+    @Param({"IPC", "UDP"})
+    public String transport;
+
     private boolean frames;
     private long next;
-    private Process child;
-    private Path childErr;
-    private Thread killChild;
+    private ChildJvm child;
+
+    /** The fork's media driver: the one both processes share over IPC, the echo's own over UDP. */
+    private MediaDriver driver;
+    private Path aeronDir;
 
     // FRAMEWIRE
     private Graph a;
@@ -109,9 +111,7 @@ public class RemoteUdpHopBenchmark
     private volatile long arrived = -1;
 
     // AERON_ECHO
-    private MediaDriver driver;
     private Aeron aeron;
-    private Path aeronDir;
     private ExclusivePublication ping;
     private Subscription pong;
     private FragmentAssembler pongAssembler;
@@ -127,14 +127,22 @@ public class RemoteUdpHopBenchmark
     {
         frames = payload.equals("GRAY8_720P");
         next = 0;
-        final String there = udp(freeUdpPort());
-        final String here = udp(freeUdpPort());
+        final boolean ipc = transport.equals("IPC");
+        final String there = ipc ? "aeron:ipc?" + CHANNEL_PARAMS : udp(freeUdpPort());
+        final String here = ipc ? "aeron:ipc?" + CHANNEL_PARAMS : udp(freeUdpPort());
         try
         {
-            startChild(there, here);
+            if (ipc || contender.equals("AERON_ECHO"))
+            {
+                aeronDir = Files.createTempDirectory("bench-aeron-");
+                driver = MediaDriver.launch(driverContext(aeronDir));
+            }
+            // over IPC the child connects to this fork's driver; over UDP it has its own ("")
+            final String sharedDir = ipc ? driver.aeronDirectoryName() : "";
+            child = ChildJvm.start(RemoteHopChild.class, contender, payload, there, here, sharedDir);
             if (contender.equals("FRAMEWIRE"))
             {
-                setUpFramewire(there, here);
+                setUpFramewire(there, here, sharedDir);
             }
             else
             {
@@ -144,7 +152,7 @@ public class RemoteUdpHopBenchmark
         }
         catch (final Exception | Error ex)
         {
-            final String err = childErr();
+            final String err = child == null ? "" : child.stderr();
             tearDown();
             throw new IllegalStateException("setup failed; the child's stderr:\n" + err, ex);
         }
@@ -152,7 +160,7 @@ public class RemoteUdpHopBenchmark
 
     private static String udp(final int port)
     {
-        return "aeron:udp?endpoint=127.0.0.1:" + port + "|term-length=" + TERM_LENGTH + "|mtu=" + MTU;
+        return "aeron:udp?endpoint=127.0.0.1:" + port + "|" + CHANNEL_PARAMS;
     }
 
     private static int freeUdpPort()
@@ -167,52 +175,14 @@ public class RemoteUdpHopBenchmark
         }
     }
 
-    private void startChild(final String there, final String here) throws Exception
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent") && !arg.startsWith("-Xrunjdwp"))
-            {
-                command.add(arg); // this fork's flags (.mvn/jvm.config's among them)
-            }
-        }
-        command.addAll(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=1g", "-cp", System.getProperty("java.class.path"),
-            RemoteHopChild.class.getName(), contender, payload, there, here));
-        childErr = Files.createTempFile("bench-remote-child-", ".txt");
-        child = new ProcessBuilder(command).redirectError(childErr.toFile()).start();
-        final Process started = child;
-        killChild = new Thread(started::destroyForcibly, "kill-remote-hop-child");
-        Runtime.getRuntime().addShutdownHook(killChild);
-        final BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-        final String line = out.readLine(); // the child says READY, or dies and its output ends
-        if (!"READY".equals(line))
-        {
-            throw new IllegalStateException("the child did not start: it said " + line);
-        }
-    }
-
-    private String childErr()
-    {
-        try
-        {
-            return childErr == null ? "" : Files.readString(childErr);
-        }
-        catch (final IOException ex)
-        {
-            return ex.toString();
-        }
-    }
-
-    private void setUpFramewire(final String there, final String here)
+    private void setUpFramewire(final String there, final String here, final String aeronDir)
     {
         final GraphConfig configA = GraphConfig.builder()
             .inputStream("in")
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.YIELD))
             .executor("rx", ExecutorConfig.of(1, IdleKind.YIELD))
-            .node("tx", n -> publisher(n.inputStream("in"), there, S1))
-            .node("rx", n -> subscriber(n.executor("rx").outputStream("back"), here, S2))
+            .node("tx", n -> publisher(n.inputStream("in"), there, S1, aeronDir))
+            .node("rx", n -> subscriber(n.executor("rx").outputStream("back"), here, S2, aeronDir))
             .outputStream("back")
             .build();
         a = new Graph(configA);
@@ -225,15 +195,18 @@ public class RemoteUdpHopBenchmark
         in = a.input("in");
     }
 
-    static void publisher(final NodeConfig.Builder n, final String channel, final int streamId)
+    /** A publisher node on {@code channel}; {@code aeronDir} empty for the embedded driver. */
+    static void publisher(final NodeConfig.Builder n, final String channel, final int streamId, final String aeronDir)
     {
-        n.calculator("AeronPublisherCalculator").option("channel", channel).option("stream_id", (long)streamId);
+        n.calculator("AeronPublisherCalculator").option("channel", channel).option("stream_id", (long)streamId)
+            .option("aeron_dir", aeronDir);
     }
 
-    static void subscriber(final NodeConfig.Builder n, final String channel, final int streamId)
+    /** A subscriber node on {@code channel}, yielding while it waits; {@code aeronDir} as for the publisher. */
+    static void subscriber(final NodeConfig.Builder n, final String channel, final int streamId, final String aeronDir)
     {
         n.calculator("AeronSubscriberCalculator").option("channel", channel).option("stream_id", (long)streamId)
-            .option("idle_strategy", "YIELD");
+            .option("idle_strategy", "YIELD").option("aeron_dir", aeronDir);
     }
 
     /** A media driver set up as Framewire's embedded one, in a directory of its own under {@code dir}. */
@@ -250,8 +223,6 @@ public class RemoteUdpHopBenchmark
 
     private void setUpEcho(final String there, final String here) throws Exception
     {
-        aeronDir = Files.createTempDirectory("bench-aeron-");
-        driver = MediaDriver.launch(driverContext(aeronDir));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         ping = aeron.addExclusivePublication(there, S1);
         pong = aeron.addSubscription(here, S2);
@@ -323,40 +294,26 @@ public class RemoteUdpHopBenchmark
                 aeron.close();
                 aeron = null;
             }
-            if (driver != null)
-            {
-                driver.close();
-                driver = null;
-                IoUtil.delete(aeronDir.toFile(), true);
-            }
         }
         finally
         {
-            stopChild();
-        }
-    }
-
-    private void stopChild() throws Exception
-    {
-        if (child == null)
-        {
-            return;
-        }
-        try
-        {
-            child.getOutputStream().close(); // its standard input ends: it closes and exits
-            if (!child.waitFor(10, TimeUnit.SECONDS))
+            try
             {
-                child.destroyForcibly();
-                child.waitFor(10, TimeUnit.SECONDS);
+                if (child != null)
+                {
+                    child.close(); // before the driver it may share
+                    child = null;
+                }
             }
-        }
-        finally
-        {
-            child.destroyForcibly();
-            Runtime.getRuntime().removeShutdownHook(killChild);
-            Files.deleteIfExists(childErr);
-            child = null;
+            finally
+            {
+                if (driver != null)
+                {
+                    driver.close();
+                    driver = null;
+                    IoUtil.delete(aeronDir.toFile(), true);
+                }
+            }
         }
     }
 }
