@@ -66,6 +66,11 @@ final class JournalAgent implements Agent, MessageHandler
     private int batchCount;
     private ExcerptAppender appender;
     private long lostReported;
+    /**
+     * The many-to-one ring's consumer position up to which every record is in Chronicle's files
+     * (read, and its batch appended): what {@link JournalWriter}'s ordered appends wait for.
+     */
+    private volatile long appendedShared;
 
     JournalAgent(
         final SingleChronicleQueue queue,
@@ -116,6 +121,11 @@ final class JournalAgent implements Agent, MessageHandler
         currentBytes = ringBytes;
         work += ring.read(this, limit);
         flushBatch();
+        final long consumed = ring.consumerPosition();
+        if (consumed != appendedShared)
+        {
+            appendedShared = consumed;
+        }
         final long lostNow = lost.get();
         if (lostNow != lostReported)
         {
@@ -239,6 +249,17 @@ final class JournalAgent implements Agent, MessageHandler
         {
             dc.close();
         }
+    }
+
+    /**
+     * Any thread: the many-to-one ring's position up to which the agent has appended every
+     * record to Chronicle's files (a record claimed below it is in the file).
+     *
+     * @return the ring position.
+     */
+    long appendedShared()
+    {
+        return appendedShared;
     }
 
     /** Drains what is left, so that closing loses nothing that was given before. */

@@ -93,35 +93,34 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
         final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams());
 
-        final List<JournalRecord> inputs = new ArrayList<>();
+        final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
+        final List<ReplayPlan.Step> steps = plan.steps;
         final Map<String, Long> expected = new LinkedHashMap<>();
         long recordedEmits = 0;
         for (final JournalRecord r : recorded.records())
         {
-            if (r.kind() == JournalRecord.Kind.GRAPH_INPUT)
-            {
-                inputs.add(r);
-            }
-            else if (r.kind() == JournalRecord.Kind.EMIT)
+            if (r.kind() == JournalRecord.Kind.EMIT && plan.observable.contains(r.streamName()))
             {
                 expected.merge(r.streamName(), 1L, Long::sum);
                 recordedEmits++;
             }
         }
-        inputs.sort(Comparator.comparingLong(JournalRecord::nanos)); // stable: file order among equal readings
-        final long span = inputs.isEmpty() ? 0 : inputs.get(inputs.size() - 1).nanos() - inputs.get(0).nanos();
+        final long span = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).record.nanos() - steps.get(0).record.nanos();
         final JournalRecord end = recorded.runEnd();
         final boolean endedByItself = end != null && "done".equals(end.text());
-        final long total = inputs.size() + recordedEmits;
+        final long total = plan.packets + recordedEmits;
         final boolean bar = total >= LONG_PACKETS || (!asFastAsPossible && span >= LONG_NANOS);
 
-        out.printf(Locale.ROOT, "replaying %s: %d nodes, %d graph input packets%s, %d packets emitted in the recording " +
-            "(it %s)%n", recorded.directory(), recorded.nodeNames().size(), inputs.size(), inputs.isEmpty() ? "" :
-            asFastAsPossible ? ", as fast as possible" : String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
+        out.printf(Locale.ROOT, "replaying %s: %d nodes, %d graph input packets%s%s, %d packets emitted in the " +
+            "recording (it %s)%n", recorded.directory(), config.nodes().size(), plan.packets,
+            plan.instances.isEmpty() ? "" : ", " + plan.instances.size() + " subgraphs added at run time",
+            steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
+                String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
             recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
         out.flush();
 
         final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet());
         long zeroFilled = 0;
         long skipped = 0;
         final long start;
@@ -133,7 +132,10 @@ public final class JournalReplayCommand implements Callable<Integer>
             {
                 final AtomicLong count = new AtomicLong();
                 counts.put(stream, count);
-                graph.observe(stream, packet -> count.incrementAndGet());
+                if (plan.base.contains(stream)) // a subgraph's output is observed as it is added
+                {
+                    graph.observe(stream, packet -> count.incrementAndGet());
+                }
             }
             try
             {
@@ -144,11 +146,12 @@ public final class JournalReplayCommand implements Callable<Integer>
                 throw new CommandFailure("the recorded graph does not start: " + ex.getMessage());
             }
             start = System.nanoTime();
-            final long first = inputs.isEmpty() ? 0 : inputs.get(0).nanos();
+            final long first = steps.isEmpty() ? 0 : steps.get(0).record.nanos();
             long nextProgress = start + PROGRESS_EVERY;
             long fed = 0;
-            for (final JournalRecord r : inputs)
+            for (final ReplayPlan.Step step : steps)
             {
+                final JournalRecord r = step.record;
                 if (!asFastAsPossible)
                 {
                     final long due = start + (r.nanos() - first);
@@ -161,6 +164,11 @@ public final class JournalReplayCommand implements Callable<Integer>
                             nextProgress = System.nanoTime() + PROGRESS_EVERY;
                         }
                     }
+                }
+                if (r.kind() != JournalRecord.Kind.GRAPH_INPUT)
+                {
+                    subgraphs.run(graph, step);
+                    continue;
                 }
                 switch (feed(graph, r))
                 {
@@ -180,7 +188,7 @@ public final class JournalReplayCommand implements Callable<Integer>
                     nextProgress = System.nanoTime() + PROGRESS_EVERY;
                 }
             }
-            if (!config.inputStreams().isEmpty())
+            if (!config.inputStreams().isEmpty() || !graph.subgraphs().isEmpty())
             {
                 graph.closeAllInputs();
             }
@@ -218,7 +226,11 @@ public final class JournalReplayCommand implements Callable<Integer>
         final long elapsed = System.nanoTime() - start;
         replayRun = journal.lastRun();
         out.printf(Locale.ROOT, "replayed in %.2f s: %d graph input packets fed, %d packets emitted%s%n", elapsed / 1e9,
-            inputs.size(), emitted(counts), endedByItself ? "" : " (stopped at the recording's packet counts)");
+            plan.packets, emitted(counts), endedByItself ? "" : " (stopped at the recording's packet counts)");
+        for (final String note : subgraphs.notes())
+        {
+            out.println("note: " + note);
+        }
         if (zeroFilled > 0)
         {
             out.println("note: " + zeroFilled + " graph input payloads were recorded by length only and fed as zeros; " +

@@ -173,6 +173,64 @@ public abstract class JournalSink implements AutoCloseable
     public abstract void note(int workerId, int nodeId, long timestamp, long value, String text);
 
     /**
+     * A subgraph added to the running graph ({@code Graph.addSubgraph}), on the adding thread,
+     * before any of its nodes runs and before its graph inputs take a packet: every later record
+     * naming its nodes or streams comes after this one. The record is in the journal, in order
+     * with the graph input records given before, when the call returns (in both modes). Allocates.
+     *
+     * @param name             the subgraph's name (its nodes are {@code name__node}, its streams {@code name__stream}).
+     * @param templateText     the template as config text, nested subgraph types expanded; or a line starting
+     *                         {@code "# this config has no text form"} when it has none.
+     * @param paramNames       the parameters' names.
+     * @param paramTypes       by parameter, its type: {@code string}, {@code int64}, {@code int32}, {@code int16},
+     *                         {@code int8}, {@code double}, {@code float}, {@code bool}, {@code null}, or else the
+     *                         value's Java class name.
+     * @param paramValues      by parameter, its value as text, or null when it has no text form (a Java object:
+     *                         recorded by type only).
+     * @param boundInputs      template input streams bound to streams of the graph's own.
+     * @param boundStreams     by bound input, the graph's stream it consumes.
+     * @param nodeIds          the journal's ids of its nodes (the graph's node ids), in template order.
+     * @param nodeNames        by node, its name in the graph.
+     * @param nodeInputStreams by node, the stream ids of its inputs.
+     * @param streamIds        the journal's ids of its new streams: its graph inputs, then its nodes' outputs.
+     * @param streamNames      by new stream, its name in the graph.
+     */
+    public abstract void subgraphAdded(
+        String name,
+        String templateText,
+        String[] paramNames,
+        String[] paramTypes,
+        String[] paramValues,
+        String[] boundInputs,
+        String[] boundStreams,
+        int[] nodeIds,
+        String[] nodeNames,
+        int[][] nodeInputStreams,
+        int[] streamIds,
+        String[] streamNames);
+
+    /**
+     * A subgraph's removal asked for ({@code Graph.removeSubgraph}), on the removing thread, before
+     * its inputs close; in order with the graph input records given before, as
+     * {@link #subgraphAdded}. Allocates.
+     *
+     * @param name                the subgraph's name.
+     * @param drainDeadlineNanos  how long it may drain before it is cancelled (0: cancelled at once).
+     * @param cancelDeadlineNanos how long, once cancelled, before its removal gives up on a node.
+     */
+    public abstract void subgraphRemoved(String name, long drainDeadlineNanos, long cancelDeadlineNanos);
+
+    /**
+     * A subgraph left the graph (removed, or every node closed on its own), on the thread that
+     * takes it out, before its name can be used again. Allocates.
+     *
+     * @param name           the subgraph's name.
+     * @param drained        whether it drained (false: it was cancelled).
+     * @param droppedPackets the packets its nodes dropped over its life.
+     */
+    public abstract void subgraphLeft(String name, boolean drained, long droppedPackets);
+
+    /**
      * Ends the run's journal, after the workers have stopped. May wait for records still on their
      * way to be written.
      *
