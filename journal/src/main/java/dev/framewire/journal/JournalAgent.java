@@ -67,10 +67,11 @@ final class JournalAgent implements Agent, MessageHandler
     private ExcerptAppender appender;
     private long lostReported;
     /**
-     * The many-to-one ring's consumer position up to which every record is in Chronicle's files
-     * (read, and its batch appended): what {@link JournalWriter}'s ordered appends wait for.
+     * Duty cycles completed: every record read from a ring in a cycle is in Chronicle's files when
+     * it ends. What {@link JournalWriter}'s ordered appends wait for; written with release
+     * semantics once a cycle, read by them.
      */
-    private volatile long appendedShared;
+    private final AtomicLong cycles = new AtomicLong();
 
     JournalAgent(
         final SingleChronicleQueue queue,
@@ -121,11 +122,7 @@ final class JournalAgent implements Agent, MessageHandler
         currentBytes = ringBytes;
         work += ring.read(this, limit);
         flushBatch();
-        final long consumed = ring.consumerPosition();
-        if (consumed != appendedShared)
-        {
-            appendedShared = consumed;
-        }
+        cycles.lazySet(cycles.get() + 1); // only this thread writes it
         final long lostNow = lost.get();
         if (lostNow != lostReported)
         {
@@ -252,14 +249,14 @@ final class JournalAgent implements Agent, MessageHandler
     }
 
     /**
-     * Any thread: the many-to-one ring's position up to which the agent has appended every
-     * record to Chronicle's files (a record claimed below it is in the file).
+     * Any thread: the duty cycles completed. A record read from a ring before a cycle that is
+     * counted here was in Chronicle's files when the cycle ended.
      *
-     * @return the ring position.
+     * @return the count.
      */
-    long appendedShared()
+    long cycles()
     {
-        return appendedShared;
+        return cycles.get();
     }
 
     /** Drains what is left, so that closing loses nothing that was given before. */

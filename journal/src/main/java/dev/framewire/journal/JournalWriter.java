@@ -1050,27 +1050,17 @@ public final class JournalWriter extends JournalSink
      * A rare record that must be in the file in order with what other threads gave before it and
      * before what the caller does next: appended on the calling thread (in both modes; it may be
      * longer than a ring holds), in ASYNC mode once the agent has appended every record claimed on
-     * the many-to-one ring so far (the graph inputs given before it: parking, up to 5 s, then it
-     * goes on and says so). Its {@code nanos} is read after that wait, so that sorting by
-     * {@code nanos} keeps it after them too.
+     * the rings so far (the graph inputs given before it on the many-to-one ring, a departing
+     * subgraph's last calls on its workers' rings): parking, up to 5 s, then it goes on and says so.
+     * Its {@code nanos} is read after that wait, so that sorting by {@code nanos} keeps it after
+     * them too.
      */
     private void appendOrdered(final JournalDescriptor.Builder record)
     {
-        final ManyToOneRingBuffer ring = this.ring;
-        if (ring != null)
+        if (ring != null && !awaitAppended(TimeUnit.SECONDS.toNanos(5)))
         {
-            final long target = ring.producerPosition();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (agent.appendedShared() < target && !closed)
-            {
-                if (System.nanoTime() - deadline > 0)
-                {
-                    LOG.warn("journal {}: the journal agent did not append the records before a subgraph record " +
-                        "within 5 s; it is appended now, and may come before some of them", runDirectory);
-                    break;
-                }
-                LockSupport.parkNanos(50_000L);
-            }
+            LOG.warn("journal {}: the journal agent did not append the records before a subgraph record within 5 s; " +
+                "it is appended now, and may come before some of them", runDirectory);
         }
         record.nanos(System.nanoTime());
         final DocumentContext dc = lane(-1).appender.writingDocument();
@@ -1388,6 +1378,44 @@ public final class JournalWriter extends JournalSink
                 }
                 LockSupport.parkNanos(100_000L);
             }
+        }
+        return true;
+    }
+
+    /**
+     * ASYNC: waits until every record claimed on any ring before the call is in Chronicle's files:
+     * the agent has read past it, then finished the cycle it read it in (its batch appended).
+     */
+    private boolean awaitAppended(final long timeoutNanos)
+    {
+        final WorkerRing[] rings = this.workerRings;
+        final long[] targets = new long[rings.length + 1];
+        for (int w = 0; w < rings.length; w++)
+        {
+            targets[w] = rings[w].ring.producerPosition();
+        }
+        targets[rings.length] = ring.producerPosition();
+        final long deadline = System.nanoTime() + timeoutNanos;
+        for (int w = 0; w <= rings.length; w++)
+        {
+            final RingBuffer r = w < rings.length ? rings[w].ring : ring;
+            while (r.consumerPosition() < targets[w])
+            {
+                if (closed || System.nanoTime() - deadline > 0)
+                {
+                    return closed;
+                }
+                LockSupport.parkNanos(50_000L);
+            }
+        }
+        final long cycle = agent.cycles();
+        while (agent.cycles() <= cycle)
+        {
+            if (closed || System.nanoTime() - deadline > 0)
+            {
+                return closed;
+            }
+            LockSupport.parkNanos(50_000L);
         }
         return true;
     }
