@@ -408,6 +408,15 @@ public final class Postmortem
         }
         final long[] calls = new long[nodeCount];
         final long[] drops = new long[nodeCount];
+        // a subgraph added at run time (format 1.5) consumes a stream from its addition on (a bound
+        // stream of the graph's own had packets before), and holds nothing once it has left
+        final long[][] before = new long[nodeCount][];
+        for (int n = 0; n < nodeCount; n++)
+        {
+            before[n] = new long[inputs[n].length];
+        }
+        final boolean[] left = new boolean[nodeCount];
+        final java.util.Map<String, int[]> present = new java.util.HashMap<>();
         JournalRecord lastError = null;
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
@@ -487,6 +496,31 @@ public final class Postmortem
                 case ERROR:
                     lastError = r;
                     break;
+                case SUBGRAPH_ADDED:
+                {
+                    final int[] ids = r.subgraph().nodeIds();
+                    present.put(r.text(), ids);
+                    for (final int id : ids)
+                    {
+                        for (int p = 0; id < nodeCount && p < inputs[id].length; p++)
+                        {
+                            before[id][p] = emitted[inputs[id][p]];
+                        }
+                    }
+                    break;
+                }
+                case SUBGRAPH_LEFT:
+                {
+                    final int[] ids = present.remove(r.text());
+                    for (final int id : ids == null ? new int[0] : ids)
+                    {
+                        if (id < nodeCount)
+                        {
+                            left[id] = true;
+                        }
+                    }
+                    break;
+                }
                 default:
                     break;
             }
@@ -512,7 +546,8 @@ public final class Postmortem
                     {
                         continue;
                     }
-                    final long flight = Math.max(0, emitted[s] - consumed[n][p] - dropped[n][p]);
+                    final long flight = left[n] ? 0 : Math.max(0, emitted[s] - before[n][p] - consumed[n][p] -
+                        dropped[n][p]);
                     consumers.add(new Consumer(journal.nodeNames().get(n), consumed[n][p], dropped[n][p], flight,
                         lastConsumed[n][p]));
                     queued[n] += flight;

@@ -283,6 +283,13 @@ class GraphSubgraphJournalTest
         assertTrue(postmortem.node("cam1__add").calls() >= 10, postmortem::report);
         assertEquals(0, postmortem.stream("cam1__sum").inFlight());
         assertEquals(10, postmortem.stream("cam2__out").emitted());
+        // cam2 consumed `in` from its addition to its departure: nothing counts as in flight at it
+        final Postmortem.StreamState in = postmortem.stream("in");
+        assertEquals(40, in.emitted());
+        assertEquals(0, in.inFlight(), postmortem::report);
+        assertEquals(List.of("a", "cam2__add"), in.consumers().stream().map(Postmortem.Consumer::node)
+            .collect(Collectors.toList()));
+        assertEquals(10, in.consumers().get(1).consumed());
     }
 
     private static List<Long> values(final List<JournalRecord> records, final String stream)
