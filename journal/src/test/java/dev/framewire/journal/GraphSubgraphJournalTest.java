@@ -299,6 +299,37 @@ class GraphSubgraphJournalTest
     }
 
     @Test
+    void diffComparesTheSubgraphsAddedAndRemoved(@TempDir final Path dir) throws Exception
+    {
+        final List<Long> ignored = Collections.synchronizedList(new ArrayList<>());
+        final JournalReader a = JournalReader.read(recordHotplugRun(JournalConfig.Mode.SYNC, dir.resolve("a"), ignored,
+            ignored));
+        final JournalReader b = JournalReader.read(recordHotplugRun(JournalConfig.Mode.ASYNC, dir.resolve("b"), ignored,
+            ignored));
+        assertTrue(JournalDiff.compare(a, b).identical(), () -> JournalDiff.compare(a, b).toString());
+
+        // the same graph without its subgraphs: their steps differ first, then their streams
+        try (Graph graph = new Graph(base(new JournalConfig().directory(dir.resolve("c")))))
+        {
+            graph.start();
+            for (long ts = 0; ts < 40; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        final JournalDiff diff = JournalDiff.compare(a, JournalReader.read(JournalReader.latestRun(dir.resolve("c"))));
+        assertFalse(diff.identical());
+        assertEquals("(subgraphs)", diff.firstDifference().stream());
+        assertEquals("subgraphs: the actual journal has 0 subgraph additions and removals; the expected one goes on " +
+            "with subgraph 'cam1' added (template " + JournalRecord.hex(a.records().stream()
+            .filter(r -> r.kind() == JournalRecord.Kind.SUBGRAPH_ADDED).findFirst().orElseThrow().value()) +
+            ", params [label:string=one, offset:int64=100])", diff.firstDifference().toString());
+        assertTrue(diff.differences().stream().anyMatch(d -> d.stream().equals("cam1__out")), diff.differences()::toString);
+    }
+
+    @Test
     void aParameterWithoutATextFormIsRecordedByTypeOnly(@TempDir final Path dir) throws Exception
     {
         try (Graph graph = new Graph(base(new JournalConfig().directory(dir))))
