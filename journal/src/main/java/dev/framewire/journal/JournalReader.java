@@ -473,7 +473,8 @@ public final class JournalReader
     }
 
     /**
-     * Node names by id.
+     * Node names by id: the run start's, then those of the subgraphs added at run time (format
+     * 1.5), each at the id its SUBGRAPH_ADDED record gave it.
      *
      * @return the names.
      */
@@ -483,7 +484,8 @@ public final class JournalReader
     }
 
     /**
-     * Stream names by id.
+     * Stream names by id: the run start's, then those of the subgraphs added at run time (format
+     * 1.5), each at the id its SUBGRAPH_ADDED record gave it.
      *
      * @return the names.
      */

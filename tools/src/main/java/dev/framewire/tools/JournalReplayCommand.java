@@ -19,8 +19,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,6 +39,12 @@ import java.util.concurrent.locks.LockSupport;
  * {@code ./journals} unless {@code --journal OUT} or {@code --no-journal}), capturing and
  * checksumming the streams the recording did.
  *
+ * <p>Subgraphs added and removed at run time (journal format 1.5) are added and removed again at
+ * the same points among the graph input packets ({@link ReplayPlan}, {@link SubgraphSteps}): each
+ * from its recorded template text and parameters, with its recorded bindings; its graph inputs
+ * ({@code name__stream}) are fed as recorded. A subgraph that cannot be made again (a template
+ * without a text form, a parameter recorded by type only) is refused before the replay starts.
+ *
  * <p>What cannot be replayed is said, not guessed: a graph input payload recorded by its length
  * only is fed as zeros of that length, a Java object (recorded by timestamp only) is left out, and
  * each is counted on the last lines. A recording that did not end by itself (cancelled, failed,
@@ -54,7 +58,8 @@ import java.util.concurrent.locks.LockSupport;
     mixinStandardHelpOptions = true,
     versionProvider = FramewireCommand.Version.class,
     description = {"Runs a journaled run again: the recorded graph, fed the recorded graph input packets (long and " +
-        "double values, payload bytes captured with --capture) at the recorded pacing, or as fast as possible. " +
+        "double values, payload bytes captured with --capture) at the recorded pacing, or as fast as possible, " +
+        "with the subgraphs the recording added and removed at run time added and removed at the same points. " +
         "Source nodes run again as configured. The replay is journaled too; compare with `framewire journal diff`.",
         "A progress bar shows on one line for journals longer than 2 s or 10,000 packets."})
 public final class JournalReplayCommand implements Callable<Integer>
