@@ -298,6 +298,76 @@ class GraphSubgraphJournalTest
             .map(JournalRecord::value).collect(Collectors.toList());
     }
 
+    /**
+     * Another thread keeps adding packets to {@code in} while twenty subgraphs come and go, each fed
+     * five packets: whatever the interleaving, each subgraph's SUBGRAPH_ADDED comes before every
+     * record naming its nodes or streams, and its SUBGRAPH_LEFT after them; nothing is lost.
+     */
+    @ParameterizedTest
+    @EnumSource(JournalConfig.Mode.class)
+    void recordsStayInOrderWhilePacketsFlowFromAnotherThread(final JournalConfig.Mode mode, @TempDir final Path dir)
+        throws Exception
+    {
+        final int subgraphs = 20;
+        final java.util.concurrent.atomic.AtomicLong fed = new java.util.concurrent.atomic.AtomicLong();
+        final List<Long> delivered = Collections.synchronizedList(new ArrayList<>());
+        try (Graph graph = new Graph(base(new JournalConfig().directory(dir).mode(mode))))
+        {
+            graph.start();
+            final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            final java.util.concurrent.CompletableFuture<Void> feeder = java.util.concurrent.CompletableFuture.runAsync(() ->
+            {
+                try
+                {
+                    for (long ts = 0; !stop.get(); ts++)
+                    {
+                        graph.addPacket("in", ts, ts);
+                        fed.incrementAndGet();
+                    }
+                }
+                catch (final InterruptedException ex)
+                {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            for (int i = 0; i < subgraphs; i++)
+            {
+                final String name = "cam" + i;
+                graph.addSubgraph(name, template(), Map.of("offset", (long)i, "label", name),
+                    Map.of("out", collect(delivered))).get(10, TimeUnit.SECONDS);
+                for (long ts = 0; ts < 5; ts++)
+                {
+                    graph.addPacket(name + "__frames", ts, ts);
+                }
+                assertTrue(graph.removeSubgraph(name).get(20, TimeUnit.SECONDS).drained());
+            }
+            stop.set(true);
+            feeder.get(10, TimeUnit.SECONDS);
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        assertEquals(subgraphs * 5, delivered.size());
+        final JournalReader journal = JournalReader.read(JournalReader.latestRun(dir));
+        assertEquals(0, journal.lostRecords());
+        final List<JournalRecord> records = journal.records();
+        assertEquals(fed.get(), records.stream().filter(r -> r.kind() == JournalRecord.Kind.GRAPH_INPUT &&
+            "in".equals(r.streamName())).count());
+        for (int i = 0; i < subgraphs; i++)
+        {
+            final String name = "cam" + i;
+            final int added = first(records, is(JournalRecord.Kind.SUBGRAPH_ADDED, name));
+            final int removed = first(records, is(JournalRecord.Kind.SUBGRAPH_REMOVED, name));
+            final int left = first(records, is(JournalRecord.Kind.SUBGRAPH_LEFT, name));
+            assertTrue(added >= 0 && added < removed && removed < left, name + ": " + added + ", " + removed + ", " + left);
+            assertTrue(first(records, names(name)) > added, name + ": a record of it before it was added");
+            assertTrue(last(records, names(name)) < left, name + ": a record of it after it left");
+            assertTrue(last(records, r -> r.kind() == JournalRecord.Kind.GRAPH_INPUT &&
+                (name + "__frames").equals(r.streamName())) < removed, name + ": an input after its removal");
+            assertEquals(5, records.stream().filter(r -> r.kind() == JournalRecord.Kind.EMIT &&
+                (name + "__out").equals(r.streamName())).count(), name);
+        }
+    }
+
     @Test
     void diffComparesTheSubgraphsAddedAndRemoved(@TempDir final Path dir) throws Exception
     {

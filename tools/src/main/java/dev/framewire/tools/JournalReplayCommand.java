@@ -175,7 +175,22 @@ public final class JournalReplayCommand implements Callable<Integer>
                     subgraphs.run(graph, step);
                     continue;
                 }
-                switch (feed(graph, r))
+                Fed how;
+                try
+                {
+                    how = feed(graph, r);
+                }
+                catch (final IllegalArgumentException | IllegalStateException ex)
+                {
+                    if (step.instance == null)
+                    {
+                        throw ex;
+                    }
+                    // the recording's subgraph took it; the replay's closed or left earlier (a payload is released)
+                    subgraphs.refused(step.instance, r, ex);
+                    how = Fed.SKIPPED_BY_SUBGRAPH;
+                }
+                switch (how)
                 {
                     case ZEROS:
                         zeroFilled++;
@@ -290,7 +305,7 @@ public final class JournalReplayCommand implements Callable<Integer>
 
     private enum Fed
     {
-        AS_RECORDED, ZEROS, SKIPPED
+        AS_RECORDED, ZEROS, SKIPPED, SKIPPED_BY_SUBGRAPH
     }
 
     private static Fed feed(final Graph graph, final JournalRecord r) throws InterruptedException

@@ -40,6 +40,9 @@ final class SubgraphSteps
     private final Map<ReplayPlan.Instance, CompletableFuture<Void>> additions = new LinkedHashMap<>();
     private final Map<ReplayPlan.Instance, CompletableFuture<SubgraphRemoval>> removals = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
+    /** By subgraph: packets its graph inputs refused, and what the first refusal said. */
+    private final Map<String, Long> refused = new LinkedHashMap<>();
+    private final Map<String, String> refusedFirst = new HashMap<>();
 
     /**
      * @param counts  packets seen per stream, by the graph's name of the stream.
@@ -162,6 +165,18 @@ final class SubgraphSteps
         }
     }
 
+    /** A packet the recording's subgraph took and the replay's refused (its input closed, or it left early). */
+    void refused(final ReplayPlan.Instance instance, final JournalRecord r, final RuntimeException ex)
+    {
+        final long count = refused.merge(instance.name, 1L, Long::sum);
+        if (count == 1)
+        {
+            refusedFirst.put(instance.name, "graph input '" + r.streamName() + "' of subgraph '" + instance.name +
+                "' refused a packet the recording took (record #" + r.index() + ", timestamp " + r.timestamp() + "): " +
+                ex.getMessage());
+        }
+    }
+
     /** Waits, polling, until the graph has no subgraph of that name. */
     private static boolean awaitGone(final Graph graph, final String name, final long timeoutNanos)
         throws InterruptedException
@@ -185,6 +200,8 @@ final class SubgraphSteps
     List<String> notes()
     {
         final List<String> all = new ArrayList<>(notes);
+        refused.forEach((name, count) -> all.add(refusedFirst.get(name) + (count > 1 ? "; and " + (count - 1) +
+            " more packets of it" : "")));
         additions.forEach((instance, opened) ->
         {
             if (opened.isCompletedExceptionally())
