@@ -11,7 +11,8 @@ package dev.framewire.core.journal;
  * <p>An abstract class rather than an interface, and with one implementation loaded in practice:
  * the JIT sees a single subclass (class hierarchy analysis) and calls it directly, as it did the
  * concrete writer this replaced. Nodes, streams and workers are small int ids whose names
- * {@link #runStart} gives once; ids are -1 where there is none, a timestamp
+ * {@link #runStart} gives once, and {@link #subgraphAdded} for each subgraph added at run time
+ * (ids are never reused in a run); ids are -1 where there is none, a timestamp
  * {@code Timestamp.UNSET} where there is none.
  *
  * <p>Contract for an implementation:
@@ -21,6 +22,10 @@ package dev.framewire.core.journal;
  *       input's adding thread) for every packet, they must not allocate, block, or throw;</li>
  *   <li>the journal never fails the run: an event it cannot record is counted and logged, not
  *       thrown;</li>
+ *   <li>{@link #subgraphAdded}, {@link #subgraphRemoved} and {@link #subgraphLeft} are rare and
+ *       called by the thread changing the graph (never a worker), under the graph's hot-plug
+ *       lock: they may allocate, and wait briefly to be in order with what was journaled before
+ *       them;</li>
  *   <li>threading: {@link #runStart} before any other call (the engine calls it before its
  *       workers start, which publishes what it sets); then the event methods from any thread;
  *       {@link #runEnd} and {@link #close()} after the workers have stopped; calls after
