@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -89,16 +90,24 @@ public final class JournalReplayCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         final JournalReader recorded = JournalCommand.readWhole(directory);
         final GraphConfig recordedConfig = config(recorded);
+        final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
+        final List<String> subgraphCapture = new ArrayList<>();
         for (final String stream : recorded.captureStreams())
         {
-            if (!journal.capture.contains(stream))
+            if (!plan.base.contains(stream))
+            {
+                subgraphCapture.add(stream); // a subgraph's, added at run time
+            }
+            else if (!journal.capture.contains(stream))
             {
                 journal.capture.add(stream);
             }
         }
-        final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams());
+        final List<String> subgraphChecksum = new ArrayList<>(recorded.checksumStreams());
+        subgraphChecksum.removeAll(plan.base);
+        final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams(), subgraphCapture,
+            subgraphChecksum);
 
-        final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
         final List<ReplayPlan.Step> steps = plan.steps;
         final Map<String, Long> expected = new LinkedHashMap<>();
         long recordedEmits = 0;

@@ -212,6 +212,46 @@ class JournalReplaySubgraphTest
     }
 
     @Test
+    void aSubgraphsCapturedPayloadsReplayWithTheirBytesAndChecksums() throws Exception
+    {
+        final GraphConfig pass = GraphConfig.builder().inputStream("frames")
+            .node("pass", n -> n.calculator("PassThroughCalculator").inputStream("frames").outputStream("out"))
+            .outputStream("out")
+            .build();
+        final GraphConfig config = base(JournalConfig.Mode.ASYNC).toBuilder().journal(new JournalConfig()
+            .directory(dir.resolve("rec")).mode(JournalConfig.Mode.ASYNC).captureStreams("cam__frames")
+            .checksumStreams("cam__out")).build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.addSubgraph("cam", pass, Map.of()).get(10, TimeUnit.SECONDS);
+            for (long ts = 0; ts < 8; ts++)
+            {
+                final dev.framewire.offheap.Payload frame = graph.pool().acquire(48);
+                for (int b = 0; b < 48; b++)
+                {
+                    frame.mutableBuffer().putByte(b, (byte)(ts * 31 + b));
+                }
+                graph.addPacket("cam__frames", frame, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        final Path recorded = JournalReader.latestRun(dir.resolve("rec"));
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
+            "--journal", dir.resolve("rep").toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        assertFalse(replay.out().contains("fed as zeros"), replay.out());
+        final JournalReader replayed = JournalReader.read(JournalReader.latestRun(dir.resolve("rep")));
+        assertTrue(replayed.captureStreams().contains("cam__frames") && replayed.checksumStreams().contains("cam__out"),
+            replayed.captureStreams() + " " + replayed.checksumStreams());
+        assertEquals(8, replayed.records().stream().filter(r -> r.kind() == JournalRecord.Kind.EMIT &&
+            "cam__out".equals(r.streamName()) && r.valueKind() == JournalRecord.VALUE_CHECKSUM).count());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), replayed.directory().toString());
+        assertEquals(0, diff.exit(), diff.toString());
+    }
+
+    @Test
     void dumpAndPostmortemShowTheSubgraphsByName() throws Exception
     {
         final Path recorded = record(JournalConfig.Mode.SYNC, Map.of("offset", 3L, "label", "three"));
