@@ -905,6 +905,7 @@ public final class Postmortem
             sb.append(" The journal does not say which node consumes which stream, so packets in flight are not " +
                 "counted.");
         }
+        subgraphs(sb);
         if (lastError != null)
         {
             sb.append(" The last error: ");
@@ -925,6 +926,53 @@ public final class Postmortem
                 .append(" records to a full ring, so these counts may be short.");
         }
         return sb.toString();
+    }
+
+    /**
+     * The subgraphs added at run time (format 1.5), if any: how many, and which were still in the
+     * graph when the journal ends (and whether their removal had been asked for).
+     */
+    private void subgraphs(final StringBuilder sb)
+    {
+        int added = 0;
+        final java.util.Map<String, Boolean> present = new java.util.LinkedHashMap<>(); // name -> being removed
+        for (final JournalRecord r : journal.records())
+        {
+            switch (r.kind())
+            {
+                case SUBGRAPH_ADDED:
+                    added++;
+                    present.put(r.text(), false);
+                    break;
+                case SUBGRAPH_REMOVED:
+                    present.replace(r.text(), true);
+                    break;
+                case SUBGRAPH_LEFT:
+                    present.remove(r.text());
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (added == 0)
+        {
+            return;
+        }
+        sb.append(' ').append(added).append(added == 1 ? " subgraph was" : " subgraphs were")
+            .append(" added at run time; ");
+        if (present.isEmpty())
+        {
+            sb.append("none was in the graph when the journal ends.");
+            return;
+        }
+        sb.append("in the graph when the journal ends: ");
+        int i = 0;
+        for (final java.util.Map.Entry<String, Boolean> e : present.entrySet())
+        {
+            sb.append(i++ == 0 ? "" : ", ").append('`').append(e.getKey()).append('`')
+                .append(e.getValue() ? " (being removed)" : "");
+        }
+        sb.append('.');
     }
 
     private String queuedDetail(final String node)

@@ -290,6 +290,8 @@ class GraphSubgraphJournalTest
         assertEquals(List.of("a", "cam2__add"), in.consumers().stream().map(Postmortem.Consumer::node)
             .collect(Collectors.toList()));
         assertEquals(10, in.consumers().get(1).consumed());
+        assertTrue(postmortem.verdict().contains(" 2 subgraphs were added at run time; none was in the graph when " +
+            "the journal ends."), postmortem::verdict);
     }
 
     private static List<Long> values(final List<JournalRecord> records, final String stream)
@@ -439,6 +441,24 @@ class GraphSubgraphJournalTest
             assertTrue(System.nanoTime() - deadline < 0, () -> "subgraphs still in the graph: " + graph.subgraphs());
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
+    }
+
+    @Test
+    void thePostmortemNamesTheSubgraphsStillInTheGraph(@TempDir final Path dir) throws Exception
+    {
+        try (Graph graph = new Graph(base(new JournalConfig().directory(dir))))
+        {
+            graph.start();
+            graph.addSubgraph("cam", template(), Map.of("offset", 1L, "label", "x")).get(10, TimeUnit.SECONDS);
+            graph.addSubgraph("gone", template(), Map.of("offset", 2L, "label", "y")).get(10, TimeUnit.SECONDS);
+            assertTrue(graph.removeSubgraph("gone").get(20, TimeUnit.SECONDS).drained());
+            graph.addPacket("cam__frames", 5L, 0);
+            graph.cancel();
+            assertThrows(dev.framewire.core.GraphException.class, graph::waitUntilDone);
+        }
+        final Postmortem postmortem = Postmortem.of(JournalReader.read(JournalReader.latestRun(dir)));
+        assertTrue(postmortem.verdict().contains(" 2 subgraphs were added at run time; in the graph when the journal " +
+            "ends: `cam`."), postmortem::verdict);
     }
 
     @Test
