@@ -132,12 +132,30 @@ final class SubgraphJournal
         names.add(stream.name);
     }
 
-    /** The template as text, nested subgraph types expanded, so that a replay needs no registry. */
+    /**
+     * The template as text, nested subgraph types expanded, so that a replay needs no registry; or
+     * why it has none (a calculator given by class or factory, an option holding a Java object,
+     * which the text would only show as its {@code toString}).
+     */
     static String templateText(final GraphConfig template)
     {
         try
         {
-            return GraphConfigText.write(SubgraphExpander.expand(template, SubgraphRegistry.global()));
+            final GraphConfig flat = SubgraphExpander.expand(template, SubgraphRegistry.global());
+            for (final NodeConfig node : flat.nodes)
+            {
+                for (final Map.Entry<String, Object> option : node.options.entrySet())
+                {
+                    final Object value = option.getValue();
+                    if (value != null && textOf(value) == null)
+                    {
+                        return "# this config has no text form: node '" + node.name + "' option '" + option.getKey() +
+                            "' holds a " + value.getClass().getName() + ", a Java object that config text cannot " +
+                            "hold\n";
+                    }
+                }
+            }
+            return GraphConfigText.write(flat);
         }
         catch (final IllegalArgumentException ex)
         {
