@@ -109,8 +109,13 @@ public final class Graph implements AutoCloseable
     private final List<OutputPoller> pollers = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
-    /** Stream name to the journal's stream id, in producer order (graph inputs first). */
-    private final Map<String, Integer> streamIds = new HashMap<>();
+    /**
+     * Stream name to the journal's stream id, in producer order (graph inputs first), then the
+     * hot-plugged subgraphs' streams while they are in (see {@link SubgraphJournal}).
+     */
+    private final Map<String, Integer> streamIds = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Numbers and records the subgraphs added at run time when the run is journaled; under the hot-plug lock. */
+    private final SubgraphJournal subgraphJournal = new SubgraphJournal(streamIds);
     /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
     JournalSink journal;
     /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
@@ -1320,7 +1325,9 @@ public final class Graph implements AutoCloseable
      * the graph's settings (queue sizes unless the template sets a stream's, failure policy,
      * schedule order, memory budget).
      *
-     * <p>Not supported (an error says so): a graph with a journal, a node with
+     * <p>A journaled run records the subgraph, its template as text and its parameters, so that
+     * {@code framewire journal replay} adds it again at the same point. Not supported (an error
+     * says so): a node with
      * {@code max_in_flight} above 1, a template declaring executors, and streams shared with the
      * rest of the graph: a subgraph is fed by its own graph inputs or sources, and read through
      * its own output streams.
@@ -1388,11 +1395,6 @@ public final class Graph implements AutoCloseable
         synchronized (subgraphs)
         {
             checkRunning("addSubgraph");
-            if (journal != null)
-            {
-                throw new IllegalStateException("addSubgraph(): this graph journals its run, and the journal does not " +
-                    "record subgraphs added at run time yet; run it without a journal to add subgraphs");
-            }
             if (subgraphs.containsKey(name))
             {
                 throw new IllegalArgumentException("addSubgraph(): the graph has a subgraph named '" + name + "'" +
@@ -1439,6 +1441,10 @@ public final class Graph implements AutoCloseable
             }
             placement.forEach((worker, count) -> worker.placed += count);
             hotplugged = true;
+            if (journal != null)
+            {
+                subgraphJournal.added(journal, subgraph, template, params, bind); // before any record names its ids
+            }
             publish(subgraph, analysisAfter);
         }
         if (finished)
@@ -1528,6 +1534,10 @@ public final class Graph implements AutoCloseable
                 throw new IllegalStateException("removeSubgraph(): subgraph '" + name + "' is being removed already");
             }
             subgraph.removal = removal;
+            if (journal != null)
+            {
+                SubgraphJournal.removed(journal, name, drainDeadline, cancelDeadline);
+            }
         }
         if (drainDeadline.isZero())
         {
@@ -1973,6 +1983,10 @@ public final class Graph implements AutoCloseable
             }
             currentAnalysis = analysisAfter;
             subgraphs.remove(subgraph.name);
+            if (journal != null)
+            {
+                subgraphJournal.left(journal, subgraph); // before the name can be taken again
+            }
         }
         final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
         if (removal != null)

@@ -66,6 +66,12 @@ final class JournalAgent implements Agent, MessageHandler
     private int batchCount;
     private ExcerptAppender appender;
     private long lostReported;
+    /**
+     * Duty cycles completed: every record read from a ring in a cycle is in Chronicle's files when
+     * it ends. What {@link JournalWriter}'s ordered appends wait for; written with release
+     * semantics once a cycle, read by them.
+     */
+    private final AtomicLong cycles = new AtomicLong();
 
     JournalAgent(
         final SingleChronicleQueue queue,
@@ -116,6 +122,7 @@ final class JournalAgent implements Agent, MessageHandler
         currentBytes = ringBytes;
         work += ring.read(this, limit);
         flushBatch();
+        cycles.lazySet(cycles.get() + 1); // only this thread writes it
         final long lostNow = lost.get();
         if (lostNow != lostReported)
         {
@@ -239,6 +246,17 @@ final class JournalAgent implements Agent, MessageHandler
         {
             dc.close();
         }
+    }
+
+    /**
+     * Any thread: the duty cycles completed. A record read from a ring before a cycle that is
+     * counted here was in Chronicle's files when the cycle ended.
+     *
+     * @return the count.
+     */
+    long cycles()
+    {
+        return cycles.get();
     }
 
     /** Drains what is left, so that closing loses nothing that was given before. */

@@ -25,7 +25,9 @@ import java.util.zip.CRC32C;
  *   | nanos (long)              | timestamp (long)               | value (long)                   |
  *   +---------------------------+--------------------------------+--------------------------------+
  *   40: tail, by kind: HEADER magic + pid; RUN_START names and config; GRAPH_INPUT with a
- *       captured payload: length + bytes; ERROR, NOTE and RUN_END: text; CALL: end nanos (long).
+ *       captured payload: length + bytes; ERROR, NOTE and RUN_END: text; CALL: end nanos (long);
+ *       SUBGRAPH_ADDED: name, template, parameters, bindings, node and stream ids and names;
+ *       SUBGRAPH_REMOVED: name, cancel deadline (long); SUBGRAPH_LEFT: name.
  *       text = int length + UTF-8.
  *   n - 4: CRC32C (int) of bytes 0 .. n - 4 of the record, since format 1.1  (n = the record's length)
  *
@@ -72,14 +74,17 @@ import java.util.zip.CRC32C;
  * (one Chronicle document per append of the ASYNC agent rather than one per record: Chronicle's
  * per-document work was most of the agent's cost per record), which a 1.3 reader skips as a kind
  * it does not know, and with it nearly every record of an ASYNC journal: read 1.4 journals with a
- * 1.4 reader.
+ * 1.4 reader. Version 1.5 added {@link #SUBGRAPH_ADDED}, {@link #SUBGRAPH_REMOVED} and
+ * {@link #SUBGRAPH_LEFT} (subgraphs added to and removed from a running graph), which a 1.4 reader
+ * skips as kinds it does not know; the records of a subgraph's nodes and streams then name ids
+ * beyond the run start's, which a 1.4 reader takes for damage.
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 4;
+    static final int FORMAT_MINOR = 5;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
@@ -88,6 +93,8 @@ final class JournalDescriptor
     static final int NOTE_MINOR = 3;
     /** The first minor version with {@link #BATCH} documents. */
     static final int BATCH_MINOR = 4;
+    /** The first minor version with the SUBGRAPH_ADDED, SUBGRAPH_REMOVED and SUBGRAPH_LEFT records. */
+    static final int SUBGRAPH_MINOR = 5;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -119,6 +126,12 @@ final class JournalDescriptor
     static final int LOST = JournalRecord.Kind.LOST.code;
     /** Since 1.3: a node's note (text tail), which a 1.2 reader skips as a kind it does not know. */
     static final int NOTE = JournalRecord.Kind.NOTE.code;
+    /** Since 1.5: a subgraph added at run time (its template, parameters, node and stream ids). */
+    static final int SUBGRAPH_ADDED = JournalRecord.Kind.SUBGRAPH_ADDED.code;
+    /** Since 1.5: a subgraph's removal asked for (its deadlines). */
+    static final int SUBGRAPH_REMOVED = JournalRecord.Kind.SUBGRAPH_REMOVED.code;
+    /** Since 1.5: a subgraph left the graph (drained or cancelled, its drops). */
+    static final int SUBGRAPH_LEFT = JournalRecord.Kind.SUBGRAPH_LEFT.code;
     /**
      * Since 1.2, ASYNC only: a whole call in one record, which the reader gives as the
      * PROCESS_BEGIN, EMIT (when one is folded in) and PROCESS_END it stands for. Not a
@@ -274,6 +287,13 @@ final class JournalDescriptor
         {
             putFixed(buffer, 0, kind, aux, worker, node, stream, nanos, timestamp, value);
             length = FIXED_LENGTH;
+            return this;
+        }
+
+        /** Sets the fixed part's nanos, read just before the record is appended. */
+        Builder nanos(final long nanos)
+        {
+            buffer.putLong(NANOS_OFFSET, nanos, ByteOrder.LITTLE_ENDIAN);
             return this;
         }
 

@@ -20,6 +20,10 @@ import java.util.Map;
  * System.out.println(diff.identical() ? "identical" : diff.firstDifference());
  * }</pre>
  *
+ * <p>Subgraphs added and removed at run time (format 1.5) are compared too: the same names,
+ * templates, parameters and bindings, added and removed in the same order; a difference there comes
+ * first (stream {@code "(subgraphs)"}).
+ *
  * <p>Values compare as recorded: a payload is compared by checksum only when both journals
  * checksummed its stream ({@link dev.framewire.core.journal.JournalConfig#checksumStreams}); a Java object is compared by
  * timestamp only.
@@ -148,6 +152,11 @@ public final class JournalDiff
             }
         }
         final List<Difference> differences = new ArrayList<>();
+        final Difference subgraphs = compareSubgraphs(expected, actual);
+        if (subgraphs != null)
+        {
+            differences.add(subgraphs);
+        }
         for (final String name : names)
         {
             final Difference d = compare(name, a.getOrDefault(name, List.of()), b.getOrDefault(name, List.of()));
@@ -157,6 +166,66 @@ public final class JournalDiff
             }
         }
         return new JournalDiff(names, differences);
+    }
+
+    /**
+     * The subgraphs added and removed at run time (format 1.5), in file order: the same names,
+     * templates, parameters and bindings, added and removed in the same order. Their departures are
+     * not compared: when a subgraph left, relative to the next addition, depends on timing. A
+     * difference here has no timestamp and comes first.
+     */
+    private static Difference compareSubgraphs(final JournalReader expected, final JournalReader actual)
+    {
+        final List<JournalRecord> a = subgraphSteps(expected);
+        final List<JournalRecord> b = subgraphSteps(actual);
+        final int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++)
+        {
+            final String x = describeStep(a.get(i));
+            final String y = describeStep(b.get(i));
+            if (!x.equals(y))
+            {
+                return new Difference(SUBGRAPHS, i, a.get(i), b.get(i), "subgraphs, step #" + i + ": expected " + x +
+                    ", got " + y);
+            }
+        }
+        if (a.size() == b.size())
+        {
+            return null;
+        }
+        final boolean expectedLonger = a.size() > b.size();
+        final JournalRecord extra = expectedLonger ? a.get(n) : b.get(n);
+        return new Difference(SUBGRAPHS, n, expectedLonger ? extra : null, expectedLonger ? null : extra,
+            "subgraphs: the " + (expectedLonger ? "actual" : "expected") + " journal has " + n + " subgraph " +
+            "additions and removals; the " + (expectedLonger ? "expected" : "actual") + " one goes on with " +
+            describeStep(extra));
+    }
+
+    /** What a subgraph difference names as its stream. */
+    static final String SUBGRAPHS = "(subgraphs)";
+
+    private static List<JournalRecord> subgraphSteps(final JournalReader journal)
+    {
+        final List<JournalRecord> steps = new ArrayList<>();
+        for (final JournalRecord r : journal.records())
+        {
+            if (r.kind() == JournalRecord.Kind.SUBGRAPH_ADDED || r.kind() == JournalRecord.Kind.SUBGRAPH_REMOVED)
+            {
+                steps.add(r);
+            }
+        }
+        return steps;
+    }
+
+    private static String describeStep(final JournalRecord r)
+    {
+        final JournalSubgraph s = r.subgraph();
+        if (r.kind() == JournalRecord.Kind.SUBGRAPH_REMOVED)
+        {
+            return "subgraph '" + s.name() + "' removed";
+        }
+        return "subgraph '" + s.name() + "' added (template " + JournalRecord.hex(r.value()) + ", params " +
+            s.parameters() + (s.bindings().isEmpty() ? "" : ", bound " + s.bindings()) + ")";
     }
 
     private static Map<String, List<JournalRecord>> emitsByStream(final JournalReader journal)

@@ -473,7 +473,8 @@ public final class JournalReader
     }
 
     /**
-     * Node names by id.
+     * Node names by id: the run start's, then those of the subgraphs added at run time (format
+     * 1.5), each at the id its SUBGRAPH_ADDED record gave it.
      *
      * @return the names.
      */
@@ -483,7 +484,8 @@ public final class JournalReader
     }
 
     /**
-     * Stream names by id.
+     * Stream names by id: the run start's, then those of the subgraphs added at run time (format
+     * 1.5), each at the id its SUBGRAPH_ADDED record gave it.
      *
      * @return the names.
      */
@@ -711,6 +713,11 @@ public final class JournalReader
             {
                 kind = null; // damage in a journal older than NOTE
             }
+            if ((kind == JournalRecord.Kind.SUBGRAPH_ADDED || kind == JournalRecord.Kind.SUBGRAPH_REMOVED ||
+                kind == JournalRecord.Kind.SUBGRAPH_LEFT) && minor < JournalDescriptor.SUBGRAPH_MINOR)
+            {
+                kind = null; // damage in a journal older than the subgraph records
+            }
             if (kind == null || kind == JournalRecord.Kind.HEADER)
             {
                 if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
@@ -731,8 +738,18 @@ public final class JournalReader
             final long value = buffer.getLong(JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
             String text = null;
             byte[] payload = null;
+            JournalSubgraph subgraph = null;
             switch (kind)
             {
+                case SUBGRAPH_ADDED:
+                    subgraph = subgraphAdded(node, stream);
+                    break;
+                case SUBGRAPH_REMOVED:
+                    subgraph = JournalSubgraph.removed(text("subgraph name"), value, getLong("cancel deadline"));
+                    break;
+                case SUBGRAPH_LEFT:
+                    subgraph = JournalSubgraph.left(text("subgraph name"), aux == 1, value);
+                    break;
                 case RUN_START:
                     runStart(node, stream, value);
                     text = configText;
@@ -765,6 +782,16 @@ public final class JournalReader
             {
                 records.add(new JournalRecord(index, kind, nanos, -1, nodes.length, streams.length, Timestamp.UNSET, 0,
                     value, text, null, CALLER, null, null));
+                count++;
+                return;
+            }
+            if (subgraph != null)
+            {
+                if (kind == JournalRecord.Kind.SUBGRAPH_ADDED)
+                {
+                    learn(subgraph);
+                }
+                records.add(new JournalRecord(index, kind, nanos, node, stream, aux, value, subgraph));
                 count++;
                 return;
             }
@@ -835,6 +862,192 @@ public final class JournalReader
             }
             records.add(new JournalRecord(index, JournalRecord.Kind.PROCESS_END, endNanos, worker, node, -1, timestamp,
                 0, 0, null, null, workerName, nodeName, null));
+        }
+
+        /**
+         * A SUBGRAPH_ADDED record's tail, checked: its node and stream ids are new (beyond every id
+         * known, increasing; a gap is a subgraph record lost to damage before), and the streams its
+         * nodes consume are known by then. Nothing is learnt until the whole record has been read.
+         */
+        private JournalSubgraph subgraphAdded(final int firstNode, final int firstStream)
+        {
+            final String name = text("subgraph name");
+            final String template = text("template text");
+            final int paramCount = count("parameters", 12);
+            final List<JournalSubgraph.Parameter> parameters = new ArrayList<>();
+            for (int p = 0; p < paramCount; p++)
+            {
+                final String paramName = text("parameter name");
+                final String type = text("parameter type");
+                final int hasText = getInt("parameter has text");
+                final String value = text("parameter value");
+                if (hasText != 0 && hasText != 1)
+                {
+                    throw new Corrupt("the record (SUBGRAPH_ADDED) marks parameter '" + paramName + "' with " +
+                        hasText + ", neither 1 (has text) nor 0 (recorded by type only)");
+                }
+                parameters.add(new JournalSubgraph.Parameter(paramName, type, hasText == 1 ? value : null));
+            }
+            final int bindingCount = count("bindings", 8);
+            final java.util.Map<String, String> bindings = new java.util.LinkedHashMap<>();
+            for (int b = 0; b < bindingCount; b++)
+            {
+                bindings.put(text("bound input"), text("bound stream"));
+            }
+            final int[] nodeIds = ints("node ids");
+            final String[] nodeNames = texts("node names");
+            final int inputCount = count("node inputs", 4);
+            if (nodeNames.length != nodeIds.length || inputCount != nodeIds.length)
+            {
+                throw new Corrupt("the record (SUBGRAPH_ADDED) of subgraph '" + name + "' has " + nodeIds.length +
+                    " node ids, " + nodeNames.length + " node names and inputs for " + inputCount + " nodes");
+            }
+            final int[][] nodeInputs = new int[inputCount][];
+            for (int n = 0; n < inputCount; n++)
+            {
+                nodeInputs[n] = ints("node inputs");
+            }
+            final int[] streamIds = ints("stream ids");
+            final String[] streamNames = texts("stream names");
+            if (streamNames.length != streamIds.length)
+            {
+                throw new Corrupt("the record (SUBGRAPH_ADDED) of subgraph '" + name + "' has " + streamIds.length +
+                    " stream ids and " + streamNames.length + " stream names");
+            }
+            captured = ints("captured streams");
+            checksummed = ints("checksummed streams");
+            newIds(name, "node", nodeIds, nodes.length, firstNode);
+            newIds(name, "stream", streamIds, streams.length, firstStream);
+            final int streamCount = streamIds.length == 0 ? streams.length :
+                Math.max(streams.length, streamIds[streamIds.length - 1] + 1);
+            for (final int[] inputs : nodeInputs)
+            {
+                for (final int s : inputs)
+                {
+                    if (s < 0 || s >= streamCount)
+                    {
+                        throw new Corrupt("the record (SUBGRAPH_ADDED) of subgraph '" + name + "' has a node consume " +
+                            "stream " + s + ", but the run has " + streamCount + " streams by then");
+                    }
+                }
+            }
+            for (final int[] flagged : new int[][] {captured, checksummed})
+            {
+                for (final int s : flagged)
+                {
+                    if (java.util.Arrays.stream(streamIds).noneMatch(id -> id == s))
+                    {
+                        throw new Corrupt("the record (SUBGRAPH_ADDED) of subgraph '" + name + "' flags stream " + s +
+                            " for capture or checksum, which is not one of its streams " +
+                            java.util.Arrays.toString(streamIds));
+                    }
+                }
+            }
+            return JournalSubgraph.added(name, template, parameters, bindings, nodeIds, nodeNames, nodeInputs,
+                streamIds, streamNames);
+        }
+
+        /** The captured and checksummed streams of the SUBGRAPH_ADDED record being read. */
+        private int[] captured = new int[0];
+        private int[] checksummed = new int[0];
+
+        /** A subgraph's ids are new: increasing, from the first known beyond the run's (at most 2^20 ahead). */
+        private void newIds(final String name, final String what, final int[] ids, final int known, final int first)
+        {
+            int previous = known - 1;
+            for (final int id : ids)
+            {
+                if (id <= previous || id > known + (1 << 20))
+                {
+                    throw new Corrupt("the record (SUBGRAPH_ADDED) of subgraph '" + name + "' gives its " + what +
+                        " id " + id + ", but the run has " + known + " " + what + "s by then and a subgraph's ids are " +
+                        "new and increasing");
+                }
+                previous = id;
+            }
+            if (first != (ids.length == 0 ? -1 : ids[0]))
+            {
+                throw new Corrupt("the record (SUBGRAPH_ADDED) of subgraph '" + name + "' says its first " + what +
+                    " is " + first + " but lists " + java.util.Arrays.toString(ids));
+            }
+        }
+
+        /** A SUBGRAPH_ADDED record read whole: the run has its nodes and streams from now on. */
+        private void learn(final JournalSubgraph subgraph)
+        {
+            final int[] nodeIds = subgraph.nodeIds();
+            if (nodeIds.length > 0)
+            {
+                final int length = nodeIds[nodeIds.length - 1] + 1;
+                final String[] grown = java.util.Arrays.copyOf(nodes, length);
+                for (int n = nodes.length; n < length; n++)
+                {
+                    grown[n] = "node#" + n; // a gap: a subgraph record lost to damage
+                }
+                for (int i = 0; i < nodeIds.length; i++)
+                {
+                    grown[nodeIds[i]] = subgraph.nodeNames().get(i);
+                }
+                if (nodeInputs != null)
+                {
+                    final int[][] inputs = java.util.Arrays.copyOf(nodeInputs, length);
+                    for (int n = nodes.length; n < length; n++)
+                    {
+                        inputs[n] = new int[0]; // a gap: a subgraph record lost to damage
+                    }
+                    for (int i = 0; i < nodeIds.length; i++)
+                    {
+                        inputs[nodeIds[i]] = subgraph.nodeInputs(i);
+                    }
+                    nodeInputs = inputs;
+                }
+                nodes = grown;
+            }
+            final int[] streamIds = subgraph.streamIds();
+            if (streamIds.length > 0)
+            {
+                final String[] grown = java.util.Arrays.copyOf(streams, streamIds[streamIds.length - 1] + 1);
+                for (int n = streams.length; n < grown.length; n++)
+                {
+                    grown[n] = "stream#" + n; // a gap: a subgraph record lost to damage
+                }
+                for (int i = 0; i < streamIds.length; i++)
+                {
+                    grown[streamIds[i]] = subgraph.streamNames().get(i);
+                }
+                streams = grown;
+            }
+            for (final int s : captured)
+            {
+                captureStreams.add(streams[s]);
+            }
+            for (final int s : checksummed)
+            {
+                checksumStreams.add(streams[s]);
+            }
+        }
+
+        /** A list's length, checked against the bytes left ({@code least} bytes an entry at least). */
+        private int count(final String what, final int least)
+        {
+            final int n = getInt(what);
+            if (n < 0 || n > (limit - position) / least)
+            {
+                throw new Corrupt("the record (" + kind + ") has a list of " + n + " " + what + ", more than " +
+                    "its bytes hold");
+            }
+            return n;
+        }
+
+        private int[] ints(final String what)
+        {
+            final int n = count(what, 4);
+            final int[] ints = new int[n];
+            for (int i = 0; i < n; i++)
+            {
+                ints[i] = getInt(what);
+            }
+            return ints;
         }
 
         private void check(final long index, final String what, final int id, final int count)
@@ -958,7 +1171,7 @@ public final class JournalReader
             final int n = getInt(what);
             if (n < 0 || n > (limit - position) / 4)
             {
-                throw new Corrupt("the record (RUN_START) has a list of " + n + " " + what + ", more than " +
+                throw new Corrupt("the record (" + kind + ") has a list of " + n + " " + what + ", more than " +
                     "its bytes hold");
             }
             final String[] texts = new String[n];

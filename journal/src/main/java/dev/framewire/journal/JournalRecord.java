@@ -81,7 +81,25 @@ public final class JournalRecord
          * Since 1.3, a node's note of a rare event (a camera's timestamp jump, a dropout): worker,
          * node, timestamp, {@link #value()} (the calculator documents which), {@link #text()}.
          */
-        NOTE(13);
+        NOTE(13),
+        /**
+         * Since 1.5, a subgraph added to the running graph: {@link #text()} its name,
+         * {@link #subgraph()} its template, parameters, bindings and the ids its nodes and streams
+         * got; {@link #value()} the template text's hash. The records of its nodes and streams
+         * come after it.
+         */
+        SUBGRAPH_ADDED(15),
+        /**
+         * Since 1.5, a subgraph's removal asked for: {@link #text()} its name, {@link #value()} the
+         * drain deadline in nanoseconds, {@link #subgraph()} both deadlines.
+         */
+        SUBGRAPH_REMOVED(16),
+        /**
+         * Since 1.5, a subgraph left the graph (removed, or closed on its own): {@link #text()} its
+         * name, {@link #value()} the packets it dropped over its life, {@link #subgraph()} whether it
+         * drained.
+         */
+        SUBGRAPH_LEFT(17);
 
         final int code;
 
@@ -100,7 +118,7 @@ public final class JournalRecord
             return code;
         }
 
-        private static final Kind[] BY_CODE = new Kind[16];
+        private static final Kind[] BY_CODE = new Kind[32];
 
         static
         {
@@ -136,6 +154,7 @@ public final class JournalRecord
     private final String workerName;
     private final String nodeName;
     private final String streamName;
+    private final JournalSubgraph subgraph;
 
     JournalRecord(
         final long index,
@@ -167,6 +186,35 @@ public final class JournalRecord
         this.workerName = workerName;
         this.nodeName = nodeName;
         this.streamName = streamName;
+        this.subgraph = null;
+    }
+
+    /** A subgraph record: its name is the text, the rest in {@code subgraph}. */
+    JournalRecord(
+        final long index,
+        final Kind kind,
+        final long nanos,
+        final int node,
+        final int stream,
+        final int aux,
+        final long value,
+        final JournalSubgraph subgraph)
+    {
+        this.index = index;
+        this.kind = kind;
+        this.nanos = nanos;
+        this.worker = -1;
+        this.node = node;
+        this.stream = stream;
+        this.timestamp = Timestamp.UNSET;
+        this.aux = aux;
+        this.value = value;
+        this.text = subgraph.name();
+        this.payload = null;
+        this.workerName = JournalReader.CALLER;
+        this.nodeName = null;
+        this.streamName = null;
+        this.subgraph = subgraph;
     }
 
     /**
@@ -273,14 +321,25 @@ public final class JournalRecord
     }
 
     /**
-     * The text of {@link Kind#ERROR} (message), {@link Kind#RUN_END} (how) and {@link Kind#RUN_START}
-     * (config text).
+     * The text of {@link Kind#ERROR} (message), {@link Kind#NOTE}, {@link Kind#RUN_END} (how),
+     * {@link Kind#RUN_START} (config text) and the subgraph records (the subgraph's name).
      *
      * @return the text, or null.
      */
     public String text()
     {
         return text;
+    }
+
+    /**
+     * What a {@link Kind#SUBGRAPH_ADDED}, {@link Kind#SUBGRAPH_REMOVED} or {@link Kind#SUBGRAPH_LEFT}
+     * record says of its subgraph.
+     *
+     * @return the subgraph's record, or null for other kinds.
+     */
+    public JournalSubgraph subgraph()
+    {
+        return subgraph;
     }
 
     /**
@@ -426,6 +485,11 @@ public final class JournalRecord
             case NOTE:
                 sb.append(" ts=").append(Timestamp.toString(timestamp)).append(" value=").append(value)
                     .append(" note=").append(text);
+                break;
+            case SUBGRAPH_ADDED:
+            case SUBGRAPH_REMOVED:
+            case SUBGRAPH_LEFT:
+                sb.append(' ').append(subgraph.describe());
                 break;
             default:
                 sb.append(" ts=").append(Timestamp.toString(timestamp));

@@ -88,6 +88,8 @@ import static dev.framewire.journal.JournalRecord.VALUE_PAYLOAD;
 public final class JournalWriter extends JournalSink
 {
     private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
+    /** How a subgraph added at run time prefixes its streams' names ({@code SubgraphExpander.SEPARATOR}). */
+    private static final String SUBGRAPH_SEPARATOR = dev.framewire.core.SubgraphExpander.SEPARATOR;
 
     private final JournalConfig.Mode mode;
     private final Path runDirectory;
@@ -579,10 +581,15 @@ public final class JournalWriter extends JournalSink
         for (final String name : names)
         {
             final Integer id = ids.get(name);
+            if (id == null && name.contains(SUBGRAPH_SEPARATOR))
+            {
+                continue; // a stream of a subgraph added at run time, flagged when it is added
+            }
             if (id == null)
             {
                 throw new IllegalArgumentException("journal " + what + " stream '" + name + "' is not a stream of " +
-                    "this graph; its streams are " + Arrays.toString(streamNames));
+                    "this graph; its streams are " + Arrays.toString(streamNames) + " (a stream of a subgraph added " +
+                    "at run time is named subgraph" + SUBGRAPH_SEPARATOR + "stream)");
             }
             flags[id] = true;
         }
@@ -914,6 +921,164 @@ public final class JournalWriter extends JournalSink
         }
     }
 
+    // ---------------------------------------------------------------- subgraphs at run time (1.5)
+
+    /**
+     * A subgraph added to the running graph: see {@link JournalSink#subgraphAdded}. Appended on
+     * the calling thread once every record the many-to-one ring held is in the file (ASYNC), so
+     * that it is in the file after the graph inputs given before it and before any record naming
+     * its nodes or streams. Allocates.
+     */
+    @Override
+    public void subgraphAdded(
+        final String name,
+        final String templateText,
+        final String[] paramNames,
+        final String[] paramTypes,
+        final String[] paramValues,
+        final String[] boundInputs,
+        final String[] boundStreams,
+        final int[] nodeIds,
+        final String[] nodeNames,
+        final int[][] nodeInputStreams,
+        final int[] streamIds,
+        final String[] streamNames)
+    {
+        if (closed)
+        {
+            return;
+        }
+        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+            .fixed(JournalDescriptor.SUBGRAPH_ADDED, 0, -1, nodeIds.length > 0 ? nodeIds[0] : -1,
+                streamIds.length > 0 ? streamIds[0] : -1, System.nanoTime(), Long.MIN_VALUE, configHash(templateText))
+            .putText(name)
+            .putText(templateText)
+            .putInt(paramNames.length);
+        for (int p = 0; p < paramNames.length; p++)
+        {
+            record.putText(paramNames[p]).putText(paramTypes[p]).putInt(paramValues[p] != null ? 1 : 0)
+                .putText(paramValues[p] != null ? paramValues[p] : "");
+        }
+        record.putInt(boundInputs.length);
+        for (int b = 0; b < boundInputs.length; b++)
+        {
+            record.putText(boundInputs[b]).putText(boundStreams[b]);
+        }
+        record.putInts(nodeIds).putTexts(nodeNames).putInt(nodeInputStreams.length);
+        for (final int[] inputs : nodeInputStreams)
+        {
+            record.putInts(inputs);
+        }
+        final List<String> captureList = Arrays.asList(captureNames);
+        final List<String> checksumList = Arrays.asList(checksumNames);
+        final List<Integer> captured = new ArrayList<>();
+        final List<Integer> checksummed = new ArrayList<>();
+        for (int s = 0; s < streamIds.length; s++)
+        {
+            if (captureList.contains(streamNames[s]))
+            {
+                captured.add(streamIds[s]);
+            }
+            if (checksumList.contains(streamNames[s]))
+            {
+                checksummed.add(streamIds[s]);
+            }
+        }
+        record.putInts(streamIds).putTexts(streamNames)
+            .putInts(captured.stream().mapToInt(Integer::intValue).toArray())
+            .putInts(checksummed.stream().mapToInt(Integer::intValue).toArray());
+        appendOrdered(record);
+        synchronized (createdLanes)
+        {
+            // a subgraph's stream named in the settings (cam7__frames) is captured or checksummed like the
+            // graph's own. Plain writes: the engine publishes the subgraph (a volatile write) after this
+            // returns, and its adders and workers reach its streams through that
+            int last = capture.length - 1;
+            for (final int id : streamIds)
+            {
+                last = Math.max(last, id);
+            }
+            final boolean[] capture = Arrays.copyOf(this.capture, last + 1);
+            final boolean[] checksum = Arrays.copyOf(this.checksum, last + 1);
+            for (final int id : captured)
+            {
+                capture[id] = true;
+            }
+            for (final int id : checksummed)
+            {
+                checksum[id] = true;
+            }
+            this.checksum = checksum;
+            this.capture = capture;
+        }
+    }
+
+    /**
+     * A subgraph's removal asked for: see {@link JournalSink#subgraphRemoved}. Appended in order
+     * as {@link #subgraphAdded}. Allocates.
+     */
+    @Override
+    public void subgraphRemoved(final String name, final long drainDeadlineNanos, final long cancelDeadlineNanos)
+    {
+        if (!closed)
+        {
+            appendOrdered(new JournalDescriptor.Builder()
+                .fixed(JournalDescriptor.SUBGRAPH_REMOVED, 0, -1, -1, -1, System.nanoTime(), Long.MIN_VALUE,
+                    drainDeadlineNanos)
+                .putText(name)
+                .putLong(cancelDeadlineNanos));
+        }
+    }
+
+    /**
+     * A subgraph left the graph: see {@link JournalSink#subgraphLeft}. Appended in order as
+     * {@link #subgraphAdded}. Allocates.
+     */
+    @Override
+    public void subgraphLeft(final String name, final boolean drained, final long droppedPackets)
+    {
+        if (!closed)
+        {
+            appendOrdered(new JournalDescriptor.Builder()
+                .fixed(JournalDescriptor.SUBGRAPH_LEFT, drained ? 1 : 0, -1, -1, -1, System.nanoTime(), Long.MIN_VALUE,
+                    droppedPackets)
+                .putText(name));
+        }
+    }
+
+    /**
+     * A rare record that must be in the file in order with what other threads gave before it and
+     * before what the caller does next: appended on the calling thread (in both modes; it may be
+     * longer than a ring holds), in ASYNC mode once the agent has appended every record claimed on
+     * the rings so far (the graph inputs given before it on the many-to-one ring, a departing
+     * subgraph's last calls on its workers' rings): parking, up to 5 s, then it goes on and says so.
+     * Its {@code nanos} is read after that wait, so that sorting by {@code nanos} keeps it after
+     * them too.
+     */
+    private void appendOrdered(final JournalDescriptor.Builder record)
+    {
+        if (ring != null && !awaitAppended(TimeUnit.SECONDS.toNanos(5)))
+        {
+            LOG.warn("journal {}: the journal agent did not append the records before a subgraph record within 5 s; " +
+                "it is appended now, and may come before some of them", runDirectory);
+        }
+        record.nanos(System.nanoTime());
+        final DocumentContext dc = lane(-1).appender.writingDocument();
+        try
+        {
+            record.appendTo(dc.wire().bytes());
+        }
+        catch (final RuntimeException ex)
+        {
+            dc.rollbackOnClose();
+            onFailure(ex);
+        }
+        finally
+        {
+            dc.close();
+        }
+    }
+
     private int valueKind(final int streamId, final Object value, final boolean hasWord)
     {
         if (value instanceof Payload)
@@ -1213,6 +1378,44 @@ public final class JournalWriter extends JournalSink
                 }
                 LockSupport.parkNanos(100_000L);
             }
+        }
+        return true;
+    }
+
+    /**
+     * ASYNC: waits until every record claimed on any ring before the call is in Chronicle's files:
+     * the agent has read past it, then finished the cycle it read it in (its batch appended).
+     */
+    private boolean awaitAppended(final long timeoutNanos)
+    {
+        final WorkerRing[] rings = this.workerRings;
+        final long[] targets = new long[rings.length + 1];
+        for (int w = 0; w < rings.length; w++)
+        {
+            targets[w] = rings[w].ring.producerPosition();
+        }
+        targets[rings.length] = ring.producerPosition();
+        final long deadline = System.nanoTime() + timeoutNanos;
+        for (int w = 0; w <= rings.length; w++)
+        {
+            final RingBuffer r = w < rings.length ? rings[w].ring : ring;
+            while (r.consumerPosition() < targets[w])
+            {
+                if (closed || System.nanoTime() - deadline > 0)
+                {
+                    return closed;
+                }
+                LockSupport.parkNanos(50_000L);
+            }
+        }
+        final long cycle = agent.cycles();
+        while (agent.cycles() <= cycle)
+        {
+            if (closed || System.nanoTime() - deadline > 0)
+            {
+                return closed;
+            }
+            LockSupport.parkNanos(50_000L);
         }
         return true;
     }

@@ -408,6 +408,15 @@ public final class Postmortem
         }
         final long[] calls = new long[nodeCount];
         final long[] drops = new long[nodeCount];
+        // a subgraph added at run time (format 1.5) consumes a stream from its addition on (a bound
+        // stream of the graph's own had packets before), and holds nothing once it has left
+        final long[][] before = new long[nodeCount][];
+        for (int n = 0; n < nodeCount; n++)
+        {
+            before[n] = new long[inputs[n].length];
+        }
+        final boolean[] left = new boolean[nodeCount];
+        final java.util.Map<String, int[]> present = new java.util.HashMap<>();
         JournalRecord lastError = null;
         long start = Long.MAX_VALUE;
         long end = Long.MIN_VALUE;
@@ -487,6 +496,31 @@ public final class Postmortem
                 case ERROR:
                     lastError = r;
                     break;
+                case SUBGRAPH_ADDED:
+                {
+                    final int[] ids = r.subgraph().nodeIds();
+                    present.put(r.text(), ids);
+                    for (final int id : ids)
+                    {
+                        for (int p = 0; id < nodeCount && p < inputs[id].length; p++)
+                        {
+                            before[id][p] = emitted[inputs[id][p]];
+                        }
+                    }
+                    break;
+                }
+                case SUBGRAPH_LEFT:
+                {
+                    final int[] ids = present.remove(r.text());
+                    for (final int id : ids == null ? new int[0] : ids)
+                    {
+                        if (id < nodeCount)
+                        {
+                            left[id] = true;
+                        }
+                    }
+                    break;
+                }
                 default:
                     break;
             }
@@ -512,7 +546,8 @@ public final class Postmortem
                     {
                         continue;
                     }
-                    final long flight = Math.max(0, emitted[s] - consumed[n][p] - dropped[n][p]);
+                    final long flight = left[n] ? 0 : Math.max(0, emitted[s] - before[n][p] - consumed[n][p] -
+                        dropped[n][p]);
                     consumers.add(new Consumer(journal.nodeNames().get(n), consumed[n][p], dropped[n][p], flight,
                         lastConsumed[n][p]));
                     queued[n] += flight;
@@ -870,6 +905,7 @@ public final class Postmortem
             sb.append(" The journal does not say which node consumes which stream, so packets in flight are not " +
                 "counted.");
         }
+        subgraphs(sb);
         if (lastError != null)
         {
             sb.append(" The last error: ");
@@ -890,6 +926,53 @@ public final class Postmortem
                 .append(" records to a full ring, so these counts may be short.");
         }
         return sb.toString();
+    }
+
+    /**
+     * The subgraphs added at run time (format 1.5), if any: how many, and which were still in the
+     * graph when the journal ends (and whether their removal had been asked for).
+     */
+    private void subgraphs(final StringBuilder sb)
+    {
+        int added = 0;
+        final java.util.Map<String, Boolean> present = new java.util.LinkedHashMap<>(); // name -> being removed
+        for (final JournalRecord r : journal.records())
+        {
+            switch (r.kind())
+            {
+                case SUBGRAPH_ADDED:
+                    added++;
+                    present.put(r.text(), false);
+                    break;
+                case SUBGRAPH_REMOVED:
+                    present.replace(r.text(), true);
+                    break;
+                case SUBGRAPH_LEFT:
+                    present.remove(r.text());
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (added == 0)
+        {
+            return;
+        }
+        sb.append(' ').append(added).append(added == 1 ? " subgraph was" : " subgraphs were")
+            .append(" added at run time; ");
+        if (present.isEmpty())
+        {
+            sb.append("none was in the graph when the journal ends.");
+            return;
+        }
+        sb.append("in the graph when the journal ends: ");
+        int i = 0;
+        for (final java.util.Map.Entry<String, Boolean> e : present.entrySet())
+        {
+            sb.append(i++ == 0 ? "" : ", ").append('`').append(e.getKey()).append('`')
+                .append(e.getValue() ? " (being removed)" : "");
+        }
+        sb.append('.');
     }
 
     private String queuedDetail(final String node)

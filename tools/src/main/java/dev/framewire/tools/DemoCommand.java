@@ -70,7 +70,8 @@ import java.util.stream.Stream;
  * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
  * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
  * with each camera's frame rate, and the latency table per camera at the end. That run is not
- * journaled: the journal does not record subgraphs yet.
+ * journaled (a journaled graph records its subgraphs, docs/HOTPLUG.md; the demo does not journal
+ * this run).
  *
  * <p>The run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal DIR},
  * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
@@ -171,8 +172,7 @@ public final class DemoCommand implements Callable<Integer>
         description = "Cameras that come and go: each camera is a subgraph (the graph's first camera chain as a " +
             "template) added to the running graph with Graph.addSubgraph. Starts with --cameras cameras (2 unless " +
             "given), adds one every --hotplug-every up to --hotplug-max, then removes them one by one, oldest " +
-            "first, and ends; --duration is not used. The run is not journaled (the journal does not record " +
-            "subgraphs yet).")
+            "first, and ends; --duration is not used. The run is not journaled.")
     private boolean hotplug;
 
     @Option(names = "--hotplug-every", defaultValue = "5000", paramLabel = "MS",
@@ -396,7 +396,7 @@ public final class DemoCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "  each camera: camera -> flow limiter -> gray -> half size -> motion -> annotate -> " +
             "snapshots (1 frame in %d, into %s)%n", snapshotEvery, snapshots);
         out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; all park " +
-            "when idle; not journaled (the journal does not record subgraphs yet)%n", hotplugMax, workers,
+            "when idle; not journaled%n", hotplugMax, workers,
             workers == 1 ? "" : "s");
         out.flush();
 

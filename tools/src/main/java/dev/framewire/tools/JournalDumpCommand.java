@@ -2,11 +2,13 @@ package dev.framewire.tools;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dev.framewire.core.Timestamp;
 import dev.framewire.journal.JournalDamage;
 import dev.framewire.journal.JournalReader;
 import dev.framewire.journal.JournalRecord;
+import dev.framewire.journal.JournalSubgraph;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -295,10 +297,68 @@ public final class JournalDumpCommand implements Callable<Integer>
             case HEADER:
                 o.addProperty("epochMillis", r.value());
                 break;
+            case SUBGRAPH_ADDED:
+            case SUBGRAPH_REMOVED:
+            case SUBGRAPH_LEFT:
+                subgraph(o, r);
+                break;
             default:
                 break;
         }
         return o;
+    }
+
+    /** A subgraph record's fields (format 1.5). */
+    private static void subgraph(final JsonObject o, final JournalRecord r)
+    {
+        final JournalSubgraph s = r.subgraph();
+        o.addProperty("subgraph", s.name());
+        switch (r.kind())
+        {
+            case SUBGRAPH_ADDED:
+            {
+                final JsonArray params = new JsonArray();
+                for (final JournalSubgraph.Parameter p : s.parameters())
+                {
+                    final JsonObject param = new JsonObject();
+                    param.addProperty("name", p.name());
+                    param.addProperty("type", p.type());
+                    if (p.text() != null)
+                    {
+                        param.addProperty("value", p.text());
+                    }
+                    else
+                    {
+                        param.addProperty("recordedByTypeOnly", true);
+                    }
+                    params.add(param);
+                }
+                o.add("params", params);
+                if (!s.bindings().isEmpty())
+                {
+                    final JsonObject bind = new JsonObject();
+                    s.bindings().forEach(bind::addProperty);
+                    o.add("bind", bind);
+                }
+                final JsonArray nodes = new JsonArray();
+                s.nodeNames().forEach(nodes::add);
+                o.add("nodes", nodes);
+                final JsonArray streams = new JsonArray();
+                s.streamNames().forEach(streams::add);
+                o.add("streams", streams);
+                o.addProperty("templateHash", hex(r.value()));
+                o.addProperty("template", s.templateText());
+                break;
+            }
+            case SUBGRAPH_REMOVED:
+                o.addProperty("drainDeadlineNanos", s.drainDeadlineNanos());
+                o.addProperty("cancelDeadlineNanos", s.cancelDeadlineNanos());
+                break;
+            default:
+                o.addProperty("drained", s.drained());
+                o.addProperty("dropped", s.droppedPackets());
+                break;
+        }
     }
 
     private static void value(final JsonObject o, final JournalRecord r)

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -76,6 +77,23 @@ final class JournalOptions
      */
     GraphConfig apply(final GraphConfig config, final Iterable<String> checksum)
     {
+        return apply(config, checksum, List.of(), List.of());
+    }
+
+    /**
+     * As {@link #apply(GraphConfig, Iterable)}, with streams of subgraphs a replay will add at run
+     * time ({@code name__stream}) captured and checksummed as the recording had them: they are not
+     * streams of the config, so they are not checked against it.
+     *
+     * @param config            the graph's config.
+     * @param checksum          streams whose emitted payloads get checksums.
+     * @param subgraphCapture   subgraph streams whose graph input payloads are captured.
+     * @param subgraphChecksum  subgraph streams whose emitted payloads get checksums.
+     * @return the config to run.
+     */
+    GraphConfig apply(final GraphConfig config, final Iterable<String> checksum,
+        final Collection<String> subgraphCapture, final Collection<String> subgraphChecksum)
+    {
         if (off)
         {
             if (maxAge != null || maxSize != null)
@@ -109,7 +127,9 @@ final class JournalOptions
         }
         return config.toBuilder().journal(new JournalConfig().directory(directory)
             .captureStreams(capture.toArray(new String[0]))
+            .captureStreams(subgraphCapture.toArray(new String[0]))
             .checksumStreams(sums.toArray(new String[0]))
+            .checksumStreams(subgraphChecksum.toArray(new String[0]))
             .deleteOlderThan(maxAge)
             .maxTotalSize(maxSize == null ? -1 : maxSize)).build();
     }

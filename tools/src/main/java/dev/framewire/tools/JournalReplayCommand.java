@@ -20,7 +20,6 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -41,6 +40,12 @@ import java.util.concurrent.locks.LockSupport;
  * {@code ./journals} unless {@code --journal OUT} or {@code --no-journal}), capturing and
  * checksumming the streams the recording did.
  *
+ * <p>Subgraphs added and removed at run time (journal format 1.5) are added and removed again at
+ * the same points among the graph input packets ({@link ReplayPlan}, {@link SubgraphSteps}): each
+ * from its recorded template text and parameters, with its recorded bindings; its graph inputs
+ * ({@code name__stream}) are fed as recorded. A subgraph that cannot be made again (a template
+ * without a text form, a parameter recorded by type only) is refused before the replay starts.
+ *
  * <p>What cannot be replayed is said, not guessed: a graph input payload recorded by its length
  * only is fed as zeros of that length, a Java object (recorded by timestamp only) is left out, and
  * each is counted on the last lines. A recording that did not end by itself (cancelled, failed,
@@ -54,7 +59,8 @@ import java.util.concurrent.locks.LockSupport;
     mixinStandardHelpOptions = true,
     versionProvider = FramewireCommand.Version.class,
     description = {"Runs a journaled run again: the recorded graph, fed the recorded graph input packets (long and " +
-        "double values, payload bytes captured with --capture) at the recorded pacing, or as fast as possible. " +
+        "double values, payload bytes captured with --capture) at the recorded pacing, or as fast as possible, " +
+        "with the subgraphs the recording added and removed at run time added and removed at the same points. " +
         "Source nodes run again as configured. The replay is journaled too; compare with `framewire journal diff`.",
         "A progress bar shows on one line for journals longer than 2 s or 10,000 packets."})
 public final class JournalReplayCommand implements Callable<Integer>
@@ -84,44 +90,51 @@ public final class JournalReplayCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         final JournalReader recorded = JournalCommand.readWhole(directory);
         final GraphConfig recordedConfig = config(recorded);
+        final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
+        final List<String> subgraphCapture = new ArrayList<>();
         for (final String stream : recorded.captureStreams())
         {
-            if (!journal.capture.contains(stream))
+            if (!plan.base.contains(stream))
+            {
+                subgraphCapture.add(stream); // a subgraph's, added at run time
+            }
+            else if (!journal.capture.contains(stream))
             {
                 journal.capture.add(stream);
             }
         }
-        final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams());
+        final List<String> subgraphChecksum = new ArrayList<>(recorded.checksumStreams());
+        subgraphChecksum.removeAll(plan.base);
+        final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams(), subgraphCapture,
+            subgraphChecksum);
 
-        final List<JournalRecord> inputs = new ArrayList<>();
+        final List<ReplayPlan.Step> steps = plan.steps;
         final Map<String, Long> expected = new LinkedHashMap<>();
         long recordedEmits = 0;
         for (final JournalRecord r : recorded.records())
         {
-            if (r.kind() == JournalRecord.Kind.GRAPH_INPUT)
-            {
-                inputs.add(r);
-            }
-            else if (r.kind() == JournalRecord.Kind.EMIT)
+            if (r.kind() == JournalRecord.Kind.EMIT && plan.observable.contains(r.streamName()))
             {
                 expected.merge(r.streamName(), 1L, Long::sum);
                 recordedEmits++;
             }
         }
-        inputs.sort(Comparator.comparingLong(JournalRecord::nanos)); // stable: file order among equal readings
-        final long span = inputs.isEmpty() ? 0 : inputs.get(inputs.size() - 1).nanos() - inputs.get(0).nanos();
+        final long span = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).record.nanos() - steps.get(0).record.nanos();
         final JournalRecord end = recorded.runEnd();
         final boolean endedByItself = end != null && "done".equals(end.text());
-        final long total = inputs.size() + recordedEmits;
+        final long total = plan.packets + recordedEmits;
         final boolean bar = total >= LONG_PACKETS || (!asFastAsPossible && span >= LONG_NANOS);
 
-        out.printf(Locale.ROOT, "replaying %s: %d nodes, %d graph input packets%s, %d packets emitted in the recording " +
-            "(it %s)%n", recorded.directory(), recorded.nodeNames().size(), inputs.size(), inputs.isEmpty() ? "" :
-            asFastAsPossible ? ", as fast as possible" : String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
+        out.printf(Locale.ROOT, "replaying %s: %d nodes, %d graph input packets%s%s, %d packets emitted in the " +
+            "recording (it %s)%n", recorded.directory(), config.nodes().size(), plan.packets,
+            plan.instances.isEmpty() ? "" : ", " + plan.instances.size() + " subgraphs added at run time",
+            steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
+                String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
             recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
         out.flush();
 
         final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet());
         long zeroFilled = 0;
         long skipped = 0;
         final long start;
@@ -133,7 +146,10 @@ public final class JournalReplayCommand implements Callable<Integer>
             {
                 final AtomicLong count = new AtomicLong();
                 counts.put(stream, count);
-                graph.observe(stream, packet -> count.incrementAndGet());
+                if (plan.base.contains(stream)) // a subgraph's output is observed as it is added
+                {
+                    graph.observe(stream, packet -> count.incrementAndGet());
+                }
             }
             try
             {
@@ -144,11 +160,12 @@ public final class JournalReplayCommand implements Callable<Integer>
                 throw new CommandFailure("the recorded graph does not start: " + ex.getMessage());
             }
             start = System.nanoTime();
-            final long first = inputs.isEmpty() ? 0 : inputs.get(0).nanos();
+            final long first = steps.isEmpty() ? 0 : steps.get(0).record.nanos();
             long nextProgress = start + PROGRESS_EVERY;
             long fed = 0;
-            for (final JournalRecord r : inputs)
+            for (final ReplayPlan.Step step : steps)
             {
+                final JournalRecord r = step.record;
                 if (!asFastAsPossible)
                 {
                     final long due = start + (r.nanos() - first);
@@ -162,7 +179,27 @@ public final class JournalReplayCommand implements Callable<Integer>
                         }
                     }
                 }
-                switch (feed(graph, r))
+                if (r.kind() != JournalRecord.Kind.GRAPH_INPUT)
+                {
+                    subgraphs.run(graph, step);
+                    continue;
+                }
+                Fed how;
+                try
+                {
+                    how = feed(graph, r);
+                }
+                catch (final IllegalArgumentException | IllegalStateException ex)
+                {
+                    if (step.instance == null)
+                    {
+                        throw ex;
+                    }
+                    // the recording's subgraph took it; the replay's closed or left earlier (a payload is released)
+                    subgraphs.refused(step.instance, r, ex);
+                    how = Fed.SKIPPED_BY_SUBGRAPH;
+                }
+                switch (how)
                 {
                     case ZEROS:
                         zeroFilled++;
@@ -180,7 +217,7 @@ public final class JournalReplayCommand implements Callable<Integer>
                     nextProgress = System.nanoTime() + PROGRESS_EVERY;
                 }
             }
-            if (!config.inputStreams().isEmpty())
+            if (!config.inputStreams().isEmpty() || !graph.subgraphs().isEmpty())
             {
                 graph.closeAllInputs();
             }
@@ -218,7 +255,11 @@ public final class JournalReplayCommand implements Callable<Integer>
         final long elapsed = System.nanoTime() - start;
         replayRun = journal.lastRun();
         out.printf(Locale.ROOT, "replayed in %.2f s: %d graph input packets fed, %d packets emitted%s%n", elapsed / 1e9,
-            inputs.size(), emitted(counts), endedByItself ? "" : " (stopped at the recording's packet counts)");
+            plan.packets, emitted(counts), endedByItself ? "" : " (stopped at the recording's packet counts)");
+        for (final String note : subgraphs.notes())
+        {
+            out.println("note: " + note);
+        }
         if (zeroFilled > 0)
         {
             out.println("note: " + zeroFilled + " graph input payloads were recorded by length only and fed as zeros; " +
@@ -273,7 +314,7 @@ public final class JournalReplayCommand implements Callable<Integer>
 
     private enum Fed
     {
-        AS_RECORDED, ZEROS, SKIPPED
+        AS_RECORDED, ZEROS, SKIPPED, SKIPPED_BY_SUBGRAPH
     }
 
     private static Fed feed(final Graph graph, final JournalRecord r) throws InterruptedException

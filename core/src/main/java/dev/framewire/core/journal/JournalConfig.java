@@ -134,7 +134,9 @@ public final class JournalConfig
 
     /**
      * Streams whose payload bytes are written into the journal, meant for graph inputs (so a run
-     * can be replayed). Off unless asked: it writes every byte of every frame.
+     * can be replayed). Off unless asked: it writes every byte of every frame. A stream of a
+     * subgraph added at run time is named as the graph names it ({@code cam7__frames}): captured
+     * from its addition on.
      *
      * @param names stream names.
      * @return this.
@@ -158,6 +160,7 @@ public final class JournalConfig
     /**
      * Streams whose emitted payloads get a checksum (XXH64, {@code dev.framewire.journal.PayloadChecksum})
      * in the journal, so that two runs' outputs compare cheaply ({@code dev.framewire.journal.JournalDiff}).
+     * A stream of a subgraph added at run time is named as the graph names it ({@code cam7__out}).
      *
      * @param names stream names.
      * @return this.

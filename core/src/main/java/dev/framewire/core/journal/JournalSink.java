@@ -11,7 +11,8 @@ package dev.framewire.core.journal;
  * <p>An abstract class rather than an interface, and with one implementation loaded in practice:
  * the JIT sees a single subclass (class hierarchy analysis) and calls it directly, as it did the
  * concrete writer this replaced. Nodes, streams and workers are small int ids whose names
- * {@link #runStart} gives once; ids are -1 where there is none, a timestamp
+ * {@link #runStart} gives once, and {@link #subgraphAdded} for each subgraph added at run time
+ * (ids are never reused in a run); ids are -1 where there is none, a timestamp
  * {@code Timestamp.UNSET} where there is none.
  *
  * <p>Contract for an implementation:
@@ -21,6 +22,10 @@ package dev.framewire.core.journal;
  *       input's adding thread) for every packet, they must not allocate, block, or throw;</li>
  *   <li>the journal never fails the run: an event it cannot record is counted and logged, not
  *       thrown;</li>
+ *   <li>{@link #subgraphAdded}, {@link #subgraphRemoved} and {@link #subgraphLeft} are rare and
+ *       called by the thread changing the graph (never a worker), under the graph's hot-plug
+ *       lock: they may allocate, and wait briefly to be in order with what was journaled before
+ *       them;</li>
  *   <li>threading: {@link #runStart} before any other call (the engine calls it before its
  *       workers start, which publishes what it sets); then the event methods from any thread;
  *       {@link #runEnd} and {@link #close()} after the workers have stopped; calls after
@@ -171,6 +176,64 @@ public abstract class JournalSink implements AutoCloseable
      * @param text      what happened, in a sentence.
      */
     public abstract void note(int workerId, int nodeId, long timestamp, long value, String text);
+
+    /**
+     * A subgraph added to the running graph ({@code Graph.addSubgraph}), on the adding thread,
+     * before any of its nodes runs and before its graph inputs take a packet: every later record
+     * naming its nodes or streams comes after this one. The record is in the journal, in order
+     * with the graph input records given before, when the call returns (in both modes). Allocates.
+     *
+     * @param name             the subgraph's name (its nodes are {@code name__node}, its streams {@code name__stream}).
+     * @param templateText     the template as config text, nested subgraph types expanded; or a line starting
+     *                         {@code "# this config has no text form"} when it has none.
+     * @param paramNames       the parameters' names.
+     * @param paramTypes       by parameter, its type: {@code string}, {@code int64}, {@code int32}, {@code int16},
+     *                         {@code int8}, {@code double}, {@code float}, {@code bool}, {@code null}, or else the
+     *                         value's Java class name.
+     * @param paramValues      by parameter, its value as text, or null when it has no text form (a Java object:
+     *                         recorded by type only).
+     * @param boundInputs      template input streams bound to streams of the graph's own.
+     * @param boundStreams     by bound input, the graph's stream it consumes.
+     * @param nodeIds          the journal's ids of its nodes (the graph's node ids), in template order.
+     * @param nodeNames        by node, its name in the graph.
+     * @param nodeInputStreams by node, the stream ids of its inputs.
+     * @param streamIds        the journal's ids of its new streams: its graph inputs, then its nodes' outputs.
+     * @param streamNames      by new stream, its name in the graph.
+     */
+    public abstract void subgraphAdded(
+        String name,
+        String templateText,
+        String[] paramNames,
+        String[] paramTypes,
+        String[] paramValues,
+        String[] boundInputs,
+        String[] boundStreams,
+        int[] nodeIds,
+        String[] nodeNames,
+        int[][] nodeInputStreams,
+        int[] streamIds,
+        String[] streamNames);
+
+    /**
+     * A subgraph's removal asked for ({@code Graph.removeSubgraph}), on the removing thread, before
+     * its inputs close; in order with the graph input records given before, as
+     * {@link #subgraphAdded}. Allocates.
+     *
+     * @param name                the subgraph's name.
+     * @param drainDeadlineNanos  how long it may drain before it is cancelled (0: cancelled at once).
+     * @param cancelDeadlineNanos how long, once cancelled, before its removal gives up on a node.
+     */
+    public abstract void subgraphRemoved(String name, long drainDeadlineNanos, long cancelDeadlineNanos);
+
+    /**
+     * A subgraph left the graph (removed, or every node closed on its own), on the thread that
+     * takes it out, before its name can be used again. Allocates.
+     *
+     * @param name           the subgraph's name.
+     * @param drained        whether it drained (false: it was cancelled).
+     * @param droppedPackets the packets its nodes dropped over its life.
+     */
+    public abstract void subgraphLeft(String name, boolean drained, long droppedPackets);
 
     /**
      * Ends the run's journal, after the workers have stopped. May wait for records still on their
