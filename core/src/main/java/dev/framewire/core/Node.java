@@ -603,15 +603,8 @@ final class Node extends ScheduleState implements CalculatorContext
         try
         {
             calculator.open(this);
-            for (final OutputStream output : outputs)
-            {
-                if (output.stagedCount() > 0)
-                {
-                    throw new IllegalStateException("node '" + name + "' emitted a packet on stream '" + output.name +
-                        "' in open(); open() may set an offset or output bounds, packets go out from process() " +
-                        "or close()");
-                }
-            }
+            // packets emitted in open() go out like any call's (MediaPipe's UnitDelayCalculator
+            // primes a loop this way); consumers get them once they are open themselves
             flushOutputs();
         }
         catch (final Throwable t)
@@ -1199,6 +1192,12 @@ final class Node extends ScheduleState implements CalculatorContext
     @Override
     public void setOffset(final long offset)
     {
+        if (lifecycle != UNOPENED)
+        {
+            // MediaPipe fails a SetOffset outside Open (FailedPrecondition): the bounds already
+            // sent could not follow an offset that changes under them
+            throw new IllegalStateException("node '" + name + "': setOffset is for open, not process or close");
+        }
         this.hasOffset = true;
         this.offset = offset;
     }
