@@ -860,6 +860,8 @@ public final class Graph implements AutoCloseable
      *
      * @param stream a graph input stream.
      * @param bound  the next timestamp a packet may carry.
+     * @throws TimestampException if {@code bound} is below the stream's bound (as MediaPipe
+     *                            refuses it); the run goes on.
      */
     public void setInputBound(final String stream, final long bound)
     {
