@@ -827,4 +827,98 @@ class CalculatorGraphTest
             assertEquals(expected, snapshot(sums));
         }
     }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, TerminatesOnCancelWithOpenGraphInputStreams)
+    @Test
+    @Timeout(20)
+    void terminatesOnCancelWithOpenGraphInputStreams() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in_a", "in_b")
+            .outputStream("out_a", "out_b")
+            .node("pass", n -> n.calculator(PassThroughCalculator.class).inputStream("in_a", "in_b")
+                .outputStream("out_a", "out_b"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.addPacket("in_a", 1L, 1);
+            graph.closeInput("in_a");
+            graph.addPacket("in_b", 2L, 2);
+            graph.waitUntilIdle();
+            graph.cancel();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.isCancelled(), ex.getMessage());
+        }
+    }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, TerminatesOnCancelAfterPause)
+    @Test
+    @Timeout(20)
+    void terminatesOnCancelAfterPause() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .node("pass", n -> n.calculator(PassThroughCalculator.class).inputStream("in").outputStream("out"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.pause();
+            graph.addPacket("in", 1L, 1);
+            graph.cancel();
+            graph.pause();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.isCancelled(), ex.getMessage());
+        }
+    }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, ObserveOutputStreamError)
+    @Test
+    @Timeout(20)
+    void observeOutputStreamError() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .outputStream("out")
+            .node("source", n -> n.calculator("CountingSourceCalculator").outputStream("count").option("count", 10))
+            .node("mid", n -> n.calculator(PassThroughCalculator.class).inputStream("count").outputStream("mid"))
+            .node("out", n -> n.calculator(PassThroughCalculator.class).inputStream("mid").outputStream("out"))
+            .build();
+        final List<String> counted = syncList();
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("count", p ->
+            {
+                counted.add(Conformance.show(p));
+                if (counted.size() >= 6)
+                {
+                    throw new IllegalStateException("Expected. MagicString-eatnhuea");
+                }
+            });
+            graph.observe("out", p -> { });
+            graph.start();
+            final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertTrue(ex.getMessage().contains("MagicString-eatnhuea"), ex.getMessage());
+        }
+        assertEquals(List.of("0@0", "1@1", "2@2", "3@3", "4@4", "5@5"), snapshot(counted));
+    }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, ObserveOutputStreamNonexistent)
+    @Test
+    @Timeout(20)
+    void observeOutputStreamNonexistent() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .outputStream("out")
+            .node("source", n -> n.calculator("CountingSourceCalculator").outputStream("count").option("count", 10))
+            .node("out", n -> n.calculator(PassThroughCalculator.class).inputStream("count").outputStream("out"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> graph.observe("not_found", p -> { }));
+            assertTrue(ex.getMessage().contains("not_found"), ex.getMessage());
+        }
+    }
 }
