@@ -921,4 +921,161 @@ class CalculatorGraphTest
             assertTrue(ex.getMessage().contains("not_found"), ex.getMessage());
         }
     }
+
+    /** MediaPipe's FloatAdderCalculator: offset 0, the sum of its inputs (every input has a packet). */
+    private static Calculator doubleAdder(final List<String> incomplete)
+    {
+        return new Calculator()
+        {
+            @Override
+            public void open(final CalculatorContext ctx)
+            {
+                ctx.setOffset(0);
+            }
+
+            @Override
+            public void process(final CalculatorContext ctx)
+            {
+                double sum = 0;
+                for (int i = 0; i < ctx.inputCount(); i++)
+                {
+                    if (ctx.input(i).isEmpty())
+                    {
+                        incomplete.add(ctx.nodeName() + "@" + ctx.inputTimestamp()); // MediaPipe's Get would fail
+                        continue;
+                    }
+                    sum += ctx.input(i).getDouble();
+                }
+                ctx.output(0).addDouble(sum, ctx.inputTimestamp());
+            }
+        };
+    }
+
+    /** MediaPipe's FloatScalarMultiplierCalculator: offset 0, each value times {@code scalar}. */
+    private static Calculator doubleScalarMultiplier(final double scalar)
+    {
+        return new Calculator()
+        {
+            @Override
+            public void open(final CalculatorContext ctx)
+            {
+                ctx.setOffset(0);
+            }
+
+            @Override
+            public void process(final CalculatorContext ctx)
+            {
+                ctx.output(0).addDouble(scalar * ctx.input(0).getDouble(), ctx.inputTimestamp());
+            }
+        };
+    }
+
+    /** MediaPipe's FloatUnitDelayCalculator: 0.0 at 0 from open, then each value one later. */
+    private static Calculator doubleUnitDelay()
+    {
+        return new Calculator()
+        {
+            @Override
+            public void open(final CalculatorContext ctx)
+            {
+                ctx.output(0).addDouble(0.0, 0);
+            }
+
+            @Override
+            public void process(final CalculatorContext ctx)
+            {
+                ctx.output(0).addDouble(ctx.input(0).getDouble(), Timestamp.nextAllowedInStream(ctx.inputTimestamp()));
+            }
+        };
+    }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, DirectFormI)
+    // y[n] = x[n] + 2 x[n-1] + 1.5 y[n-1] - 0.9 y[n-2]: two loops through back edges, primed by delays
+    // that emit from open()
+    @Test
+    @Timeout(20)
+    void directFormI() throws Exception
+    {
+        final AtomicInteger counter = new AtomicInteger(1);
+        final List<String> incomplete = syncList();
+        final GraphConfig config = GraphConfig.builder()
+            .outputStream("y")
+            .node("source", n -> n.calculator(() -> globalCountSource(counter, false)).outputStream("integers"))
+            .node("to_float", n -> n.calculator(() -> ctx ->
+                ctx.output(0).addDouble(ctx.input(0).getLong(), ctx.inputTimestamp())).inputStream("integers")
+                .outputStream("x"))
+            .node("delay_x", n -> n.calculator(CalculatorGraphTest::doubleUnitDelay).inputStream("x").outputStream("a"))
+            .node("b1", n -> n.calculator(() -> doubleScalarMultiplier(2.0)).inputStream("a").outputStream("b"))
+            .node("sum_c", n -> n.calculator(() -> doubleAdder(incomplete)).inputStream("x", "b").outputStream("c")
+                .inputPolicy(InputPolicy.earlyClose()))
+            .node("sum_y", n -> n.calculator(() -> doubleAdder(incomplete)).inputStream("c", "f").backEdge("f")
+                .outputStream("y").inputPolicy(InputPolicy.earlyClose()))
+            .node("delay_y", n -> n.calculator(CalculatorGraphTest::doubleUnitDelay).inputStream("y").outputStream("d"))
+            .node("a1", n -> n.calculator(() -> doubleScalarMultiplier(1.5)).inputStream("d").outputStream("e"))
+            .node("delay_d", n -> n.calculator(CalculatorGraphTest::doubleUnitDelay).inputStream("d").outputStream("g"))
+            .node("a2", n -> n.calculator(() -> doubleScalarMultiplier(-0.9)).inputStream("g").outputStream("h"))
+            .node("sum_f", n -> n.calculator(() -> doubleAdder(incomplete)).inputStream("e", "h").outputStream("f")
+                .inputPolicy(InputPolicy.earlyClose()))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<double[]> ys = syncList();
+            graph.observe("y", p -> ys.add(new double[] {p.timestamp(), p.getDouble()}));
+            graph.start();
+            graph.waitUntilDone();
+            final double[] expected = {1.0, 5.5, 14.35, 26.575, 39.9475};
+            final List<double[]> got = snapshot(ys);
+            assertEquals(expected.length, got.size());
+            for (int i = 0; i < expected.length; i++)
+            {
+                assertEquals(i, (long)got.get(i)[0], "timestamp of y[" + i + "]");
+                assertEquals(expected[i], got.get(i)[1], 1e-9, "y[" + i + "]");
+            }
+        }
+        assertEquals(List.of(), snapshot(incomplete), "every adder input set was complete");
+    }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, DirectFormII)
+    // the same filter with one shared pair of delays: w[n] = x[n] + 1.5 w[n-1] - 0.9 w[n-2], y[n] = w[n] + 2 w[n-1]
+    @Test
+    @Timeout(20)
+    void directFormII() throws Exception
+    {
+        final AtomicInteger counter = new AtomicInteger(1);
+        final List<String> incomplete = syncList();
+        final GraphConfig config = GraphConfig.builder()
+            .outputStream("y")
+            .node("source", n -> n.calculator(() -> globalCountSource(counter, false)).outputStream("integers"))
+            .node("to_float", n -> n.calculator(() -> ctx ->
+                ctx.output(0).addDouble(ctx.input(0).getLong(), ctx.inputTimestamp())).inputStream("integers")
+                .outputStream("x"))
+            .node("sum_a", n -> n.calculator(() -> doubleAdder(incomplete)).inputStream("x", "f").backEdge("f")
+                .outputStream("a").inputPolicy(InputPolicy.earlyClose()))
+            .node("delay_a", n -> n.calculator(CalculatorGraphTest::doubleUnitDelay).inputStream("a").outputStream("b"))
+            .node("a1", n -> n.calculator(() -> doubleScalarMultiplier(1.5)).inputStream("b").outputStream("d"))
+            .node("delay_b", n -> n.calculator(CalculatorGraphTest::doubleUnitDelay).inputStream("b").outputStream("c"))
+            .node("a2", n -> n.calculator(() -> doubleScalarMultiplier(-0.9)).inputStream("c").outputStream("e"))
+            .node("sum_f", n -> n.calculator(() -> doubleAdder(incomplete)).inputStream("d", "e").outputStream("f")
+                .inputPolicy(InputPolicy.earlyClose()))
+            .node("b1", n -> n.calculator(() -> doubleScalarMultiplier(2.0)).inputStream("b").outputStream("g"))
+            .node("sum_y", n -> n.calculator(() -> doubleAdder(incomplete)).inputStream("a", "g").outputStream("y")
+                .inputPolicy(InputPolicy.earlyClose()))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<double[]> ys = syncList();
+            graph.observe("y", p -> ys.add(new double[] {p.timestamp(), p.getDouble()}));
+            graph.start();
+            graph.waitUntilDone();
+            final double[] expected = {1.0, 5.5, 14.35, 26.575, 39.9475};
+            final List<double[]> got = snapshot(ys);
+            assertEquals(expected.length, got.size());
+            for (int i = 0; i < expected.length; i++)
+            {
+                assertEquals(i, (long)got.get(i)[0], "timestamp of y[" + i + "]");
+                assertEquals(expected[i], got.get(i)[1], 1e-9, "y[" + i + "]");
+            }
+        }
+        assertEquals(List.of(), snapshot(incomplete), "every adder input set was complete");
+    }
 }
