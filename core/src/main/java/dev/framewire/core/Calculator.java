@@ -26,8 +26,9 @@ public interface Calculator
     }
 
     /**
-     * Prepares for the run. Its input timestamp is {@link Timestamp#UNSTARTED}. It may set an
-     * offset or output bounds; packets emitted here are an error.
+     * Prepares for the run. Its input timestamp is {@link Timestamp#UNSTARTED}; its inputs are
+     * empty. It may set an offset or output bounds, and emit packets, as MediaPipe's {@code Open}
+     * may (a delay that primes a loop emits its first packet here): they go out when it returns.
      *
      * @param ctx the node's context.
      * @throws Exception to fail the node.

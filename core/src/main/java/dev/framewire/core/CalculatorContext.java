@@ -74,7 +74,8 @@ public interface CalculatorContext
     /**
      * Declares that every output's bound follows the input timestamp plus {@code offset}: after
      * each input set, and whenever the inputs' settled bound moves, even when nothing is emitted.
-     * Call it in {@code open}.
+     * Call it in {@code open}; anywhere else it throws {@link IllegalStateException}, as MediaPipe
+     * fails a {@code SetOffset} outside {@code Open}.
      *
      * @param offset microseconds, usually 0.
      */

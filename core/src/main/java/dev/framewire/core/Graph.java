@@ -865,6 +865,8 @@ public final class Graph implements AutoCloseable
      *
      * @param stream a graph input stream.
      * @param bound  the next timestamp a packet may carry.
+     * @throws TimestampException if {@code bound} is below the stream's bound (as MediaPipe
+     *                            refuses it); the run goes on.
      */
     public void setInputBound(final String stream, final long bound)
     {
@@ -2523,8 +2525,13 @@ public final class Graph implements AutoCloseable
                 final StringBuilder sb = new StringBuilder("deadlock: the graph is idle while sources wait on full queues:");
                 for (final InputQueue queue : full)
                 {
-                    sb.append("\n  ").append(queue).append(": ").append(queue.size()).append(" queued, limit ")
-                        .append(queue.limit);
+                    sb.append("\n  ").append(queue);
+                    if (queue.consumer != null && !"factory".equals(queue.consumer.config.calculator()))
+                    {
+                        // the calculator too, as MediaPipe's report names it (its node names are calculator names)
+                        sb.append(" (").append(queue.consumer.config.calculator()).append(')');
+                    }
+                    sb.append(": ").append(queue.size()).append(" queued, limit ").append(queue.limit);
                 }
                 sb.append("\nraise max_queue_size of these streams, or turn report_deadlock off to raise them as needed");
                 ReportEvent.emit("deadlock", sb.toString());

@@ -238,6 +238,13 @@ final class GraphInput
         try
         {
             checkOpen(null);
+            if (bound < stream.bound)
+            {
+                // MediaPipe refuses a bound below the stream's (SetInputStreamTimestampBound): a
+                // caller that goes back in time has a bug worth hearing about; the run goes on
+                throw new TimestampException("graph input stream '" + name + "': bound " + Timestamp.toString(bound) +
+                    " is below its bound " + Timestamp.toString(stream.bound) + "; a bound only moves forward");
+            }
             if (bound > stream.bound)
             {
                 stream.setNextTimestampBound(bound);

@@ -122,6 +122,7 @@ public final class GraphInputHandle
      *
      * @param bound the next timestamp a packet may carry.
      * @throws IllegalStateException if the stream is closed or the run has ended.
+     * @throws TimestampException    if {@code bound} is below the stream's bound; the run goes on.
      */
     public void setBound(final long bound)
     {

@@ -556,7 +556,7 @@ final class Node extends ScheduleState implements CalculatorContext
             lane.replay();
             if (hasOffset)
             {
-                final long next = Timestamp.add(Timestamp.nextAllowedInStream(timestamp), offset);
+                final long next = offsetBound(timestamp, offset);
                 for (final OutputStream output : outputs)
                 {
                     output.setNextTimestampBound(next);
@@ -606,15 +606,8 @@ final class Node extends ScheduleState implements CalculatorContext
         try
         {
             calculator.open(this);
-            for (final OutputStream output : outputs)
-            {
-                if (output.stagedCount() > 0)
-                {
-                    throw new IllegalStateException("node '" + name + "' emitted a packet on stream '" + output.name +
-                        "' in open(); open() may set an offset or output bounds, packets go out from process() " +
-                        "or close()");
-                }
-            }
+            // packets emitted in open() go out like any call's (MediaPipe's UnitDelayCalculator
+            // primes a loop this way); consumers get them once they are open themselves
             flushOutputs();
         }
         catch (final Throwable t)
@@ -685,7 +678,10 @@ final class Node extends ScheduleState implements CalculatorContext
                 // node was queued schedules no further run, so it must be followed now
                 final SingleInputSync solo = this.solo;
                 final long in = solo != null ? solo.inputBoundAfterFill() : inputBound();
-                final long next = Timestamp.add(Math.max(Timestamp.nextAllowedInStream(timestamp), in), offset);
+                // inputs all done: close() follows, and may still emit where the input set left the bound
+                final long completed = in == Timestamp.DONE ? timestamp :
+                    Math.max(timestamp, Timestamp.previousAllowedInStream(in));
+                final long next = offsetBound(completed, offset);
                 for (final OutputStream output : outputs)
                 {
                     output.setNextTimestampBound(next);
@@ -725,9 +721,46 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
+    /**
+     * The bound an offset gives the outputs once every input timestamp up to {@code completed} is
+     * done, by MediaPipe's rules (OutputStreamManager::ComputeOutputTimestampBound): the next
+     * timestamp plus the offset, except that PreStream gives Min (no offset), Max gives PostStream
+     * for an offset of 0 or more (a PostStream input set may still come) and Max + offset + 1 for a
+     * negative one, and PostStream gives OneOverPostStream.
+     *
+     * @param completed the highest input timestamp done with; Unstarted or below when none is.
+     * @param offset    the node's offset.
+     * @return the output bound, or {@link Timestamp#UNSET} when there is none to follow yet.
+     */
+    static long offsetBound(final long completed, final long offset)
+    {
+        if (completed <= Timestamp.UNSTARTED)
+        {
+            return Timestamp.UNSET;
+        }
+        if (completed == Timestamp.PRE_STREAM)
+        {
+            return Timestamp.MIN;
+        }
+        if (completed == Timestamp.MAX)
+        {
+            return offset >= 0 ? Timestamp.POST_STREAM : Timestamp.nextAllowedInStream(Timestamp.MAX + offset);
+        }
+        if (completed > Timestamp.MAX)
+        {
+            return Timestamp.ONE_OVER_POST_STREAM;
+        }
+        return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
+    }
+
     private void propagateOffsetBound()
     {
-        final long next = Timestamp.add(inputBound(), offset);
+        final long in = inputBound();
+        if (in == Timestamp.DONE)
+        {
+            return; // every input is done: close() follows, its outputs close after it
+        }
+        final long next = offsetBound(Timestamp.previousAllowedInStream(in), offset);
         boolean moved = false;
         for (final OutputStream output : outputs)
         {
@@ -1202,6 +1235,12 @@ final class Node extends ScheduleState implements CalculatorContext
     @Override
     public void setOffset(final long offset)
     {
+        if (lifecycle != UNOPENED)
+        {
+            // MediaPipe fails a SetOffset outside Open (FailedPrecondition): the bounds already
+            // sent could not follow an offset that changes under them
+            throw new IllegalStateException("node '" + name + "': setOffset is for open, not process or close");
+        }
         this.hasOffset = true;
         this.offset = offset;
     }

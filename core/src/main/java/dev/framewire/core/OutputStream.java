@@ -217,7 +217,7 @@ final class OutputStream implements Output
             return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is not after the previous packet's " +
                 Timestamp.toString(lastTimestamp) + "; timestamps must increase strictly";
         }
-        if (timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM)
+        if ((timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM) && lastTimestamp != Timestamp.UNSET)
         {
             return owner() + ": a packet at " + Timestamp.toString(timestamp) + " must be the only packet of its " +
                 "stream, but the stream already had one at " + Timestamp.toString(lastTimestamp);
