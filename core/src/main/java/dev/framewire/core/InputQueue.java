@@ -13,21 +13,7 @@ abstract class InputQueuePad0
     byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
 }
 
-abstract class InputQueueBoundField extends InputQueuePad0
-{
-    /** The stream's bound as the consumer should see it; written by the producer (release). */
-    volatile long bound = Timestamp.PRE_STREAM;
-}
-
-abstract class InputQueuePad1 extends InputQueueBoundField
-{
-    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
-    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
-    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
-    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
-}
-
-abstract class InputQueueSeenFields extends InputQueuePad1
+abstract class InputQueueSeenFields extends InputQueuePad0
 {
     /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
     volatile long seenTail;
@@ -83,7 +69,7 @@ abstract class InputQueuePad3 extends InputQueueRoomFields
  * then the ring never sees a settled timestamp whose packet is not yet visible.
  *
  * <pre>
- *   producer: ring.offer (slot, then tail: release); bound = b (release)
+ *   producer: ring.offer (slot, then tail: release); bound = b (release, the ring's producer word, on the tail's line)
  *   consumer: ring (head, or tail when it looks empty); bound (acquire) only when empty, then the ring again
  * </pre>
  */
@@ -108,7 +94,6 @@ final class InputQueue extends InputQueuePad3
         }
     };
 
-    private static final VarHandle BOUND;
     private static final VarHandle SEEN_TAIL;
     private static final VarHandle SEEN_BOUND;
     private static final VarHandle ROOM_SIGNALS;
@@ -118,7 +103,6 @@ final class InputQueue extends InputQueuePad3
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            BOUND = lookup.findVarHandle(InputQueueBoundField.class, "bound", long.class);
             SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
             SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
             ROOM_SIGNALS = lookup.findVarHandle(InputQueueRoomFields.class, "roomSignals", long.class);
@@ -171,6 +155,7 @@ final class InputQueue extends InputQueuePad3
         this.port = port;
         this.backEdge = backEdge;
         this.ring = new OneToOnePacketRing(capacity);
+        this.ring.publishProducerWord(Timestamp.PRE_STREAM); // the bound, before the queue is shared
         this.limit = limit;
     }
 
@@ -189,19 +174,23 @@ final class InputQueue extends InputQueuePad3
         return ring.offer(timestamp, value, word);
     }
 
-    /** Producer: moves the bound (never down). */
+    /**
+     * Producer: moves the bound (never down). It is the ring's producer word, on the tail's line:
+     * a packet and the bound that follows it take one line from the consumer, and a consumer that
+     * finds the ring empty reads the tail and the bound from that one line.
+     */
     void publishBound(final long newBound)
     {
-        if (newBound > (long)BOUND.getOpaque(this))
+        if (newBound > ring.producerWordOpaque())
         {
-            BOUND.setRelease(this, newBound);
+            ring.publishProducerWord(newBound);
         }
     }
 
     /** Any thread: the stream's bound as last published. */
     long bound()
     {
-        return (long)BOUND.getAcquire(this);
+        return ring.lvProducerWord();
     }
 
     /**
@@ -219,7 +208,7 @@ final class InputQueue extends InputQueuePad3
      */
     boolean pollChanged()
     {
-        return ring.lvTail() != seenTail || (long)BOUND.getAcquire(this) != seenBound;
+        return ring.lvTail() != seenTail || bound() != seenBound;
     }
 
     /** The consumer's worker, after {@link #pollChanged()} and scheduling: what it saw is seen. */
@@ -228,7 +217,7 @@ final class InputQueue extends InputQueuePad3
         // re-read, not the values pollChanged read: anything newer is handed to the node's run
         // already scheduled, which reads the ring afresh
         SEEN_TAIL.setRelease(this, ring.lvTail());
-        SEEN_BOUND.setRelease(this, (long)BOUND.getAcquire(this));
+        SEEN_BOUND.setRelease(this, bound());
     }
 
     /**

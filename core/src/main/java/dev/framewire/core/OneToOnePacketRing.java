@@ -15,6 +15,11 @@ abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
 {
     /** Next slot to write; written by the producer only (release), read by the consumer (acquire). */
     volatile long tail;
+    /**
+     * A word the producer publishes beside its tail, on the same line (release), uninterpreted
+     * here: {@link InputQueue} keeps its stream's timestamp bound in it.
+     */
+    volatile long producerWord;
     /** The producer's cached copy of {@code head}, re-read only on apparent full. */
     long headCache;
     /**
@@ -50,7 +55,8 @@ abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
 
 /**
  * A bounded single-producer single-consumer ring of packets: each slot holds a timestamp, a value
- * (an object reference) and a word (a {@code long}). It knows nothing of streams, bounds or
+ * (an object reference) and a word (a {@code long}); beside its tail the producer may publish one
+ * more word of its own ({@link #publishProducerWord}). It knows nothing of streams, bounds or
  * backpressure; {@link InputQueue} builds those on it.
  *
  * <p>Threading: one producer thread at a time calls {@link #offer}; one consumer thread at a time
@@ -75,6 +81,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle COUNT_HEAD;
+    private static final VarHandle PRODUCER_WORD;
 
     static
     {
@@ -84,6 +91,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
             TAIL = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(OneToOnePacketRingConsumerFields.class, "head", long.class);
             COUNT_HEAD = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "countHeadCache", long.class);
+            PRODUCER_WORD = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "producerWord", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -224,6 +232,28 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         values[(int)h & mask] = null;
         HEAD.setVolatile(this, h + 1);
         return h + 1;
+    }
+
+    /**
+     * Producer: publishes its word (release), after the packets it covers. It shares the tail's
+     * line, so a producer that publishes both takes one line from the consumer, and a consumer
+     * that reads both (an empty ring: the tail, then the word) fetches one, not two.
+     */
+    void publishProducerWord(final long word)
+    {
+        PRODUCER_WORD.setRelease(this, word);
+    }
+
+    /** Producer: its word as it last published it. */
+    long producerWordOpaque()
+    {
+        return (long)PRODUCER_WORD.getOpaque(this);
+    }
+
+    /** Any thread: the producer's word (acquire). */
+    long lvProducerWord()
+    {
+        return (long)PRODUCER_WORD.getAcquire(this);
     }
 
     /** Any thread: the producer's position. */
