@@ -1057,7 +1057,7 @@ public final class JournalWriter extends JournalSink
      */
     private void appendOrdered(final JournalDescriptor.Builder record)
     {
-        if (ring != null && !awaitAppended(TimeUnit.SECONDS.toNanos(5)))
+        if (ring != null && !flush(TimeUnit.SECONDS.toNanos(5)) && !closed)
         {
             LOG.warn("journal {}: the journal agent did not append the records before a subgraph record within 5 s; " +
                 "it is appended now, and may come before some of them", runDirectory);
@@ -1345,11 +1345,13 @@ public final class JournalWriter extends JournalSink
     // ---------------------------------------------------------------- flush, failures, close
 
     /**
-     * Waits until every record given so far is in Chronicle's mapped files (ASYNC: drained from
-     * the ring). SYNC records are there when their call returns. Parks while waiting.
+     * Waits until every record given so far is in Chronicle's mapped files. SYNC records are there
+     * when their call returns. ASYNC: the agent has read past every record claimed on any ring
+     * before the call, then finished the duty cycle it read them in, which appends the batch they
+     * went into: reading a record off its ring is not yet appending it. Parks while waiting.
      *
      * @param timeoutNanos how long to wait at most.
-     * @return true when drained; false on timeout or if the journal is closed.
+     * @return true when appended; false on timeout or if the journal is closed.
      */
     public boolean flush(final long timeoutNanos)
     {
@@ -1358,36 +1360,6 @@ public final class JournalWriter extends JournalSink
         {
             return !closed;
         }
-        final WorkerRing[] rings = this.workerRings;
-        final long[] targets = new long[rings.length];
-        for (int w = 0; w < rings.length; w++)
-        {
-            targets[w] = rings[w].ring.producerPosition();
-        }
-        final long target = ring.producerPosition();
-        final long deadline = System.nanoTime() + timeoutNanos;
-        for (int w = -1; w < rings.length; w++)
-        {
-            final RingBuffer r = w < 0 ? ring : rings[w].ring;
-            final long t = w < 0 ? target : targets[w];
-            while (r.consumerPosition() < t)
-            {
-                if (closed || System.nanoTime() - deadline > 0)
-                {
-                    return false;
-                }
-                LockSupport.parkNanos(100_000L);
-            }
-        }
-        return true;
-    }
-
-    /**
-     * ASYNC: waits until every record claimed on any ring before the call is in Chronicle's files:
-     * the agent has read past it, then finished the cycle it read it in (its batch appended).
-     */
-    private boolean awaitAppended(final long timeoutNanos)
-    {
         final WorkerRing[] rings = this.workerRings;
         final long[] targets = new long[rings.length + 1];
         for (int w = 0; w < rings.length; w++)
@@ -1403,7 +1375,7 @@ public final class JournalWriter extends JournalSink
             {
                 if (closed || System.nanoTime() - deadline > 0)
                 {
-                    return closed;
+                    return false;
                 }
                 LockSupport.parkNanos(50_000L);
             }
@@ -1413,7 +1385,7 @@ public final class JournalWriter extends JournalSink
         {
             if (closed || System.nanoTime() - deadline > 0)
             {
-                return closed;
+                return false;
             }
             LockSupport.parkNanos(50_000L);
         }
