@@ -75,6 +75,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Graph implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Graph.class);
+    private static final java.util.concurrent.atomic.AtomicInteger OFF_WORKER_THREADS =
+        new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * Runs the engine's own work that must not run on a worker (a subgraph leaving, the futures of
+     * additions and removals completed, throttles lifted), never on the JDK's common pool: an
+     * application whose tasks fill that pool (a single thread on a two-core machine, which JDK 25's
+     * {@code CompletableFuture} uses even then, where JDK 17 made a thread per task) would hold that
+     * work up, and every future waiting on it. Cached daemon threads, gone after a minute idle.
+     */
+    static final java.util.concurrent.ExecutorService OFF_WORKER = java.util.concurrent.Executors.newCachedThreadPool(
+        task ->
+        {
+            final Thread thread = new Thread(task, "framewire-off-worker-" + OFF_WORKER_THREADS.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
 
     private final GraphConfig config;
     private final GraphPlan plan;
@@ -1452,7 +1468,7 @@ public final class Graph implements AutoCloseable
         if (finished)
         {
             // the run ended (a failure, a cancel) as this was published: its futures end with it
-            CompletableFuture.runAsync(this::endSubgraphFutures);
+            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
         }
         for (final Node source : subgraph.sources)
         {
@@ -1597,7 +1613,7 @@ public final class Graph implements AutoCloseable
     }
 
     /**
-     * Runs {@code action} on a thread of the JDK's asynchronous pool once {@code deadline} has
+     * Runs {@code action} on a thread of {@link #OFF_WORKER} once {@code deadline} has
      * passed, unless {@code removal} completes first: then the timer is cancelled and taken off
      * the JDK's delay queue, so a subgraph that has left is not kept reachable (its rings, nodes and
      * names) by a deadline that no longer matters.
@@ -1613,7 +1629,7 @@ public final class Graph implements AutoCloseable
             {
                 action.run();
             }
-        });
+        }, OFF_WORKER);
         removal.whenComplete((done, failure) -> timer.cancel(false));
     }
 
@@ -1919,7 +1935,7 @@ public final class Graph implements AutoCloseable
         subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.removeThrottles(queues)));
         if (!subgraph.inputThrottles.isEmpty())
         {
-            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles));
+            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles), OFF_WORKER);
         }
         if (subgraph.passGate())
         {
@@ -1948,7 +1964,7 @@ public final class Graph implements AutoCloseable
                 if (pending.decrementAndGet() == 0)
                 {
                     // off the worker: leave() takes the hot-plug lock, which an addition holds while it validates
-                    CompletableFuture.runAsync(() -> leave(subgraph));
+                    CompletableFuture.runAsync(() -> leave(subgraph), OFF_WORKER);
                 }
             });
         }
@@ -2029,8 +2045,8 @@ public final class Graph implements AutoCloseable
     }
 
     /**
-     * Completes a future on a thread of the JDK's asynchronous pool, never the calling worker: the
-     * stages a caller attached run there, and none can hold up the run.
+     * Completes a future on a thread of {@link #OFF_WORKER}, never the calling worker: the stages a
+     * caller attached run there, and none can hold up the run.
      */
     static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
     {
@@ -2044,7 +2060,7 @@ public final class Graph implements AutoCloseable
             {
                 future.complete(value);
             }
-        });
+        }, OFF_WORKER);
     }
 
     // ---------------------------------------------------------------- engine internals
@@ -2740,7 +2756,7 @@ public final class Graph implements AutoCloseable
         done.countDown();
         if (hotplugged) // see addSubgraph: one of the two sees the other
         {
-            CompletableFuture.runAsync(this::endSubgraphFutures); // off the worker: it takes the hot-plug lock
+            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER); // off the worker: it takes the hot-plug lock
         }
     }
 

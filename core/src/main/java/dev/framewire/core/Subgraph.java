@@ -205,7 +205,7 @@ final class Subgraph
                 {
                     input.detachMirror(queue);
                     then.run();
-                });
+                }, Graph.OFF_WORKER);
             }
             else
             {

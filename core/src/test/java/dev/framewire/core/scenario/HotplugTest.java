@@ -520,6 +520,53 @@ class HotplugTest
         }
     }
 
+    /**
+     * An application whose tasks fill the JDK's common pool (a single thread on two cores, which
+     * JDK 25's {@code CompletableFuture} uses for its asynchronous tasks even then) does not hold up
+     * additions and removals: the engine completes their futures, and lets a subgraph leave, on
+     * threads of its own. Before, on JDK 25, both futures waited for the pool for ever.
+     */
+    @Test
+    @Timeout(60)
+    void additionsAndRemovalsDoNotWaitForAFullCommonPool() throws Exception
+    {
+        final List<String> errors = syncList();
+        final Map<String, String> labels = new ConcurrentHashMap<>();
+        final AtomicBoolean released = new AtomicBoolean();
+        final int parallelism = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        final CountDownLatch taken = new CountDownLatch(parallelism);
+        for (int i = 0; i < parallelism; i++)
+        {
+            java.util.concurrent.ForkJoinPool.commonPool().execute(() ->
+            {
+                taken.countDown();
+                while (!released.get())
+                {
+                    LockSupport.parkNanos(1_000_000L); // not a managed block: the pool does not make up for it
+                }
+            });
+        }
+        try (Graph graph = new Graph(base(1, IdleKind.PARK)))
+        {
+            assertTrue(taken.await(10, TimeUnit.SECONDS), "every thread of the common pool taken");
+            graph.start();
+            graph.addSubgraph("cam", camera(errors, labels), Map.of("label", "cam")).get(10, TimeUnit.SECONDS);
+            for (long ts = 0; ts < 5; ts++)
+            {
+                graph.input("cam__frames").addPacket(frame(graph.pool(), ts), ts);
+            }
+            assertTrue(graph.removeSubgraph("cam").get(10, TimeUnit.SECONDS).drained());
+            assertEquals(List.of(), graph.subgraphs());
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        finally
+        {
+            released.set(true);
+        }
+        assertEquals(List.of(), errors);
+    }
+
     @Test
     @Timeout(30)
     void cancellingTheRunEndsTheFuturesOfSubgraphsAndReleasesWhatTheyHeld() throws Exception
