@@ -165,10 +165,14 @@ class ImmediateInputStreamHandlerTest
             graph.waitUntilIdle();
             assertEquals(List.of("10 a=packet 1@10 b=-@Unstarted c=-@Unstarted"), snapshot(calls));
             final long afterMax = Timestamp.nextAllowedInStream(Timestamp.MAX);
-            graph.setInputBound("input_a", afterMax);
-            graph.setInputBound("input_b", afterMax);
-            graph.setInputBound("input_c", afterMax);
-            graph.waitUntilIdle();
+            // all three at once, as MediaPipe's case sets them before the handler looks: one at a
+            // time, each input becoming done would be a call with every input empty (see ImmediateSync)
+            atOnce(graph, () ->
+            {
+                graph.setInputBound("input_a", afterMax);
+                graph.setInputBound("input_b", afterMax);
+                graph.setInputBound("input_c", afterMax);
+            });
             assertEquals(List.of("10 a=packet 1@10 b=-@Unstarted c=-@Unstarted", "close"), snapshot(calls),
                 "nothing can come after Max on any input: the node closes without the inputs closing");
             graph.closeAllInputs();
