@@ -163,45 +163,14 @@ final class SubgraphJournal
         }
     }
 
+    /** The journal's type name of each parameter class whose values have an exact text form. */
+    private static final Map<Class<?>, String> TEXT_TYPES = Map.of(
+        String.class, STRING, Long.class, INT64, Integer.class, INT32, Short.class, INT16, Byte.class, INT8,
+        Double.class, DOUBLE, Float.class, FLOAT, Boolean.class, BOOL);
+
     static String typeOf(final Object value)
     {
-        if (value == null)
-        {
-            return NULL;
-        }
-        if (value instanceof String)
-        {
-            return STRING;
-        }
-        if (value instanceof Long)
-        {
-            return INT64;
-        }
-        if (value instanceof Integer)
-        {
-            return INT32;
-        }
-        if (value instanceof Short)
-        {
-            return INT16;
-        }
-        if (value instanceof Byte)
-        {
-            return INT8;
-        }
-        if (value instanceof Double)
-        {
-            return DOUBLE;
-        }
-        if (value instanceof Float)
-        {
-            return FLOAT;
-        }
-        if (value instanceof Boolean)
-        {
-            return BOOL;
-        }
-        return value.getClass().getName();
+        return value == null ? NULL : TEXT_TYPES.getOrDefault(value.getClass(), value.getClass().getName());
     }
 
     /** The value as text that gives it back exactly, or null when it has none (a Java object). */
@@ -211,12 +180,8 @@ final class SubgraphJournal
         {
             return "";
         }
-        if (value instanceof String || value instanceof Long || value instanceof Integer || value instanceof Short ||
-            value instanceof Byte || value instanceof Double || value instanceof Float || value instanceof Boolean)
-        {
-            return value.toString(); // Double.toString and Float.toString give the value back exactly
-        }
-        return null;
+        // Double.toString and Float.toString give the value back exactly
+        return TEXT_TYPES.containsKey(value.getClass()) ? value.toString() : null;
     }
 
     private static long saturatedNanos(final java.time.Duration duration)
