@@ -8,6 +8,7 @@ import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphInputHandle;
 import dev.framewire.core.IdleKind;
 import dev.framewire.core.Input;
 import dev.framewire.offheap.Payload;
@@ -248,6 +249,7 @@ public class B3FanOutFrameBenchmark
     static final class FramewireFanOut implements FrameLine
     {
         private final Graph graph;
+        private final GraphInputHandle in;
         private final AtomicLong cloned;
         private final int frameBytes = PixelFormat.RGBA32.frameBytes(HEIGHT, PixelFormat.RGBA32.minStride(WIDTH));
 
@@ -285,12 +287,13 @@ public class B3FanOutFrameBenchmark
             }
             graph.observe("w", packet -> arrivals.accept(packet.getLong()));
             graph.start();
+            in = graph.input("frame");
         }
 
         @Override
         public boolean offer(final Payload frame, final long timestamp)
         {
-            return graph.tryAddPacket("frame", frame, timestamp);
+            return in.tryAddPacket(frame, timestamp);
         }
 
         @Override

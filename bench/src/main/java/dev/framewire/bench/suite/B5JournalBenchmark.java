@@ -97,8 +97,8 @@ public class B5JournalBenchmark
         graph = new Graph(builder.build());
         graph.observe("out", packet -> arrivals.accept(packet.getLong()));
         graph.start();
-        final Graph target = graph;
-        sender = new Sender((value, timestamp) -> target.tryAddPacket("in", value, timestamp));
+        final dev.framewire.core.GraphInputHandle in = graph.input("in");
+        sender = new Sender(in::tryAddPacket);
     }
 
     @Benchmark

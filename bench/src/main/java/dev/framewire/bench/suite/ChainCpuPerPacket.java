@@ -61,6 +61,7 @@ public final class ChainCpuPerPacket
         final AtomicLong arrived = new AtomicLong();
         graph.observe("out", packet -> arrived.lazySet(arrived.get() + 1));
         graph.start();
+        final dev.framewire.core.GraphInputHandle in = graph.input("in");
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long timestamp = 0;
         for (int r = 0; r < rounds; r++)
@@ -75,7 +76,7 @@ public final class ChainCpuPerPacket
             for (long i = 0; i < packets; i++)
             {
                 timestamp++;
-                while (!graph.tryAddPacket("in", timestamp * 3 + 1, timestamp))
+                while (!in.tryAddPacket(timestamp * 3 + 1, timestamp))
                 {
                     Thread.yield();
                 }

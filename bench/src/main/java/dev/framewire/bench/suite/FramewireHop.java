@@ -3,12 +3,14 @@ package dev.framewire.bench.suite;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphInputHandle;
 import dev.framewire.core.IdleKind;
 
-/** Framewire: graph input, one {@code PassThroughCalculator} node, an observer on its output, one worker. */
+/** Framewire: graph input (added to through its handle), one {@code PassThroughCalculator} node, an observer on its output, one worker. */
 final class FramewireHop implements Hop
 {
     private final Graph graph;
+    private final GraphInputHandle in;
 
     FramewireHop(final IdleKind idle, final int spinBeforeParkMicros, final Arrivals arrivals)
     {
@@ -22,12 +24,13 @@ final class FramewireHop implements Hop
             .build());
         graph.observe("out", packet -> arrivals.acceptSentAt(packet.getLong()));
         graph.start();
+        in = graph.input("in");
     }
 
     @Override
     public boolean offer(final long value, final long timestamp)
     {
-        return graph.tryAddPacket("in", value, timestamp);
+        return in.tryAddPacket(value, timestamp);
     }
 
     @Override
