@@ -42,6 +42,12 @@ abstract class InputQueueRoomFields extends InputQueuePad2
      * by deadlock avoidance once the workers are idle.
      */
     volatile long roomSignals;
+    /**
+     * Whether the queue held its limit or more when its producer last offered to it: written by the
+     * producer only when that changes, so the threads it holds back ({@link InputQueue#atLimit()})
+     * read a line that stays put while packets flow, not the producer's tail, which moves per packet.
+     */
+    volatile boolean limitReached;
 }
 
 abstract class InputQueuePad3 extends InputQueueRoomFields
@@ -97,6 +103,7 @@ final class InputQueue extends InputQueuePad3
     private static final VarHandle SEEN_TAIL;
     private static final VarHandle SEEN_BOUND;
     private static final VarHandle ROOM_SIGNALS;
+    private static final VarHandle LIMIT_REACHED;
 
     static
     {
@@ -106,6 +113,7 @@ final class InputQueue extends InputQueuePad3
             SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
             SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
             ROOM_SIGNALS = lookup.findVarHandle(InputQueueRoomFields.class, "roomSignals", long.class);
+            LIMIT_REACHED = lookup.findVarHandle(InputQueueRoomFields.class, "limitReached", boolean.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -165,13 +173,23 @@ final class InputQueue extends InputQueuePad3
     }
 
     /**
-     * Producer: appends a packet.
+     * Producer: appends a packet, and notes whether the queue is now at its limit
+     * ({@link #limitReached}, stored only when that changes).
      *
      * @return false when the ring is at capacity (the hard cap).
      */
     boolean offer(final long timestamp, final Object value, final long word)
     {
-        return ring.offer(timestamp, value, word);
+        if (!ring.offer(timestamp, value, word))
+        {
+            return false;
+        }
+        final boolean reached = ring.producerHoldsAtLeast(limit);
+        if (reached != (boolean)LIMIT_REACHED.getOpaque(this))
+        {
+            LIMIT_REACHED.setRelease(this, reached);
+        }
+        return true;
     }
 
     /**
@@ -463,12 +481,15 @@ final class InputQueue extends InputQueuePad3
 
     /**
      * Any thread held back by this queue, or asking whether it is ({@link HeldBack}): whether the
-     * queue is at or over its limit, reading the consumer's head only when it may be (see
-     * {@link OneToOnePacketRing#holdsAtLeast}).
+     * queue may be at or over its limit. It reads {@link #limitReached}, the producer's finding at
+     * its last offer, and no line that moves per packet: a source checks every queue downstream
+     * before each packet, and reading their tails took those lines from the workers that write them.
+     * A "no" is right (the queue can only have shrunk since), a "yes" may be stale (the consumer has
+     * taken packets since): the caller then looks exactly ({@link #wantsRoom()}).
      */
     boolean atLimit()
     {
-        return ring.holdsAtLeast(limit);
+        return limitReached;
     }
 
     /** Any thread, for reports: whether the queue is at or over its limit. */

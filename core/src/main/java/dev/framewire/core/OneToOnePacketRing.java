@@ -20,13 +20,11 @@ abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
      * here: {@link InputQueue} keeps its stream's timestamp bound in it.
      */
     volatile long producerWord;
-    /** The producer's cached copy of {@code head}, re-read only on apparent full. */
-    long headCache;
     /**
-     * Any thread's copy of {@code head} for {@link OneToOnePacketRing#holdsAtLeast} (opaque): a value
-     * the head once had, re-read only when it says the ring may hold that many.
+     * The producer's copy of {@code head}, re-read only when it says the ring may be full
+     * ({@link OneToOnePacketRing#offer}) or may hold the count asked ({@link OneToOnePacketRing#producerHoldsAtLeast}).
      */
-    volatile long countHeadCache;
+    long headCache;
 }
 
 abstract class OneToOnePacketRingPad1 extends OneToOnePacketRingProducerFields
@@ -80,7 +78,6 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
 {
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
-    private static final VarHandle COUNT_HEAD;
     private static final VarHandle PRODUCER_WORD;
 
     static
@@ -90,7 +87,6 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             TAIL = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(OneToOnePacketRingConsumerFields.class, "head", long.class);
-            COUNT_HEAD = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "countHeadCache", long.class);
             PRODUCER_WORD = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "producerWord", long.class);
         }
         catch (final ReflectiveOperationException ex)
@@ -269,23 +265,22 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     }
 
     /**
-     * Any thread: whether the ring holds at least {@code n} packets (racy away from both sides, as
-     * {@link #size()}). The consumer's head, a line it writes with every removal, is read only when
-     * a copy of it kept here says the ring may hold that many; a producer that asks before every
-     * offer (backpressure) then reads it once every {@code n} packets or so, not once a packet. A
-     * copy is a value the head once had (every thread stores only what it read), never more than
-     * the head is now, so it can only overstate the count: a "no" is never wrong.
+     * Producer: whether the ring holds at least {@code n} packets (racy: the consumer may take some
+     * meanwhile). The consumer's head, a line it writes with every removal, is read only when the
+     * producer's copy of it says the ring may hold that many: a producer that asks after every offer
+     * then reads it about once every {@code n} packets, not once a packet. The copy is a value the
+     * head once had, never more than the head is now, so it can only overstate the count: a "no"
+     * is never wrong.
      */
-    boolean holdsAtLeast(final int n)
+    boolean producerHoldsAtLeast(final int n)
     {
-        final long t = (long)TAIL.getAcquire(this);
-        if (t - (long)COUNT_HEAD.getOpaque(this) < n)
+        final long t = (long)TAIL.getOpaque(this);
+        if (t - headCache < n)
         {
             return false;
         }
-        final long h = (long)HEAD.getAcquire(this);
-        COUNT_HEAD.setOpaque(this, h);
-        return t - h >= n;
+        headCache = (long)HEAD.getAcquire(this);
+        return t - headCache >= n;
     }
 
     /** Any thread: packets in the ring right now (racy away from both sides). */

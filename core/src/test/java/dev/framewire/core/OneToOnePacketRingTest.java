@@ -34,7 +34,7 @@ class OneToOnePacketRingTest
     }
 
     @Test
-    void holdsAtLeastAgreesWithTheCountThroughFillsDrainsAndWrapArounds()
+    void producerHoldsAtLeastAgreesWithTheCountThroughFillsDrainsAndWrapArounds()
     {
         final OneToOnePacketRing ring = new OneToOnePacketRing(8);
         long next = 0;
@@ -47,7 +47,7 @@ class OneToOnePacketRingTest
             }
             for (int n = 1; n <= 9; n++)
             {
-                assertEquals(ring.size() >= n, ring.holdsAtLeast(n), "round " + round + ", " + ring.size() +
+                assertEquals(ring.size() >= n, ring.producerHoldsAtLeast(n), "round " + round + ", " + ring.size() +
                     " held, asked " + n);
             }
             // drain part of it: the copy of the head the look kept is now behind the head
@@ -58,7 +58,7 @@ class OneToOnePacketRingTest
             }
             for (int n = 9; n >= 1; n--)
             {
-                assertEquals(ring.size() >= n, ring.holdsAtLeast(n), "round " + round + " after a drain, " +
+                assertEquals(ring.size() >= n, ring.producerHoldsAtLeast(n), "round " + round + " after a drain, " +
                     ring.size() + " held, asked " + n);
             }
             while (ring.peekTimestamp() != Timestamp.UNSET)
