@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import dev.framewire.core.journal.JournalSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -158,15 +159,16 @@ final class Hotplug
             build(subgraph, placement, observers);
             if (!graph.reserveOpenNodes(alone.nodeCount))
             {
-                throw new IllegalStateException("addSubgraph(): " + (graph.isFinished() || graph.isStopping() ? "this graph's run is " +
-                    graph.runState() : "every node of the graph has closed, so its run is ending") + "; subgraphs join a " +
-                    "run while at least one of its nodes is open");
+                throw new IllegalStateException("addSubgraph(): " + (graph.isFinished() || graph.isStopping() ?
+                    "this graph's run is " + graph.runState() : "every node of the graph has closed, so its run is " +
+                    "ending") + "; subgraphs join a run while at least one of its nodes is open");
             }
             placement.forEach((worker, count) -> worker.placed += count);
             hotplugged = true;
-            if (graph.journal != null)
+            final JournalSink journal = graph.journal;
+            if (journal != null)
             {
-                subgraphJournal.added(graph.journal, subgraph, template, params, bind); // before any record names its ids
+                subgraphJournal.added(journal, subgraph, template, params, bind); // before any record names its ids
             }
             publish(subgraph, analysisAfter);
         }
@@ -218,9 +220,10 @@ final class Hotplug
                 throw new IllegalStateException("removeSubgraph(): subgraph '" + name + "' is being removed already");
             }
             subgraph.removal = removal;
-            if (graph.journal != null)
+            final JournalSink journal = graph.journal;
+            if (journal != null)
             {
-                SubgraphJournal.removed(graph.journal, name, drainDeadline, cancelDeadline);
+                SubgraphJournal.removed(journal, name, drainDeadline, cancelDeadline);
             }
         }
         if (drainDeadline.isZero())
@@ -278,7 +281,8 @@ final class Hotplug
     {
         if (hotplugged) // see add(): one of the two sees the other
         {
-            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER); // off the worker: it takes the hot-plug lock
+            // off the worker: it takes the hot-plug lock
+            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
         }
     }
 
@@ -765,9 +769,10 @@ final class Hotplug
             }
             currentAnalysis = analysisAfter;
             subgraphs.remove(subgraph.name);
-            if (graph.journal != null)
+            final JournalSink journal = graph.journal;
+            if (journal != null)
             {
-                subgraphJournal.left(graph.journal, subgraph); // before the name can be taken again
+                subgraphJournal.left(journal, subgraph); // before the name can be taken again
             }
         }
         final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
