@@ -5,7 +5,6 @@ import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.core.journal.JournalProvider;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.MemoryBudget;
-import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
 import org.agrona.concurrent.AgentRunner;
@@ -109,7 +108,7 @@ public final class Graph implements AutoCloseable
     /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
     JournalSink journal;
     /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
-    private JournalProvider journalProvider;
+    JournalProvider journalProvider;
 
     final AtomicInteger inputWaiters = new AtomicInteger();
     private final AtomicInteger openedNodes = new AtomicInteger();
@@ -118,7 +117,8 @@ public final class Graph implements AutoCloseable
     private volatile int lowestOpenLayer;
     private volatile boolean allOpened;
 
-    private final FailureLog failures;
+    /** What happens when something fails, and the run's failures. */
+    private final FailureHandling failureHandling;
     private final CountDownLatch done = new CountDownLatch(1);
     private final Object idleLock = new Object();
     private volatile boolean started;
@@ -138,14 +138,10 @@ public final class Graph implements AutoCloseable
     private volatile boolean recordsArrivals;
     /** Whether nodes time their {@code process} calls ({@link #timeProcessCalls()}); set before start. */
     boolean timesProcessCalls;
-    private volatile boolean runFailed;
     /** The memory budget's soft and hard limits as they bear on this run. */
     final MemoryGovernor memory;
     /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
     private final long shipmentByteCap;
-    private final List<String> failedNodes = new ArrayList<>();
-    private final List<String> blockedNodes = new ArrayList<>();
-    private GraphAnalysis analysis;
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -168,7 +164,6 @@ public final class Graph implements AutoCloseable
     public Graph(final GraphConfig config, final PayloadPool pool)
     {
         this.config = config;
-        this.failures = new FailureLog(Math.max(1, config.keptFailures));
         this.plan = new GraphPlan(config);
         this.ownPool = pool == null;
         this.pool = pool != null ? pool : new PayloadPool(
@@ -180,6 +175,7 @@ public final class Graph implements AutoCloseable
         this.ownNodes = nodes;
         this.staticNodeCount = plan.nodeCount;
         this.hotplug = new Hotplug(this, config, plan, nodes, producers, queues, workers, streamIds);
+        this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
 
         int maxLayer = 0;
         for (int i = 0; i < plan.nodeCount; i++)
@@ -477,8 +473,8 @@ public final class Graph implements AutoCloseable
         {
             return cancelled ? "being cancelled" : stopping ? "failing" : "running";
         }
-        return (runFailed ? "over: it failed" : cancelled ? "over: it was cancelled" : "over: it is done") +
-            (closed ? ", and the graph is closed" : "");
+        return (failureHandling.runFailed() ? "over: it failed" : cancelled ? "over: it was cancelled" :
+            "over: it is done") + (closed ? ", and the graph is closed" : "");
     }
 
     /**
@@ -647,7 +643,6 @@ public final class Graph implements AutoCloseable
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
     }
-
 
     /**
      * Adds a packet to a graph input stream, waiting while a queue downstream is full. An off-heap
@@ -888,18 +883,7 @@ public final class Graph implements AutoCloseable
     /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
     private GraphException outcome()
     {
-        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
-        if (!runFailed && !isolated && !cancelled)
-        {
-            return null;
-        }
-        final List<String> blocked;
-        synchronized (failedNodes)
-        {
-            blocked = new ArrayList<>(blockedNodes);
-        }
-        return new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
-            failures.counts());
+        return failureHandling.outcome(cancelled);
     }
 
     /**
@@ -1101,7 +1085,7 @@ public final class Graph implements AutoCloseable
      */
     public List<GraphFailure> failures()
     {
-        return failures.kept();
+        return failureHandling.failures();
     }
 
     /**
@@ -1111,7 +1095,7 @@ public final class Graph implements AutoCloseable
      */
     public long failureCount()
     {
-        return failures.total();
+        return failureHandling.failureCount();
     }
 
     /**
@@ -1501,197 +1485,44 @@ public final class Graph implements AutoCloseable
         return allOpened && node.sourceLayer == lowestOpenLayer;
     }
 
+    // failure handling: the engine's calls, which FailureHandling answers
+
+    /** The graph's failure policy. */
     FailurePolicy failurePolicy()
     {
-        return config.failurePolicy;
+        return failureHandling.failurePolicy();
     }
 
-    /**
-     * Whether a failed call's staged packets go out rather than being released: a source's under
-     * DROP_OLDEST when an acquire passed the hard limit. That is not the source's fault, and the
-     * frames it already made are the newest of all; releasing them would drop the newest, and
-     * count a shipment as one drop. They go out, and the consumers shed their oldest instead.
-     */
+    /** The node's worker: see {@link FailureHandling#keepsStaged(Node, Throwable)}. */
     boolean keepsStaged(final Node node, final Throwable cause)
     {
-        return node.isSource && cause instanceof MemoryBudgetExceededException &&
-            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST;
+        return failureHandling.keepsStaged(node, cause);
     }
 
     /**
-     * The node's worker: a calculator threw; what happens follows the graph's failure policy.
-     *
-     * @param packets   what the failure drops if the run goes on: the packets of the failed input
-     *                  set, or of a source's discarded shipment.
-     * @param delivered whether the failed call's packets went out all the same (a source's shipment
-     *                  cut short at the hard limit under DROP_OLDEST): progress.
+     * The node's worker: a calculator threw; what happens follows the graph's failure policy. See
+     * {@link FailureHandling#onNodeFailure(Node, long, Throwable, int, boolean)}.
      */
     void onNodeFailure(
         final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
     {
-        final boolean inInputSet = timestamp != Timestamp.UNSTARTED && timestamp != Timestamp.DONE;
-        final boolean memoryDrop = cause instanceof MemoryBudgetExceededException &&
-            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST && inInputSet;
-        if (node.isSource && inInputSet && (memoryDrop || config.failurePolicy == FailurePolicy.DROP_TIMESTAMP) &&
-            !retrySource(node, timestamp, cause, delivered))
-        {
-            return; // gave up: the run has failed
-        }
-        if (memoryDrop)
-        {
-            memory.onHardLimit();
-            if (node.isSource)
-            {
-                // nothing of the source's is lost (keepsStaged): it makes the rest of its shipment
-                // when it runs again, once the consumers have shed their oldest below the soft limit
-                ReportEvent.emit("memory-hard-limit", cause.getMessage());
-                LOG.warn("source node '{}' cut its shipment short at the memory hard limit: {}", node.name,
-                    firstLine(cause.getMessage()));
-                return;
-            }
-            node.droppedSet(timestamp, "memory", packets);
-            ReportEvent.emit("memory-hard-limit", cause.getMessage());
-            memory.reportDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
-                " (" + packets + (packets == 1 ? " packet" : " packets") + "): " + firstLine(cause.getMessage()),
-                packets);
-            node.dropTimestamp(timestamp);
-            return;
-        }
-        final Throwable reported = reported(node, cause);
-        switch (config.failurePolicy)
-        {
-            case DROP_TIMESTAMP:
-                if (timestamp == Timestamp.UNSTARTED)
-                {
-                    fail(node.name, timestamp, reported);
-                    return;
-                }
-                recordFailure(node.name, timestamp, reported);
-                if (timestamp != Timestamp.DONE)
-                {
-                    node.droppedSet(timestamp, "failure", packets);
-                    if (!node.isSource)
-                    {
-                        // a source has no input set to drop: what it staged was discarded, and its
-                        // bounds went back to what was delivered, for its next call
-                        node.dropTimestamp(timestamp);
-                    }
-                }
-                return;
-            case ISOLATE:
-                recordFailure(node.name, timestamp, reported);
-                isolateFailed(node);
-                return;
-            default:
-                fail(node.name, timestamp, reported);
-        }
+        failureHandling.onNodeFailure(node, timestamp, cause, packets, delivered);
     }
 
-    /**
-     * What a failure is reported as: the pool's refusal as a {@link MemoryLimitException} (the
-     * limit, the bytes, the node and its streams, the fix, and who holds the bytes); a class that
-     * failed to load or initialize with the JVM flags this JVM lacks, if any; else the cause.
-     */
-    private Throwable reported(final Node node, final Throwable cause)
+    /** Any thread: a failure; under FAIL_RUN the run stops. See {@link FailureHandling#fail}. */
+    void fail(final String where, final long timestamp, final Throwable cause)
     {
-        if (cause instanceof MemoryBudgetExceededException)
-        {
-            return MemoryLimitException.of(this, node, (MemoryBudgetExceededException)cause);
-        }
-        if (cause instanceof LinkageError)
-        {
-            final String advice = JvmFlags.adviceFor(journalProvider);
-            return new IllegalStateException("node '" + node.name + "' could not load or initialize a class it " +
-                "needs: " + cause + (advice != null ? "; " + advice : "; this JVM has the flags the graph needs " +
-                "(checked at start), so the cause is elsewhere: see the cause"), cause);
-        }
-        return cause;
+        failureHandling.fail(where, timestamp, cause);
     }
 
-    /**
-     * The source's worker: a source call failed and the run would go on and call it again
-     * ({@link SourceRetry}). Calls it again at once, or after a wait, or gives up and fails the run.
-     *
-     * @return true to go on; false if the source gave up and the run failed.
-     */
-    private boolean retrySource(final Node node, final long timestamp, final Throwable cause, final boolean delivered)
+    /** Any thread: a failure the run goes on after, kept and journaled. See {@link FailureHandling#recordFailure}. */
+    void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
-        final SourceRetry retry = node.retry;
-        final String hopeless = SourceRetry.hopeless(cause, pool.budget());
-        if (delivered && hopeless == null)
-        {
-            retry.onProgress();
-            return true;
-        }
-        final long now = System.nanoTime();
-        final long wait = hopeless != null ? -1 : retry.onFailedCall(now);
-        if (wait < 0)
-        {
-            final Throwable reported = reported(node, cause);
-            final long calls = node.calls;
-            final String why = hopeless != null ?
-                "calling it again cannot help: " + hopeless :
-                "its last " + retry.failedCalls() + " calls failed in a row, over " +
-                TimeUnit.NANOSECONDS.toMillis(retry.failingForNanos(now)) + " ms (a source whose call fails is called " +
-                "again, at most " + SourceRetry.MAX_FAILED_CALLS + " times in a row, waiting up to " +
-                SourceRetry.MAX_BACKOFF_MILLIS + " ms between calls)";
-            fail(node.name, timestamp, new IllegalStateException("source node '" + node.name + "' gave up after " +
-                calls + (calls == 1 ? " call" : " calls") + ": " + why + "; the last failure: " +
-                firstLine(String.valueOf(reported)), reported));
-            return false;
-        }
-        if (wait > 0)
-        {
-            node.worker.backOff(node, now + wait);
-        }
-        return true;
+        failureHandling.recordFailure(where, timestamp, cause);
     }
 
-    private static String firstLine(final String message)
-    {
-        if (message == null)
-        {
-            return "";
-        }
-        final int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
-    }
-
-    /**
-     * Seed 004 §7.1: the failed node stays failed; nodes whose input socket lost its last live
-     * producer are blocked, transitively. Blocked nodes are flagged before the failed node closes
-     * its outputs, so none of them mistakes the closing for the end of its input.
-     */
-    private void isolateFailed(final Node node)
-    {
-        synchronized (failedNodes)
-        {
-            failedNodes.add(node.name);
-            if (analysis == null)
-            {
-                analysis = GraphAnalysis.of(plan);
-            }
-            final GraphAnalysis current = hotplug.currentAnalysis(); // with the subgraphs, once one was added
-            final List<String> failed = new ArrayList<>(failedNodes);
-            if (current != null)
-            {
-                failed.retainAll(current.nodes()); // not the nodes of subgraphs that have left
-            }
-            for (final String name : (current != null ? current : analysis).blockedBy(failed))
-            {
-                if (!blockedNodes.contains(name) && !failedNodes.contains(name))
-                {
-                    blockedNodes.add(name);
-                    final Node blocked = node(name);
-                    blocked.blockRequested = true;
-                    blocked.schedule();
-                }
-            }
-        }
-        node.isolate(Node.FAILED);
-    }
-
-    private Node node(final String name)
+    /** A node by name, the subgraphs' too. */
+    Node node(final String name)
     {
         for (final Node n : nodes)
         {
@@ -1889,32 +1720,6 @@ public final class Graph implements AutoCloseable
         return false;
     }
 
-    /** Any thread: a failure; under FAIL_RUN the run stops. */
-    void fail(final String where, final long timestamp, final Throwable cause)
-    {
-        recordFailure(where, timestamp, cause);
-        runFailed = true;
-        stop();
-    }
-
-    void recordFailure(final String where, final long timestamp, final Throwable cause)
-    {
-        failures.add(new GraphFailure(where, timestamp, cause)); // logged there, rate-limited
-        final JournalSink journal = this.journal;
-        if (journal != null)
-        {
-            int nodeId = -1;
-            for (final Node node : nodes)
-            {
-                if (node.name.equals(where))
-                {
-                    nodeId = node.id;
-                }
-            }
-            journal.error(-1, nodeId, timestamp, where + ": " + cause);
-        }
-    }
-
     /** The artifact that holds the journal, as a user adds it to a build. */
     private static final String JOURNAL_ARTIFACT = "dev.framewire:framewire-journal";
 
@@ -2030,7 +1835,8 @@ public final class Graph implements AutoCloseable
         fail("worker", Timestamp.UNSET, t);
     }
 
-    private void stop()
+    /** Any thread: the run stops (a failure, a cancel); the workers are woken to see it. */
+    void stop()
     {
         stopping = true;
         for (final Worker worker : workers)
@@ -2097,8 +1903,7 @@ public final class Graph implements AutoCloseable
         final JournalSink journal = this.journal;
         if (journal != null)
         {
-            final boolean failed = runFailed || (config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty());
-            journal.runEnd(failed ? "failed" : cancelled ? "cancelled" : "done");
+            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
             journal.close();
         }
     }
