@@ -5,7 +5,6 @@ import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.core.journal.JournalProvider;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.MemoryBudget;
-import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
 import org.agrona.concurrent.AgentRunner;
@@ -75,22 +74,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Graph implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Graph.class);
-    private static final java.util.concurrent.atomic.AtomicInteger OFF_WORKER_THREADS =
-        new java.util.concurrent.atomic.AtomicInteger();
-    /**
-     * Runs the engine's own work that must not run on a worker (a subgraph leaving, the futures of
-     * additions and removals completed, throttles lifted), never on the JDK's common pool: an
-     * application whose tasks fill that pool (a single thread on a two-core machine, which JDK 25's
-     * {@code CompletableFuture} uses even then, where JDK 17 made a thread per task) would hold that
-     * work up, and every future waiting on it. Cached daemon threads, gone after a minute idle.
-     */
-    static final java.util.concurrent.ExecutorService OFF_WORKER = java.util.concurrent.Executors.newCachedThreadPool(
-        task ->
-        {
-            final Thread thread = new Thread(task, "framewire-off-worker-" + OFF_WORKER_THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
 
     private final GraphConfig config;
     private final GraphPlan plan;
@@ -98,30 +81,22 @@ public final class Graph implements AutoCloseable
     private final boolean ownPool;
     /**
      * Every node, the graph's own first (index = id) and then those of hot-plugged subgraphs:
-     * copied on write under the hot-plug lock ({@link #subgraphs}), read by any thread.
+     * copied on write by {@link Hotplug} under the hot-plug lock, read by any thread.
      */
-    private volatile Node[] nodes;
+    volatile Node[] nodes;
     /** The graph's own nodes: what {@link #allOpened} waits for. */
     private final int staticNodeCount;
     /** The graph's own nodes, by id. */
     private final Node[] ownNodes;
-    /** Every source node, the subgraphs' too; copied on write under the hot-plug lock. */
-    private volatile Node[] sourceNodes;
-    /** Graph input streams by name, the subgraphs' too; copied on write under the hot-plug lock. */
-    private volatile Map<String, GraphInput> inputs;
+    /** Every source node, the subgraphs' too; copied on write by {@link Hotplug} under the hot-plug lock. */
+    volatile Node[] sourceNodes;
+    /** Graph input streams by name, the subgraphs' too; copied on write by {@link Hotplug} under the hot-plug lock. */
+    volatile Map<String, GraphInput> inputs;
     private final Map<String, OutputStream> producers = new HashMap<>();
     /** Every node input and poller queue; written under the hot-plug lock (or before the start). */
     private final List<InputQueue> queues = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /**
-     * The subgraphs added at run time, by name, until they have left. Its monitor is the hot-plug
-     * lock: additions and removals are made one at a time under it, and it guards the copy-on-write
-     * fields above, {@link #nextNodeId}, {@link Worker#placed} and {@link Subgraph#removal}.
-     */
-    private final Map<String, Subgraph> subgraphs = new LinkedHashMap<>();
-    /** The id the next hot-plugged node gets: ids are never reused in a run. */
-    private int nextNodeId;
-    /** Set before the first subgraph is published; {@link #finish()} then ends the subgraphs' futures. */
-    private volatile boolean hotplugged;
+    /** The subgraphs added at run time, and the hot-plug lock. */
+    private final Hotplug hotplug;
     private final List<OutputPoller> pollers = new ArrayList<>();
     private final List<Worker> workers = new ArrayList<>();
     private final List<AgentRunner> runners = new ArrayList<>();
@@ -130,12 +105,10 @@ public final class Graph implements AutoCloseable
      * hot-plugged subgraphs' streams while they are in (see {@link SubgraphJournal}).
      */
     private final Map<String, Integer> streamIds = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Numbers and records the subgraphs added at run time when the run is journaled; under the hot-plug lock. */
-    private final SubgraphJournal subgraphJournal = new SubgraphJournal(streamIds);
     /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
     JournalSink journal;
     /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
-    private JournalProvider journalProvider;
+    JournalProvider journalProvider;
 
     final AtomicInteger inputWaiters = new AtomicInteger();
     private final AtomicInteger openedNodes = new AtomicInteger();
@@ -144,7 +117,8 @@ public final class Graph implements AutoCloseable
     private volatile int lowestOpenLayer;
     private volatile boolean allOpened;
 
-    private final FailureLog failures;
+    /** What happens when something fails, and the run's failures. */
+    private final FailureHandling failureHandling;
     private final CountDownLatch done = new CountDownLatch(1);
     private final Object idleLock = new Object();
     private volatile boolean started;
@@ -164,16 +138,10 @@ public final class Graph implements AutoCloseable
     private volatile boolean recordsArrivals;
     /** Whether nodes time their {@code process} calls ({@link #timeProcessCalls()}); set before start. */
     boolean timesProcessCalls;
-    private volatile boolean runFailed;
     /** The memory budget's soft and hard limits as they bear on this run. */
     final MemoryGovernor memory;
     /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
     private final long shipmentByteCap;
-    private final List<String> failedNodes = new ArrayList<>();
-    private final List<String> blockedNodes = new ArrayList<>();
-    private GraphAnalysis analysis;
-    /** The analysis of the graph with its subgraphs as it is now; null until one is added. */
-    private volatile GraphAnalysis currentAnalysis;
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -196,7 +164,6 @@ public final class Graph implements AutoCloseable
     public Graph(final GraphConfig config, final PayloadPool pool)
     {
         this.config = config;
-        this.failures = new FailureLog(Math.max(1, config.keptFailures));
         this.plan = new GraphPlan(config);
         this.ownPool = pool == null;
         this.pool = pool != null ? pool : new PayloadPool(
@@ -207,7 +174,8 @@ public final class Graph implements AutoCloseable
         this.nodes = nodes;
         this.ownNodes = nodes;
         this.staticNodeCount = plan.nodeCount;
-        this.nextNodeId = plan.nodeCount;
+        this.hotplug = new Hotplug(this, config, plan, nodes, producers, queues, workers, streamIds);
+        this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
 
         int maxLayer = 0;
         for (int i = 0; i < plan.nodeCount; i++)
@@ -309,7 +277,7 @@ public final class Graph implements AutoCloseable
     }
 
     /** Before the producer runs: {@code queue} consumes its stream. */
-    private static void attach(final OutputStream producer, final InputQueue queue, final List<InputQueue> into)
+    static void attach(final OutputStream producer, final InputQueue queue, final List<InputQueue> into)
     {
         producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
         producer.mirrors[producer.mirrors.length - 1] = queue;
@@ -499,14 +467,14 @@ public final class Graph implements AutoCloseable
     }
 
     /** The run's state, for messages: running, or how it ended. */
-    private String runState()
+    String runState()
     {
         if (!finished)
         {
             return cancelled ? "being cancelled" : stopping ? "failing" : "running";
         }
-        return (runFailed ? "over: it failed" : cancelled ? "over: it was cancelled" : "over: it is done") +
-            (closed ? ", and the graph is closed" : "");
+        return (failureHandling.runFailed() ? "over: it failed" : cancelled ? "over: it was cancelled" :
+            "over: it is done") + (closed ? ", and the graph is closed" : "");
     }
 
     /**
@@ -674,92 +642,6 @@ public final class Graph implements AutoCloseable
         }
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
-    }
-
-    /**
-     * Under the hot-plug lock, before anything of the subgraph runs: who waits on which of its
-     * queues. As {@link #wireBackpressure(List, GraphPlan, Node[], GraphInput[])}, but a bound
-     * stream (a null in {@code planInputs}) stands for the sources upstream of it in the graph's
-     * own plan: those are held back by the subgraph's queues too, which the subgraph remembers
-     * ({@link Subgraph#nodeThrottles}, {@link Subgraph#inputThrottles}) to tell them when it is
-     * published and when it leaves.
-     */
-    private void wireBackpressure(
-        final Subgraph subgraph, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
-    {
-        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
-        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
-        for (final InputQueue queue : subgraph.queues)
-        {
-            if (queue.backEdge)
-            {
-                continue;
-            }
-            final Set<Node> wakeNodes = new java.util.LinkedHashSet<>();
-            final Set<GraphInput> wakeInputs = new java.util.LinkedHashSet<>();
-            for (final int source : plan.sourcesOfStream(queue.streamName))
-            {
-                if (source >= 0)
-                {
-                    wakeNodes.add(planNodes[source]);
-                }
-                else if (planInputs[-1 - source] != null)
-                {
-                    wakeInputs.add(planInputs[-1 - source]);
-                }
-                else
-                {
-                    final String stream = plan.config.inputStreams.get(-1 - source);
-                    for (final int own : this.plan.sourcesOfStream(stream))
-                    {
-                        if (own >= 0)
-                        {
-                            wakeNodes.add(ownNodes[own]);
-                        }
-                        else
-                        {
-                            wakeInputs.add(inputs.get(config.inputStreams.get(-1 - own)));
-                        }
-                    }
-                }
-            }
-            if (config.backpressure == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
-            {
-                wakeNodes.add(queue.producer);
-            }
-            for (final Node node : wakeNodes)
-            {
-                nodeQueues.computeIfAbsent(node, n -> new ArrayList<>()).add(queue);
-            }
-            for (final GraphInput input : wakeInputs)
-            {
-                inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
-            }
-            queue.wakeOnRoom = wakeNodes.toArray(new Node[0]);
-            queue.wakeInputsOnRoom = wakeInputs.toArray(new GraphInput[0]);
-        }
-        nodeQueues.forEach((node, list) ->
-        {
-            if (node.subgraph == subgraph)
-            {
-                node.throttleQueues = list.toArray(new InputQueue[0]);
-            }
-            else
-            {
-                subgraph.nodeThrottles.put(node, list.toArray(new InputQueue[0]));
-            }
-        });
-        inputQueues.forEach((input, list) ->
-        {
-            if (Arrays.asList(planInputs).contains(input)) // one of its own graph inputs
-            {
-                input.throttleQueues = list.toArray(new InputQueue[0]);
-            }
-            else
-            {
-                subgraph.inputThrottles.put(input, list.toArray(new InputQueue[0]));
-            }
-        });
     }
 
     /**
@@ -1001,18 +883,7 @@ public final class Graph implements AutoCloseable
     /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
     private GraphException outcome()
     {
-        final boolean isolated = config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty();
-        if (!runFailed && !isolated && !cancelled)
-        {
-            return null;
-        }
-        final List<String> blocked;
-        synchronized (failedNodes)
-        {
-            blocked = new ArrayList<>(blockedNodes);
-        }
-        return new GraphException(failures.kept(), cancelled && failures.isEmpty(), blocked, failures.total(),
-            failures.counts());
+        return failureHandling.outcome(cancelled);
     }
 
     /**
@@ -1214,7 +1085,7 @@ public final class Graph implements AutoCloseable
      */
     public List<GraphFailure> failures()
     {
-        return failures.kept();
+        return failureHandling.failures();
     }
 
     /**
@@ -1224,7 +1095,7 @@ public final class Graph implements AutoCloseable
      */
     public long failureCount()
     {
-        return failures.total();
+        return failureHandling.failureCount();
     }
 
     /**
@@ -1400,92 +1271,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers, final Map<String, String> bind)
     {
-        java.util.Objects.requireNonNull(bind, "bind");
-        java.util.Objects.requireNonNull(template, "template");
-        java.util.Objects.requireNonNull(params, "params");
-        java.util.Objects.requireNonNull(observers, "observers");
-        if (name == null || !SubgraphExpander.INSTANCE_NAME.matcher(name).matches())
-        {
-            throw new IllegalArgumentException("subgraph name '" + name + "' is invalid: it prefixes the names of " +
-                "the subgraph's nodes and streams (name__node), so it must match [a-z_][a-z0-9_]*");
-        }
-        final Subgraph subgraph;
-        synchronized (subgraphs)
-        {
-            checkRunning("addSubgraph");
-            if (subgraphs.containsKey(name))
-            {
-                throw new IllegalArgumentException("addSubgraph(): the graph has a subgraph named '" + name + "'" +
-                    (subgraphs.get(name).removal != null ? ", still being removed" : "") + "; its subgraphs are " +
-                    subgraphs.keySet() + "; give another name, or remove it first");
-            }
-            final SubgraphExpander.Instance instance = SubgraphExpander.instantiate(name, template, params, bind);
-            checkBindings(name, instance);
-            for (final String stream : observers.keySet())
-            {
-                if (!instance.outputs.contains(name + SubgraphExpander.SEPARATOR + stream))
-                {
-                    throw new IllegalArgumentException("addSubgraph(): subgraph '" + name + "' has no output stream '" +
-                        stream + "' to observe; its output streams are " + template.outputStreams);
-                }
-            }
-            final GraphConfig after = topologyWith(instance, null);
-            final GraphAnalysis analysisAfter = GraphAnalysis.of(new GraphPlan(after, true));
-            final GraphPlan alone;
-            try
-            {
-                final List<String> aloneInputs = new ArrayList<>(instance.inputs);
-                aloneInputs.addAll(instance.bound); // seen from inside, a bound stream is an input like the others
-                alone = new GraphPlan(config.withTopology(aloneInputs, instance.outputs, instance.nodes,
-                    instance.queueSizes));
-            }
-            catch (final GraphConfigException ex)
-            {
-                final List<String> errors = new ArrayList<>();
-                for (final String error : ex.errors())
-                {
-                    errors.add("subgraph '" + name + "': " + error);
-                }
-                throw new GraphConfigException(errors);
-            }
-            subgraph = new Subgraph(this, name, instance, alone);
-            final Map<Worker, Integer> placement = place(subgraph);
-            build(subgraph, placement, observers);
-            if (!reserveOpenNodes(alone.nodeCount))
-            {
-                throw new IllegalStateException("addSubgraph(): " + (finished || stopping ? "this graph's run is " +
-                    runState() : "every node of the graph has closed, so its run is ending") + "; subgraphs join a " +
-                    "run while at least one of its nodes is open");
-            }
-            placement.forEach((worker, count) -> worker.placed += count);
-            hotplugged = true;
-            if (journal != null)
-            {
-                subgraphJournal.added(journal, subgraph, template, params, bind); // before any record names its ids
-            }
-            publish(subgraph, analysisAfter);
-        }
-        if (finished)
-        {
-            // the run ended (a failure, a cancel) as this was published: its futures end with it
-            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
-        }
-        for (final Node source : subgraph.sources)
-        {
-            source.worker.submit(() -> source.worker.addSourceNow(source));
-        }
-        // the graph's own sources learn of the new queues they must not overfill before the queues are fed
-        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.addThrottles(queues)));
-        subgraph.inputThrottles.forEach(GraphInput::addThrottles);
-        for (final Subgraph.Binding binding : subgraph.bindings)
-        {
-            binding.attach();
-        }
-        for (final Node node : subgraph.nodes)
-        {
-            node.schedule(); // its worker opens it: the enqueue publishes the node to the worker
-        }
-        return subgraph.opened.copy();
+        return hotplug.add(name, template, params, observers, bind);
     }
 
     /**
@@ -1531,52 +1317,7 @@ public final class Graph implements AutoCloseable
     public CompletableFuture<SubgraphRemoval> removeSubgraph(
         final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
     {
-        if (drainDeadline.isNegative() || cancelDeadline.isNegative())
-        {
-            throw new IllegalArgumentException("removeSubgraph(): deadlines are zero or more, were " + drainDeadline +
-                " and " + cancelDeadline);
-        }
-        final Subgraph subgraph;
-        final CompletableFuture<SubgraphRemoval> removal = new CompletableFuture<>();
-        synchronized (subgraphs)
-        {
-            checkRunning("removeSubgraph");
-            subgraph = subgraphs.get(name);
-            if (subgraph == null)
-            {
-                throw new IllegalArgumentException("removeSubgraph(): the graph has no subgraph '" + name + "'; its " +
-                    "subgraphs are " + subgraphs.keySet());
-            }
-            if (subgraph.removal != null)
-            {
-                throw new IllegalStateException("removeSubgraph(): subgraph '" + name + "' is being removed already");
-            }
-            subgraph.removal = removal;
-            if (journal != null)
-            {
-                SubgraphJournal.removed(journal, name, drainDeadline, cancelDeadline);
-            }
-        }
-        if (drainDeadline.isZero())
-        {
-            cancel(subgraph, cancelDeadline);
-        }
-        else
-        {
-            subgraph.draining = true;
-            for (final GraphInput input : subgraph.inputs)
-            {
-                input.close();
-            }
-            unbind(subgraph); // each bound input closes as its producer lets it go
-            java.lang.invoke.VarHandle.fullFence(); // draining before the sources' states: see Node.schedule()
-            for (final Node source : subgraph.sources)
-            {
-                source.schedule();
-            }
-            unlessDoneWithin(removal, drainDeadline, () -> cancel(subgraph, cancelDeadline));
-        }
-        return removal.copy();
+        return hotplug.remove(name, drainDeadline, cancelDeadline);
     }
 
     /**
@@ -1586,481 +1327,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> subgraphs()
     {
-        synchronized (subgraphs)
-        {
-            return List.copyOf(subgraphs.keySet());
-        }
-    }
-
-    /** Any thread: cancels a subgraph being removed, and gives up on it after the deadline. */
-    private void cancel(final Subgraph subgraph, final java.time.Duration deadline)
-    {
-        subgraph.draining = true;
-        subgraph.cancelled = true;
-        for (final GraphInput input : subgraph.inputs)
-        {
-            input.close();
-        }
-        unbind(subgraph);
-        java.lang.invoke.VarHandle.fullFence(); // cancelled before the nodes' states: see Node.schedule()
-        for (final Node node : subgraph.nodes)
-        {
-            node.schedule();
-        }
-        final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
-        unlessDoneWithin(removal, deadline, () -> removal.completeExceptionally(
-            new java.util.concurrent.TimeoutException(subgraph.stuckReport(deadline.toMillis()))));
-    }
-
-    /**
-     * Runs {@code action} on a thread of {@link #OFF_WORKER} once {@code deadline} has
-     * passed, unless {@code removal} completes first: then the timer is cancelled and taken off
-     * the JDK's delay queue, so a subgraph that has left is not kept reachable (its rings, nodes and
-     * names) by a deadline that no longer matters.
-     */
-    private static void unlessDoneWithin(
-        final CompletableFuture<SubgraphRemoval> removal, final java.time.Duration deadline, final Runnable action)
-    {
-        final CompletableFuture<Void> timer = new CompletableFuture<Void>()
-            .completeOnTimeout(null, deadline.toNanos(), TimeUnit.NANOSECONDS);
-        timer.thenRunAsync(() ->
-        {
-            if (!removal.isDone())
-            {
-                action.run();
-            }
-        }, OFF_WORKER);
-        removal.whenComplete((done, failure) -> timer.cancel(false));
-    }
-
-    /** Under the hot-plug lock: an add or remove needs a run that has started and not ended. */
-    private void checkRunning(final String what)
-    {
-        if (!started)
-        {
-            throw new IllegalStateException(what + "() needs a running graph: call it after start(). A subgraph " +
-                "known before the start belongs in the config (a node whose calculator is a registered subgraph " +
-                "type, see SubgraphExpander)");
-        }
-        if (finished || stopping)
-        {
-            throw new IllegalStateException(what + "(): this graph's run is " + runState());
-        }
-    }
-
-    /**
-     * Under the hot-plug lock: each bound stream is the graph's own (not another subgraph's, whose
-     * life is shorter) and its producer runs one call at a time, so one thread owns its consumers.
-     */
-    private void checkBindings(final String name, final SubgraphExpander.Instance instance)
-    {
-        final List<String> errors = new ArrayList<>();
-        for (final String stream : instance.bound)
-        {
-            final OutputStream producer = producers.get(stream);
-            if (producer == null)
-            {
-                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', which is not a " +
-                    "stream of the graph's own config (a subgraph consumes streams the graph was made with, not " +
-                    "another subgraph's); the graph's streams are " + new java.util.TreeSet<>(producers.keySet()));
-            }
-            else if (producer.node != null && producer.node.shared != null)
-            {
-                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', produced by node '" +
-                    producer.node.name + "' with max_in_flight " + producer.node.config.maxInFlight + "; a bound " +
-                    "stream's producer must run one call at a time (max_in_flight 1)");
-            }
-        }
-        if (!errors.isEmpty())
-        {
-            throw new GraphConfigException(errors);
-        }
-    }
-
-    /**
-     * The graph's topology with every present subgraph, plus {@code adding}, less {@code leaving}:
-     * what validation and the analyser look at before a change is made.
-     */
-    private GraphConfig topologyWith(final SubgraphExpander.Instance adding, final Subgraph leaving)
-    {
-        final List<String> in = new ArrayList<>(config.inputStreams);
-        final List<String> out = new ArrayList<>(config.outputStreams);
-        final List<NodeConfig> all = new ArrayList<>(config.nodes);
-        final Map<String, Integer> sizes = new LinkedHashMap<>(config.streamQueueSizes);
-        final List<SubgraphExpander.Instance> instances = new ArrayList<>();
-        for (final Subgraph present : subgraphs.values())
-        {
-            if (present != leaving)
-            {
-                instances.add(present.instance);
-            }
-        }
-        if (adding != null)
-        {
-            instances.add(adding);
-        }
-        for (final SubgraphExpander.Instance instance : instances)
-        {
-            in.addAll(instance.inputs);
-            out.addAll(instance.outputs);
-            all.addAll(instance.nodes);
-            sizes.putAll(instance.queueSizes);
-        }
-        return config.withTopology(in, out, all, sizes);
-    }
-
-    /**
-     * Under the hot-plug lock: each executor's nodes of the subgraph go to that executor's least
-     * loaded worker (one worker per executor: a camera's chain hands packets on without a cross-core
-     * hop, and cameras spread over the workers).
-     *
-     * @return the workers chosen and how many nodes each gets.
-     * @throws IllegalStateException if an executor has no worker running or no room left.
-     */
-    private Map<Worker, Integer> place(final Subgraph subgraph)
-    {
-        final GraphPlan plan = subgraph.plan;
-        final Map<String, Worker> chosen = new HashMap<>();
-        final Map<Worker, Integer> placement = new LinkedHashMap<>();
-        for (int i = 0; i < plan.nodeCount; i++)
-        {
-            final NodeConfig node = plan.config.nodes.get(i);
-            if (node.maxInFlight > 1)
-            {
-                throw new IllegalStateException("addSubgraph(): node '" + node.name + "' has max_in_flight " +
-                    node.maxInFlight + "; a subgraph added at run time runs its calls one at a time: give it " +
-                    "max_in_flight 1");
-            }
-            final Worker worker = chosen.computeIfAbsent(node.executor, this::leastLoaded);
-            placement.merge(worker, 1, Integer::sum);
-        }
-        placement.forEach((worker, count) ->
-        {
-            if (worker.placed + count > Worker.NODE_SLOTS / 2)
-            {
-                throw new IllegalStateException("addSubgraph(): worker " + worker.name + " has " + worker.placed +
-                    " nodes and subgraph '" + subgraph.name + "' would add " + count + "; a worker takes at most " +
-                    Worker.NODE_SLOTS / 2 + ": remove subgraphs, or give the executor more workers");
-            }
-        });
-        return placement;
-    }
-
-    private Worker leastLoaded(final String executor)
-    {
-        Worker best = null;
-        for (final Worker worker : workers)
-        {
-            if (worker.executor.equals(executor) && (best == null || worker.placed < best.placed))
-            {
-                best = worker;
-            }
-        }
-        if (best == null)
-        {
-            throw new IllegalStateException("addSubgraph(): executor '" + executor + "' has no worker running: a " +
-                "graph starts an executor's workers for the nodes of its own config only; give the graph a node on " +
-                "executor '" + executor + "', or put the subgraph's nodes on an executor that has one");
-        }
-        return best;
-    }
-
-    /** Under the hot-plug lock: the subgraph's nodes, streams and queues, as the constructor makes the graph's. */
-    private void build(
-        final Subgraph subgraph, final Map<Worker, Integer> placement, final Map<String, PacketObserver> observers)
-    {
-        final GraphPlan plan = subgraph.plan;
-        final GraphConfig alone = plan.config;
-        final Map<String, Worker> workerOf = new HashMap<>();
-        placement.keySet().forEach(worker -> workerOf.put(worker.executor, worker));
-        final Node[] nodes = new Node[plan.nodeCount];
-        for (int i = 0; i < plan.nodeCount; i++)
-        {
-            final NodeConfig nodeConfig = alone.nodes.get(i);
-            final Node node = new Node(this, nextNodeId + i, nodeConfig, plan.calculators[i], plan.options[i],
-                plan.contracts[i], plan.inputSpecs[i].length == 0, subgraph);
-            final Map<String, Object> sidePackets = new HashMap<>();
-            for (final String spec : nodeConfig.inputSidePackets)
-            {
-                final String sidePacket = StreamSpec.parse(spec).name;
-                sidePackets.put(sidePacket, subgraph.instance.sidePackets.get(sidePacket));
-            }
-            node.sidePackets = sidePackets;
-            node.worker = workerOf.get(nodeConfig.executor);
-            node.runningOn = node.worker;
-            nodes[i] = node;
-        }
-        final Map<String, OutputStream> producers = new HashMap<>();
-        final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);
-        final GraphInput[] inputs = new GraphInput[alone.inputStreams.size()]; // null for a bound stream
-        for (int k = 0; k < inputs.length; k++)
-        {
-            final String stream = alone.inputStreams.get(k);
-            if (bound.contains(stream))
-            {
-                producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
-            }
-            else
-            {
-                inputs[k] = new GraphInput(this, stream);
-                producers.put(stream, inputs[k].stream);
-            }
-        }
-        for (final Node node : nodes)
-        {
-            final StreamSpec[] specs = plan.outputSpecs[node.id - nextNodeId];
-            node.outputs = new OutputStream[specs.length];
-            for (int o = 0; o < specs.length; o++)
-            {
-                node.outputs[o] = new OutputStream(this, node, o, specs[o]);
-                producers.put(specs[o].name, node.outputs[o]);
-            }
-        }
-        observers.forEach((stream, observer) ->
-        {
-            final OutputStream producer = producers.get(subgraph.name + SubgraphExpander.SEPARATOR + stream);
-            producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
-            producer.observers[producer.observers.length - 1] = observer;
-        });
-        for (final Node node : nodes)
-        {
-            final int local = node.id - nextNodeId;
-            final StreamSpec[] specs = plan.inputSpecs[local];
-            node.inputs = new InputPort[specs.length];
-            for (int p = 0; p < specs.length; p++)
-            {
-                final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[local][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name));
-                final int producer = plan.producers.get(specs[p].name);
-                final OutputStream stream = producers.get(specs[p].name);
-                queue.producer = producer >= 0 ? nodes[producer] : stream.node;
-                if (bound.contains(specs[p].name))
-                {
-                    // attached by the producer's own thread once the subgraph is published (Binding.attach)
-                    subgraph.queues.add(queue);
-                    subgraph.bindings.add(new Subgraph.Binding(stream,
-                        stream.node == null ? this.inputs.get(specs[p].name) : null, queue));
-                }
-                else
-                {
-                    attach(stream, queue, subgraph.queues);
-                }
-                node.inputs[p] = new InputPort(node, p, specs[p], queue);
-            }
-            node.initInputs();
-        }
-        for (int t = 0; t < plan.topoOrder.length; t++)
-        {
-            nodes[plan.topoOrder[t]].topoIndex = t;
-        }
-        wireBackpressure(subgraph, plan, nodes, inputs);
-        subgraph.nodes = nodes;
-        subgraph.sources = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
-        subgraph.inputs = Arrays.stream(inputs).filter(java.util.Objects::nonNull).toArray(GraphInput[]::new);
-    }
-
-    /** Counts {@code count} more open nodes, unless the run has ended (no node open). */
-    private boolean reserveOpenNodes(final int count)
-    {
-        int open;
-        do
-        {
-            open = openNodes.get();
-            if (open == 0 || finished || stopping)
-            {
-                return false;
-            }
-        }
-        while (!openNodes.compareAndSet(open, open + count));
-        return true;
-    }
-
-    /** Under the hot-plug lock: the subgraph becomes part of the graph. */
-    private void publish(final Subgraph subgraph, final GraphAnalysis analysisAfter)
-    {
-        nextNodeId += subgraph.nodes.length;
-        final Node[] before = nodes;
-        final Node[] all = Arrays.copyOf(before, before.length + subgraph.nodes.length);
-        System.arraycopy(subgraph.nodes, 0, all, before.length, subgraph.nodes.length);
-        final Node[] sources = Arrays.copyOf(sourceNodes, sourceNodes.length + subgraph.sources.length);
-        System.arraycopy(subgraph.sources, 0, sources, sourceNodes.length, subgraph.sources.length);
-        final Map<String, GraphInput> inputs = new LinkedHashMap<>(this.inputs);
-        for (final GraphInput input : subgraph.inputs)
-        {
-            inputs.put(input.name, input);
-        }
-        for (int i = 0; i < subgraph.nodes.length; i++)
-        {
-            recordsArrivals |= subgraph.plan.contracts[i].recordsGraphInputArrivals();
-        }
-        queues.addAll(subgraph.queues);
-        this.inputs = java.util.Collections.unmodifiableMap(inputs);
-        this.sourceNodes = sources;
-        this.nodes = all;
-        subgraphs.put(subgraph.name, subgraph);
-        currentAnalysis = analysisAfter;
-    }
-
-    /**
-     * Any thread, once: each producer of a bound stream lets the subgraph's queue go (on its own
-     * thread) and closes it; then the graph's own sources stop obeying the subgraph's queues.
-     */
-    private void unbind(final Subgraph subgraph)
-    {
-        if (!subgraph.startUnbinding())
-        {
-            return;
-        }
-        if (subgraph.bindings.isEmpty())
-        {
-            onUnbound(subgraph);
-            return;
-        }
-        final AtomicInteger left = new AtomicInteger(subgraph.bindings.size());
-        for (final Subgraph.Binding binding : subgraph.bindings)
-        {
-            binding.detach(() ->
-            {
-                if (left.decrementAndGet() == 0)
-                {
-                    onUnbound(subgraph);
-                }
-            });
-        }
-    }
-
-    /** Every producer of a bound stream has let the subgraph go: nothing outside feeds it any more. */
-    private void onUnbound(final Subgraph subgraph)
-    {
-        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.removeThrottles(queues)));
-        if (!subgraph.inputThrottles.isEmpty())
-        {
-            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles), OFF_WORKER);
-        }
-        if (subgraph.passGate())
-        {
-            detach(subgraph);
-        }
-    }
-
-    /**
-     * The worker of a subgraph's last node to close: every node has closed, so nothing is emitted
-     * into its queues any more. Each node's worker releases what is left there and forgets the
-     * node; the last to do so takes the subgraph out of the graph.
-     */
-    private void detach(final Subgraph subgraph)
-    {
-        final AtomicInteger pending = new AtomicInteger(subgraph.nodes.length);
-        for (final Node node : subgraph.nodes)
-        {
-            final Worker worker = node.worker;
-            worker.submit(() ->
-            {
-                node.releaseAfterRemoval();
-                if (node.isSource)
-                {
-                    worker.removeSourceNow(node);
-                }
-                if (pending.decrementAndGet() == 0)
-                {
-                    // off the worker: leave() takes the hot-plug lock, which an addition holds while it validates
-                    CompletableFuture.runAsync(() -> leave(subgraph), OFF_WORKER);
-                }
-            });
-        }
-    }
-
-    /** Once every node was detached, off the workers: the subgraph leaves the graph; its removal completes. */
-    private void leave(final Subgraph subgraph)
-    {
-        synchronized (subgraphs)
-        {
-            final Set<Node> leaving = Set.of(subgraph.nodes);
-            this.nodes = Arrays.stream(nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
-            this.sourceNodes = Arrays.stream(sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
-            final Map<String, GraphInput> inputs = new LinkedHashMap<>(this.inputs);
-            for (final GraphInput input : subgraph.inputs)
-            {
-                inputs.remove(input.name);
-            }
-            this.inputs = java.util.Collections.unmodifiableMap(inputs);
-            queues.removeAll(subgraph.queues);
-            for (final Node node : subgraph.nodes)
-            {
-                node.worker.placed--;
-            }
-            GraphAnalysis analysisAfter = null;
-            try
-            {
-                analysisAfter = GraphAnalysis.of(new GraphPlan(topologyWith(null, subgraph), true));
-            }
-            catch (final GraphConfigException ex)
-            {
-                // cannot happen: a graph less a self-contained subgraph is the graph it was before
-                LOG.warn("subgraph '{}' left; the graph without it did not validate: {}", subgraph.name, ex.getMessage());
-            }
-            currentAnalysis = analysisAfter;
-            subgraphs.remove(subgraph.name);
-            if (journal != null)
-            {
-                subgraphJournal.left(journal, subgraph); // before the name can be taken again
-            }
-        }
-        final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
-        if (removal != null)
-        {
-            removal.complete(new SubgraphRemoval(subgraph.name, !subgraph.cancelled, subgraph.droppedPackets()));
-        }
-    }
-
-    /** The run has ended: a subgraph's add or removal still waited on will not complete otherwise. */
-    private void endSubgraphFutures()
-    {
-        final List<Subgraph> present;
-        synchronized (subgraphs)
-        {
-            present = new ArrayList<>(subgraphs.values());
-        }
-        for (final Subgraph subgraph : present)
-        {
-            if (!subgraph.opened.isDone())
-            {
-                completeOffWorker(subgraph.opened, null, new IllegalStateException("the run ended (" + runState() +
-                    ") before every node of subgraph '" + subgraph.name + "' opened"));
-            }
-            final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
-            if (removal != null && !removal.isDone() && subgraph.openNodes() == 0)
-            {
-                // the run ended as the subgraph's last node closed, before its workers detached it
-                completeOffWorker(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
-                    subgraph.droppedPackets()), null);
-            }
-            else if (removal != null && !removal.isDone())
-            {
-                completeOffWorker(removal, null, new IllegalStateException("the run ended (" + runState() +
-                    ") before subgraph '" + subgraph.name + "' left the graph; " + subgraph.openNodes() +
-                    " of its nodes had not closed, and the end of the run released what they held"));
-            }
-        }
-    }
-
-    /**
-     * Completes a future on a thread of {@link #OFF_WORKER}, never the calling worker: the stages a
-     * caller attached run there, and none can hold up the run.
-     */
-    static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
-    {
-        CompletableFuture.runAsync(() ->
-        {
-            if (failure != null)
-            {
-                future.completeExceptionally(failure);
-            }
-            else
-            {
-                future.complete(value);
-            }
-        }, OFF_WORKER);
+        return hotplug.names();
     }
 
     // ---------------------------------------------------------------- engine internals
@@ -2218,197 +1485,44 @@ public final class Graph implements AutoCloseable
         return allOpened && node.sourceLayer == lowestOpenLayer;
     }
 
+    // failure handling: the engine's calls, which FailureHandling answers
+
+    /** The graph's failure policy. */
     FailurePolicy failurePolicy()
     {
-        return config.failurePolicy;
+        return failureHandling.failurePolicy();
     }
 
-    /**
-     * Whether a failed call's staged packets go out rather than being released: a source's under
-     * DROP_OLDEST when an acquire passed the hard limit. That is not the source's fault, and the
-     * frames it already made are the newest of all; releasing them would drop the newest, and
-     * count a shipment as one drop. They go out, and the consumers shed their oldest instead.
-     */
+    /** The node's worker: see {@link FailureHandling#keepsStaged(Node, Throwable)}. */
     boolean keepsStaged(final Node node, final Throwable cause)
     {
-        return node.isSource && cause instanceof MemoryBudgetExceededException &&
-            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST;
+        return failureHandling.keepsStaged(node, cause);
     }
 
     /**
-     * The node's worker: a calculator threw; what happens follows the graph's failure policy.
-     *
-     * @param packets   what the failure drops if the run goes on: the packets of the failed input
-     *                  set, or of a source's discarded shipment.
-     * @param delivered whether the failed call's packets went out all the same (a source's shipment
-     *                  cut short at the hard limit under DROP_OLDEST): progress.
+     * The node's worker: a calculator threw; what happens follows the graph's failure policy. See
+     * {@link FailureHandling#onNodeFailure(Node, long, Throwable, int, boolean)}.
      */
     void onNodeFailure(
         final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
     {
-        final boolean inInputSet = timestamp != Timestamp.UNSTARTED && timestamp != Timestamp.DONE;
-        final boolean memoryDrop = cause instanceof MemoryBudgetExceededException &&
-            config.memoryLimitPolicy == MemoryLimitPolicy.DROP_OLDEST && inInputSet;
-        if (node.isSource && inInputSet && (memoryDrop || config.failurePolicy == FailurePolicy.DROP_TIMESTAMP) &&
-            !retrySource(node, timestamp, cause, delivered))
-        {
-            return; // gave up: the run has failed
-        }
-        if (memoryDrop)
-        {
-            memory.onHardLimit();
-            if (node.isSource)
-            {
-                // nothing of the source's is lost (keepsStaged): it makes the rest of its shipment
-                // when it runs again, once the consumers have shed their oldest below the soft limit
-                ReportEvent.emit("memory-hard-limit", cause.getMessage());
-                LOG.warn("source node '{}' cut its shipment short at the memory hard limit: {}", node.name,
-                    firstLine(cause.getMessage()));
-                return;
-            }
-            node.droppedSet(timestamp, "memory", packets);
-            ReportEvent.emit("memory-hard-limit", cause.getMessage());
-            memory.reportDrop("node '" + node.name + "' dropped its input set at " + Timestamp.toString(timestamp) +
-                " (" + packets + (packets == 1 ? " packet" : " packets") + "): " + firstLine(cause.getMessage()),
-                packets);
-            node.dropTimestamp(timestamp);
-            return;
-        }
-        final Throwable reported = reported(node, cause);
-        switch (config.failurePolicy)
-        {
-            case DROP_TIMESTAMP:
-                if (timestamp == Timestamp.UNSTARTED)
-                {
-                    fail(node.name, timestamp, reported);
-                    return;
-                }
-                recordFailure(node.name, timestamp, reported);
-                if (timestamp != Timestamp.DONE)
-                {
-                    node.droppedSet(timestamp, "failure", packets);
-                    if (!node.isSource)
-                    {
-                        // a source has no input set to drop: what it staged was discarded, and its
-                        // bounds went back to what was delivered, for its next call
-                        node.dropTimestamp(timestamp);
-                    }
-                }
-                return;
-            case ISOLATE:
-                recordFailure(node.name, timestamp, reported);
-                isolateFailed(node);
-                return;
-            default:
-                fail(node.name, timestamp, reported);
-        }
+        failureHandling.onNodeFailure(node, timestamp, cause, packets, delivered);
     }
 
-    /**
-     * What a failure is reported as: the pool's refusal as a {@link MemoryLimitException} (the
-     * limit, the bytes, the node and its streams, the fix, and who holds the bytes); a class that
-     * failed to load or initialize with the JVM flags this JVM lacks, if any; else the cause.
-     */
-    private Throwable reported(final Node node, final Throwable cause)
+    /** Any thread: a failure; under FAIL_RUN the run stops. See {@link FailureHandling#fail}. */
+    void fail(final String where, final long timestamp, final Throwable cause)
     {
-        if (cause instanceof MemoryBudgetExceededException)
-        {
-            return MemoryLimitException.of(this, node, (MemoryBudgetExceededException)cause);
-        }
-        if (cause instanceof LinkageError)
-        {
-            final String advice = JvmFlags.adviceFor(journalProvider);
-            return new IllegalStateException("node '" + node.name + "' could not load or initialize a class it " +
-                "needs: " + cause + (advice != null ? "; " + advice : "; this JVM has the flags the graph needs " +
-                "(checked at start), so the cause is elsewhere: see the cause"), cause);
-        }
-        return cause;
+        failureHandling.fail(where, timestamp, cause);
     }
 
-    /**
-     * The source's worker: a source call failed and the run would go on and call it again
-     * ({@link SourceRetry}). Calls it again at once, or after a wait, or gives up and fails the run.
-     *
-     * @return true to go on; false if the source gave up and the run failed.
-     */
-    private boolean retrySource(final Node node, final long timestamp, final Throwable cause, final boolean delivered)
+    /** Any thread: a failure the run goes on after, kept and journaled. See {@link FailureHandling#recordFailure}. */
+    void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
-        final SourceRetry retry = node.retry;
-        final String hopeless = SourceRetry.hopeless(cause, pool.budget());
-        if (delivered && hopeless == null)
-        {
-            retry.onProgress();
-            return true;
-        }
-        final long now = System.nanoTime();
-        final long wait = hopeless != null ? -1 : retry.onFailedCall(now);
-        if (wait < 0)
-        {
-            final Throwable reported = reported(node, cause);
-            final long calls = node.calls;
-            final String why = hopeless != null ?
-                "calling it again cannot help: " + hopeless :
-                "its last " + retry.failedCalls() + " calls failed in a row, over " +
-                TimeUnit.NANOSECONDS.toMillis(retry.failingForNanos(now)) + " ms (a source whose call fails is called " +
-                "again, at most " + SourceRetry.MAX_FAILED_CALLS + " times in a row, waiting up to " +
-                SourceRetry.MAX_BACKOFF_MILLIS + " ms between calls)";
-            fail(node.name, timestamp, new IllegalStateException("source node '" + node.name + "' gave up after " +
-                calls + (calls == 1 ? " call" : " calls") + ": " + why + "; the last failure: " +
-                firstLine(String.valueOf(reported)), reported));
-            return false;
-        }
-        if (wait > 0)
-        {
-            node.worker.backOff(node, now + wait);
-        }
-        return true;
+        failureHandling.recordFailure(where, timestamp, cause);
     }
 
-    private static String firstLine(final String message)
-    {
-        if (message == null)
-        {
-            return "";
-        }
-        final int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
-    }
-
-    /**
-     * Seed 004 §7.1: the failed node stays failed; nodes whose input socket lost its last live
-     * producer are blocked, transitively. Blocked nodes are flagged before the failed node closes
-     * its outputs, so none of them mistakes the closing for the end of its input.
-     */
-    private void isolateFailed(final Node node)
-    {
-        synchronized (failedNodes)
-        {
-            failedNodes.add(node.name);
-            if (analysis == null)
-            {
-                analysis = GraphAnalysis.of(plan);
-            }
-            final GraphAnalysis current = currentAnalysis; // with the subgraphs, once one was added
-            final List<String> failed = new ArrayList<>(failedNodes);
-            if (current != null)
-            {
-                failed.retainAll(current.nodes()); // not the nodes of subgraphs that have left
-            }
-            for (final String name : (current != null ? current : analysis).blockedBy(failed))
-            {
-                if (!blockedNodes.contains(name) && !failedNodes.contains(name))
-                {
-                    blockedNodes.add(name);
-                    final Node blocked = node(name);
-                    blocked.blockRequested = true;
-                    blocked.schedule();
-                }
-            }
-        }
-        node.isolate(Node.FAILED);
-    }
-
-    private Node node(final String name)
+    /** A node by name, the subgraphs' too. */
+    Node node(final String name)
     {
         for (final Node n : nodes)
         {
@@ -2439,11 +1553,7 @@ public final class Graph implements AutoCloseable
         final Subgraph subgraph = node.subgraph;
         if (subgraph != null && subgraph.onNodeClosed())
         {
-            unbind(subgraph); // it closed by itself: its bound inputs go, if a removal did not take them yet
-            if (subgraph.passGate())
-            {
-                detach(subgraph); // before the count below, which may end the run
-            }
+            hotplug.onSubgraphClosed(subgraph); // before the count below, which may end the run
         }
         if (node.isSource && subgraph == null)
         {
@@ -2462,6 +1572,25 @@ public final class Graph implements AutoCloseable
         {
             finish();
         }
+    }
+
+    /**
+     * Under the hot-plug lock, as a subgraph joins: counts {@code count} more open nodes, unless
+     * the run has ended (no node open).
+     */
+    boolean reserveOpenNodes(final int count)
+    {
+        int open;
+        do
+        {
+            open = openNodes.get();
+            if (open == 0 || finished || stopping)
+            {
+                return false;
+            }
+        }
+        while (!openNodes.compareAndSet(open, open + count));
+        return true;
     }
 
     private int lowestLayer()
@@ -2591,32 +1720,6 @@ public final class Graph implements AutoCloseable
         return false;
     }
 
-    /** Any thread: a failure; under FAIL_RUN the run stops. */
-    void fail(final String where, final long timestamp, final Throwable cause)
-    {
-        recordFailure(where, timestamp, cause);
-        runFailed = true;
-        stop();
-    }
-
-    void recordFailure(final String where, final long timestamp, final Throwable cause)
-    {
-        failures.add(new GraphFailure(where, timestamp, cause)); // logged there, rate-limited
-        final JournalSink journal = this.journal;
-        if (journal != null)
-        {
-            int nodeId = -1;
-            for (final Node node : nodes)
-            {
-                if (node.name.equals(where))
-                {
-                    nodeId = node.id;
-                }
-            }
-            journal.error(-1, nodeId, timestamp, where + ": " + cause);
-        }
-    }
-
     /** The artifact that holds the journal, as a user adds it to a build. */
     private static final String JOURNAL_ARTIFACT = "dev.framewire:framewire-journal";
 
@@ -2732,7 +1835,8 @@ public final class Graph implements AutoCloseable
         fail("worker", Timestamp.UNSET, t);
     }
 
-    private void stop()
+    /** Any thread: the run stops (a failure, a cancel); the workers are woken to see it. */
+    void stop()
     {
         stopping = true;
         for (final Worker worker : workers)
@@ -2754,10 +1858,7 @@ public final class Graph implements AutoCloseable
     {
         finished = true;
         done.countDown();
-        if (hotplugged) // see addSubgraph: one of the two sees the other
-        {
-            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER); // off the worker: it takes the hot-plug lock
-        }
+        hotplug.onRunFinished();
     }
 
     private synchronized void stopWorkers() throws InterruptedException
@@ -2802,8 +1903,7 @@ public final class Graph implements AutoCloseable
         final JournalSink journal = this.journal;
         if (journal != null)
         {
-            final boolean failed = runFailed || (config.failurePolicy == FailurePolicy.ISOLATE && !failures.isEmpty());
-            journal.runEnd(failed ? "failed" : cancelled ? "cancelled" : "done");
+            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
             journal.close();
         }
     }

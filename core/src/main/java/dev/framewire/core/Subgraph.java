@@ -75,12 +75,12 @@ final class Subgraph
             }
             if (cancelled)
             {
-                Graph.completeOffWorker(opened, null, new IllegalStateException("subgraph '" + name + "' was " +
+                Hotplug.completeOffWorker(opened, null, new IllegalStateException("subgraph '" + name + "' was " +
                     "removed before all its nodes opened"));
             }
             else
             {
-                Graph.completeOffWorker(opened, null, null);
+                Hotplug.completeOffWorker(opened, null, null);
             }
         }
     }
@@ -205,7 +205,7 @@ final class Subgraph
                 {
                     input.detachMirror(queue);
                     then.run();
-                }, Graph.OFF_WORKER);
+                }, Hotplug.OFF_WORKER);
             }
             else
             {
