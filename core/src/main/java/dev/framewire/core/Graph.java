@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -545,6 +547,7 @@ public final class Graph implements AutoCloseable
                 "; given were " + sidePackets.keySet());
         }
         wireBackpressure();
+        makeLocalNodes();
         if (config.journal != null)
         {
             journal = openJournal();
@@ -586,6 +589,26 @@ public final class Graph implements AutoCloseable
             guard = new Thread(new Watchdog(this), "framewire-timeout-guard");
             guard.setDaemon(true);
             guard.start();
+        }
+    }
+
+    /**
+     * Before the workers start: the nodes that only their own worker schedules get a local state,
+     * with no atomic operation per run ({@link ScheduleState#makeLocal()}).
+     */
+    private void makeLocalNodes()
+    {
+        final Set<Node> heldBack = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (final InputQueue queue : queues)
+        {
+            heldBack.addAll(Arrays.asList(queue.wakeOnRoom));
+        }
+        for (final Node node : nodes)
+        {
+            if (node.schedulesOnlyFromItsWorker(heldBack))
+            {
+                node.makeLocal();
+            }
         }
     }
 

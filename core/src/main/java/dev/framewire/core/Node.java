@@ -9,6 +9,7 @@ import dev.framewire.offheap.PayloadPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -210,10 +211,58 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     void schedule()
     {
-        if (claim())
+        if (local)
+        {
+            scheduleLocal();
+        }
+        else if (claim())
         {
             enqueue();
         }
+    }
+
+    /**
+     * {@link #schedule()} of a local node ({@link ScheduleState#makeLocal()}): from its worker's
+     * thread directly, from any other as a command its worker runs at the top of a duty cycle. Only
+     * control paths get here from other threads (the start, isolating a failed node, waking a
+     * producer held back by a queue added at run time); every packet's notification comes from a
+     * producer on the node's own worker ({@link OutputStream}), so the command's allocation is not
+     * paid per packet.
+     */
+    private void scheduleLocal()
+    {
+        if (Thread.currentThread() == worker.thread)
+        {
+            scheduleFromOwnWorker();
+        }
+        else
+        {
+            worker.submit(this::scheduleFromOwnWorker);
+        }
+    }
+
+    /**
+     * Before the run starts: whether only this node's own worker ever needs to schedule it, so that
+     * its state may be local ({@link ScheduleState#makeLocal()}). True when it is pinned to a worker
+     * (no {@code max_in_flight}), not a source, not part of a subgraph added at run time, every
+     * input is fed by a node pinned to the same worker (not a graph input), and no full queue wakes
+     * it (BMF backpressure, {@code heldBackNodes}).
+     */
+    boolean schedulesOnlyFromItsWorker(final Set<Node> heldBackNodes)
+    {
+        if (isSource || shared != null || worker == null || subgraph != null || heldBackNodes.contains(this))
+        {
+            return false;
+        }
+        for (final InputPort port : inputs)
+        {
+            final Node producer = port.queue.producer;
+            if (producer == null || producer.shared != null || producer.worker != worker || port.queue.polled)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

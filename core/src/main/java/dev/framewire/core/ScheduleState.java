@@ -15,6 +15,11 @@ abstract class ScheduleStateField extends ScheduleStatePad0
 {
     /** IDLE, SCHEDULED or SCHEDULED_DIRTY; see {@link ScheduleState}. */
     volatile int state;
+    /**
+     * Whether only the node's own worker ever changes the state ({@link ScheduleState#local});
+     * set before the run starts, read-only after.
+     */
+    boolean local;
 }
 
 abstract class ScheduleStatePad1 extends ScheduleStateField
@@ -44,11 +49,17 @@ abstract class ScheduleStatePad1 extends ScheduleStateField
  * with no write to it, and in steady state producers find it dirty and only read it, so the line
  * is shared, not bounced between cores.
  *
- * <p>Threading: {@link #claim()} from any thread, after the caller published its input and a full
+ * <p>Threading: {@link #claim()} from any thread, never for a local node, after the caller published its input and a full
  * fence (a producer writes input then reads the state; the worker writes the state then reads the
  * input: without a StoreLoad on both sides each could miss the other); {@link #claimFromOwner()}
  * from the worker the node is pinned to, while it runs another node; {@link #tryIdle()} from the
  * worker that owns the node, after it found no work; {@link #state()} from any thread.
+ *
+ * <p>A <em>local</em> node ({@link #makeLocal()}) is one whose every producer runs on its own
+ * worker: only that worker ever claims it ({@link #claimFromOwner()}) or lets it go idle, so both
+ * are plain stores, no CAS; the engine hands any other claim to the worker as a command
+ * ({@link Node#schedule()}). In a chain on one worker that is two atomic operations less per node
+ * and packet.
  *
  * <p>The state has a cache line of its own (padding by inheritance): producers on other cores read
  * it per packet, and the node's own fields, which its worker writes per run (input timestamp, call
@@ -112,7 +123,16 @@ abstract class ScheduleState extends ScheduleStatePad1
      */
     final boolean claimFromOwner()
     {
-        return (int)STATE.getOpaque(this) == IDLE && STATE.compareAndSet(this, IDLE, SCHEDULED);
+        if ((int)STATE.getOpaque(this) != IDLE)
+        {
+            return false;
+        }
+        if (local)
+        {
+            STATE.setOpaque(this, SCHEDULED); // nobody else writes it
+            return true;
+        }
+        return STATE.compareAndSet(this, IDLE, SCHEDULED);
     }
 
     /**
@@ -123,6 +143,11 @@ abstract class ScheduleState extends ScheduleStatePad1
      */
     final boolean tryIdle()
     {
+        if (local)
+        {
+            STATE.setOpaque(this, IDLE); // nobody else marks it dirty
+            return true;
+        }
         if (STATE.compareAndSet(this, SCHEDULED, IDLE))
         {
             return true;
@@ -130,6 +155,15 @@ abstract class ScheduleState extends ScheduleStatePad1
         // dirty: only other threads set it, and only from SCHEDULED, so this store loses nothing
         STATE.setVolatile(this, SCHEDULED);
         return false;
+    }
+
+    /**
+     * Before the run starts: from now on only the node's own worker claims it and lets it go idle,
+     * with plain stores. The caller guarantees it (see {@link ScheduleState}).
+     */
+    final void makeLocal()
+    {
+        local = true;
     }
 
     /** Any thread: the state, for reports and idle checks. */

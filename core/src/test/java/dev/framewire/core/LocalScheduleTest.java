@@ -1,0 +1,138 @@
+package dev.framewire.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Local nodes ({@link ScheduleState#makeLocal()}): a node whose every producer runs on its own
+ * worker is claimed and let go idle by that worker alone, with plain stores. Which nodes are local,
+ * and that a claim from another thread (the start, failure isolation) is handed to the worker as a
+ * command instead of racing the worker's plain stores: another thread schedules the local nodes
+ * again and again while packets flow, and every packet still arrives once, in order, and the run
+ * ends (a lost or doubled run shows as a missing packet, a hang, or the own-worker assertion).
+ */
+class LocalScheduleTest
+{
+    private static final int STAGES = 4;
+
+    /** stage0 and stage1 on executor "a", stage2 and stage3 on "b", one worker each. */
+    private static GraphConfig chainOverTwoWorkers()
+    {
+        final GraphConfig.Builder builder = GraphConfig.builder()
+            .executor("a", ExecutorConfig.of(1, IdleKind.PARK))
+            .executor("b", ExecutorConfig.of(1, IdleKind.PARK))
+            .maxQueueSize(4)
+            .inputStream("in")
+            .outputStream("out");
+        String upstream = "in";
+        for (int i = 0; i < STAGES; i++)
+        {
+            final String in = upstream;
+            final String out = i == STAGES - 1 ? "out" : "s" + i;
+            final String on = i < 2 ? "a" : "b";
+            builder.node("stage" + i, n -> n.calculator("PassThroughCalculator").inputStream(in).outputStream(out)
+                .executor(on));
+            upstream = out;
+        }
+        return builder.build();
+    }
+
+    private static Node node(final Graph graph, final String name)
+    {
+        for (final Node node : graph.nodes())
+        {
+            if (node.name.equals(name))
+            {
+                return node;
+            }
+        }
+        throw new AssertionError("no node " + name);
+    }
+
+    @Test
+    void aNodeIsLocalWhenEveryProducerRunsOnItsWorker() throws Exception
+    {
+        try (Graph graph = new Graph(chainOverTwoWorkers()))
+        {
+            graph.start();
+            assertEquals(List.of(false, true, false, true), List.of(
+                node(graph, "stage0").local, // fed by a graph input
+                node(graph, "stage1").local, // by stage0, on its worker
+                node(graph, "stage2").local, // by stage1, on the other worker
+                node(graph, "stage3").local));
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void claimsFromOtherThreadsGoThroughTheWorkerAndLoseNoPacket() throws Exception
+    {
+        final int packets = 50_000;
+        final AtomicLong arrived = new AtomicLong();
+        final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
+        final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+        final AtomicBoolean stop = new AtomicBoolean();
+        try (Graph graph = new Graph(chainOverTwoWorkers()))
+        {
+            graph.observe("out", packet ->
+            {
+                if (packet.timestamp() <= last.get() || packet.getLong() != packet.timestamp() * 3)
+                {
+                    errors.add("packet " + packet + " after " + last.get());
+                }
+                last.set(packet.timestamp());
+                arrived.incrementAndGet();
+            });
+            graph.start();
+            final Node[] local = {node(graph, "stage1"), node(graph, "stage3")};
+            final Thread meddler = new Thread(() ->
+            {
+                try
+                {
+                    while (!stop.get())
+                    {
+                        for (final Node node : local)
+                        {
+                            node.schedule(); // as failure isolation does, from a thread that is not the node's worker
+                        }
+                        Thread.yield();
+                    }
+                }
+                catch (final Throwable t)
+                {
+                    errors.add("the meddler failed: " + t);
+                }
+            }, "meddler");
+            meddler.start();
+            try
+            {
+                for (long ts = 0; ts < packets; ts++)
+                {
+                    graph.addPacket("in", ts * 3, ts);
+                }
+                graph.closeInput("in");
+                assertTrue(graph.awaitDone(30, TimeUnit.SECONDS), graph.report());
+            }
+            finally
+            {
+                stop.set(true);
+                meddler.join();
+            }
+            graph.waitUntilDone();
+        }
+        assertEquals(List.of(), errors.size() > 10 ? errors.subList(0, 10) : errors);
+        assertEquals(packets, arrived.get());
+    }
+}
