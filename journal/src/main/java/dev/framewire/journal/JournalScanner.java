@@ -44,7 +44,9 @@ import static dev.framewire.journal.JournalDescriptor.MIN_CHECKSUMMED_LENGTH;
  *
  * <p>A journal being written can be read: before taking a zero or incomplete header followed by
  * intact records for damage, the walk reads that header again, and goes on if the writer completed
- * the document meanwhile (a writer completes one document before it starts the next).
+ * the document meanwhile (a writer completes one document before it starts the next); and before
+ * taking a record that fails its checksum for damaged, it reads the record again (a read that
+ * raced the writer can hold the new header with part of the old body).
  *
  * <p>Threading: one thread; not thread-safe.
  */
@@ -273,7 +275,7 @@ final class JournalScanner implements AutoCloseable
                 pos = next(body, len);
                 continue;
             }
-            if (!checksummed || intact(body, len))
+            if (!checksummed || intact(body, len) || intactReadAgain(body, len))
             {
                 record(visitor, pos, body, len);
                 pos = next(body, len);
@@ -542,6 +544,20 @@ final class JournalScanner implements AutoCloseable
         }
         final int stored = intAt(body + len - CHECKSUM_LENGTH);
         return checksum(body, len - CHECKSUM_LENGTH) == stored;
+    }
+
+    /**
+     * {@link #intact} of a record read afresh from the file, not through the window. In a journal
+     * being written, a window filled while the writer completed this record can hold its header
+     * complete and part of its body from before: a file read copies the bytes in no set order, so
+     * seeing the header (written last) does not promise the body it covers. A record that fails its
+     * checksum is therefore read again before it is called damaged; a damaged one reads the same.
+     */
+    private boolean intactReadAgain(final long body, final int len) throws IOException
+    {
+        windowLength = 0;
+        zeroFrom = -1;
+        return intact(body, len);
     }
 
     /** CRC32C of a range of the file, read through the window. */
