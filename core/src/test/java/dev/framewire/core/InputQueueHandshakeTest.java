@@ -20,6 +20,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class InputQueueHandshakeTest
 {
+    /**
+     * The held-back side: waits for the consumer's wake-up, counting it lost after 10 s (a lost
+     * wake-up waits for ever; 10 s tells it apart from a consumer thread the OS did not run for a
+     * while on a loaded machine).
+     */
+    private static void awaitWake(final AtomicBoolean wake, final AtomicLong lost, final boolean yield)
+    {
+        final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!wake.getAndSet(false))
+        {
+            if (System.nanoTime() > giveUp)
+            {
+                lost.incrementAndGet();
+                return;
+            }
+            if (yield)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
     @Test
     @Timeout(60)
     void everyCrossingFromFullIsSeenByTheConsumer() throws Exception
@@ -52,18 +78,7 @@ class InputQueueHandshakeTest
                 if (heldBack.check(throttle)) // the throttle check of sources and graph inputs
                 {
                     sleeps++;
-                    // a lost wake-up waits forever; 10 s tells it apart from a consumer thread
-                    // the OS did not run for a while on a loaded machine
-                    final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    while (!wake.getAndSet(false))
-                    {
-                        if (System.nanoTime() > giveUp)
-                        {
-                            lost.incrementAndGet();
-                            break;
-                        }
-                        Thread.onSpinWait();
-                    }
+                    awaitWake(wake, lost, false);
                 }
             }
         }
@@ -172,16 +187,7 @@ class InputQueueHandshakeTest
                     continue;
                 }
                 sleeps++;
-                final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (!wake.getAndSet(false))
-                {
-                    if (System.nanoTime() > giveUp)
-                    {
-                        lost.incrementAndGet();
-                        break;
-                    }
-                    Thread.yield();
-                }
+                awaitWake(wake, lost, true);
             }
         }
         finally
