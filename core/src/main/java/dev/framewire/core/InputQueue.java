@@ -15,11 +15,7 @@ abstract class InputQueuePad0
 
 abstract class InputQueueSeenFields extends InputQueuePad0
 {
-    /**
-     * For a {@link InputQueue#polled} queue: the position up to which its worker has seen the
-     * packets (release; read by idle checks). A packet at or past both it and the consumer's
-     * position is new.
-     */
+    /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
     volatile long seenTail;
     /** For a {@link InputQueue#polled} queue: the bound its worker last saw (release; read by idle checks). */
     volatile long seenBound = Timestamp.PRE_STREAM;
@@ -80,7 +76,7 @@ abstract class InputQueuePad3 extends InputQueueRoomFields
  *
  * <pre>
  *   producer: ring.offer (slot, then tail: release); bound = b (release, the ring's producer word, on the tail's line)
- *   consumer: ring (the head slot only); bound (acquire) only when empty, then the ring again
+ *   consumer: ring (head, or tail when it looks empty); bound (acquire) only when empty, then the ring again
  * </pre>
  */
 final class InputQueue extends InputQueuePad3
@@ -230,24 +226,15 @@ final class InputQueue extends InputQueuePad3
      */
     boolean pollChanged()
     {
-        // the slot past what was seen and taken, not the tail: the line a new packet is read from
-        // is the line that tells of it. Packets the consumer left queued (waiting for another
-        // input) stay seen; packets it took after the last look are past what was seen.
-        final long bound = bound();
-        return ring.filledAt(Math.max(seenTail, ring.lvHead())) || bound != seenBound;
+        return ring.lvTail() != seenTail || bound() != seenBound;
     }
 
     /** The consumer's worker, after {@link #pollChanged()} and scheduling: what it saw is seen. */
     void markSeen()
     {
-        // anything newer than what this look finds is handed to the node's run already scheduled,
-        // which reads the ring afresh, and to the next look
-        long seen = Math.max(seenTail, ring.lvHead());
-        while (ring.filledAt(seen))
-        {
-            seen++;
-        }
-        SEEN_TAIL.setRelease(this, seen);
+        // re-read, not the values pollChanged read: anything newer is handed to the node's run
+        // already scheduled, which reads the ring afresh
+        SEEN_TAIL.setRelease(this, ring.lvTail());
         SEEN_BOUND.setRelease(this, bound());
     }
 

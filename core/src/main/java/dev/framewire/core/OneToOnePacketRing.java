@@ -13,10 +13,7 @@ abstract class OneToOnePacketRingPad0
 
 abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
 {
-    /**
-     * Next slot to write; written by the producer only (release), after the slot. The consumer does
-     * not read it (a slot says itself whether it is filled); other threads do, for counts.
-     */
+    /** Next slot to write; written by the producer only (release), read by the consumer (acquire). */
     volatile long tail;
     /**
      * A word the producer publishes beside its tail, on the same line (release), uninterpreted
@@ -42,6 +39,8 @@ abstract class OneToOnePacketRingConsumerFields extends OneToOnePacketRingPad1
 {
     /** Next slot to read; written by the consumer only (release or volatile), read by the producer (acquire). */
     volatile long head;
+    /** The consumer's cached copy of {@code tail}, re-read only on apparent empty. */
+    long tailCache;
 }
 
 abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
@@ -60,15 +59,9 @@ abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
  *
  * <p>Threading: one producer thread at a time calls {@link #offer}; one consumer thread at a time
  * calls the {@code peek} methods and {@link #removeVolatile()}; {@link #lvHead()},
- * {@link #lvTail()}, {@link #size()} and {@link #filledAt} may be called from any thread.
- *
- * <p>A slot says itself whether it is filled, as the element of a JCTools or Agrona queue does:
- * its timestamp is {@link Timestamp#UNSET} while it is empty (no packet carries UNSET). The
- * producer writes the value and the word, then the timestamp (release), then the tail (release);
- * the consumer reads the timestamp (acquire) and, when it is set, the rest, and never the tail:
- * a packet costs the consumer the slot's lines, not the producer's tail line as well. The consumer
- * clears the slot's timestamp and value before the head that hands the slot back, so a slot past
- * the tail is always found empty.
+ * {@link #lvTail()} and {@link #size()} may be called from any thread. A slot's contents are written
+ * before the tail that publishes them (release) and read after the tail that covers them
+ * (acquire); the consumer clears a slot's value before the head that hands the slot back.
  *
  * <p>Layout: the producer's fields and the consumer's fields each sit on a cache line of their
  * own (padding by inheritance, as JCTools and Agrona do); a slot's timestamp and word sit side by
@@ -76,9 +69,9 @@ abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
  * {@code Object[]}.
  *
  * <pre>
- *   producer: values[t & mask] = v; longs[2(t & mask) + 1] = w; longs[2(t & mask)] = ts (release); tail = t + 1 (release)
- *   consumer: ts = longs[2(h & mask)] (acquire), UNSET: empty; read the rest of slot h;
- *             values[h & mask] = null; longs[2(h & mask)] = UNSET; head = h + 1 (volatile: a full fence, see removeVolatile)
+ *   producer: values[t & mask] = v; longs[2(t & mask)] = ts; longs[2(t & mask) + 1] = w; tail = t + 1 (release)
+ *   consumer: tail (acquire, only when the cached tail says empty); read slot h; values[h & mask] = null;
+ *             head = h + 1 (volatile: a full fence, see removeVolatile)
  * </pre>
  */
 final class OneToOnePacketRing extends OneToOnePacketRingPad2
@@ -86,7 +79,6 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle PRODUCER_WORD;
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     static
     {
@@ -119,10 +111,6 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         this.mask = size - 1;
         this.longs = new long[2 * size];
         this.values = new Object[size];
-        for (int i = 0; i < size; i++)
-        {
-            longs[2 * i] = Timestamp.UNSET; // empty
-        }
     }
 
     /** Any thread: the number of slots. */
@@ -148,9 +136,9 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
             }
         }
         final int i = (int)t & mask;
+        longs[2 * i] = timestamp;
         values[i] = value;
         longs[2 * i + 1] = word;
-        LONGS.setRelease(longs, 2 * i, timestamp); // fills the slot: the consumer looks at nothing else
         TAIL.setRelease(this, t + 1);
         return true;
     }
@@ -158,7 +146,16 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     /** Consumer: the oldest packet's timestamp, or {@link Timestamp#UNSET} when the ring is empty. */
     long peekTimestamp()
     {
-        return (long)LONGS.getAcquire(longs, 2 * ((int)(long)HEAD.getOpaque(this) & mask));
+        final long h = (long)HEAD.getOpaque(this);
+        if (h == tailCache)
+        {
+            tailCache = (long)TAIL.getAcquire(this);
+            if (h == tailCache)
+            {
+                return Timestamp.UNSET;
+            }
+        }
+        return longs[2 * ((int)h & mask)];
     }
 
     /**
@@ -167,12 +164,16 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
      */
     long peekTimestampAt(final int offset)
     {
-        if (offset > mask)
+        final long h = (long)HEAD.getOpaque(this);
+        if (h + offset >= tailCache)
         {
-            return Timestamp.UNSET;
+            tailCache = (long)TAIL.getAcquire(this);
+            if (h + offset >= tailCache)
+            {
+                return Timestamp.UNSET;
+            }
         }
-        // slots fill in order: a filled one at h + offset has every one before it filled
-        return (long)LONGS.getAcquire(longs, 2 * ((int)((long)HEAD.getOpaque(this) + offset) & mask));
+        return longs[2 * ((int)(h + offset) & mask)];
     }
 
     /**
@@ -224,16 +225,15 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     /** {@link #removeVolatile()} for a caller that holds the {@link #consumerPosition()}. */
     long removeVolatile(final long h)
     {
-        final int i = (int)h & mask;
-        values[i] = null;
-        longs[2 * i] = Timestamp.UNSET; // empty again; the head store below publishes it before the slot is reused
+        values[(int)h & mask] = null;
         HEAD.setVolatile(this, h + 1);
         return h + 1;
     }
 
     /**
      * Producer: publishes its word (release), after the packets it covers. It shares the tail's
-     * line, so a producer that publishes both takes one line from the readers, not two.
+     * line, so a producer that publishes both takes one line from the consumer, and a consumer
+     * that reads both (an empty ring: the tail, then the word) fetches one, not two.
      */
     void publishProducerWord(final long word)
     {
@@ -281,18 +281,6 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         }
         headCache = (long)HEAD.getAcquire(this);
         return t - headCache >= n;
-    }
-
-    /**
-     * Any thread: whether a packet is at {@code position}, a position at or past the consumer's
-     * (racy away from the consumer: it may be taken meanwhile). It reads the slot, not the tail:
-     * a consumer's worker that watches for new packets this way fetches the line it then reads the
-     * packet from, and no other.
-     */
-    boolean filledAt(final long position)
-    {
-        return position - (long)HEAD.getAcquire(this) <= mask &&
-            (long)LONGS.getAcquire(longs, 2 * ((int)position & mask)) != Timestamp.UNSET;
     }
 
     /** Any thread: packets in the ring right now (racy away from both sides). */

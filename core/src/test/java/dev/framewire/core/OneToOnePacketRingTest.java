@@ -69,38 +69,6 @@ class OneToOnePacketRingTest
     }
 
     @Test
-    void aSlotIsFilledExactlyBetweenTheHeadAndTheTailThroughWrapArounds()
-    {
-        final OneToOnePacketRing ring = new OneToOnePacketRing(8);
-        long next = 0;
-        for (int round = 0; round < 40; round++)
-        {
-            final int fill = round % 9;
-            for (int i = 0; i < fill; i++)
-            {
-                assertTrue(ring.offer(next++, VALUES[i], i));
-            }
-            for (int i = 0; i < (fill + 1) / 2; i++)
-            {
-                assertTrue(ring.peekTimestamp() != Timestamp.UNSET);
-                ring.removeVolatile();
-            }
-            final long head = ring.lvHead();
-            for (long p = head; p < head + 8; p++)
-            {
-                assertEquals(p < ring.lvTail(), ring.filledAt(p), "round " + round + ", position " + p +
-                    " (head " + head + ", tail " + ring.lvTail() + ")");
-                assertEquals(p < ring.lvTail() ? p : Timestamp.UNSET, ring.peekTimestampAt((int)(p - head)));
-            }
-            assertFalse(ring.filledAt(head + 8), "a position a whole ring ahead is the head's slot, not a packet");
-            while (ring.peekTimestamp() != Timestamp.UNSET)
-            {
-                ring.removeVolatile();
-            }
-        }
-    }
-
-    @Test
     void offersUntilFullThenRefusesAndGivesBackInOrder()
     {
         final OneToOnePacketRing ring = new OneToOnePacketRing(8);
