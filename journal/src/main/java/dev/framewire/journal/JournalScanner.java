@@ -42,9 +42,9 @@ import static dev.framewire.journal.JournalDescriptor.MIN_CHECKSUMMED_LENGTH;
  * by their shape alone (three record-like documents in a row), and stops at other damage to
  * Chronicle's headers.
  *
- * <p>A journal being written can be read: before taking a zero or incomplete header followed by
- * intact records for damage, the walk reads that header again, and goes on if the writer completed
- * the document meanwhile (a writer completes one document before it starts the next); and before
+ * <p>A journal being written can be read: before taking a zero or incomplete header for damage
+ * (or repairing it), the walk reads that header again, and goes on if the writer completed the
+ * document meanwhile (a writer completes one document before it starts the next); and before
  * taking a record that fails its checksum for damaged, it reads the record again (a read that
  * raced the writer can hold the new header with part of the old body).
  *
@@ -181,6 +181,10 @@ final class JournalScanner implements AutoCloseable
                 // Chronicle writes a document's header when the document is complete: a zero header with
                 // bytes after it is the document a writer is appending (a live journal), or was when it
                 // was killed; unless intact records follow it, when the header or more was zeroed
+                if (freshIntAt(pos) != 0)
+                {
+                    continue; // the writer completed it after the window was read
+                }
                 if (checksummed && repair(visitor, pos, h))
                 {
                     pos = resumeAt;
@@ -220,6 +224,10 @@ final class JournalScanner implements AutoCloseable
                         return End.UNREADABLE;
                     }
                     return End.INCOMPLETE;
+                }
+                if (freshIntAt(pos) != h)
+                {
+                    continue; // the writer completed it after the window was read
                 }
                 if (repair(visitor, pos, h))
                 {
