@@ -12,10 +12,10 @@ package dev.framewire.core;
  * then stalls on its own writes (B2's chain ran at 0.3 of its speed, and of the locked design's,
  * in that host state). Now, once held back by queue q, it asks only whether q has signalled room
  * since ({@link InputQueue#roomSignals()}, a counter its consumer writes only when it hands out
- * room), and looks at every queue again only after that. A look that finds a queue below its
- * limit reads only its tail: the consumer's head, which it writes with every packet, is read only
- * when a kept copy of it says the queue may be full ({@link InputQueue#atLimit()}), so a producer
- * that is not held back no longer takes the head's line from the consumer on every packet.
+ * room), and looks at every queue again only after that. A look at a queue below its limit reads
+ * only the flag its producer keeps ({@link InputQueue#atLimit()}, stored when the queue reaches or
+ * leaves its limit): neither the queue's tail and head, which move with every packet, nor its room
+ * counter; a queue the flag says is at its limit gets the exact look ({@link InputQueue#wantsRoom()}).
  *
  * <p>Threading: the holder's thread (a source's worker, a graph input's adder); a report from
  * another thread may look too: both fields are hints, a stale one costs one full look.
@@ -40,8 +40,12 @@ final class HeldBack
         }
         for (final InputQueue queue : queues)
         {
-            final long signals = queue.roomSignals(); // before the look: a signal after it shows next time
-            if (queue.atLimit() && queue.wantsRoom())
+            if (!queue.atLimit())
+            {
+                continue; // a "no" is never wrong, and costs no read of the room counter's line
+            }
+            final long signals = queue.roomSignals(); // before the exact look: a signal after it shows next time
+            if (queue.wantsRoom())
             {
                 by = queue;
                 seenSignals = signals;
