@@ -221,11 +221,27 @@ class TwoProcessTest
                 publisher.reader.join(10_000); // the killed child's output is read to its end
                 assertFalse(publisher.reader.isAlive(), "the killed child's output ended");
                 assertTrue(got.size() >= 20);
+                // The child prints a frame's checksum before it sends the frame, but the last lines of a
+                // killed child can be lost to the reader (the JDK drains a dead process's pipe into a
+                // buffer of its own while the reader may be blocked on it): a frame with no line is
+                // allowed only after the last line read; every other frame must match its line.
+                final long lastReported = publisher.sent.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+                int checked = 0;
                 for (final Map.Entry<Long, Long> e : got.entrySet())
                 {
-                    assertEquals(publisher.sent.get(e.getKey()), e.getValue(), () -> "checksum of the frame at " + e.getKey() +
+                    final Long sent = publisher.sent.get(e.getKey());
+                    if (sent == null)
+                    {
+                        assertTrue(e.getKey() > lastReported, () -> "no checksum line for the frame at " + e.getKey() +
+                            ", before the last line read (" + lastReported + "); the child's other output: " +
+                            publisher.other);
+                        continue;
+                    }
+                    assertEquals(sent, e.getValue(), () -> "checksum of the frame at " + e.getKey() +
                         "; the child's other output: " + publisher.other + "; stderr:\n" + publisher.stderr());
+                    checked++;
                 }
+                assertTrue(checked >= 10, "frames checked against the child's lines: " + checked + " of " + got.size());
             }
         }
         finally
