@@ -1063,7 +1063,13 @@ public final class JournalWriter extends JournalSink
                 "it is appended now, and may come before some of them", runDirectory);
         }
         record.nanos(System.nanoTime());
-        final DocumentContext dc = lane(-1).appender.writingDocument();
+        append(-1, record);
+    }
+
+    /** Appends a built record on {@code worker}'s lane; a failure rolls the document back and is reported. */
+    private void append(final int worker, final JournalDescriptor.Builder record)
+    {
+        final DocumentContext dc = lane(worker).appender.writingDocument();
         try
         {
             record.appendTo(dc.wire().bytes());
@@ -1204,20 +1210,7 @@ public final class JournalWriter extends JournalSink
             .fixed(kind, 0, worker, node, -1, nanos, timestamp, value)
             .putInt(utf8.length)
             .putBytes(utf8);
-        final DocumentContext dc = lane(worker).appender.writingDocument();
-        try
-        {
-            record.appendTo(dc.wire().bytes());
-        }
-        catch (final RuntimeException ex)
-        {
-            dc.rollbackOnClose();
-            onFailure(ex);
-        }
-        finally
-        {
-            dc.close();
-        }
+        append(worker, record);
     }
 
     /**
