@@ -218,7 +218,7 @@ public final class Graph implements AutoCloseable
             for (int p = 0; p < specs.length; p++)
             {
                 final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[node.id][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name));
+                    config.queueHardCap, plan.queueLimit(specs[p].name), config.roomBatch);
                 final int producer = plan.producers.get(specs[p].name);
                 queue.producer = producer >= 0 ? nodes[producer] : null;
                 attach(producers.get(specs[p].name), queue);
@@ -422,7 +422,7 @@ public final class Graph implements AutoCloseable
     {
         checkNotStarted("poller");
         final OutputStream producer = producerOf(stream);
-        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream));
+        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream), 1);
         final Integer id = plan.producers.get(stream);
         queue.producer = id >= 0 ? nodes[id] : null;
         final OutputPoller poller = new OutputPoller(this, queue);

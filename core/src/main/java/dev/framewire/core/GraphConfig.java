@@ -50,6 +50,7 @@ public final class GraphConfig
     final int maxShipmentSize;
     final long maxShipmentBytes;
     final int inputSetsPerRun;
+    final int roomBatch;
     final int keptFailures;
     final JournalConfig journal;
     final String type;
@@ -87,6 +88,7 @@ public final class GraphConfig
         this.maxShipmentSize = b.maxShipmentSize;
         this.maxShipmentBytes = b.maxShipmentBytes;
         this.inputSetsPerRun = b.inputSetsPerRun;
+        this.roomBatch = b.roomBatch;
         this.keptFailures = b.keptFailures;
         this.journal = b.journal;
     }
@@ -128,6 +130,7 @@ public final class GraphConfig
         b.maxShipmentSize = maxShipmentSize;
         b.maxShipmentBytes = maxShipmentBytes;
         b.inputSetsPerRun = inputSetsPerRun;
+        b.roomBatch = roomBatch;
         b.keptFailures = keptFailures;
         b.journal = journal;
         b.type = type;
@@ -288,6 +291,17 @@ public final class GraphConfig
     }
 
     /**
+     * How far below its limit a full queue drains before the sources and graph inputs it holds
+     * back go on (see {@link Builder#roomBatch(int)}).
+     *
+     * @return 1 by default.
+     */
+    public int roomBatch()
+    {
+        return roomBatch;
+    }
+
+    /**
      * The nodes, in config order.
      *
      * @return the nodes.
@@ -360,6 +374,7 @@ public final class GraphConfig
         private int maxShipmentSize = 64;
         private long maxShipmentBytes;
         private int inputSetsPerRun = 1;
+        private int roomBatch = 1;
         private int keptFailures = 16;
         private JournalConfig journal;
         private NanoClock clock = SystemNanoClock.INSTANCE;
@@ -685,6 +700,34 @@ public final class GraphConfig
         public Builder inputSetsPerRun(final int count)
         {
             this.inputSetsPerRun = count;
+            return this;
+        }
+
+        /**
+         * How many packets below its limit a full queue must drain before it lets the sources and
+         * graph inputs it holds back go on. 1 (the default) is MediaPipe's rule: room for one packet
+         * lets them go on, so a producer faster than the queue's consumer is let go and held back
+         * again once per packet, each time a hand-over between two threads (the consumer's worker
+         * and the adder, or a source's worker). {@code n} hands room out once per {@code n}
+         * packets: the producer then adds up to {@code n} packets in a row, and a saturated chain
+         * runs several times faster (docs/BENCHMARKS.md, B2 {@code FRAMEWIRE_BATCH128}).
+         *
+         * <p>What changes for the producers a full queue holds back, and only for them: once held
+         * back, they stay held back (a waiting add waits, {@code tryAddPacket} is refused, a source
+         * is not run) until the queue holds no more than its limit less {@code n}, or until its
+         * consumer stops taking packets (its node goes idle, because it is not ready or has
+         * closed), whichever comes first; so nothing waits on room that no one will hand out, and
+         * the deadlock check sees what it does under MediaPipe's rule. A producer not held back
+         * still adds whenever the queue is below its limit, and no queue ever holds more than
+         * its limit. Queues read by an {@code OutputPoller} keep MediaPipe's rule.
+         *
+         * @param packets 1 or more; at or above a queue's limit, that queue hands room out only
+         *                once it is empty.
+         * @return this.
+         */
+        public Builder roomBatch(final int packets)
+        {
+            this.roomBatch = packets;
             return this;
         }
 

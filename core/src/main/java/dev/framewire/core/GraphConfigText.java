@@ -319,6 +319,10 @@ public final class GraphConfigText
         {
             b.inputSetsPerRun(proto.getInputSetsPerRun());
         }
+        if (proto.hasRoomBatch())
+        {
+            b.roomBatch(proto.getRoomBatch());
+        }
         for (final StreamQueueSize size : proto.getStreamQueueSizeList())
         {
             b.streamQueueSize(size.getStream(), size.getMaxQueueSize());
@@ -677,6 +681,10 @@ public final class GraphConfigText
         if (config.inputSetsPerRun != defaults.inputSetsPerRun)
         {
             proto.setInputSetsPerRun(config.inputSetsPerRun);
+        }
+        if (config.roomBatch != defaults.roomBatch)
+        {
+            proto.setRoomBatch(config.roomBatch);
         }
         if (config.maxShipmentSize != defaults.maxShipmentSize)
         {

@@ -102,6 +102,11 @@ final class GraphPlan
             errors.add("input_sets_per_run " + config.inputSetsPerRun + " is invalid; valid is 1 (MediaPipe's one " +
                 "input set per run, the default) or more");
         }
+        if (config.roomBatch <= 0)
+        {
+            errors.add("room_batch " + config.roomBatch + " is invalid; valid is 1 (MediaPipe's rule: room for one " +
+                "packet lets held-back sources and graph inputs go on, the default) or more");
+        }
         if (config.keptFailures <= 0)
         {
             errors.add("kept failures " + config.keptFailures + " is invalid; valid is 1 or more (default 16)");

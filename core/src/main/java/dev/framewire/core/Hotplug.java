@@ -524,7 +524,7 @@ final class Hotplug
             for (int p = 0; p < specs.length; p++)
             {
                 final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[local][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name));
+                    config.queueHardCap, plan.queueLimit(specs[p].name), config.roomBatch);
                 final int producer = plan.producers.get(specs[p].name);
                 final OutputStream stream = producers.get(specs[p].name);
                 queue.producer = producer >= 0 ? nodes[producer] : stream.node;

@@ -142,6 +142,12 @@ final class InputQueue extends InputQueuePad3
     boolean polled;
     /** Queue limit for backpressure: full at size &gt;= limit. Raised by deadlock avoidance. */
     volatile int limit;
+    /**
+     * How far below {@link #limit} a pop must find the queue before it hands out room to the
+     * threads held back by it: the graph's {@code room_batch}, 1 (MediaPipe's rule) for a poller's
+     * queue. See {@link GraphConfig.Builder#roomBatch(int)}.
+     */
+    final int roomBatch;
     /** Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being full. */
     Node[] wakeOnRoom = new Node[0];
     /** Graph inputs whose waiting adders to wake when this queue stops being full. */
@@ -158,6 +164,19 @@ final class InputQueue extends InputQueuePad3
         final int capacity,
         final int limit)
     {
+        this(streamName, consumer, port, backEdge, capacity, limit, 1);
+    }
+
+    InputQueue(
+        final String streamName,
+        final Node consumer,
+        final int port,
+        final boolean backEdge,
+        final int capacity,
+        final int limit,
+        final int roomBatch)
+    {
+        this.roomBatch = roomBatch;
         this.streamName = streamName;
         this.consumer = consumer;
         this.port = port;
@@ -342,12 +361,41 @@ final class InputQueue extends InputQueuePad3
         {
             return false; // nobody found the queue full: no need to read the producer's tail
         }
-        if (ring.lvTail() - head >= limit)
+        if (ring.lvTail() - head > resumeMark())
         {
-            return false; // still full: the flag stays up for the pop that makes room
+            return false; // still full (or not yet drained a room batch): the flag stays up for the pop that makes room
         }
         // A producer that sets the flag again after this read re-checks the head, which it then
         // sees moved (see wantsRoom), so clearing cannot lose its wake-up.
+        roomWanted = false;
+        signalRoom();
+        return true;
+    }
+
+    /**
+     * The most packets the queue may hold for a pop to hand out room: one less than the limit
+     * under MediaPipe's rule, {@link #roomBatch} less under a batch, and never below empty.
+     */
+    private int resumeMark()
+    {
+        return Math.max(0, limit - roomBatch);
+    }
+
+    /**
+     * The consumer, when its node stops taking packets (it goes idle: not ready, or closed), under a
+     * {@link #roomBatch} above 1: hands out the room a held-back thread waits for although the
+     * queue has not drained to the batch's mark, since no pop will come to hand it out. The last
+     * pop's full fence (see {@link #pop(long)}) orders this read of the flag after the head it
+     * stored, as in a pop; clearing the flag cannot lose a wake-up for the same reason as there.
+     *
+     * @return true if a thread held back by this queue may go on (the caller wakes them).
+     */
+    boolean handOutRoomOnIdle()
+    {
+        if (!roomWanted || ring.size() >= limit)
+        {
+            return false;
+        }
         roomWanted = false;
         signalRoom();
         return true;

@@ -148,6 +148,8 @@ final class Node extends ScheduleState implements CalculatorContext
     private boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
     private final int inputSetsPerRun;
+    /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link #handOutRoomOnIdle}). */
+    private final boolean roomBatched;
     private long offset;
     /**
      * With {@code max_in_flight} above 1, the calls in flight (see {@link Lane}), used in turn;
@@ -194,6 +196,7 @@ final class Node extends ScheduleState implements CalculatorContext
         this.retry = isSource ? new SourceRetry() : null;
         this.sourceLayer = config.sourceLayer;
         this.inputSetsPerRun = graph.config().inputSetsPerRun;
+        this.roomBatched = graph.config().roomBatch > 1;
     }
 
     // ---------------------------------------------------------------- scheduling state machine
@@ -313,6 +316,10 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             solo.forgetSeen(); // what the call saw of its input answers the first look only
         }
+        if (!wants && roomBatched)
+        {
+            handOutRoomOnIdle();
+        }
         while (!wants)
         {
             if (tryIdle())
@@ -322,6 +329,28 @@ final class Node extends ScheduleState implements CalculatorContext
             wants = wantsToRun();
         }
         return true;
+    }
+
+    /**
+     * Worker, as this node stops taking packets under a {@code room_batch}: its input queues hand
+     * out the room that threads they hold back wait for, which no pop of theirs may come to hand
+     * out now ({@link InputQueue#handOutRoomOnIdle()}). Under MediaPipe's rule every pop below the
+     * limit has handed it out already.
+     */
+    private void handOutRoomOnIdle()
+    {
+        final InputPort[] inputs = this.inputs;
+        if (inputs == null)
+        {
+            return;
+        }
+        for (final InputPort port : inputs)
+        {
+            if (port.queue.handOutRoomOnIdle())
+            {
+                port.queue.wakeHeldBack();
+            }
+        }
     }
 
     private boolean wantsToRun()

@@ -50,8 +50,8 @@ public class B2ChainThroughputBenchmark
 {
     static final int STAGES = 4;
 
-    @Param({"FRAMEWIRE/1", "FRAMEWIRE_RUN16/1", "DISRUPTOR/1", "LOCKED/1", "TPE/1",
-        "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
+    @Param({"FRAMEWIRE/1", "FRAMEWIRE_RUN16/1", "FRAMEWIRE_BATCH128/1", "DISRUPTOR/1", "LOCKED/1", "TPE/1",
+        "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
     public String contender;
 
     private final Arrivals arrivals = new Arrivals();
@@ -66,10 +66,13 @@ public class B2ChainThroughputBenchmark
         switch (contender.substring(0, contender.indexOf('/')))
         {
             case "FRAMEWIRE":
-                line = new GraphLine(framewireChain(groups, 1), arrivals);
+                line = new GraphLine(framewireChain(groups, 1, 1), arrivals);
                 break;
             case "FRAMEWIRE_RUN16":
-                line = new GraphLine(framewireChain(groups, 16), arrivals);
+                line = new GraphLine(framewireChain(groups, 16, 1), arrivals);
+                break;
+            case "FRAMEWIRE_BATCH128":
+                line = new GraphLine(framewireChain(groups, 1, Suite.IN_FLIGHT / 8), arrivals);
                 break;
             case "DISRUPTOR":
                 line = new DisruptorChain(groups, arrivals);
@@ -107,12 +110,15 @@ public class B2ChainThroughputBenchmark
     /**
      * Four {@code PassThroughCalculator} nodes; {@code /2} puts two on each of two executors.
      * {@code FRAMEWIRE} runs with MediaPipe's one input set per run; {@code FRAMEWIRE_RUN16} lets a
-     * node process up to 16 ready input sets per run ({@code input_sets_per_run}).
+     * node process up to 16 ready input sets per run ({@code input_sets_per_run});
+     * {@code FRAMEWIRE_BATCH128} runs MediaPipe's scheduling but hands the held-back adder room
+     * once per 128 packets, not once per packet ({@code room_batch}, an eighth of the queue limit).
      */
-    static GraphConfig framewireChain(final int groups, final int inputSetsPerRun)
+    static GraphConfig framewireChain(final int groups, final int inputSetsPerRun, final int roomBatch)
     {
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputSetsPerRun(inputSetsPerRun)
+            .roomBatch(roomBatch)
             .inputStream("in")
             .outputStream("out")
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))

@@ -88,7 +88,7 @@ public class B2JfrBenchmark
             default:
                 throw new IllegalArgumentException("unknown contender " + contender);
         }
-        line = new GraphLine(B2ChainThroughputBenchmark.framewireChain(groups, 1), arrivals);
+        line = new GraphLine(B2ChainThroughputBenchmark.framewireChain(groups, 1, 1), arrivals);
         sender = new Sender(line::offer);
     }
 

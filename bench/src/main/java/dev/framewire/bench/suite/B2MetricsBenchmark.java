@@ -60,7 +60,7 @@ public class B2MetricsBenchmark
         {
             throw new IllegalArgumentException("unknown contender " + contender);
         }
-        line = new GraphLine(B2ChainThroughputBenchmark.framewireChain(groups, 1), arrivals, graph ->
+        line = new GraphLine(B2ChainThroughputBenchmark.framewireChain(groups, 1, 1), arrivals, graph ->
         {
             if (kind.equals("TIMED"))
             {

@@ -152,6 +152,7 @@ class GraphConfigTextTest
             .memoryBudget(64L << 20)
             .timeoutGuardMillis(5000)
             .inputSetsPerRun(8)
+            .roomBatch(16)
             .executor("fast", ExecutorConfig.of(2, IdleKind.YIELD).pinnedTo(0, 1))
             .executor("quiet", ExecutorConfig.of(1, IdleKind.PARK).spinBeforeParkMicros(0))
             .node("gate", n -> n.calculator("GateCalculator").inputStream("in").outputStream("mid")
@@ -170,6 +171,8 @@ class GraphConfigTextTest
         assertTrue(text.contains("spin_before_park_us: 0"), text);
         assertEquals(0, again.executors().get("quiet").spinBeforeParkMicros());
         assertEquals(8, again.inputSetsPerRun());
+        assertTrue(text.contains("room_batch: 16"), text);
+        assertEquals(16, again.roomBatch());
         new Graph(again).close(); // still a valid graph
     }
 }
