@@ -361,9 +361,14 @@ final class InputQueue extends InputQueuePad3
         {
             return false; // nobody found the queue full: no need to read the producer's tail
         }
-        if (ring.lvTail() - head > resumeMark())
+        final int mark = resumeMark();
+        if (ring.consumerCountAtMost(head) > mark || ring.consumerRefreshTail() - head > mark)
         {
-            return false; // still full (or not yet drained a room batch): the flag stays up for the pop that makes room
+            // still full (or not yet drained a room batch): the flag stays up for the pop that makes
+            // room. The consumer's copy of the tail answers first: while a held-back producer's flag
+            // stays up through a room batch, reading the tail the producer writes per packet would
+            // take that line from it at every pop
+            return false;
         }
         // A producer that sets the flag again after this read re-checks the head, which it then
         // sees moved (see wantsRoom), so clearing cannot lose its wake-up.

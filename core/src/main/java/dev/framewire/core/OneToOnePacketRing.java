@@ -252,6 +252,24 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         return (long)PRODUCER_WORD.getAcquire(this);
     }
 
+    /**
+     * Consumer: the packets behind position {@code head} by its copy of the tail, which is a value
+     * the tail once had: never more than the ring holds now, so a count above some mark by it is
+     * above that mark, with no read of the producer's line.
+     */
+    long consumerCountAtMost(final long head)
+    {
+        return tailCache - head;
+    }
+
+    /** Consumer: reads the producer's tail (acquire) into its copy and returns it. */
+    long consumerRefreshTail()
+    {
+        final long t = (long)TAIL.getAcquire(this);
+        tailCache = t;
+        return t;
+    }
+
     /** Any thread: the producer's position. */
     long lvTail()
     {

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       dev.framewire.bench.suite.ChainCpuPerPacket 1 6 2000000
  * </pre>
  * Arguments: workers (1, or 2 for B2's /2 split), rounds, packets per round. Properties: {@code stages}
- * (4), {@code run} ({@code input_sets_per_run}, 1), {@code spin} (spin before park in µs, 15;
+ * (4), {@code run} ({@code input_sets_per_run}, 1), {@code batch} ({@code room_batch}, 1), {@code spin} (spin before park in µs, 15;
  * 0 keeps an idle worker's spinning out of its CPU time).
  */
 public final class ChainCpuPerPacket
@@ -39,6 +39,7 @@ public final class ChainCpuPerPacket
         final ExecutorConfig executor = ExecutorConfig.of(1, IdleKind.PARK).spinBeforeParkMicros(Integer.getInteger("spin", 15));
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputSetsPerRun(Integer.getInteger("run", 1))
+            .roomBatch(Integer.getInteger("batch", 1))
             .inputStream("in")
             .outputStream("out")
             .executor(GraphConfig.DEFAULT_EXECUTOR, executor)
