@@ -248,8 +248,9 @@ final class Node extends ScheduleState implements CalculatorContext
      * Before the run starts: whether only this node's own worker ever needs to schedule it, so that
      * its state may be local ({@link ScheduleState#makeLocal()}). True when it is pinned to a worker
      * (no {@code max_in_flight}), not a source, not part of a subgraph added at run time, every
-     * input is fed by a node pinned to the same worker (not a graph input), and no full queue wakes
-     * it (BMF backpressure, {@code heldBackNodes}).
+     * input is fed by a node pinned to the same worker or by a graph input that worker polls (never
+     * one whose adder schedules the node), and no full queue wakes it (BMF backpressure,
+     * {@code heldBackNodes}).
      */
     boolean schedulesOnlyFromItsWorker(final Set<Node> heldBackNodes)
     {
@@ -260,8 +261,10 @@ final class Node extends ScheduleState implements CalculatorContext
         for (final InputPort port : inputs)
         {
             final Node producer = port.queue.producer;
-            if (producer == null || producer.shared != null || producer.worker != worker || port.queue.polled)
+            if (producer == null ? !port.queue.polled : producer.shared != null || producer.worker != worker)
             {
+                // a graph input's queue that this worker polls is fine: the adder neither claims nor
+                // schedules the node (OutputStream.notifyConsumers skips it), the worker's poll does
                 return false;
             }
         }

@@ -56,7 +56,7 @@ abstract class ScheduleStatePad1 extends ScheduleStateField
  * worker that owns the node, after it found no work; {@link #state()} from any thread.
  *
  * <p>A <em>local</em> node ({@link #makeLocal()}) is one whose every producer runs on its own
- * worker: only that worker ever claims it ({@link #claimFromOwner()}) or lets it go idle, so both
+ * worker (a graph input counts when that worker polls its queue): only that worker ever claims it ({@link #claimFromOwner()}) or lets it go idle, so both
  * are plain stores, no CAS; the engine hands any other claim to the worker as a command
  * ({@link Node#schedule()}). In a chain on one worker that is two atomic operations less per node
  * and packet.

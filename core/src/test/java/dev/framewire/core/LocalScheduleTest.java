@@ -75,6 +75,45 @@ class LocalScheduleTest
         }
     }
 
+    /**
+     * A graph input's queue into a node on a yielding (or busy-spinning) worker is polled by that
+     * worker: the adder never claims the node, so the node is local; on a parked worker the adder
+     * schedules it, so it is not. Both run every packet once, in order.
+     */
+    @Test
+    @Timeout(60)
+    void aNodeFedByAPolledGraphInputIsLocal() throws Exception
+    {
+        for (final IdleKind idle : List.of(IdleKind.YIELD, IdleKind.PARK))
+        {
+            final List<Long> seen = Collections.synchronizedList(new ArrayList<>());
+            try (Graph graph = new Graph(GraphConfig.builder()
+                .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, idle))
+                .maxQueueSize(8)
+                .inputStream("in")
+                .outputStream("out")
+                .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+                .build()))
+            {
+                graph.observe("out", packet -> seen.add(packet.getLong()));
+                graph.start();
+                assertEquals(idle == IdleKind.YIELD, node(graph, "hop").local, idle.toString());
+                final GraphInputHandle in = graph.input("in");
+                for (long ts = 0; ts < 20_000; ts++)
+                {
+                    in.addPacket(ts, ts);
+                }
+                in.close();
+                graph.waitUntilDone();
+            }
+            assertEquals(20_000, seen.size(), idle.toString());
+            for (int i = 0; i < seen.size(); i++)
+            {
+                assertEquals(i, seen.get(i), idle.toString());
+            }
+        }
+    }
+
     @Test
     @Timeout(60)
     void claimsFromOtherThreadsGoThroughTheWorkerAndLoseNoPacket() throws Exception
