@@ -26,6 +26,8 @@ final class GraphInput
     /** Queues whose fullness holds adders back; volatile: a subgraph bound to this stream changes it at run time. */
     volatile InputQueue[] throttleQueues = new InputQueue[0];
     private final HeldBack heldBack = new HeldBack();
+    /** Whether the graph's {@code room_batch} is above 1 (see {@link #add}). */
+    private final boolean roomBatched;
     private final AtomicBoolean guard = new AtomicBoolean();
     private volatile Thread waiter;
     private volatile boolean closed;
@@ -40,6 +42,7 @@ final class GraphInput
         this.graph = graph;
         this.name = name;
         this.stream = new OutputStream(graph, null, 0, StreamSpec.parse(name));
+        this.roomBatched = graph.config().roomBatch > 1;
     }
 
     boolean isThrottled()
@@ -56,7 +59,9 @@ final class GraphInput
     boolean add(final long timestamp, final Object value, final long word, final boolean wait)
         throws InterruptedException
     {
-        if (isThrottled())
+        // A refusing add under MediaPipe's rule looks exactly and asks for no room (HeldBack.fullNow);
+        // under a room batch it stays held back through the batch like any holder (isThrottled)
+        if (wait || roomBatched ? isThrottled() : HeldBack.fullNow(throttleQueues))
         {
             if (!wait)
             {

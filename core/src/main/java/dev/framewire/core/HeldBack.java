@@ -17,6 +17,10 @@ package dev.framewire.core;
  * leaves its limit): neither the queue's tail and head, which move with every packet, nor its room
  * counter; a queue the flag says is at its limit gets the exact look ({@link InputQueue#wantsRoom()}).
  *
+ * <p>Who holds: sources, and graph inputs' adds that wait for room; a refusing add
+ * ({@code tryAddPacket}) too under a room batch, while under MediaPipe's rule it looks exactly
+ * each time and raises no flag ({@link #fullNow}), since it waits for no hand-out of room.
+ *
  * <p>Threading: the holder's thread (a source's worker, a graph input's adder); a report from
  * another thread may look too: both fields are hints, a stale one costs one full look.
  */
@@ -53,6 +57,29 @@ final class HeldBack
             }
         }
         by = null;
+        return false;
+    }
+
+    /**
+     * Whether any of {@code queues} is full right now, for a holder that will not wait for room (a
+     * refusing add): an exact look at each queue its producer found at its limit, with no flag
+     * raised and nothing remembered, so the consumer is never asked to hand out room to it. Under
+     * saturation a holder that raises the flag costs the consumer's worker, per packet, a read of
+     * the flag and of the tail, a store to clear the flag and a fenced store to count the signal,
+     * each on a line the holder writes or reads; this look costs it the head's line once a pop.
+     *
+     * @param queues the queues the holder obeys.
+     * @return true if one of them is at or over its limit.
+     */
+    static boolean fullNow(final InputQueue[] queues)
+    {
+        for (final InputQueue queue : queues)
+        {
+            if (queue.atLimit() && queue.fullNow())
+            {
+                return true;
+            }
+        }
         return false;
     }
 

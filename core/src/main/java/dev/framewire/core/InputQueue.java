@@ -545,6 +545,15 @@ final class InputQueue extends InputQueuePad3
         return limitReached;
     }
 
+    /**
+     * Any thread: whether the queue is at or over its limit, by the head and tail as this thread
+     * sees them now (acquire loads; no fence, no flag: see {@link HeldBack#fullNow}).
+     */
+    boolean fullNow()
+    {
+        return size() >= limit;
+    }
+
     /** Any thread, for reports: whether the queue is at or over its limit. */
     boolean isFull()
     {
