@@ -515,7 +515,7 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Worker: builds the input policy once the ports exist. */
     void initInputs()
     {
-        sync = InputSync.create(graph, this, policy, processBounds);
+        sync = InputSync.create(this, policy, processBounds);
         solo = sync instanceof SingleInputSync ? (SingleInputSync)sync : null;
         batchCursor = new int[inputs.length];
     }
