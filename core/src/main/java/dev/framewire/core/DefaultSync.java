@@ -25,10 +25,9 @@ final class DefaultSync extends InputSync
     private long keptTimestamp = Timestamp.UNSET;
     private long pending = Node.NOT_READY;
 
-    DefaultSync(
-        final Graph graph, final Node node, final InputPort[] ports, final InputPolicy policy, final boolean processBounds)
+    DefaultSync(final Node node, final InputPort[] ports, final InputPolicy policy, final boolean processBounds)
     {
-        super(graph, ports, processBounds);
+        super(ports, processBounds);
         this.node = node;
         this.group = new SyncGroup(ports);
         this.kind = policy.kind();
@@ -106,7 +105,7 @@ final class DefaultSync extends InputSync
             eraseSurplus(true);
             input = minTimestampToProcess();
         }
-        group.fill(input, graph);
+        group.fill(input);
         pending = Node.NOT_READY;
         return input;
     }

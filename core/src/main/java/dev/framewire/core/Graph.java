@@ -144,6 +144,8 @@ public final class Graph implements AutoCloseable
     final MemoryGovernor memory;
     /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
     private final long shipmentByteCap;
+    /** What the graph's nodes, the subgraphs' too, see of it: made before any node. */
+    final NodeRunState runState = new RunState();
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -183,7 +185,7 @@ public final class Graph implements AutoCloseable
         for (int i = 0; i < plan.nodeCount; i++)
         {
             final NodeConfig nodeConfig = config.nodes.get(i);
-            nodes[i] = new Node(this, i, nodeConfig, plan.calculators[i], plan.options[i], plan.contracts[i],
+            nodes[i] = new Node(runState, i, nodeConfig, plan.calculators[i], plan.options[i], plan.contracts[i],
                 plan.inputSpecs[i].length == 0, null);
             maxLayer = Math.max(maxLayer, nodeConfig.sourceLayer);
         }
@@ -1825,24 +1827,6 @@ public final class Graph implements AutoCloseable
         return id == null ? -1 : id;
     }
 
-    /** The journal's code for a drop reason. */
-    static int dropReason(final String reason)
-    {
-        switch (reason)
-        {
-            case "policy":
-                return JournalSink.POLICY;
-            case "calculator":
-                return JournalSink.FLOW_LIMIT;
-            case "memory":
-                return JournalSink.MEMORY;
-            case "failure":
-                return JournalSink.FAILURE;
-            default:
-                return JournalSink.CLOSE;
-        }
-    }
-
     /** The journal's marker for an engine value: long and double packets keep their bits in the word. */
     static Object journalValue(final Object value)
     {
@@ -1928,6 +1912,120 @@ public final class Graph implements AutoCloseable
         {
             journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
             journal.close();
+        }
+    }
+
+    /**
+     * The graph as its nodes see it ({@link NodeRunState}): each method reads the graph's field, or
+     * calls its method, that a node used to reach directly, with the same semantics. A nested class
+     * rather than {@code Graph implements NodeRunState}: an interface's methods are public, and the
+     * graph's public API would gain them.
+     *
+     * <p>Threading: as {@link NodeRunState} says per method; it holds no state of its own.
+     */
+    private final class RunState implements NodeRunState
+    {
+        @Override
+        public boolean isStopping()
+        {
+            return stopping;
+        }
+
+        @Override
+        public JournalSink journal()
+        {
+            return journal;
+        }
+
+        @Override
+        public boolean timesProcessCalls()
+        {
+            return timesProcessCalls;
+        }
+
+        @Override
+        public NanoClock clock()
+        {
+            return Graph.this.clock();
+        }
+
+        @Override
+        public GraphConfig config()
+        {
+            return config;
+        }
+
+        @Override
+        public MemoryGovernor memory()
+        {
+            return memory;
+        }
+
+        @Override
+        public PayloadPool pool()
+        {
+            return pool;
+        }
+
+        @Override
+        public long graphInputNanos(final long timestamp)
+        {
+            return Graph.this.graphInputNanos(timestamp);
+        }
+
+        @Override
+        public long shipmentByteCap()
+        {
+            return shipmentByteCap;
+        }
+
+        @Override
+        public int streamId(final String stream)
+        {
+            return Graph.this.streamId(stream);
+        }
+
+        @Override
+        public boolean sourceMayRun(final Node source)
+        {
+            return Graph.this.sourceMayRun(source);
+        }
+
+        @Override
+        public FailurePolicy failurePolicy()
+        {
+            return Graph.this.failurePolicy();
+        }
+
+        @Override
+        public boolean keepsStaged(final Node node, final Throwable cause)
+        {
+            return Graph.this.keepsStaged(node, cause);
+        }
+
+        @Override
+        public void onNodeFailure(
+            final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
+        {
+            Graph.this.onNodeFailure(node, timestamp, cause, packets, delivered);
+        }
+
+        @Override
+        public void recordFailure(final String where, final long timestamp, final Throwable cause)
+        {
+            Graph.this.recordFailure(where, timestamp, cause);
+        }
+
+        @Override
+        public void onNodeOpened(final Node node)
+        {
+            Graph.this.onNodeOpened(node);
+        }
+
+        @Override
+        public void onNodeClosed(final Node node)
+        {
+            Graph.this.onNodeClosed(node);
         }
     }
 }

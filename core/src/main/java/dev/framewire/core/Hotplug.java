@@ -471,7 +471,7 @@ final class Hotplug
         for (int i = 0; i < plan.nodeCount; i++)
         {
             final NodeConfig nodeConfig = alone.nodes.get(i);
-            final Node node = new Node(graph, nextNodeId + i, nodeConfig, plan.calculators[i], plan.options[i],
+            final Node node = new Node(graph.runState, nextNodeId + i, nodeConfig, plan.calculators[i], plan.options[i],
                 plan.contracts[i], plan.inputSpecs[i].length == 0, subgraph);
             final Map<String, Object> sidePackets = new HashMap<>();
             for (final String spec : nodeConfig.inputSidePackets)

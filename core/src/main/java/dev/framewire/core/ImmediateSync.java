@@ -15,9 +15,9 @@ final class ImmediateSync extends InputSync
     private final SyncGroup[] groups;
     private final long[] ready;
 
-    ImmediateSync(final Graph graph, final InputPort[] ports, final SyncGroup[] groups, final boolean processBounds)
+    ImmediateSync(final InputPort[] ports, final SyncGroup[] groups, final boolean processBounds)
     {
-        super(graph, ports, processBounds);
+        super(ports, processBounds);
         this.groups = groups;
         this.ready = new long[groups.length];
         java.util.Arrays.fill(ready, Timestamp.UNSET);
@@ -88,7 +88,7 @@ final class ImmediateSync extends InputSync
         {
             if (ready[i] == timestamp)
             {
-                groups[i].fill(timestamp, graph);
+                groups[i].fill(timestamp);
                 ready[i] = Timestamp.UNSET;
             }
             else

@@ -12,19 +12,16 @@ import java.util.List;
  */
 abstract class InputSync
 {
-    final Graph graph;
     final InputPort[] ports;
     final boolean processBounds;
 
-    InputSync(final Graph graph, final InputPort[] ports, final boolean processBounds)
+    InputSync(final InputPort[] ports, final boolean processBounds)
     {
-        this.graph = graph;
         this.ports = ports;
         this.processBounds = processBounds;
     }
 
-    static InputSync create(
-        final Graph graph, final Node node, final InputPolicy policy, final boolean processBounds)
+    static InputSync create(final Node node, final InputPolicy policy, final boolean processBounds)
     {
         final InputPort[] ports = node.inputs;
         switch (policy.kind())
@@ -36,13 +33,13 @@ abstract class InputSync
                 {
                     groups[i] = new SyncGroup(new InputPort[]{ports[i]});
                 }
-                return new ImmediateSync(graph, ports, groups, processBounds);
+                return new ImmediateSync(ports, groups, processBounds);
             }
             case SYNC_SETS:
-                return new SyncSetsSync(graph, ports, syncGroups(node, policy), processBounds);
+                return new SyncSetsSync(ports, syncGroups(node, policy), processBounds);
             default:
-                return SingleInputSync.covers(ports, policy, processBounds) ? new SingleInputSync(graph, ports[0]) :
-                    new DefaultSync(graph, node, ports, policy, processBounds);
+                return SingleInputSync.covers(ports, policy, processBounds) ? new SingleInputSync(ports[0]) :
+                    new DefaultSync(node, ports, policy, processBounds);
         }
     }
 

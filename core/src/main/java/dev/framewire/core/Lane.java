@@ -154,9 +154,9 @@ final class Lane implements CalculatorContext
     void run(final Worker runner)
     {
         this.runner = runner;
-        if (!node.graph.isStopping())
+        if (!node.runState.isStopping())
         {
-            final JournalSink journal = node.graph.journal;
+            final JournalSink journal = node.runState.journal();
             if (journal != null)
             {
                 journal.processBegin(runner.id, node.id, timestamp);
@@ -166,14 +166,14 @@ final class Lane implements CalculatorContext
             {
                 event.begin();
             }
-            final boolean timed = node.graph.timesProcessCalls;
-            final long began = timed ? node.graph.clock().nanoTime() : 0;
+            final boolean timed = node.runState.timesProcessCalls();
+            final long began = timed ? node.runState.clock().nanoTime() : 0;
             try
             {
                 node.calculator.process(this);
                 if (timed)
                 {
-                    callNanos = node.graph.clock().nanoTime() - began;
+                    callNanos = node.runState.clock().nanoTime() - began;
                 }
                 if (event != null && event.shouldCommit())
                 {
@@ -188,7 +188,7 @@ final class Lane implements CalculatorContext
                 failure = t;
                 if (timed)
                 {
-                    callNanos = node.graph.clock().nanoTime() - began;
+                    callNanos = node.runState.clock().nanoTime() - began;
                 }
             }
             if (journal != null)
@@ -283,7 +283,7 @@ final class Lane implements CalculatorContext
     @Override
     public boolean isCancelled()
     {
-        return node.graph.isStopping();
+        return node.runState.isStopping();
     }
 
     @Override
@@ -295,7 +295,7 @@ final class Lane implements CalculatorContext
     @Override
     public void journalNote(final long timestamp, final long value, final String text)
     {
-        final JournalSink journal = node.graph.journal;
+        final JournalSink journal = node.runState.journal();
         if (journal != null)
         {
             final Worker runner = this.runner;

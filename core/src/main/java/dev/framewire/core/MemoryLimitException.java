@@ -99,9 +99,9 @@ public final class MemoryLimitException extends RuntimeException
      * @param staged    bytes of payloads the call emitted before this one.
      * @param requested this payload's slot bytes.
      */
-    static MemoryLimitException shipment(
-        final Graph graph, final Node node, final String stream, final long staged, final long requested)
+    static MemoryLimitException shipment(final Node node, final String stream, final long staged, final long requested)
     {
+        final NodeRunState graph = node.runState;
         final long cap = graph.shipmentByteCap();
         final String message = where(node, stream) + " cannot take a " + requested + " B slot: " + staged +
             " B already in this call's shipment + " + requested + " B would pass max_shipment_bytes of " + cap + " B (" +

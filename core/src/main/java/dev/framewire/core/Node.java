@@ -25,7 +25,9 @@ import java.util.function.Consumer;
  *
  * <p>Threading: the calculator, the ports, the outputs and the lifecycle belong to the node's
  * worker (a node is pinned to one worker, so it never runs concurrently with itself). The
- * volatile fields are read by the timeout guard and reports from other threads.
+ * volatile fields are read by the timeout guard and reports from other threads. The node sees its
+ * graph only through {@link NodeRunState}: the stop flag, the journal, the clock and the calls it
+ * makes as it opens, closes and fails.
  *
  * <p>With {@code max_in_flight} above 1 the node has {@link Lane}s: its {@code process} calls run
  * in them, on several workers at once, while the node's own steps (handing input sets out,
@@ -69,7 +71,8 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
-    final Graph graph;
+    /** What this node sees of its graph; never the {@link Graph} itself. */
+    final NodeRunState runState;
     private final MemoryGovernor memory;
     final int id;
     final String name;
@@ -172,7 +175,7 @@ final class Node extends ScheduleState implements CalculatorContext
     int heapIndex = -1;
 
     Node(
-        final Graph graph,
+        final NodeRunState runState,
         final int id,
         final NodeConfig config,
         final Calculator calculator,
@@ -182,8 +185,8 @@ final class Node extends ScheduleState implements CalculatorContext
         final Subgraph subgraph)
     {
         this.subgraph = subgraph;
-        this.graph = graph;
-        this.memory = graph.memory;
+        this.runState = runState;
+        this.memory = runState.memory();
         this.id = id;
         this.name = config.name;
         this.config = config;
@@ -195,8 +198,8 @@ final class Node extends ScheduleState implements CalculatorContext
         this.isSource = isSource;
         this.retry = isSource ? new SourceRetry() : null;
         this.sourceLayer = config.sourceLayer;
-        this.inputSetsPerRun = graph.config().inputSetsPerRun;
-        this.roomBatched = graph.config().roomBatch > 1;
+        this.inputSetsPerRun = runState.config().inputSetsPerRun;
+        this.roomBatched = runState.config().roomBatch > 1;
     }
 
     // ---------------------------------------------------------------- scheduling state machine
@@ -277,7 +280,7 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     void scheduleFromOwnWorker()
     {
-        assert Thread.currentThread() == worker.thread || worker.thread == null || graph.isStopping() :
+        assert Thread.currentThread() == worker.thread || worker.thread == null || runState.isStopping() :
             this + " scheduled as from its own worker " + worker.name + " by " + Thread.currentThread().getName();
         if (claimFromOwner())
         {
@@ -359,7 +362,7 @@ final class Node extends ScheduleState implements CalculatorContext
     private boolean wantsToRun()
     {
         final int life = lifecycle;
-        if (life >= CLOSED || graph.isStopping())
+        if (life >= CLOSED || runState.isStopping())
         {
             return false;
         }
@@ -374,7 +377,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
         if (isSource)
         {
-            return graph.sourceMayRun(this);
+            return runState.sourceMayRun(this);
         }
         if (lanes != null)
         {
@@ -451,7 +454,7 @@ final class Node extends ScheduleState implements CalculatorContext
                 {
                     close(); // its subgraph is being removed: a source stops as if it had asked to
                 }
-                else if (graph.sourceMayRun(this))
+                else if (runState.sourceMayRun(this))
                 {
                     processSource();
                 }
@@ -490,7 +493,7 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Worker: the input sets after the first of a batch ({@code batch_size}). */
     private void processRestOfBatch()
     {
-        for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !graph.isStopping(); n--)
+        for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !runState.isStopping(); n--)
         {
             final long next = sync.nextInBatch();
             if (next == NOT_READY || next == READY_FOR_CLOSE)
@@ -504,7 +507,7 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Worker: up to {@code input_sets_per_run - 1} more ready input sets, while open and not held back. */
     private void processMoreReady()
     {
-        for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !graph.isStopping() && !isThrottled(); n--)
+        for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !runState.isStopping() && !isThrottled(); n--)
         {
             final long next = readiness();
             if (next == NOT_READY || next == READY_FOR_CLOSE)
@@ -518,7 +521,7 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Worker: builds the input policy once the ports exist. */
     void initInputs()
     {
-        sync = InputSync.create(graph, this, policy, processBounds);
+        sync = InputSync.create(this, policy, processBounds);
         solo = sync instanceof SingleInputSync ? (SingleInputSync)sync : null;
         batchCursor = new int[inputs.length];
     }
@@ -534,7 +537,7 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         retireLanes();
         final Lane[] lanes = this.lanes;
-        while (lifecycle == OPEN && !graph.isStopping() && dispatched - retired < lanes.length && !isThrottled())
+        while (lifecycle == OPEN && !runState.isStopping() && dispatched - retired < lanes.length && !isThrottled())
         {
             final long ready = readiness();
             if (ready == READY_FOR_CLOSE)
@@ -595,7 +598,7 @@ final class Node extends ScheduleState implements CalculatorContext
     private void retireLanes()
     {
         final Lane[] lanes = this.lanes;
-        while (retired != dispatched && !graph.isStopping())
+        while (retired != dispatched && !runState.isStopping())
         {
             final Lane lane = lanes[(int)(retired % lanes.length)];
             if (!lane.isDone())
@@ -629,7 +632,7 @@ final class Node extends ScheduleState implements CalculatorContext
         if (failure != null)
         {
             lane.release();
-            graph.onNodeFailure(this, timestamp, failure, packets, false);
+            runState.onNodeFailure(this, timestamp, failure, packets, false);
             return;
         }
         try
@@ -701,7 +704,7 @@ final class Node extends ScheduleState implements CalculatorContext
             journalEnd();
         }
         lifecycle = OPEN;
-        graph.onNodeOpened(this);
+        runState.onNodeOpened(this);
     }
 
     private void processSource()
@@ -786,19 +789,19 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     private void processTimed() throws Exception
     {
-        if (!graph.timesProcessCalls)
+        if (!runState.timesProcessCalls())
         {
             calculator.process(this);
             return;
         }
-        final long began = graph.clock().nanoTime();
+        final long began = runState.clock().nanoTime();
         try
         {
             calculator.process(this);
         }
         finally
         {
-            CALL_NANOS.setOpaque(this, callNanos + (graph.clock().nanoTime() - began));
+            CALL_NANOS.setOpaque(this, callNanos + (runState.clock().nanoTime() - began));
         }
     }
 
@@ -884,7 +887,7 @@ final class Node extends ScheduleState implements CalculatorContext
         catch (final Throwable t)
         {
             onFailure(Timestamp.DONE, t);
-            if (graph.failurePolicy() == FailurePolicy.FAIL_RUN || lifecycle != OPEN)
+            if (runState.failurePolicy() == FailurePolicy.FAIL_RUN || lifecycle != OPEN)
             {
                 return;
             }
@@ -900,7 +903,7 @@ final class Node extends ScheduleState implements CalculatorContext
             journalEnd();
         }
         lifecycle = CLOSED;
-        graph.onNodeClosed(this);
+        runState.onNodeClosed(this);
     }
 
     private void flushQuietly()
@@ -911,7 +914,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
         catch (final Throwable t)
         {
-            graph.recordFailure(name, inputTimestamp, t);
+            runState.recordFailure(name, inputTimestamp, t);
         }
     }
 
@@ -941,7 +944,7 @@ final class Node extends ScheduleState implements CalculatorContext
         lifecycle = state;
         if (wasUnopened)
         {
-            graph.onNodeOpened(this); // counts as opened, so that sources are not held back for it
+            runState.onNodeOpened(this); // counts as opened, so that sources are not held back for it
         }
         releaseQueued();
         for (final OutputStream output : outputs)
@@ -957,7 +960,7 @@ final class Node extends ScheduleState implements CalculatorContext
             }
             catch (final Throwable t)
             {
-                graph.recordFailure(name, Timestamp.DONE, t);
+                runState.recordFailure(name, Timestamp.DONE, t);
             }
         }
         for (final OutputStream output : outputs)
@@ -966,7 +969,7 @@ final class Node extends ScheduleState implements CalculatorContext
             output.close();
         }
         flushQuietly();
-        graph.onNodeClosed(this);
+        runState.onNodeClosed(this);
     }
 
     /**
@@ -980,7 +983,7 @@ final class Node extends ScheduleState implements CalculatorContext
         lifecycle = CLOSED;
         if (life == UNOPENED)
         {
-            graph.onNodeOpened(this); // counts as opened, as an isolated node does
+            runState.onNodeOpened(this); // counts as opened, as an isolated node does
         }
         releaseInputs();
         sync.dropAll(this);
@@ -993,7 +996,7 @@ final class Node extends ScheduleState implements CalculatorContext
             }
             catch (final Throwable t)
             {
-                graph.recordFailure(name, Timestamp.DONE, t);
+                runState.recordFailure(name, Timestamp.DONE, t);
             }
         }
         for (final OutputStream output : outputs)
@@ -1007,7 +1010,7 @@ final class Node extends ScheduleState implements CalculatorContext
             output.close();
         }
         flushQuietly();
-        graph.onNodeClosed(this);
+        runState.onNodeClosed(this);
     }
 
     /**
@@ -1046,10 +1049,10 @@ final class Node extends ScheduleState implements CalculatorContext
                 {
                     queue.wakeHeldBack();
                 }
-                final JournalSink journal = graph.journal;
+                final JournalSink journal = runState.journal();
                 if (journal != null)
                 {
-                    journal.drop(runningOn.id, id, graph.streamId(queue.streamName), ts, JournalSink.FAILURE);
+                    journal.drop(runningOn.id, id, runState.streamId(queue.streamName), ts, JournalSink.FAILURE);
                 }
             }
         }
@@ -1082,7 +1085,7 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             staged += output.stagedCount();
         }
-        final boolean delivered = graph.keepsStaged(this, cause);
+        final boolean delivered = runState.keepsStaged(this, cause);
         if (delivered)
         {
             flushQuietly();
@@ -1095,7 +1098,7 @@ final class Node extends ScheduleState implements CalculatorContext
             }
         }
         // what the failure loses: a node's input set; a source's shipment, unless it went out
-        graph.onNodeFailure(this, timestamp, cause, isSource ? (delivered ? 0 : staged) : inputPackets,
+        runState.onNodeFailure(this, timestamp, cause, isSource ? (delivered ? 0 : staged) : inputPackets,
             delivered && staged > 0);
     }
 
@@ -1139,7 +1142,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
         catch (final Throwable t)
         {
-            graph.recordFailure(name, Timestamp.DONE, t);
+            runState.recordFailure(name, Timestamp.DONE, t);
         }
         for (final OutputStream output : outputs)
         {
@@ -1359,19 +1362,19 @@ final class Node extends ScheduleState implements CalculatorContext
     @Override
     public int maxShipmentSize()
     {
-        return graph.config().maxShipmentSize;
+        return runState.config().maxShipmentSize;
     }
 
     @Override
     public long shipmentBytesLeft()
     {
-        return isSource ? Math.max(0, graph.shipmentByteCap() - shipmentBytes) : Long.MAX_VALUE;
+        return isSource ? Math.max(0, runState.shipmentByteCap() - shipmentBytes) : Long.MAX_VALUE;
     }
 
     @Override
     public boolean isCancelled()
     {
-        return graph.isStopping() || subgraph != null && subgraph.cancelled;
+        return runState.isStopping() || subgraph != null && subgraph.cancelled;
     }
 
     @Override
@@ -1389,7 +1392,7 @@ final class Node extends ScheduleState implements CalculatorContext
     @Override
     public void journalNote(final long timestamp, final long value, final String text)
     {
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = runState.journal();
         if (journal != null)
         {
             final Worker on = runningOn;
@@ -1399,7 +1402,7 @@ final class Node extends ScheduleState implements CalculatorContext
 
     private void journalBegin()
     {
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = runState.journal();
         if (journal != null)
         {
             journal.processBegin(runningOn.id, id, inputTimestamp);
@@ -1408,7 +1411,7 @@ final class Node extends ScheduleState implements CalculatorContext
 
     private void journalEnd()
     {
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = runState.journal();
         if (journal != null)
         {
             journal.processEnd(runningOn.id, id, inputTimestamp);
@@ -1420,10 +1423,10 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         drops = drops + 1;
         countByReason(reason, 1);
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            journal.drop(runningOn.id, id, graph.streamId(stream), timestamp, Graph.dropReason(reason));
+            journal.drop(runningOn.id, id, runState.streamId(stream), timestamp, dropReason(reason));
         }
         if (JFR_PROBES && dropEventProbe.isEnabled()) // no event made per drop while no recording wants them
         {
@@ -1436,6 +1439,24 @@ final class Node extends ScheduleState implements CalculatorContext
             {
                 event.commit();
             }
+        }
+    }
+
+    /** The journal's code for a drop reason. */
+    private static int dropReason(final String reason)
+    {
+        switch (reason)
+        {
+            case "policy":
+                return JournalSink.POLICY;
+            case "calculator":
+                return JournalSink.FLOW_LIMIT;
+            case "memory":
+                return JournalSink.MEMORY;
+            case "failure":
+                return JournalSink.FAILURE;
+            default:
+                return JournalSink.CLOSE;
         }
     }
 
@@ -1468,10 +1489,10 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         drops = drops + packets;
         countByReason(reason, packets);
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            journal.drop(runningOn.id, id, -1, timestamp, Graph.dropReason(reason));
+            journal.drop(runningOn.id, id, -1, timestamp, dropReason(reason));
         }
         if (JFR_PROBES && dropEventProbe.isEnabled())
         {
@@ -1496,9 +1517,9 @@ final class Node extends ScheduleState implements CalculatorContext
     {
         final long bytes = payload.capacity();
         final long before = shipmentBytes;
-        if (before > 0 && before + bytes > graph.shipmentByteCap())
+        if (before > 0 && before + bytes > runState.shipmentByteCap())
         {
-            throw MemoryLimitException.shipment(graph, this, stream, before, bytes);
+            throw MemoryLimitException.shipment(this, stream, before, bytes);
         }
         shipmentBytes = before + bytes;
     }
@@ -1517,19 +1538,19 @@ final class Node extends ScheduleState implements CalculatorContext
     @Override
     public long nanoTime()
     {
-        return graph.clock().nanoTime();
+        return runState.clock().nanoTime();
     }
 
     @Override
     public long graphInputNanos(final long timestamp)
     {
-        return graph.graphInputNanos(timestamp);
+        return runState.graphInputNanos(timestamp);
     }
 
     @Override
     public PayloadPool pool()
     {
-        return graph.pool();
+        return runState.pool();
     }
 
     @Override

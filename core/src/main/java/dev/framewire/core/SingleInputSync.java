@@ -29,9 +29,9 @@ final class SingleInputSync extends InputSync
     /** The hint described in the class javadoc: the queue was seen empty and open after the last fill. */
     private boolean seenEmpty;
 
-    SingleInputSync(final Graph graph, final InputPort port)
+    SingleInputSync(final InputPort port)
     {
-        super(graph, new InputPort[]{port}, false);
+        super(new InputPort[]{port}, false);
         this.port = port;
         this.queue = port.queue;
     }

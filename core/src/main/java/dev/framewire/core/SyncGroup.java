@@ -93,7 +93,7 @@ final class SyncGroup
      * Fills the group's ports for an input timestamp: the packet at it, or an empty input carrying
      * the highest settled timestamp.
      */
-    void fill(final long timestamp, final Graph graph)
+    void fill(final long timestamp)
     {
         for (final InputPort port : ports)
         {

@@ -16,9 +16,9 @@ final class SyncSetsSync extends InputSync
     private int readyGroup = -1;
     private long readyTimestamp = Timestamp.DONE;
 
-    SyncSetsSync(final Graph graph, final InputPort[] ports, final SyncGroup[] groups, final boolean processBounds)
+    SyncSetsSync(final InputPort[] ports, final SyncGroup[] groups, final boolean processBounds)
     {
-        super(graph, ports, processBounds);
+        super(ports, processBounds);
         this.groups = groups;
         this.closed = new boolean[groups.length];
         this.open = groups.length;
@@ -59,7 +59,7 @@ final class SyncSetsSync extends InputSync
     @Override
     long fill(final long timestamp)
     {
-        groups[readyGroup].fill(timestamp, graph);
+        groups[readyGroup].fill(timestamp);
         for (int i = 0; i < groups.length; i++)
         {
             if (i != readyGroup)
