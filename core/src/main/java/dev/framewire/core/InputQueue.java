@@ -162,17 +162,6 @@ final class InputQueue extends InputQueuePad3
         final int port,
         final boolean backEdge,
         final int capacity,
-        final int limit)
-    {
-        this(streamName, consumer, port, backEdge, capacity, limit, 1);
-    }
-
-    InputQueue(
-        final String streamName,
-        final Node consumer,
-        final int port,
-        final boolean backEdge,
-        final int capacity,
         final int limit,
         final int roomBatch)
     {
