@@ -131,21 +131,18 @@ public final class Graph implements AutoCloseable
      */
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private boolean completionWanted;
-    private volatile boolean stopping;
     private volatile boolean cancelled;
     private volatile boolean paused;
     private volatile boolean finished;
     private volatile int idleWaiters;
     private Thread guard;
     private volatile boolean recordsArrivals;
-    /** Whether nodes time their {@code process} calls ({@link #timeProcessCalls()}); set before start. */
-    boolean timesProcessCalls;
     /** The memory budget's soft and hard limits as they bear on this run. */
     final MemoryGovernor memory;
     /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
     private final long shipmentByteCap;
     /** What the graph's nodes, the subgraphs' too, see of it: made before any node. */
-    final NodeRunState runState = new RunState();
+    final RunState runState = new RunState();
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -475,7 +472,7 @@ public final class Graph implements AutoCloseable
     {
         if (!finished)
         {
-            return cancelled ? "being cancelled" : stopping ? "failing" : "running";
+            return cancelled ? "being cancelled" : runState.stopping ? "failing" : "running";
         }
         return (failureHandling.runFailed() ? "over: it failed" : cancelled ? "over: it was cancelled" :
             "over: it is done") + (closed ? ", and the graph is closed" : "");
@@ -501,7 +498,7 @@ public final class Graph implements AutoCloseable
     public void timeProcessCalls()
     {
         checkNotStarted("timeProcessCalls");
-        timesProcessCalls = true;
+        runState.timesProcessCalls = true;
     }
 
     /**
@@ -871,7 +868,7 @@ public final class Graph implements AutoCloseable
             idleWaiters++;
             try
             {
-                while (!isIdle() && !stopping)
+                while (!isIdle() && !runState.stopping)
                 {
                     idleLock.wait(10);
                 }
@@ -1417,7 +1414,7 @@ public final class Graph implements AutoCloseable
 
     boolean isStopping()
     {
-        return stopping;
+        return runState.stopping;
     }
 
     boolean isPaused()
@@ -1487,7 +1484,7 @@ public final class Graph implements AutoCloseable
 
     boolean sourceMayRun(final Node node)
     {
-        if (node.lifecycle != Node.OPEN || !sourceActive(node) || stopping || node.retry.retryAtNanos != 0 ||
+        if (node.lifecycle != Node.OPEN || !sourceActive(node) || runState.stopping || node.retry.retryAtNanos != 0 ||
             node.isThrottled())
         {
             return false;
@@ -1609,7 +1606,7 @@ public final class Graph implements AutoCloseable
         do
         {
             open = openNodes.get();
-            if (open == 0 || finished || stopping)
+            if (open == 0 || finished || runState.stopping)
             {
                 return false;
             }
@@ -1672,7 +1669,7 @@ public final class Graph implements AutoCloseable
     {
         synchronized (idleLock)
         {
-            if (!isIdle() || stopping)
+            if (!isIdle() || runState.stopping)
             {
                 return;
             }
@@ -1845,7 +1842,7 @@ public final class Graph implements AutoCloseable
     /** Any thread: the run stops (a failure, a cancel); the workers are woken to see it. */
     void stop()
     {
-        stopping = true;
+        runState.stopping = true;
         for (final Worker worker : workers)
         {
             worker.wake();
@@ -1874,7 +1871,7 @@ public final class Graph implements AutoCloseable
         {
             return;
         }
-        stopping = true;
+        runState.stopping = true;
         for (final Worker worker : workers)
         {
             worker.wake();
@@ -1921,10 +1918,19 @@ public final class Graph implements AutoCloseable
      * rather than {@code Graph implements NodeRunState}: an interface's methods are public, and the
      * graph's public API would gain them.
      *
-     * <p>Threading: as {@link NodeRunState} says per method; it holds no state of its own.
+     * <p>It holds the two fields a node reads on every run itself, so that a node reads them one
+     * load away, as it read the graph's: whether the run is stopping (written by the graph when it
+     * fails, is cancelled or ends) and whether calls are timed (set before the start).
+     *
+     * <p>Threading: as {@link NodeRunState} says per method.
      */
-    private final class RunState implements NodeRunState
+    final class RunState implements NodeRunState
     {
+        /** Set once when the run fails, is cancelled or ends; read by every worker per node run. */
+        volatile boolean stopping;
+        /** Whether nodes time their {@code process} calls ({@link Graph#timeProcessCalls()}); set before start. */
+        boolean timesProcessCalls;
+
         @Override
         public boolean isStopping()
         {

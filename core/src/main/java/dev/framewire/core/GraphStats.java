@@ -394,7 +394,7 @@ public final class GraphStats
 
     private void fill()
     {
-        processCallsTimed = graph.timesProcessCalls;
+        processCallsTimed = graph.runState.timesProcessCalls;
         for (final NodeStats node : nodes)
         {
             node.fill();

@@ -9,12 +9,12 @@ import org.agrona.concurrent.NanoClock;
  * stop flag, the journal, the clock, the memory governor and pool, the source gate, and the calls a
  * node makes as it opens, closes and fails. A node sees its graph only through it.
  *
- * <p>One implementation, the graph's own ({@link Graph#runState}), which delegates to the graph: C2
- * devirtualises the calls, and each one reads what the graph's field or method read, with the same
- * (volatile or plain) semantics; it costs one more load of a final field (the view's graph) than
- * the graph's own field, and no allocation, lock or volatile read of its own. It is not
- * {@code Graph} itself, whose public API would then gain these methods: an interface's methods
- * are public.
+ * <p>One implementation, the graph's own ({@link Graph#runState}): C2 devirtualises the calls.
+ * The two a node makes on every run, {@link #isStopping()} and {@link #timesProcessCalls()}, read
+ * fields of the implementation itself, one load away from the node as the graph's were; the rest
+ * delegate to the graph with the same (volatile or plain) semantics, one load further. None
+ * allocates or locks. It is not {@code Graph} itself, whose public API would then gain these
+ * methods: an interface's methods are public.
  *
  * <p>Threading: as each method says. A node's own steps run on its worker (one at a time, see
  * {@link Node}); its {@code process} calls with {@code max_in_flight} above 1 run on a lane's runner.
