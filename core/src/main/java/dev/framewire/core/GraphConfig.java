@@ -718,8 +718,9 @@ public final class GraphConfig
          * consumer stops taking packets (its node goes idle, because it is not ready or has
          * closed), whichever comes first; so nothing waits on room that no one will hand out, and
          * the deadlock check sees what it does under MediaPipe's rule. A producer not held back
-         * still adds whenever the queue is below its limit, and no queue ever holds more than
-         * its limit. Queues read by an {@code OutputPoller} keep MediaPipe's rule.
+         * still adds whenever the queue is below its limit, and a batch never lets a queue hold
+         * more than it could under MediaPipe's rule. Queues read by an {@code OutputPoller} keep
+         * MediaPipe's rule.
          *
          * @param packets 1 or more; at or above a queue's limit, that queue hands room out only
          *                once it is empty.

@@ -345,11 +345,6 @@ final class Node extends ScheduleState implements CalculatorContext
      */
     private void handOutRoomOnIdle()
     {
-        final InputPort[] inputs = this.inputs;
-        if (inputs == null)
-        {
-            return;
-        }
         for (final InputPort port : inputs)
         {
             if (port.queue.handOutRoomOnIdle())
