@@ -314,7 +314,7 @@ final class FailureHandling
         if (journal != null)
         {
             int nodeId = -1;
-            for (final Node node : graph.nodes)
+            for (final Node node : graph.nodes())
             {
                 if (node.name.equals(where))
                 {

@@ -1,29 +1,22 @@
 package dev.framewire.core;
 
 import dev.framewire.offheap.Payload;
-import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.core.journal.JournalProvider;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.MemoryBudget;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
-import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.NanoClock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,33 +68,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Graph implements AutoCloseable
 {
-    private static final Logger LOG = LoggerFactory.getLogger(Graph.class);
-
     private final GraphConfig config;
     private final GraphPlan plan;
     private final PayloadPool pool;
     private final boolean ownPool;
-    /**
-     * Every node, the graph's own first (index = id) and then those of hot-plugged subgraphs:
-     * copied on write by {@link Hotplug} under the hot-plug lock, read by any thread.
-     */
-    volatile Node[] nodes;
-    /** The graph's own nodes: what {@link #allOpened} waits for. */
-    private final int staticNodeCount;
     /** The graph's own nodes, by id. */
     private final Node[] ownNodes;
-    /** Every source node, the subgraphs' too; copied on write by {@link Hotplug} under the hot-plug lock. */
-    volatile Node[] sourceNodes;
+    /** Who runs what and when: the workers, every node and queue, pause, idle and the deadlock check. */
+    final Scheduler scheduler;
     /** Graph input streams by name, the subgraphs' too; copied on write by {@link Hotplug} under the hot-plug lock. */
     volatile Map<String, GraphInput> inputs;
     private final Map<String, OutputStream> producers = new HashMap<>();
-    /** Every node input and poller queue; written under the hot-plug lock (or before the start). */
-    private final List<InputQueue> queues = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The subgraphs added at run time, and the hot-plug lock. */
     private final Hotplug hotplug;
     private final List<OutputPoller> pollers = new ArrayList<>();
-    private final List<Worker> workers = new ArrayList<>();
-    private final List<AgentRunner> runners = new ArrayList<>();
     /**
      * Stream name to the journal's stream id, in producer order (graph inputs first), then the
      * hot-plugged subgraphs' streams while they are in (see {@link SubgraphJournal}).
@@ -112,17 +92,12 @@ public final class Graph implements AutoCloseable
     /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
     JournalProvider journalProvider;
 
-    final AtomicInteger inputWaiters = new AtomicInteger();
-    private final AtomicInteger openedNodes = new AtomicInteger();
+    /** Nodes not closed yet, the subgraphs' too: the run ends when none is left. */
     private final AtomicInteger openNodes = new AtomicInteger();
-    private final int[] openSourcesByLayer;
-    private volatile int lowestOpenLayer;
-    private volatile boolean allOpened;
 
     /** What happens when something fails, and the run's failures. */
     private final FailureHandling failureHandling;
     private final CountDownLatch done = new CountDownLatch(1);
-    private final Object idleLock = new Object();
     private volatile boolean started;
     private volatile boolean closed;
     /**
@@ -132,9 +107,7 @@ public final class Graph implements AutoCloseable
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private boolean completionWanted;
     private volatile boolean cancelled;
-    private volatile boolean paused;
     private volatile boolean finished;
-    private volatile int idleWaiters;
     private Thread guard;
     private volatile boolean recordsArrivals;
     /** The memory budget's soft and hard limits as they bear on this run. */
@@ -169,25 +142,18 @@ public final class Graph implements AutoCloseable
         this.ownPool = pool == null;
         this.pool = pool != null ? pool : new PayloadPool(
             config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
-        this.memory = new MemoryGovernor(this.pool.budget(), this::scheduleSources);
+        this.memory = new MemoryGovernor(this.pool.budget(), runState::scheduleSources);
         this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes, this.pool.budget());
         final Node[] nodes = new Node[plan.nodeCount];
-        this.nodes = nodes;
-        this.ownNodes = nodes;
-        this.staticNodeCount = plan.nodeCount;
-        this.hotplug = new Hotplug(this, config, plan, nodes, producers, queues, workers, streamIds);
-        this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
-
-        int maxLayer = 0;
         for (int i = 0; i < plan.nodeCount; i++)
         {
-            final NodeConfig nodeConfig = config.nodes.get(i);
-            nodes[i] = new Node(runState, i, nodeConfig, plan.calculators[i], plan.options[i], plan.contracts[i],
-                plan.inputSpecs[i].length == 0, null);
-            maxLayer = Math.max(maxLayer, nodeConfig.sourceLayer);
+            nodes[i] = new Node(runState, i, config.nodes.get(i), plan.calculators[i], plan.options[i],
+                plan.contracts[i], plan.inputSpecs[i].length == 0, null);
         }
-        this.openSourcesByLayer = new int[maxLayer + 1];
-        this.sourceNodes = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
+        this.ownNodes = nodes;
+        this.scheduler = new Scheduler(config, plan, runState, memory, nodes);
+        this.hotplug = new Hotplug(this, config, plan, nodes, producers, scheduler, streamIds);
+        this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
         final Map<String, GraphInput> inputs = new LinkedHashMap<>();
         for (int k = 0; k < config.inputStreams.size(); k++)
         {
@@ -195,7 +161,7 @@ public final class Graph implements AutoCloseable
             inputs.put(input.name, input);
             producers.put(input.name, input.stream);
         }
-        this.inputs = java.util.Collections.unmodifiableMap(inputs);
+        this.inputs = Collections.unmodifiableMap(inputs);
         for (final Node node : nodes)
         {
             final StreamSpec[] specs = plan.outputSpecs[node.id];
@@ -205,10 +171,6 @@ public final class Graph implements AutoCloseable
                 node.outputs[o] = new OutputStream(this, node, o, specs[o]);
                 producers.put(specs[o].name, node.outputs[o]);
             }
-            if (node.isSource)
-            {
-                openSourcesByLayer[node.sourceLayer]++;
-            }
         }
         for (final Node node : nodes)
         {
@@ -216,10 +178,9 @@ public final class Graph implements AutoCloseable
             node.inputs = new InputPort[specs.length];
             for (int p = 0; p < specs.length; p++)
             {
-                final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[node.id][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name), config.roomBatch);
                 final int producer = plan.producers.get(specs[p].name);
-                queue.producer = producer >= 0 ? nodes[producer] : null;
+                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : null, node, p,
+                    plan.backEdges[node.id][p], config.queueHardCap, plan.queueLimit(specs[p].name), config.roomBatch);
                 attach(producers.get(specs[p].name), queue);
                 node.inputs[p] = new InputPort(node, p, specs[p], queue);
             }
@@ -235,16 +196,7 @@ public final class Graph implements AutoCloseable
             streamIds.put(stream, id);
             producers.get(stream).streamId = id;
         }
-        lowestOpenLayer = lowestLayer();
-        makeWorkers();
-        for (final InputQueue queue : queues)
-        {
-            final Node consumer = queue.consumer;
-            if (queue.producer == null && consumer != null && consumer.shared == null && consumer.worker.polls())
-            {
-                consumer.worker.poll(queue);
-            }
-        }
+        scheduler.makeWorkers();
     }
 
     /**
@@ -274,7 +226,7 @@ public final class Graph implements AutoCloseable
 
     private void attach(final OutputStream producer, final InputQueue queue)
     {
-        attach(producer, queue, queues);
+        attach(producer, queue, scheduler.queues);
     }
 
     /** Before the producer runs: {@code queue} consumes its stream. */
@@ -283,95 +235,6 @@ public final class Graph implements AutoCloseable
         producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
         producer.mirrors[producer.mirrors.length - 1] = queue;
         into.add(queue);
-    }
-
-    private void makeWorkers()
-    {
-        final Map<String, ExecutorConfig> executors = new LinkedHashMap<>();
-        executors.put(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK));
-        executors.putAll(config.executors);
-        for (final Map.Entry<String, ExecutorConfig> e : executors.entrySet())
-        {
-            final List<Node> members = new ArrayList<>();
-            for (final int v : plan.topoOrder)
-            {
-                if (nodes[v].config.executor.equals(e.getKey()))
-                {
-                    members.add(nodes[v]);
-                }
-            }
-            if (members.isEmpty())
-            {
-                continue;
-            }
-            final ExecutorConfig executor = e.getValue();
-            int calls = 0; // a max_in_flight node may keep that many workers busy
-            for (final Node member : members)
-            {
-                calls += member.config.maxInFlight;
-            }
-            final int count = Math.min(executor.workers(), calls);
-            final int[] cpus = executor.cpus();
-            final Worker[] group = new Worker[count];
-            for (int w = 0; w < count; w++)
-            {
-                group[w] = new Worker(this, "framewire-" + e.getKey() + "-" + w, e.getKey(), members.size(), executor,
-                    w < cpus.length ? cpus[w] : -1);
-                group[w].id = workers.size();
-                workers.add(group[w]);
-            }
-            for (int m = 0; m < members.size(); m++)
-            {
-                members.get(m).worker = group[m % count];
-                members.get(m).worker.placed++;
-                members.get(m).runningOn = members.get(m).worker;
-                if (members.get(m).isSource)
-                {
-                    members.get(m).worker.addSource(members.get(m));
-                }
-            }
-            bindLanes(members, group);
-        }
-    }
-
-    /**
-     * Gives each {@code max_in_flight} node its lanes, and the executor's workers the queues they
-     * share for those nodes' steps and calls.
-     */
-    private static void bindLanes(final List<Node> members, final Worker[] group)
-    {
-        int nodes = 0;
-        int lanes = 0;
-        for (final Node member : members)
-        {
-            if (member.config.maxInFlight > 1)
-            {
-                nodes++;
-                lanes += member.config.maxInFlight;
-            }
-        }
-        if (nodes == 0)
-        {
-            return;
-        }
-        final SharedCalls shared = new SharedCalls(group, nodes, lanes);
-        for (final Worker worker : group)
-        {
-            worker.shared = shared;
-        }
-        for (final Node member : members)
-        {
-            final int calls = member.config.maxInFlight;
-            if (calls > 1)
-            {
-                member.shared = shared;
-                member.lanes = new Lane[calls];
-                for (int i = 0; i < calls; i++)
-                {
-                    member.lanes[i] = new Lane(member);
-                }
-            }
-        }
     }
 
     /**
@@ -421,9 +284,9 @@ public final class Graph implements AutoCloseable
     {
         checkNotStarted("poller");
         final OutputStream producer = producerOf(stream);
-        final InputQueue queue = new InputQueue(stream, null, -1, false, config.queueHardCap, plan.queueLimit(stream), 1);
-        final Integer id = plan.producers.get(stream);
-        queue.producer = id >= 0 ? nodes[id] : null;
+        final int id = plan.producers.get(stream);
+        final InputQueue queue = new InputQueue(stream, id >= 0 ? ownNodes[id] : null, null, -1, false,
+            config.queueHardCap, plan.queueLimit(stream), 1);
         final OutputPoller poller = new OutputPoller(this, queue);
         queue.poller = poller;
         attach(producer, queue);
@@ -523,7 +386,8 @@ public final class Graph implements AutoCloseable
     public void start(final Map<String, ?> sidePackets)
     {
         checkStartable();
-        journalProvider = config.journal != null ? journalProvider() : null;
+        final Node[] nodes = scheduler.nodes; // the graph's own: no subgraph is added before the start
+        journalProvider = config.journal != null ? EngineJournal.provider() : null;
         JvmFlags.check(journalProvider);
         final List<String> missing = new ArrayList<>();
         for (final Node node : nodes)
@@ -546,10 +410,10 @@ public final class Graph implements AutoCloseable
                 "; given were " + sidePackets.keySet());
         }
         wireBackpressure();
-        makeLocalNodes();
+        scheduler.makeLocalNodes();
         if (config.journal != null)
         {
-            journal = openJournal();
+            journal = EngineJournal.open(journalProvider, config, scheduler.nodes, streamIds, scheduler.workers);
         }
         for (int i = 0; i < nodes.length; i++)
         {
@@ -564,21 +428,7 @@ public final class Graph implements AutoCloseable
             }
         }
         openNodes.set(nodes.length);
-        for (final Worker worker : workers)
-        {
-            final AgentRunner runner = new AgentRunner(worker.idleStrategy, this::onWorkerError, null, worker);
-            runners.add(runner);
-            AgentRunner.startOnThread(runner, r ->
-            {
-                final Thread thread = new Thread(r, worker.name);
-                thread.setDaemon(true);
-                return thread;
-            });
-        }
-        for (final Node node : nodes)
-        {
-            node.schedule();
-        }
+        scheduler.start();
         if (nodes.length == 0)
         {
             checkFinishedWithoutNodes();
@@ -591,26 +441,6 @@ public final class Graph implements AutoCloseable
         }
     }
 
-    /**
-     * Before the workers start: the nodes that only their own worker schedules get a local state,
-     * with no atomic operation per run ({@link ScheduleState#makeLocal()}).
-     */
-    private void makeLocalNodes()
-    {
-        final Set<Node> heldBack = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (final InputQueue queue : queues)
-        {
-            heldBack.addAll(Arrays.asList(queue.wakeOnRoom));
-        }
-        for (final Node node : nodes)
-        {
-            if (node.schedulesOnlyFromItsWorker(heldBack))
-            {
-                node.makeLocal();
-            }
-        }
-    }
-
     /** Who waits on which queue: MediaPipe's upstream sources, and BMF's producers when asked. */
     private void wireBackpressure()
     {
@@ -619,7 +449,7 @@ public final class Graph implements AutoCloseable
         {
             planInputs[k] = inputs.get(config.inputStreams.get(k));
         }
-        wireBackpressure(queues, plan, nodes, planInputs);
+        wireBackpressure(scheduler.queues, plan, ownNodes, planInputs);
     }
 
     /**
@@ -659,8 +489,7 @@ public final class Graph implements AutoCloseable
                 wakeNodes.add(queue.producer);
                 nodeQueues.computeIfAbsent(queue.producer, n -> new ArrayList<>()).add(queue);
             }
-            queue.wakeOnRoom = wakeNodes.toArray(new Node[0]);
-            queue.wakeInputsOnRoom = wakeInputs.toArray(new GraphInput[0]);
+            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
         }
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
@@ -840,7 +669,7 @@ public final class Graph implements AutoCloseable
 
     private void checkFinishedWithoutNodes()
     {
-        if (staticNodeCount == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))
+        if (ownNodes.length == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))
         {
             finish();
         }
@@ -855,7 +684,7 @@ public final class Graph implements AutoCloseable
      */
     public void waitUntilIdle() throws InterruptedException
     {
-        for (final Node node : nodes)
+        for (final Node node : scheduler.nodes)
         {
             if (node.isSource)
             {
@@ -863,21 +692,7 @@ public final class Graph implements AutoCloseable
                     "(node '" + node.name + "'); use waitUntilDone()");
             }
         }
-        synchronized (idleLock)
-        {
-            idleWaiters++;
-            try
-            {
-                while (!isIdle() && !runState.stopping)
-                {
-                    idleLock.wait(10);
-                }
-            }
-            finally
-            {
-                idleWaiters--;
-            }
-        }
+        scheduler.waitUntilIdle();
     }
 
     /**
@@ -1019,7 +834,7 @@ public final class Graph implements AutoCloseable
      */
     public void pause()
     {
-        paused = true;
+        scheduler.pause();
     }
 
     /**
@@ -1027,11 +842,7 @@ public final class Graph implements AutoCloseable
      */
     public void resume()
     {
-        paused = false;
-        for (final Worker worker : workers)
-        {
-            worker.wake();
-        }
+        scheduler.resume();
     }
 
     /**
@@ -1087,7 +898,7 @@ public final class Graph implements AutoCloseable
      */
     public long dropCount(final String node)
     {
-        for (final Node n : nodes)
+        for (final Node n : scheduler.nodes)
         {
             if (n.name.equals(node))
             {
@@ -1158,7 +969,7 @@ public final class Graph implements AutoCloseable
     private List<String> nodeNames()
     {
         final List<String> names = new ArrayList<>();
-        for (final Node n : nodes)
+        for (final Node n : scheduler.nodes)
         {
             names.add(n.name);
         }
@@ -1357,13 +1168,13 @@ public final class Graph implements AutoCloseable
     /** The nodes, in config order: for reports and the watchdog. */
     Node[] nodes()
     {
-        return nodes;
+        return scheduler.nodes;
     }
 
     /** Every node input and poller queue: for reports. */
     List<InputQueue> queues()
     {
-        return queues;
+        return scheduler.queues;
     }
 
     /** The output pollers: for reports. */
@@ -1375,7 +1186,7 @@ public final class Graph implements AutoCloseable
     /** The workers of every executor: for reports and the watchdog. */
     List<Worker> workers()
     {
-        return workers;
+        return scheduler.workers;
     }
 
     /** Whether the run has finished (the watchdog's stop signal). */
@@ -1417,94 +1228,9 @@ public final class Graph implements AutoCloseable
         return runState.stopping;
     }
 
-    boolean isPaused()
-    {
-        return paused;
-    }
-
     boolean isStarted()
     {
         return started;
-    }
-
-    /**
-     * Worker: it ran out of work. If someone waits for the graph to be idle, or sources are held
-     * back (a deadlock is possible), look whether the whole graph is idle. No counter of busy nodes
-     * is kept: it was a graph-wide atomic written twice per node run, a line every worker and graph
-     * input bounced. Of several workers going idle at once, at least one sees the others idle: each
-     * one's last node went idle with a CAS before it looks.
-     */
-    void onWorkerIdle()
-    {
-        if (idleWaiters == 0 && !hasHeldBackSources())
-        {
-            return;
-        }
-        if (!isIdle())
-        {
-            return;
-        }
-        if (idleWaiters > 0)
-        {
-            synchronized (idleLock)
-            {
-                idleLock.notifyAll();
-            }
-        }
-        if (hasHeldBackSources())
-        {
-            checkDeadlock();
-        }
-    }
-
-    /**
-     * Any thread: whether no node is queued or running and no {@code max_in_flight} call is in
-     * flight. A scan of the nodes' states, for the idle waiters, the deadlock check and the guard,
-     * never on the per-packet path.
-     */
-    boolean isIdle()
-    {
-        // indexed: no iterator, since the timeout guard asks every tick for the life of the run
-        for (int i = 0, n = workers.size(); i < n; i++)
-        {
-            if (workers.get(i).hasUnseenInput()) // first: a worker schedules a node before it marks its input seen
-            {
-                return false;
-            }
-        }
-        for (final Node node : nodes)
-        {
-            if (node.state() != Node.IDLE || node.callsInFlight() != 0)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    boolean sourceMayRun(final Node node)
-    {
-        if (node.lifecycle != Node.OPEN || !sourceActive(node) || runState.stopping || node.retry.retryAtNanos != 0 ||
-            node.isThrottled())
-        {
-            return false;
-        }
-        return !memory.holdsSourcesBack();
-    }
-
-    /**
-     * Whether a source's turn has come: the graph's own once every node of the graph opened and
-     * its layer is the lowest still open; a hot-plugged subgraph's once every node of its subgraph
-     * opened, until the subgraph is removed (layers order the graph's own sources only).
-     */
-    private boolean sourceActive(final Node node)
-    {
-        final Subgraph subgraph = node.subgraph;
-        if (subgraph != null)
-        {
-            return subgraph.allOpened && !subgraph.draining;
-        }
-        return allOpened && node.sourceLayer == lowestOpenLayer;
     }
 
     // failure handling: the engine's calls, which FailureHandling answers
@@ -1546,7 +1272,7 @@ public final class Graph implements AutoCloseable
     /** A node by name, the subgraphs' too. */
     Node node(final String name)
     {
-        for (final Node n : nodes)
+        for (final Node n : scheduler.nodes)
         {
             if (n.name.equals(name))
             {
@@ -1563,11 +1289,7 @@ public final class Graph implements AutoCloseable
             node.subgraph.onNodeOpened();
             return;
         }
-        if (openedNodes.incrementAndGet() == staticNodeCount)
-        {
-            allOpened = true;
-            scheduleSources();
-        }
+        scheduler.onOwnNodeOpened();
     }
 
     void onNodeClosed(final Node node)
@@ -1579,16 +1301,7 @@ public final class Graph implements AutoCloseable
         }
         if (node.isSource && subgraph == null)
         {
-            synchronized (openSourcesByLayer)
-            {
-                openSourcesByLayer[node.sourceLayer]--;
-                final int lowest = lowestLayer();
-                if (lowest != lowestOpenLayer)
-                {
-                    lowestOpenLayer = lowest;
-                    scheduleSources();
-                }
-            }
+            scheduler.onOwnSourceClosed(node);
         }
         if (openNodes.decrementAndGet() == 0)
         {
@@ -1615,208 +1328,6 @@ public final class Graph implements AutoCloseable
         return true;
     }
 
-    private int lowestLayer()
-    {
-        for (int layer = 0; layer < openSourcesByLayer.length; layer++)
-        {
-            if (openSourcesByLayer[layer] > 0)
-            {
-                return layer;
-            }
-        }
-        return Integer.MAX_VALUE;
-    }
-
-    private void scheduleSources()
-    {
-        for (final Node node : sourceNodes)
-        {
-            node.schedule();
-        }
-    }
-
-    private boolean hasHeldBackSources()
-    {
-        if (inputWaiters.get() > 0)
-        {
-            return true;
-        }
-        for (final Node node : sourceNodes)
-        {
-            if (node.lifecycle == Node.OPEN && sourceActive(node) && node.isThrottled())
-            {
-                return true;
-            }
-        }
-        if (config.backpressure == Backpressure.ALL_NODES)
-        {
-            for (final InputQueue queue : queues)
-            {
-                if (queue.consumer != null && queue.isFull())
-                {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Any thread: if the whole graph is idle while sources are held back by full queues, that is a
-     * deadlock: report it, or raise the full queues' limits (MediaPipe's deadlock avoidance).
-     */
-    void checkDeadlock()
-    {
-        synchronized (idleLock)
-        {
-            if (!isIdle() || runState.stopping)
-            {
-                return;
-            }
-            final List<InputQueue> full = new ArrayList<>();
-            for (final InputQueue queue : queues)
-            {
-                // A poller's queue is drained by a thread outside the scheduler: full, it holds
-                // sources back, but an idle scheduler is not a deadlock while it waits on it.
-                if (queue.consumer != null && queue.isFull() && heldBack(queue))
-                {
-                    full.add(queue);
-                }
-            }
-            if (full.isEmpty())
-            {
-                return;
-            }
-            if (config.reportDeadlock)
-            {
-                final StringBuilder sb = new StringBuilder("deadlock: the graph is idle while sources wait on full queues:");
-                for (final InputQueue queue : full)
-                {
-                    sb.append("\n  ").append(queue);
-                    if (queue.consumer != null && !"factory".equals(queue.consumer.config.calculator()))
-                    {
-                        // the calculator too, as MediaPipe's report names it (its node names are calculator names)
-                        sb.append(" (").append(queue.consumer.config.calculator()).append(')');
-                    }
-                    sb.append(": ").append(queue.size()).append(" queued, limit ").append(queue.limit);
-                }
-                sb.append("\nraise max_queue_size of these streams, or turn report_deadlock off to raise them as needed");
-                ReportEvent.emit("deadlock", sb.toString());
-                fail("graph", Timestamp.UNSET, new IllegalStateException(sb.toString()));
-                return;
-            }
-            for (final InputQueue queue : full)
-            {
-                final int raised = queue.size() + 1;
-                if (raised > queue.capacity())
-                {
-                    fail("graph", Timestamp.UNSET, new QueueOverflowException("deadlock avoidance cannot raise the " +
-                        "limit of " + queue + " to " + raised + ": past its hard cap of " + queue.capacity() +
-                        " packets; the graph waits on itself (a join whose other input never settles?)"));
-                    return;
-                }
-                LOG.warn("Resolved a deadlock by raising max_queue_size of {} from {} to {}", queue, queue.limit, raised);
-                ReportEvent.emit("deadlock-resolved", "raised max_queue_size of " + queue + " from " + queue.limit +
-                    " to " + raised);
-                queue.raiseLimit(raised);
-            }
-        }
-    }
-
-    private boolean heldBack(final InputQueue queue)
-    {
-        for (final Node node : queue.wakeOnRoom)
-        {
-            if (node.lifecycle == Node.OPEN)
-            {
-                return true;
-            }
-        }
-        for (final GraphInput input : queue.wakeInputsOnRoom)
-        {
-            if (!input.isClosed())
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The artifact that holds the journal, as a user adds it to a build. */
-    private static final String JOURNAL_ARTIFACT = "dev.framewire:framewire-journal";
-
-    /**
-     * The journal's implementation, found with {@link ServiceLoader}: through the thread's context
-     * class loader, as {@link CalculatorRegistry} finds calculators, then through core's own.
-     *
-     * @throws IllegalStateException when none is on the class path, saying which artifact to add.
-     */
-    static JournalProvider journalProvider()
-    {
-        final ClassLoader context = Thread.currentThread().getContextClassLoader();
-        if (context != null)
-        {
-            for (final JournalProvider provider : ServiceLoader.load(JournalProvider.class, context))
-            {
-                return provider;
-            }
-        }
-        for (final JournalProvider provider : ServiceLoader.load(JournalProvider.class, Graph.class.getClassLoader()))
-        {
-            return provider;
-        }
-        throw new IllegalStateException("the graph's config asks for a journal (GraphConfig.Builder.journal), but no " +
-            "journal is on the class path: the journal is the artifact " + JOURNAL_ARTIFACT + ", apart from " +
-            "framewire-core so that an application that does not journal does not carry Chronicle Queue. Add it to " +
-            "the application's dependencies (Maven: <dependency><groupId>dev.framewire</groupId><artifactId>" +
-            "framewire-journal</artifactId></dependency>, the version of framewire-core, or from framewire-bom), or " +
-            "build the config without a journal");
-    }
-
-    private JournalSink openJournal()
-    {
-        String text;
-        try
-        {
-            text = GraphConfigText.write(config);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            text = "# this config has no text form: " + ex.getMessage() + "\n";
-        }
-        final String[] nodeNames = new String[nodes.length];
-        final int[][] nodeInputs = new int[nodes.length][];
-        for (final Node node : nodes)
-        {
-            nodeNames[node.id] = node.name;
-            nodeInputs[node.id] = new int[node.inputs.length];
-            for (int p = 0; p < node.inputs.length; p++)
-            {
-                nodeInputs[node.id][p] = streamIds.get(node.inputs[p].streamName);
-            }
-        }
-        final String[] streamNames = new String[streamIds.size()];
-        streamIds.forEach((name, id) -> streamNames[id] = name);
-        final String[] workerNames = new String[workers.size()];
-        for (final Worker worker : workers)
-        {
-            workerNames[worker.id] = worker.name;
-        }
-        final String version = Graph.class.getPackage().getImplementationVersion();
-        final JournalSink sink = journalProvider.open(config.journal);
-        try
-        {
-            sink.runStart(text, version != null ? version : "development build", nodeNames, streamNames, workerNames,
-                nodeInputs);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            sink.close();
-            throw ex;
-        }
-        return sink;
-    }
-
     /** The journal's id of a stream, or -1 (for a drop of a whole input set, named ""). */
     int streamId(final String stream)
     {
@@ -1824,36 +1335,14 @@ public final class Graph implements AutoCloseable
         return id == null ? -1 : id;
     }
 
-    /** The journal's marker for an engine value: long and double packets keep their bits in the word. */
-    static Object journalValue(final Object value)
-    {
-        if (value == InputQueue.LONG)
-        {
-            return JournalSink.LONG;
-        }
-        return value == InputQueue.DOUBLE ? JournalSink.DOUBLE : value;
-    }
-
-    private void onWorkerError(final Throwable t)
-    {
-        fail("worker", Timestamp.UNSET, t);
-    }
-
     /** Any thread: the run stops (a failure, a cancel); the workers are woken to see it. */
     void stop()
     {
         runState.stopping = true;
-        for (final Worker worker : workers)
-        {
-            worker.wake();
-        }
+        scheduler.onStop();
         for (final OutputPoller poller : pollers)
         {
             poller.wake();
-        }
-        synchronized (idleLock)
-        {
-            idleLock.notifyAll();
         }
         finish();
     }
@@ -1867,27 +1356,17 @@ public final class Graph implements AutoCloseable
 
     private synchronized void stopWorkers() throws InterruptedException
     {
-        if (runners.isEmpty())
+        if (!scheduler.stopWorkers())
         {
             return;
         }
-        runState.stopping = true;
-        for (final Worker worker : workers)
-        {
-            worker.wake();
-        }
-        for (final AgentRunner runner : runners)
-        {
-            runner.close();
-        }
-        runners.clear();
         if (guard != null)
         {
             guard.interrupt();
             guard.join();
         }
         // Workers have stopped: this thread now owns every node. Release what the run still holds.
-        for (final Node node : nodes)
+        for (final Node node : scheduler.nodes)
         {
             node.releaseLanes();
             node.closeAfterStop();
@@ -1897,7 +1376,7 @@ public final class Graph implements AutoCloseable
                 output.discardStaged();
             }
         }
-        for (final InputQueue queue : queues)
+        for (final InputQueue queue : scheduler.queues)
         {
             if (queue.consumer != null)
             {
@@ -1994,7 +1473,7 @@ public final class Graph implements AutoCloseable
         @Override
         public boolean sourceMayRun(final Node source)
         {
-            return Graph.this.sourceMayRun(source);
+            return scheduler.sourceMayRun(source);
         }
 
         @Override
@@ -2020,6 +1499,21 @@ public final class Graph implements AutoCloseable
         public void recordFailure(final String where, final long timestamp, final Throwable cause)
         {
             Graph.this.recordFailure(where, timestamp, cause);
+        }
+
+        /** Any thread, once the run has started: every source looks whether it may run now (the memory budget's call). */
+        void scheduleSources()
+        {
+            scheduler.scheduleSources();
+        }
+
+        /**
+         * Any thread: a failure outside a calculator's call (a worker's, the deadlock check's); the
+         * scheduler's, not a node's: see {@link Graph#fail}.
+         */
+        void fail(final String where, final long timestamp, final Throwable cause)
+        {
+            Graph.this.fail(where, timestamp, cause);
         }
 
         @Override

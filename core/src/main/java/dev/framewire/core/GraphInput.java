@@ -100,7 +100,7 @@ final class GraphInput
             final JournalSink journal = graph.journal;
             if (journal != null)
             {
-                journal.graphInput(stream.streamId, timestamp, Graph.journalValue(value), word);
+                journal.graphInput(stream.streamId, timestamp, EngineJournal.value(value), word);
             }
             if (graph.recordsArrivals())
             {
@@ -179,12 +179,12 @@ final class GraphInput
         }
         event.begin();
         waiter = Thread.currentThread();
-        graph.inputWaiters.incrementAndGet();
+        graph.scheduler.inputWaiters.incrementAndGet();
         try
         {
             while (isThrottled() && !graph.isStopping())
             {
-                graph.checkDeadlock();
+                graph.scheduler.checkDeadlock();
                 if (isThrottled())
                 {
                     LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(10));
@@ -198,7 +198,7 @@ final class GraphInput
         }
         finally
         {
-            graph.inputWaiters.decrementAndGet();
+            graph.scheduler.inputWaiters.decrementAndGet();
             waiter = null;
             event.commit();
         }

@@ -61,9 +61,11 @@ final class Hotplug
     private final Node[] ownNodes;
     /** The graph's own streams' producers: what a subgraph's bound input may consume. Read only after the start. */
     private final Map<String, OutputStream> producers;
-    /** The graph's node input and poller queues; a subgraph's are added and removed under the hot-plug lock. */
-    private final List<InputQueue> queues;
-    private final List<Worker> workers;
+    /**
+     * The run's workers, nodes, sources and queues: a subgraph's nodes and queues are added and
+     * removed under the hot-plug lock.
+     */
+    private final Scheduler scheduler;
     /**
      * The subgraphs added at run time, by name, until they have left. Its monitor is the hot-plug
      * lock: additions and removals are made one at a time under it, and it guards the graph's
@@ -87,16 +89,14 @@ final class Hotplug
      */
     Hotplug(
         final Graph graph, final GraphConfig config, final GraphPlan plan, final Node[] ownNodes,
-        final Map<String, OutputStream> producers, final List<InputQueue> queues, final List<Worker> workers,
-        final Map<String, Integer> streamIds)
+        final Map<String, OutputStream> producers, final Scheduler scheduler, final Map<String, Integer> streamIds)
     {
         this.graph = graph;
         this.config = config;
         this.plan = plan;
         this.ownNodes = ownNodes;
         this.producers = producers;
-        this.queues = queues;
-        this.workers = workers;
+        this.scheduler = scheduler;
         this.nextNodeId = plan.nodeCount;
         this.subgraphJournal = new SubgraphJournal(streamIds);
     }
@@ -443,7 +443,7 @@ final class Hotplug
     private Worker leastLoaded(final String executor)
     {
         Worker best = null;
-        for (final Worker worker : workers)
+        for (final Worker worker : scheduler.workers)
         {
             if (worker.executor.equals(executor) && (best == null || worker.placed < best.placed))
             {
@@ -523,11 +523,11 @@ final class Hotplug
             node.inputs = new InputPort[specs.length];
             for (int p = 0; p < specs.length; p++)
             {
-                final InputQueue queue = new InputQueue(specs[p].name, node, p, plan.backEdges[local][p],
-                    config.queueHardCap, plan.queueLimit(specs[p].name), config.roomBatch);
                 final int producer = plan.producers.get(specs[p].name);
                 final OutputStream stream = producers.get(specs[p].name);
-                queue.producer = producer >= 0 ? nodes[producer] : stream.node;
+                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : stream.node,
+                    node, p, plan.backEdges[local][p], config.queueHardCap, plan.queueLimit(specs[p].name),
+                    config.roomBatch);
                 if (bound.contains(specs[p].name))
                 {
                     // attached by the producer's own thread once the subgraph is published (Binding.attach)
@@ -612,8 +612,7 @@ final class Hotplug
             {
                 inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
             }
-            queue.wakeOnRoom = wakeNodes.toArray(new Node[0]);
-            queue.wakeInputsOnRoom = wakeInputs.toArray(new GraphInput[0]);
+            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
         }
         nodeQueues.forEach((node, list) ->
         {
@@ -643,8 +642,8 @@ final class Hotplug
     private void publish(final Subgraph subgraph, final GraphAnalysis analysisAfter)
     {
         nextNodeId += subgraph.nodes.length;
-        final Node[] before = graph.nodes;
-        final Node[] sourcesBefore = graph.sourceNodes;
+        final Node[] before = scheduler.nodes;
+        final Node[] sourcesBefore = scheduler.sourceNodes;
         final Node[] all = Arrays.copyOf(before, before.length + subgraph.nodes.length);
         System.arraycopy(subgraph.nodes, 0, all, before.length, subgraph.nodes.length);
         final Node[] sources = Arrays.copyOf(sourcesBefore, sourcesBefore.length + subgraph.sources.length);
@@ -661,10 +660,10 @@ final class Hotplug
                 graph.recordGraphInputArrivals();
             }
         }
-        queues.addAll(subgraph.queues);
+        scheduler.queues.addAll(subgraph.queues);
         graph.inputs = java.util.Collections.unmodifiableMap(inputs);
-        graph.sourceNodes = sources;
-        graph.nodes = all;
+        scheduler.sourceNodes = sources;
+        scheduler.nodes = all;
         subgraphs.put(subgraph.name, subgraph);
         currentAnalysis = analysisAfter;
     }
@@ -744,15 +743,16 @@ final class Hotplug
         synchronized (subgraphs)
         {
             final Set<Node> leaving = Set.of(subgraph.nodes);
-            graph.nodes = Arrays.stream(graph.nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
-            graph.sourceNodes = Arrays.stream(graph.sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
+            scheduler.nodes = Arrays.stream(scheduler.nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
+            scheduler.sourceNodes =
+                Arrays.stream(scheduler.sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
             final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
             for (final GraphInput input : subgraph.inputs)
             {
                 inputs.remove(input.name);
             }
             graph.inputs = java.util.Collections.unmodifiableMap(inputs);
-            queues.removeAll(subgraph.queues);
+            scheduler.queues.removeAll(subgraph.queues);
             for (final Node node : subgraph.nodes)
             {
                 node.worker.placed--;

@@ -127,7 +127,7 @@ final class InputQueue extends InputQueuePad3
     /** Position among the consumer's inputs. */
     final int port;
     /** Producing node, or null for a graph input. */
-    Node producer;
+    final Node producer;
     /** Whether this input is a declared back edge. */
     final boolean backEdge;
     private final OneToOnePacketRing ring;
@@ -148,16 +148,28 @@ final class InputQueue extends InputQueuePad3
      * queue. See {@link GraphConfig.Builder#roomBatch(int)}.
      */
     final int roomBatch;
-    /** Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being full. */
+    /**
+     * Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being
+     * full; set by {@link #holdsBack} before the queue is used.
+     */
     Node[] wakeOnRoom = new Node[0];
-    /** Graph inputs whose waiting adders to wake when this queue stops being full. */
+    /** Graph inputs whose waiting adders to wake when this queue stops being full; set with {@link #wakeOnRoom}. */
     GraphInput[] wakeInputsOnRoom = new GraphInput[0];
     /** The poller that consumes this queue, when {@link #consumer} is null. */
     OutputPoller poller;
 
 
+    /**
+     * @param producer the producing node, or null for a graph input.
+     * @param consumer the consuming node, or null for a poller's queue.
+     * @param port     the position among the consumer's inputs.
+     * @param capacity the hard cap: what the ring holds.
+     * @param limit    max_queue_size: the queue is full at this size.
+     * @param roomBatch see {@link #roomBatch}.
+     */
     InputQueue(
         final String streamName,
+        final Node producer,
         final Node consumer,
         final int port,
         final boolean backEdge,
@@ -167,6 +179,7 @@ final class InputQueue extends InputQueuePad3
     {
         this.roomBatch = roomBatch;
         this.streamName = streamName;
+        this.producer = producer;
         this.consumer = consumer;
         this.port = port;
         this.backEdge = backEdge;
@@ -178,6 +191,17 @@ final class InputQueue extends InputQueuePad3
     int capacity()
     {
         return ring.capacity();
+    }
+
+    /**
+     * Before the queue is used (the graph's start, or a subgraph's wiring under the hot-plug lock):
+     * the nodes and graph inputs that this queue holds back while it is full, and wakes when it has
+     * room.
+     */
+    void holdsBack(final Node[] nodes, final GraphInput[] inputs)
+    {
+        this.wakeOnRoom = nodes;
+        this.wakeInputsOnRoom = inputs;
     }
 
     /**

@@ -370,7 +370,7 @@ final class OutputStream implements Output
         final JournalSink journal = graph.journal;
         if (journal != null && node != null)
         {
-            journal.emit(node.runningOn.id, node.id, streamId, timestamp, Graph.journalValue(value), word);
+            journal.emit(node.runningOn.id, node.id, streamId, timestamp, EngineJournal.value(value), word);
         }
         final PacketObserver[] observers = this.observers;
         if (observers.length > 0)

@@ -47,10 +47,8 @@ final class Watchdog implements Runnable
                 {
                     worker.observedCallNanos(now); // notes when each call was first seen, for the report
                 }
-                // a source held back at the memory soft limit is work pending too: if nothing frees
-                // memory (a calculator keeps its frames), the scheduler idles with no queue full
-                final boolean pending = !graph.isIdle() || graph.inputWaiters.get() > 0 || graph.memory.holdsSources();
-                if (runs != lastRuns || !pending || graph.isPaused())
+                final Scheduler scheduler = graph.scheduler;
+                if (runs != lastRuns || !scheduler.hasPendingWork() || scheduler.isPaused())
                 {
                     lastRuns = runs;
                     lastProgress = now;

@@ -18,7 +18,7 @@ import org.jctools.queues.MpscLinkedQueue;
  * A busy-spinning or yielding worker also polls the queues from graph inputs into its nodes each
  * duty cycle, so that adding a packet costs the adder no fence, CAS or inbox offer
  * ({@link InputQueue#polled}). When a duty cycle finds no work after one that did, it tells the
- * graph once ({@link Graph#onWorkerIdle()}): idle waiters and the deadlock check need it.
+ * graph once ({@link Scheduler#onWorkerIdle()}): idle waiters and the deadlock check need it.
  * When its executor has {@code max_in_flight} nodes, each duty cycle then also takes one of their
  * steps and one of their calls from the queues the executor's workers share ({@link SharedCalls}).
  *
@@ -53,7 +53,8 @@ final class Worker extends ParkHandshake implements Agent
      */
     static final int NODE_SLOTS = 1024;
 
-    final Graph graph;
+    /** What this worker asks as it runs: stop, pause, idle; never the {@link Graph} itself. */
+    private final Scheduler scheduler;
     final String name;
     /** The executor this worker belongs to. */
     final String executor;
@@ -61,7 +62,7 @@ final class Worker extends ParkHandshake implements Agent
     int placed;
     private final MpscLinkedQueue<Runnable> commands = new MpscLinkedQueue<>();
     /** Position among the graph's workers: the journal's worker id. */
-    int id;
+    final int id;
     final int cpu;
     private final MpscArrayQueue<Node> inbox;
     private final NodeHeap heap;
@@ -115,15 +116,16 @@ final class Worker extends ParkHandshake implements Agent
     }
 
     Worker(
-        final Graph graph, final String name, final String executorName, final int capacity,
+        final Scheduler scheduler, final int id, final String name, final String executorName, final int capacity,
         final ExecutorConfig executor, final int cpu)
     {
-        this.graph = graph;
+        this.scheduler = scheduler;
+        this.id = id;
         this.name = name;
         this.executor = executorName;
         this.cpu = cpu;
         this.inbox = new MpscArrayQueue<>(Math.max(NODE_SLOTS, capacity));
-        this.heap = new NodeHeap(Math.max(NODE_SLOTS, capacity), graph.scheduleOrder());
+        this.heap = new NodeHeap(Math.max(NODE_SLOTS, capacity), scheduler.scheduleOrder());
         this.toHeap = heap::add;
         this.idleStrategy = idleStrategy(executor.idle(), executor.spinBeforeParkMicros());
     }
@@ -190,7 +192,7 @@ final class Worker extends ParkHandshake implements Agent
     @Override
     boolean hasWork()
     {
-        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty() || graph.isStopping() ||
+        return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty() || scheduler.isStopping() ||
             !commands.isEmpty();
     }
 
@@ -208,13 +210,13 @@ final class Worker extends ParkHandshake implements Agent
     @Override
     public int doWork()
     {
-        if (graph.isStopping())
+        if (scheduler.isStopping())
         {
             lifecycle = TERMINATING;
             return 0;
         }
         final int commanded = commands.isEmpty() ? 0 : runCommands();
-        if (graph.isPaused())
+        if (scheduler.isPaused())
         {
             lifecycle = PAUSED;
             return commanded;
@@ -231,7 +233,7 @@ final class Worker extends ParkHandshake implements Agent
         final Node node = heap.poll();
         if (node == null)
         {
-            graph.memory.checkHeldSources();
+            scheduler.checkHeldSources();
         }
         else
         {
@@ -254,7 +256,7 @@ final class Worker extends ParkHandshake implements Agent
         else if (busy)
         {
             busy = false; // MediaPipe's QueueIdleStateChanged: once per idle period, not per node run
-            graph.onWorkerIdle();
+            scheduler.onWorkerIdle();
         }
         return work;
     }
@@ -428,7 +430,7 @@ final class Worker extends ParkHandshake implements Agent
         }
         catch (final Throwable t)
         {
-            graph.fail(node.name, node.inputTimestamp, t);
+            scheduler.fail(node.name, node.inputTimestamp, t);
         }
         finally
         {

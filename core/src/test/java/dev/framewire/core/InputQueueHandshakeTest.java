@@ -50,7 +50,7 @@ class InputQueueHandshakeTest
     @Timeout(60)
     void everyCrossingFromFullIsSeenByTheConsumer() throws Exception
     {
-        final InputQueue queue = new InputQueue("s", null, 0, false, 16, 2, 1);
+        final InputQueue queue = new InputQueue("s", null, null, 0, false, 16, 2, 1);
         final InputQueue[] throttle = {queue};
         final HeldBack heldBack = new HeldBack();
         final AtomicBoolean wake = new AtomicBoolean();
@@ -99,7 +99,7 @@ class InputQueueHandshakeTest
     @Test
     void aThreadThatIsNotTheProducerIsHeldBackByTheProducersFindingAndLetGoByAnExactLook()
     {
-        final InputQueue queue = new InputQueue("s", null, 0, false, 8, 2, 1);
+        final InputQueue queue = new InputQueue("s", null, null, 0, false, 8, 2, 1);
         final InputQueue[] throttle = {queue};
         final HeldBack source = new HeldBack();
         assertTrue(queue.offer(0, InputQueue.LONG, 0));
@@ -134,7 +134,7 @@ class InputQueueHandshakeTest
     @Timeout(60)
     void aSourceBehindAnotherProducerIsWokenOnEveryCrossingFromFull() throws Exception
     {
-        final InputQueue queue = new InputQueue("s", null, 0, false, 64, 2, 1);
+        final InputQueue queue = new InputQueue("s", null, null, 0, false, 64, 2, 1);
         final InputQueue[] throttle = {queue};
         final HeldBack heldBack = new HeldBack();
         final AtomicBoolean wake = new AtomicBoolean();

@@ -18,7 +18,7 @@ class PolledQueueTest
 
     private static InputQueue queue()
     {
-        final InputQueue queue = new InputQueue("s", null, 0, false, CAPACITY, CAPACITY, 1);
+        final InputQueue queue = new InputQueue("s", null, null, 0, false, CAPACITY, CAPACITY, 1);
         queue.polled = true;
         return queue;
     }
