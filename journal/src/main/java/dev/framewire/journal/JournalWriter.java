@@ -114,6 +114,8 @@ public final class JournalWriter extends JournalSink
     private final JournalAgent agent;
     private final int ringCapacity;
     private final AgentRunner agentRunner;
+    /** ASYNC under {@link JournalConfig.RingFull#WAIT}: a full ring makes the thread wait, not lose the record. */
+    private final boolean waitsForRoom;
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final long maxCaptureBytes;
@@ -195,6 +197,7 @@ public final class JournalWriter extends JournalSink
         this.threadLanes = ThreadLocal.withInitial(this::newLane);
         // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
         this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
+        this.waitsForRoom = mode == JournalConfig.Mode.ASYNC && config.ringFull() == JournalConfig.RingFull.WAIT;
         if (mode == JournalConfig.Mode.ASYNC)
         {
             this.ringCapacity = config.ringCapacity();
@@ -791,7 +794,11 @@ public final class JournalWriter extends JournalSink
             own.callOpen = false;
             final long nanos = System.nanoTime();
             final OneToOneRingBuffer ring = own.ring;
-            final int index = ring.tryClaim(JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
+            int index = ring.tryClaim(JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
+            if (index <= 0 && waitsForRoom)
+            {
+                index = claimWaiting(ring, JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
+            }
             if (index > 0)
             {
                 final AtomicBuffer buffer = ring.buffer();
@@ -826,7 +833,10 @@ public final class JournalWriter extends JournalSink
         }
     }
 
-    /** ASYNC: one fixed-size record onto a ring, or counted lost when it is full (never block a worker). */
+    /**
+     * ASYNC: one fixed-size record onto a ring; when it is full, counted lost (never block a
+     * worker), or under {@link JournalConfig.RingFull#WAIT} after waiting for room.
+     */
     private void offer(
         final RingBuffer ring,
         final int kind,
@@ -838,7 +848,11 @@ public final class JournalWriter extends JournalSink
         final long timestamp,
         final long value)
     {
-        final int index = ring.tryClaim(kind, FIXED_LENGTH);
+        int index = ring.tryClaim(kind, FIXED_LENGTH);
+        if (index <= 0 && waitsForRoom)
+        {
+            index = claimWaiting(ring, kind, FIXED_LENGTH);
+        }
         if (index > 0)
         {
             JournalDescriptor.putFixed(ring.buffer(), index, kind, aux, worker, node, stream, nanos, timestamp, value);
@@ -1247,6 +1261,42 @@ public final class JournalWriter extends JournalSink
             }
             return own.owner == Thread.currentThread() ? own : null;
         }
+    }
+
+    /**
+     * ASYNC under {@link JournalConfig.RingFull#WAIT}, the ring found full: claims room once the
+     * agent has made it, spinning briefly, then yielding the core (on a machine of few cores the
+     * agent may need it), then parking 10 us at a time. Gives up only when the journal is closing
+     * or its agent has stopped: then the record is lost and counted as under LOSE.
+     *
+     * @return the claim's index, or a value of at most 0 when it gave up.
+     */
+    private int claimWaiting(final RingBuffer ring, final int kind, final int length)
+    {
+        int index;
+        int idles = 0;
+        while ((index = ring.tryClaim(kind, length)) <= 0)
+        {
+            if (closed || agentRunner.isClosed())
+            {
+                return index;
+            }
+            if (idles < 100)
+            {
+                idles++;
+                Thread.onSpinWait();
+            }
+            else if (idles < 200)
+            {
+                idles++;
+                Thread.yield();
+            }
+            else
+            {
+                LockSupport.parkNanos(10_000L);
+            }
+        }
+        return index;
     }
 
     private static int claimPatiently(

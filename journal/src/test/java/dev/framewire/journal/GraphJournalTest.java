@@ -3,6 +3,7 @@ package dev.framewire.journal;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.journal.JournalConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,6 +90,68 @@ class GraphJournalTest
         for (final Postmortem.NodeState node : pm.nodes())
         {
             assertTrue(!node.inProcess(), node.name());
+        }
+    }
+
+    /**
+     * B5's chain fed as fast as it takes packets, into an ASYNC journal whose ring holds about 80
+     * records, with {@link JournalConfig.RingFull#WAIT}: the worker and the adder wait for the agent,
+     * and the journal holds every call of every node and every graph input.
+     */
+    @Test
+    @Timeout(120)
+    void anAsyncJournalThatWaitsForRoomKeepsEveryCallOfAFastChain(@TempDir final Path dir) throws Exception
+    {
+        final int packets = 20_000;
+        final int stages = 4;
+        final GraphConfig.Builder builder = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .journal(new JournalConfig().directory(dir).mode(JournalConfig.Mode.ASYNC).ringCapacity(4096)
+                .onRingFull(JournalConfig.RingFull.WAIT));
+        String upstream = "in";
+        for (int i = 0; i < stages; i++)
+        {
+            final String in = upstream;
+            final String out = i == stages - 1 ? "out" : "s" + i;
+            builder.node("stage" + i, n -> n.calculator("PassThroughCalculator").inputStream(in).outputStream(out));
+            upstream = out;
+        }
+        try (Graph graph = new Graph(builder.build()))
+        {
+            graph.start();
+            for (long ts = 0; ts < packets; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        final JournalReader reader = JournalReader.read(JournalReader.latestRun(dir));
+        assertEquals(0, reader.lostRecords());
+        assertEquals(0, reader.runEnd().value(), "RUN_END counts no record lost");
+        // a call at every timestamp of every stage (the last one's may show its BEGIN twice: see above)
+        final java.util.BitSet[] called = new java.util.BitSet[stages];
+        final java.util.BitSet input = new java.util.BitSet(packets);
+        for (int i = 0; i < stages; i++)
+        {
+            called[i] = new java.util.BitSet(packets);
+        }
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.kind() == JournalRecord.Kind.PROCESS_BEGIN && r.timestamp() >= 0 && r.timestamp() < packets)
+            {
+                called[Integer.parseInt(r.nodeName().substring("stage".length()))].set((int)r.timestamp());
+            }
+            else if (r.kind() == JournalRecord.Kind.GRAPH_INPUT)
+            {
+                input.set((int)r.timestamp());
+            }
+        }
+        assertEquals(packets, input.cardinality());
+        for (int i = 0; i < stages; i++)
+        {
+            assertEquals(packets, called[i].cardinality(), "timestamps stage" + i + " was called at");
         }
     }
 

@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * not the journal: this says how much of the journal a nonstop producer costs. Reads the whole
  * journal into memory (about 1 GB for a million packets: give it {@code -Xmx3g}).
  *
- * <pre>java @.mvn/jvm.config -Xmx3g -cp bench/target/benchmarks.jar dev.framewire.bench.journal.JournalLossCheck 1000000</pre>
+ * <pre>java @.mvn/jvm.config -Xmx3g -cp bench/target/benchmarks.jar dev.framewire.bench.journal.JournalLossCheck 1000000 [LOSE|WAIT]</pre>
+ *
+ * The second argument is the journal's {@link JournalConfig.RingFull}: LOSE (the default) or WAIT.
  */
 public final class JournalLossCheck
 {
@@ -33,12 +35,14 @@ public final class JournalLossCheck
     /**
      * Runs the check.
      *
-     * @param args the number of packets.
+     * @param args the number of packets, and optionally LOSE or WAIT.
      * @throws Exception if the graph or the journal fails.
      */
     public static void main(final String[] args) throws Exception
     {
         final long packets = Long.parseLong(args[0]);
+        final JournalConfig.RingFull ringFull = args.length > 1 ? JournalConfig.RingFull.valueOf(args[1]) :
+            JournalConfig.RingFull.LOSE;
         final Path root = Files.createTempDirectory("framewire-losscheck");
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputStream("in")
@@ -46,7 +50,7 @@ public final class JournalLossCheck
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
             .maxQueueSize(1024)
             .queueHardCap(8 * 1024)
-            .journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC));
+            .journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC).onRingFull(ringFull));
         String upstream = "in";
         for (int i = 0; i < 4; i++)
         {

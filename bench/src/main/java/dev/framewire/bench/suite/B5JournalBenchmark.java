@@ -37,7 +37,10 @@ import java.util.stream.Stream;
  *       Chronicle itself;</li>
  *   <li>{@code ASYNC_JOURNAL/1}: a {@link JournalConfig.Mode#ASYNC} journal at its default ring
  *       capacity, a journal agent thread draining the ring (a full ring loses records, counted, and
- *       never blocks the worker).</li>
+ *       never blocks the worker);</li>
+ *   <li>{@code ASYNC_WAIT_JOURNAL/1}: the same with {@link JournalConfig.RingFull#WAIT}: a full ring
+ *       makes the worker (and the adder) wait for the agent, so the journal keeps every record and the
+ *       chain runs at the agent's pace when it is the slower.</li>
  * </ul>
  * The journal goes to a temporary directory deleted at the end of the trial. The contenders are
  * named so that {@code BenchReport}'s "ratio to Framewire" is the ratio to the journal-off row.
@@ -52,7 +55,7 @@ public class B5JournalBenchmark
 {
     static final int STAGES = 4;
 
-    @Param({"FRAMEWIRE/1", "SYNC_JOURNAL/1", "ASYNC_JOURNAL/1"})
+    @Param({"FRAMEWIRE/1", "SYNC_JOURNAL/1", "ASYNC_JOURNAL/1", "ASYNC_WAIT_JOURNAL/1"})
     public String contender;
 
     private final Arrivals arrivals = new Arrivals();
@@ -81,6 +84,11 @@ public class B5JournalBenchmark
             case "ASYNC_JOURNAL/1":
                 root = Files.createTempDirectory("framewire-b5-journal");
                 builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC));
+                break;
+            case "ASYNC_WAIT_JOURNAL/1":
+                root = Files.createTempDirectory("framewire-b5-journal");
+                builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC)
+                    .onRingFull(JournalConfig.RingFull.WAIT));
                 break;
             default:
                 throw new IllegalArgumentException("unknown contender " + contender);

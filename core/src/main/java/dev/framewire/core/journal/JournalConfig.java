@@ -2,6 +2,7 @@ package dev.framewire.core.journal;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -44,6 +45,23 @@ public final class JournalConfig
         ASYNC
     }
 
+    /** ASYNC: what a thread does when the ring it journals into is full. */
+    public enum RingFull
+    {
+        /**
+         * The record is lost and counted (the agent journals the count as a {@code LOST} record):
+         * a worker never waits for the journal, and the journal has a gap while the agent is behind.
+         */
+        LOSE,
+        /**
+         * The thread waits until the agent has made room (spinning briefly, then yielding its
+         * core, then parking a few microseconds at a time): every record is kept, and the graph
+         * runs no faster than the agent appends. It gives up, losing the record as {@link #LOSE}
+         * does, only when the journal is closing or its agent has stopped.
+         */
+        WAIT
+    }
+
     /** The default roll cycle: Chronicle's {@code RollCycles.FAST_HOURLY}, a file an hour. */
     public static final String DEFAULT_ROLL_CYCLE = "FAST_HOURLY";
 
@@ -58,6 +76,7 @@ public final class JournalConfig
     private Duration deleteOlderThan;
     private long maxTotalSize = -1;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
+    private RingFull ringFull = RingFull.LOSE;
     private long blockSize;
     private long agentMaxParkNanos = 1_000_000L;
 
@@ -255,6 +274,30 @@ public final class JournalConfig
     }
 
     /**
+     * ASYNC: what a thread does when its ring is full: lose the record ({@link RingFull#LOSE},
+     * the default: a worker never waits for the journal) or wait for room ({@link RingFull#WAIT}:
+     * a journal without gaps, at the agent's pace).
+     *
+     * @param ringFull LOSE or WAIT.
+     * @return this.
+     */
+    public JournalConfig onRingFull(final RingFull ringFull)
+    {
+        this.ringFull = ringFull;
+        return this;
+    }
+
+    /**
+     * ASYNC: what a thread does when its ring is full.
+     *
+     * @return LOSE or WAIT.
+     */
+    public RingFull ringFull()
+    {
+        return ringFull;
+    }
+
+    /**
      * Chronicle's block size: how much file it maps at a time. A record must fit in a quarter of
      * it, so captured payloads larger than that are recorded by length only.
      *
@@ -315,6 +358,11 @@ public final class JournalConfig
         if (mode == null || rollCycle == null)
         {
             throw new IllegalArgumentException("journal mode and roll cycle must not be null");
+        }
+        if (ringFull == null)
+        {
+            throw new IllegalArgumentException("journal onRingFull is null; valid are " +
+                Arrays.toString(RingFull.values()));
         }
         if (ringCapacity < 4096 || Integer.bitCount(ringCapacity) != 1)
         {
