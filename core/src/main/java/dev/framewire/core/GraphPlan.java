@@ -161,6 +161,14 @@ final class GraphPlan
                     errors.add("executor '" + e.getKey() + "' pins to CPU " + cpu + "; CPU ids are 0 or more");
                 }
             }
+            final String noAffinity = e.getValue().cpus().length > 0 ? Worker.affinityUnavailable() : null;
+            if (noAffinity != null)
+            {
+                errors.add("executor '" + e.getKey() + "' pins its workers to CPUs, which takes OpenHFT affinity " +
+                    "(net.openhft:affinity), and " + noAffinity + ": on the module path add it to the module graph " +
+                    "(requires affinity; in the application's module-info, or --add-modules affinity), on the class " +
+                    "path add its jar; or do not pin");
+            }
         }
         for (final String name : config.inputStreams)
         {

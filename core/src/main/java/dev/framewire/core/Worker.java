@@ -115,6 +115,27 @@ final class Worker extends ParkHandshake implements Agent
         }
     }
 
+    /**
+     * Why a worker of an executor pinned to CPUs could not pin itself, or null when it can. Core
+     * requires OpenHFT affinity only {@code static} (see module-info.java: its module name would
+     * be derived from the jar's file name), so on the module path it is there only when the
+     * application adds it; on the class path its jar may be left out. Asked when a graph with a
+     * pinned executor is validated, so that the graph fails there and not on a worker's first
+     * duty cycle. The class literal loads the class without initializing it.
+     */
+    static String affinityUnavailable()
+    {
+        try
+        {
+            return Affinity.class.getModule().isNamed() && !Worker.class.getModule().canRead(Affinity.class.getModule()) ?
+                "core does not read module " + Affinity.class.getModule().getName() : null;
+        }
+        catch (final LinkageError ex)
+        {
+            return "it is not in the module graph or on the class path (" + ex + ")";
+        }
+    }
+
     Worker(
         final Scheduler scheduler, final int id, final String name, final String executorName, final int capacity,
         final ExecutorConfig executor, final int cpu)
