@@ -365,11 +365,7 @@ public final class Graph implements AutoCloseable
             if (calls > 1)
             {
                 member.shared = shared;
-                member.lanes = new Lane[calls];
-                for (int i = 0; i < calls; i++)
-                {
-                    member.lanes[i] = new Lane(member);
-                }
+                member.lanes = new Lanes(member, shared, calls);
             }
         }
     }

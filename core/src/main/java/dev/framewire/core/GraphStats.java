@@ -206,7 +206,7 @@ public final class GraphStats
         {
             if (node.lanes != null)
             {
-                return (int)Math.max(0, Math.min(node.lanes.length, node.callsInFlight())); // racy: bounded
+                return (int)Math.max(0, Math.min(node.lanes.count(), node.callsInFlight())); // racy: bounded
             }
             final Worker worker = node.worker;
             return worker != null && worker.current == node ? 1 : 0;

@@ -29,10 +29,11 @@ import java.util.function.Consumer;
  * graph only through {@link NodeRunState}: the stop flag, the journal, the clock and the calls it
  * makes as it opens, closes and fails.
  *
- * <p>With {@code max_in_flight} above 1 the node has {@link Lane}s: its {@code process} calls run
+ * <p>With {@code max_in_flight} above 1 the node has {@link Lanes}: its {@code process} calls run
  * in them, on several workers at once, while the node's own steps (handing input sets out,
  * retiring finished calls in timestamp order, open, close) stay one at a time under the state
- * machine, on whichever worker of the executor is free first ({@link SharedCalls}).
+ * machine, on whichever worker of the executor is free first ({@link SharedCalls}). A node without
+ * them pays one null test per step for it.
  */
 final class Node extends ScheduleState implements CalculatorContext
 {
@@ -148,18 +149,18 @@ final class Node extends ScheduleState implements CalculatorContext
     /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
     private long shipmentBytes;
     private boolean stopRequested;
-    private boolean hasOffset;
+    /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
+    boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
     private final int inputSetsPerRun;
     /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link #handOutRoomOnIdle}). */
     private final boolean roomBatched;
     private long offset;
     /**
-     * With {@code max_in_flight} above 1, the calls in flight (see {@link Lane}), used in turn;
-     * null otherwise. Lanes {@code retired} (inclusive) to {@code dispatched} (exclusive), modulo
-     * their count, are handed out or done and not yet retired. Worker only.
+     * With {@code max_in_flight} above 1, the node's calls in flight (see {@link Lanes}); null
+     * otherwise. Set before the run starts.
      */
-    Lane[] lanes;
+    Lanes lanes;
     /**
      * With lanes, the executor's shared queues: the node's steps go there, for any of its workers
      * (see {@link SharedCalls}); null otherwise: the node runs on {@link #worker} only.
@@ -167,8 +168,6 @@ final class Node extends ScheduleState implements CalculatorContext
     SharedCalls shared;
     /** The worker running the node's current step: {@link #worker}, or with lanes any of the executor's. */
     Worker runningOn;
-    private long dispatched;
-    private long retired;
     /** Heap keys, computed by the worker when the node is queued. */
     long priority1;
     long priority2;
@@ -374,9 +373,10 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             return runState.sourceMayRun(this);
         }
+        final Lanes lanes = this.lanes;
         if (lanes != null)
         {
-            return lanesWantRun();
+            return lanes.wantsToRun();
         }
         if (isThrottled())
         {
@@ -456,7 +456,7 @@ final class Node extends ScheduleState implements CalculatorContext
             }
             else if (lanes != null)
             {
-                runLanes();
+                lanes.retireAndHandOut();
             }
             else if (!isThrottled())
             {
@@ -521,145 +521,48 @@ final class Node extends ScheduleState implements CalculatorContext
         batchCursor = new int[inputs.length];
     }
 
-    // ---------------------------------------------------------------- max_in_flight
+    // ---------------------------------------------------------------- max_in_flight (see Lanes)
 
-    /**
-     * Worker: retires the calls that finished, in order, then hands out input sets while lanes are
-     * free. Closes only once no call is in flight, and moves an offset's bound only then: a call in
-     * flight may still emit below it.
-     */
-    private void runLanes()
-    {
-        retireLanes();
-        final Lane[] lanes = this.lanes;
-        while (lifecycle == OPEN && !runState.isStopping() && dispatched - retired < lanes.length && !isThrottled())
-        {
-            final long ready = readiness();
-            if (ready == READY_FOR_CLOSE)
-            {
-                if (dispatched == retired)
-                {
-                    close();
-                }
-                return;
-            }
-            if (ready == NOT_READY)
-            {
-                if (hasOffset && dispatched == retired)
-                {
-                    propagateOffsetBound();
-                }
-                return;
-            }
-            final Lane lane = lanes[(int)(dispatched % lanes.length)];
-            lane.load(sync.fill(ready));
-            dispatched++;
-            CALLS.setOpaque(this, calls + 1);
-            shared.offer(lane);
-        }
-    }
-
-    private boolean lanesWantRun()
-    {
-        if (retired != dispatched && lanes[(int)(retired % lanes.length)].isDone())
-        {
-            return true;
-        }
-        if (dispatched - retired >= lanes.length || isThrottled())
-        {
-            return false; // the next call to finish schedules this node again
-        }
-        final long ready = readiness();
-        return ready != NOT_READY && (ready != READY_FOR_CLOSE || dispatched == retired);
-    }
-
-    /** Calls handed out and not yet retired; read racily by reports. */
+    /** Calls handed out and not yet retired, 0 without lanes; read racily by reports. */
     long callsInFlight()
     {
-        return dispatched - retired;
+        final Lanes lanes = this.lanes;
+        return lanes == null ? 0 : lanes.inFlight();
     }
 
-    /** A lane's runner, after the call: a step of the node retires it. */
-    void onLaneDone()
-    {
-        VarHandle.fullFence(); // the lane's done store before the state read: see schedule()
-        schedule();
-    }
-
-    /**
-     * Worker: retires finished calls in the order they were handed out, delivering what each
-     * emitted; stops at the first still running. A node no longer open releases them instead.
-     */
-    private void retireLanes()
-    {
-        final Lane[] lanes = this.lanes;
-        while (retired != dispatched && !runState.isStopping())
-        {
-            final Lane lane = lanes[(int)(retired % lanes.length)];
-            if (!lane.isDone())
-            {
-                return;
-            }
-            retired++;
-            retire(lane);
-        }
-    }
-
-    private void retire(final Lane lane)
-    {
-        final long timestamp = lane.timestamp;
-        INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        if (lane.callNanos != 0)
-        {
-            CALL_NANOS.setOpaque(this, callNanos + lane.callNanos);
-        }
-        for (int i = lane.drops; i > 0; i--)
-        {
-            dropped("", timestamp, "calculator");
-        }
-        if (lifecycle != OPEN)
-        {
-            lane.release(); // failed or blocked meanwhile: a later call's results go nowhere
-            return;
-        }
-        final Throwable failure = lane.failure;
-        final int packets = lane.inputPackets();
-        if (failure != null)
-        {
-            lane.release();
-            runState.onNodeFailure(this, timestamp, failure, packets, false);
-            return;
-        }
-        try
-        {
-            lane.replay();
-            if (hasOffset)
-            {
-                final long next = offsetBound(timestamp, offset);
-                for (final OutputStream output : outputs)
-                {
-                    output.setNextTimestampBound(next);
-                }
-            }
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(timestamp, t, packets);
-        }
-    }
-
-    /** The thread that stopped the workers: releases the calls not retired. */
+    /** The thread that stopped the workers: releases the calls not retired, if the node has lanes. */
     void releaseLanes()
     {
-        final Lane[] lanes = this.lanes;
-        if (lanes == null)
+        final Lanes lanes = this.lanes;
+        if (lanes != null)
         {
-            return;
+            lanes.releaseNotRetired();
         }
-        for (; retired != dispatched; retired++)
+    }
+
+    /** {@link Lanes}, handing a call out: counts it. */
+    void countCall()
+    {
+        CALLS.setOpaque(this, calls + 1);
+    }
+
+    /** {@link Lanes}, retiring a call: its input timestamp and time in {@code process} become the node's. */
+    void retiredCall(final long timestamp, final long callNanos)
+    {
+        INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        if (callNanos != 0)
         {
-            lanes[(int)(retired % lanes.length)].release();
+            CALL_NANOS.setOpaque(this, this.callNanos + callNanos);
+        }
+    }
+
+    /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
+    void followOffset(final long completed)
+    {
+        final long next = offsetBound(completed, offset);
+        for (final OutputStream output : outputs)
+        {
+            output.setNextTimestampBound(next);
         }
     }
 
@@ -832,7 +735,7 @@ final class Node extends ScheduleState implements CalculatorContext
         return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
     }
 
-    private void propagateOffsetBound()
+    void propagateOffsetBound()
     {
         final long in = inputBound();
         if (in == Timestamp.DONE)
@@ -862,7 +765,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
-    private void close()
+    void close()
     {
         if (!isSource)
         {
@@ -1029,9 +932,10 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Worker: releases every packet queued on this node's inputs. */
     void releaseQueued()
     {
+        final Lanes lanes = this.lanes;
         if (lanes != null)
         {
-            retireLanes(); // the node is no longer open: each finished call is released
+            lanes.retire(); // the node is no longer open: each finished call is released
         }
         releaseInputs();
         for (final InputPort port : inputs)
@@ -1053,7 +957,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
-    private void flushOutputs() throws Exception
+    void flushOutputs() throws Exception
     {
         for (final OutputStream output : outputs)
         {
@@ -1072,7 +976,7 @@ final class Node extends ScheduleState implements CalculatorContext
      *
      * @param inputPackets packets of the failed call's input set, counted before they were released.
      */
-    private void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
+    void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
     {
         releaseInputs();
         int staged = 0;
