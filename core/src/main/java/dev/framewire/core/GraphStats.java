@@ -192,7 +192,7 @@ public final class GraphStats
             drops = node.drops;
             for (int r = 0; r < DropReason.COUNT; r++)
             {
-                dropsByReason[r] = node.dropsByReasonOpaque(r);
+                dropsByReason[r] = node.dropRecords.byReasonOpaque(r);
             }
             callsInFlight = inFlight(node);
             processNanos = node.callNanosOpaque();

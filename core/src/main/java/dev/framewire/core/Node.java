@@ -1,6 +1,5 @@
 package dev.framewire.core;
 
-import dev.framewire.core.jfr.DropEvent;
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
@@ -54,8 +53,6 @@ final class Node extends ScheduleState implements CalculatorContext
     private static final VarHandle INPUT_TIMESTAMP;
     private static final VarHandle CALLS;
     private static final VarHandle CALL_NANOS;
-    /** Opaque stores and loads of {@link #dropsByReason}'s elements. */
-    private static final VarHandle DROPS_BY_REASON = MethodHandles.arrayElementVarHandle(long[].class);
 
     static
     {
@@ -107,7 +104,7 @@ final class Node extends ScheduleState implements CalculatorContext
      * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
      */
     volatile long inputTimestamp = Timestamp.UNSET;
-    /** Packets this node's policy or calculator dropped; written by its worker only. */
+    /** Packets this node's policy or calculator dropped; written by its worker only. By reason: {@link #dropRecords}. */
     volatile long drops;
     /**
      * Asks JFR whether process events are wanted, so that none is made per call while no recording
@@ -117,8 +114,6 @@ final class Node extends ScheduleState implements CalculatorContext
      * iterations).
      */
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
-    /** The same for drops (a policy that drops at full rate made a {@code DropEvent} per drop). */
-    private final DropEvent dropEventProbe = new DropEvent();
     /**
      * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
      * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
@@ -139,11 +134,8 @@ final class Node extends ScheduleState implements CalculatorContext
      * {@link GraphStats}.
      */
     long callNanos;
-    /**
-     * {@link #drops} by reason, indexed by {@link GraphStats.DropReason#ordinal()}; elements written
-     * by the node's step only (opaque), read by {@link GraphStats}.
-     */
-    final long[] dropsByReason = new long[GraphStats.DropReason.COUNT];
+    /** {@link #drops} by reason, and each drop's record in the journal and for JFR. */
+    final DropRecords dropRecords;
     /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
     final SourceRetry retry;
     /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
@@ -189,6 +181,7 @@ final class Node extends ScheduleState implements CalculatorContext
         this.id = id;
         this.name = config.name;
         this.config = config;
+        this.dropRecords = new DropRecords(runState, id, name);
         this.calculator = calculator;
         this.options = options;
         this.policy = config.inputPolicy != null ? config.inputPolicy :
@@ -1321,48 +1314,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void dropped(final String stream, final long timestamp, final String reason)
     {
         drops = drops + 1;
-        countByReason(reason, 1);
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            journal.drop(runningOn.id, id, runState.streamId(stream), timestamp, dropReason(reason));
-        }
-        if (JFR_PROBES && dropEventProbe.isEnabled()) // no event made per drop while no recording wants them
-        {
-            final DropEvent event = new DropEvent();
-            event.node = name;
-            event.stream = stream;
-            event.timestamp = timestamp;
-            event.reason = reason;
-            if (event.shouldCommit())
-            {
-                event.commit();
-            }
-        }
-    }
-
-    /** The journal's code for a drop reason. */
-    private static int dropReason(final String reason)
-    {
-        switch (reason)
-        {
-            case "policy":
-                return JournalSink.POLICY;
-            case "calculator":
-                return JournalSink.FLOW_LIMIT;
-            case "memory":
-                return JournalSink.MEMORY;
-            case "failure":
-                return JournalSink.FAILURE;
-            default:
-                return JournalSink.CLOSE;
-        }
-    }
-
-    /** Any thread: {@link #dropsByReason}[{@code reason}], an opaque load. */
-    long dropsByReasonOpaque(final int reason)
-    {
-        return (long)DROPS_BY_REASON.getOpaque(dropsByReason, reason);
+        dropRecords.packet(runningOn, stream, timestamp, reason);
     }
 
     /** Any thread: {@link #callNanos}, an opaque load. */
@@ -1371,40 +1323,16 @@ final class Node extends ScheduleState implements CalculatorContext
         return (long)CALL_NANOS.getOpaque(this);
     }
 
-    /** Worker: {@link #dropsByReason}; a string switch (hash cached in the literal) and an opaque store. */
-    private void countByReason(final String reason, final int packets)
-    {
-        final int index = GraphStats.DropReason.indexOf(reason);
-        DROPS_BY_REASON.setOpaque(dropsByReason, index, dropsByReason[index] + packets);
-    }
-
     /**
      * Worker: a whole input set, or a source's shipment, of {@code packets} packets was dropped (a
      * failed call under DROP_TIMESTAMP, an input set whose acquire passed the hard limit under
      * DROP_OLDEST). The count goes up by the packets; the journal and JFR get one drop of the set
-     * (stream -1 in the journal: its packets were taken by the call, see {@code Postmortem}).
+     * ({@link DropRecords#inputSet}).
      */
     void droppedSet(final long timestamp, final String reason, final int packets)
     {
         drops = drops + packets;
-        countByReason(reason, packets);
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            journal.drop(runningOn.id, id, -1, timestamp, dropReason(reason));
-        }
-        if (JFR_PROBES && dropEventProbe.isEnabled())
-        {
-            final DropEvent event = new DropEvent();
-            event.node = name;
-            event.stream = "";
-            event.timestamp = timestamp;
-            event.reason = reason;
-            if (event.shouldCommit())
-            {
-                event.commit();
-            }
-        }
+        dropRecords.inputSet(runningOn, timestamp, reason, packets);
     }
 
     /**
