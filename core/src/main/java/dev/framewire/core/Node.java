@@ -71,7 +71,8 @@ final class Node extends ScheduleState implements CalculatorContext
 
     /** What this node sees of its graph; never the {@link Graph} itself. */
     final NodeRunState runState;
-    private final MemoryGovernor memory;
+    /** The memory budget's limits as they bear on this run; the heap's completion pressure reads it too. */
+    final MemoryGovernor memory;
     final int id;
     final String name;
     final NodeConfig config;
@@ -160,7 +161,7 @@ final class Node extends ScheduleState implements CalculatorContext
     SharedCalls shared;
     /** The worker running the node's current step: {@link #worker}, or with lanes any of the executor's. */
     Worker runningOn;
-    /** Heap keys, computed by the worker when the node is queued. */
+    /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
     long priority1;
     long priority2;
     int heapIndex = -1;
@@ -569,7 +570,7 @@ final class Node extends ScheduleState implements CalculatorContext
         return sync.readiness();
     }
 
-    private long inputBound()
+    long inputBound()
     {
         return sync.inputBound();
     }
@@ -1040,87 +1041,6 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             output.discardStaged();
         }
-    }
-
-    /** Worker: heap keys for the graph's schedule order. */
-    void computePriority(final ScheduleOrder order)
-    {
-        if (order == ScheduleOrder.COMPLETION_PRESSURE)
-        {
-            priority1 = lifecycle == UNOPENED ? 0 : isSource ? 2 : 1;
-            priority2 = -completionPressure();
-            return;
-        }
-        if (order == ScheduleOrder.BMF)
-        {
-            priority1 = lifecycle == UNOPENED ? Long.MIN_VALUE : nextTimestamp();
-            priority2 = id;
-            return;
-        }
-        if (lifecycle == UNOPENED)
-        {
-            priority1 = 0;
-            priority2 = id;
-        }
-        else if (!isSource)
-        {
-            priority1 = 1;
-            priority2 = -topoIndex;
-        }
-        else
-        {
-            priority1 = 2 + sourceLayer;
-            priority2 = nextTimestamp();
-        }
-    }
-
-    /**
-     * Seed 004 §5.1: the bytes running this node once would free. A run takes one input set, so
-     * each input counts the payload of its next packet, divided among the references still held on
-     * it (the warehouse's remaining consumers, so the last consumer of a shared frame gets it all);
-     * doubled for full queues while over the soft limit (§5.3). Worker only: it peeks this node's
-     * own input queues, as their consumer.
-     *
-     * <p>Not the bytes of the whole queue: in the seed a block consumes its parents' whole
-     * warehouses in one execution, here one packet. Counting whole queues made the node behind a
-     * shipment, and then each chain's first node, look as if one run freed the lot, so they were
-     * drained breadth first and a fan-out of frames peaked at twice the memory of MediaPipe's order
-     * (execution.CompletionPressureTest).
-     */
-    long completionPressure()
-    {
-        final boolean boost = memory.overSoftLimit();
-        long pressure = 0;
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            if (queue.peekTimestamp() == Timestamp.UNSET || !(queue.peekValue() instanceof Payload))
-            {
-                continue;
-            }
-            final Payload next = (Payload)queue.peekValue();
-            long share = next.capacity() / Math.max(1, next.refCount());
-            if (boost && queue.isFull())
-            {
-                share *= 2;
-            }
-            pressure += share;
-        }
-        return pressure;
-    }
-
-    private long nextTimestamp()
-    {
-        if (isSource)
-        {
-            long min = Timestamp.DONE;
-            for (final OutputStream output : outputs)
-            {
-                min = Math.min(min, output.bound);
-            }
-            return min;
-        }
-        return inputBound();
     }
 
     // ---------------------------------------------------------------- CalculatorContext
