@@ -36,7 +36,7 @@ final class GraphReport
             else
             {
                 sb.append(", executor '").append(node.config.executor).append("', ").append(node.callsInFlight())
-                    .append(" of max_in_flight ").append(node.lanes.length).append(" calls in flight]");
+                    .append(" of max_in_flight ").append(node.lanes.count()).append(" calls in flight]");
             }
             if (node.lanes == null && node.worker.current == node)
             {

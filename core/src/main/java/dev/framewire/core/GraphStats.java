@@ -192,7 +192,7 @@ public final class GraphStats
             drops = node.drops;
             for (int r = 0; r < DropReason.COUNT; r++)
             {
-                dropsByReason[r] = node.dropsByReasonOpaque(r);
+                dropsByReason[r] = node.dropRecords.byReasonOpaque(r);
             }
             callsInFlight = inFlight(node);
             processNanos = node.callNanosOpaque();
@@ -206,7 +206,7 @@ public final class GraphStats
         {
             if (node.lanes != null)
             {
-                return (int)Math.max(0, Math.min(node.lanes.length, node.callsInFlight())); // racy: bounded
+                return (int)Math.max(0, Math.min(node.lanes.count(), node.callsInFlight())); // racy: bounded
             }
             final Worker worker = node.worker;
             return worker != null && worker.current == node ? 1 : 0;

@@ -197,7 +197,8 @@ final class Lane implements CalculatorContext
             }
         }
         DONE.setRelease(this, true);
-        node.onLaneDone();
+        VarHandle.fullFence(); // the done store before the state read: see Node.schedule()
+        node.schedule(); // a step of the node retires the lane
     }
 
     // ---------------------------------------------------------------- CalculatorContext

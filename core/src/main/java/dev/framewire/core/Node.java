@@ -1,6 +1,5 @@
 package dev.framewire.core;
 
-import dev.framewire.core.jfr.DropEvent;
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
@@ -29,10 +28,11 @@ import java.util.function.Consumer;
  * graph only through {@link NodeRunState}: the stop flag, the journal, the clock and the calls it
  * makes as it opens, closes and fails.
  *
- * <p>With {@code max_in_flight} above 1 the node has {@link Lane}s: its {@code process} calls run
+ * <p>With {@code max_in_flight} above 1 the node has {@link Lanes}: its {@code process} calls run
  * in them, on several workers at once, while the node's own steps (handing input sets out,
  * retiring finished calls in timestamp order, open, close) stay one at a time under the state
- * machine, on whichever worker of the executor is free first ({@link SharedCalls}).
+ * machine, on whichever worker of the executor is free first ({@link SharedCalls}). A node without
+ * them pays one null test per step for it.
  */
 final class Node extends ScheduleState implements CalculatorContext
 {
@@ -53,8 +53,6 @@ final class Node extends ScheduleState implements CalculatorContext
     private static final VarHandle INPUT_TIMESTAMP;
     private static final VarHandle CALLS;
     private static final VarHandle CALL_NANOS;
-    /** Opaque stores and loads of {@link #dropsByReason}'s elements. */
-    private static final VarHandle DROPS_BY_REASON = MethodHandles.arrayElementVarHandle(long[].class);
 
     static
     {
@@ -73,7 +71,8 @@ final class Node extends ScheduleState implements CalculatorContext
 
     /** What this node sees of its graph; never the {@link Graph} itself. */
     final NodeRunState runState;
-    private final MemoryGovernor memory;
+    /** The memory budget's limits as they bear on this run; the heap's completion pressure reads it too. */
+    final MemoryGovernor memory;
     final int id;
     final String name;
     final NodeConfig config;
@@ -106,7 +105,7 @@ final class Node extends ScheduleState implements CalculatorContext
      * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
      */
     volatile long inputTimestamp = Timestamp.UNSET;
-    /** Packets this node's policy or calculator dropped; written by its worker only. */
+    /** Packets this node's policy or calculator dropped; written by its worker only. By reason: {@link #dropRecords}. */
     volatile long drops;
     /**
      * Asks JFR whether process events are wanted, so that none is made per call while no recording
@@ -116,8 +115,6 @@ final class Node extends ScheduleState implements CalculatorContext
      * iterations).
      */
     private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
-    /** The same for drops (a policy that drops at full rate made a {@code DropEvent} per drop). */
-    private final DropEvent dropEventProbe = new DropEvent();
     /**
      * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
      * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
@@ -138,28 +135,25 @@ final class Node extends ScheduleState implements CalculatorContext
      * {@link GraphStats}.
      */
     long callNanos;
-    /**
-     * {@link #drops} by reason, indexed by {@link GraphStats.DropReason#ordinal()}; elements written
-     * by the node's step only (opaque), read by {@link GraphStats}.
-     */
-    final long[] dropsByReason = new long[GraphStats.DropReason.COUNT];
+    /** {@link #drops} by reason, and each drop's record in the journal and for JFR. */
+    final DropRecords dropRecords;
     /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
     final SourceRetry retry;
     /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
     private long shipmentBytes;
     private boolean stopRequested;
-    private boolean hasOffset;
+    /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
+    boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
     private final int inputSetsPerRun;
     /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link #handOutRoomOnIdle}). */
     private final boolean roomBatched;
     private long offset;
     /**
-     * With {@code max_in_flight} above 1, the calls in flight (see {@link Lane}), used in turn;
-     * null otherwise. Lanes {@code retired} (inclusive) to {@code dispatched} (exclusive), modulo
-     * their count, are handed out or done and not yet retired. Worker only.
+     * With {@code max_in_flight} above 1, the node's calls in flight (see {@link Lanes}); null
+     * otherwise. Set before the run starts.
      */
-    Lane[] lanes;
+    Lanes lanes;
     /**
      * With lanes, the executor's shared queues: the node's steps go there, for any of its workers
      * (see {@link SharedCalls}); null otherwise: the node runs on {@link #worker} only.
@@ -167,9 +161,7 @@ final class Node extends ScheduleState implements CalculatorContext
     SharedCalls shared;
     /** The worker running the node's current step: {@link #worker}, or with lanes any of the executor's. */
     Worker runningOn;
-    private long dispatched;
-    private long retired;
-    /** Heap keys, computed by the worker when the node is queued. */
+    /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
     long priority1;
     long priority2;
     int heapIndex = -1;
@@ -190,6 +182,7 @@ final class Node extends ScheduleState implements CalculatorContext
         this.id = id;
         this.name = config.name;
         this.config = config;
+        this.dropRecords = new DropRecords(runState, id, name);
         this.calculator = calculator;
         this.options = options;
         this.policy = config.inputPolicy != null ? config.inputPolicy :
@@ -374,9 +367,10 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             return runState.sourceMayRun(this);
         }
+        final Lanes lanes = this.lanes;
         if (lanes != null)
         {
-            return lanesWantRun();
+            return lanes.wantsToRun();
         }
         if (isThrottled())
         {
@@ -456,7 +450,7 @@ final class Node extends ScheduleState implements CalculatorContext
             }
             else if (lanes != null)
             {
-                runLanes();
+                lanes.retireAndHandOut();
             }
             else if (!isThrottled())
             {
@@ -521,145 +515,48 @@ final class Node extends ScheduleState implements CalculatorContext
         batchCursor = new int[inputs.length];
     }
 
-    // ---------------------------------------------------------------- max_in_flight
+    // ---------------------------------------------------------------- max_in_flight (see Lanes)
 
-    /**
-     * Worker: retires the calls that finished, in order, then hands out input sets while lanes are
-     * free. Closes only once no call is in flight, and moves an offset's bound only then: a call in
-     * flight may still emit below it.
-     */
-    private void runLanes()
-    {
-        retireLanes();
-        final Lane[] lanes = this.lanes;
-        while (lifecycle == OPEN && !runState.isStopping() && dispatched - retired < lanes.length && !isThrottled())
-        {
-            final long ready = readiness();
-            if (ready == READY_FOR_CLOSE)
-            {
-                if (dispatched == retired)
-                {
-                    close();
-                }
-                return;
-            }
-            if (ready == NOT_READY)
-            {
-                if (hasOffset && dispatched == retired)
-                {
-                    propagateOffsetBound();
-                }
-                return;
-            }
-            final Lane lane = lanes[(int)(dispatched % lanes.length)];
-            lane.load(sync.fill(ready));
-            dispatched++;
-            CALLS.setOpaque(this, calls + 1);
-            shared.offer(lane);
-        }
-    }
-
-    private boolean lanesWantRun()
-    {
-        if (retired != dispatched && lanes[(int)(retired % lanes.length)].isDone())
-        {
-            return true;
-        }
-        if (dispatched - retired >= lanes.length || isThrottled())
-        {
-            return false; // the next call to finish schedules this node again
-        }
-        final long ready = readiness();
-        return ready != NOT_READY && (ready != READY_FOR_CLOSE || dispatched == retired);
-    }
-
-    /** Calls handed out and not yet retired; read racily by reports. */
+    /** Calls handed out and not yet retired, 0 without lanes; read racily by reports. */
     long callsInFlight()
     {
-        return dispatched - retired;
+        final Lanes lanes = this.lanes;
+        return lanes == null ? 0 : lanes.inFlight();
     }
 
-    /** A lane's runner, after the call: a step of the node retires it. */
-    void onLaneDone()
-    {
-        VarHandle.fullFence(); // the lane's done store before the state read: see schedule()
-        schedule();
-    }
-
-    /**
-     * Worker: retires finished calls in the order they were handed out, delivering what each
-     * emitted; stops at the first still running. A node no longer open releases them instead.
-     */
-    private void retireLanes()
-    {
-        final Lane[] lanes = this.lanes;
-        while (retired != dispatched && !runState.isStopping())
-        {
-            final Lane lane = lanes[(int)(retired % lanes.length)];
-            if (!lane.isDone())
-            {
-                return;
-            }
-            retired++;
-            retire(lane);
-        }
-    }
-
-    private void retire(final Lane lane)
-    {
-        final long timestamp = lane.timestamp;
-        INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        if (lane.callNanos != 0)
-        {
-            CALL_NANOS.setOpaque(this, callNanos + lane.callNanos);
-        }
-        for (int i = lane.drops; i > 0; i--)
-        {
-            dropped("", timestamp, "calculator");
-        }
-        if (lifecycle != OPEN)
-        {
-            lane.release(); // failed or blocked meanwhile: a later call's results go nowhere
-            return;
-        }
-        final Throwable failure = lane.failure;
-        final int packets = lane.inputPackets();
-        if (failure != null)
-        {
-            lane.release();
-            runState.onNodeFailure(this, timestamp, failure, packets, false);
-            return;
-        }
-        try
-        {
-            lane.replay();
-            if (hasOffset)
-            {
-                final long next = offsetBound(timestamp, offset);
-                for (final OutputStream output : outputs)
-                {
-                    output.setNextTimestampBound(next);
-                }
-            }
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(timestamp, t, packets);
-        }
-    }
-
-    /** The thread that stopped the workers: releases the calls not retired. */
+    /** The thread that stopped the workers: releases the calls not retired, if the node has lanes. */
     void releaseLanes()
     {
-        final Lane[] lanes = this.lanes;
-        if (lanes == null)
+        final Lanes lanes = this.lanes;
+        if (lanes != null)
         {
-            return;
+            lanes.releaseNotRetired();
         }
-        for (; retired != dispatched; retired++)
+    }
+
+    /** {@link Lanes}, handing a call out: counts it. */
+    void countCall()
+    {
+        CALLS.setOpaque(this, calls + 1);
+    }
+
+    /** {@link Lanes}, retiring a call: its input timestamp and time in {@code process} become the node's. */
+    void retiredCall(final long timestamp, final long callNanos)
+    {
+        INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        if (callNanos != 0)
         {
-            lanes[(int)(retired % lanes.length)].release();
+            CALL_NANOS.setOpaque(this, this.callNanos + callNanos);
+        }
+    }
+
+    /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
+    void followOffset(final long completed)
+    {
+        final long next = offsetBound(completed, offset);
+        for (final OutputStream output : outputs)
+        {
+            output.setNextTimestampBound(next);
         }
     }
 
@@ -673,7 +570,7 @@ final class Node extends ScheduleState implements CalculatorContext
         return sync.readiness();
     }
 
-    private long inputBound()
+    long inputBound()
     {
         return sync.inputBound();
     }
@@ -832,7 +729,7 @@ final class Node extends ScheduleState implements CalculatorContext
         return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
     }
 
-    private void propagateOffsetBound()
+    void propagateOffsetBound()
     {
         final long in = inputBound();
         if (in == Timestamp.DONE)
@@ -862,7 +759,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
-    private void close()
+    void close()
     {
         if (!isSource)
         {
@@ -1029,9 +926,10 @@ final class Node extends ScheduleState implements CalculatorContext
     /** Worker: releases every packet queued on this node's inputs. */
     void releaseQueued()
     {
+        final Lanes lanes = this.lanes;
         if (lanes != null)
         {
-            retireLanes(); // the node is no longer open: each finished call is released
+            lanes.retire(); // the node is no longer open: each finished call is released
         }
         releaseInputs();
         for (final InputPort port : inputs)
@@ -1053,7 +951,7 @@ final class Node extends ScheduleState implements CalculatorContext
         }
     }
 
-    private void flushOutputs() throws Exception
+    void flushOutputs() throws Exception
     {
         for (final OutputStream output : outputs)
         {
@@ -1072,7 +970,7 @@ final class Node extends ScheduleState implements CalculatorContext
      *
      * @param inputPackets packets of the failed call's input set, counted before they were released.
      */
-    private void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
+    void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
     {
         releaseInputs();
         int staged = 0;
@@ -1143,87 +1041,6 @@ final class Node extends ScheduleState implements CalculatorContext
         {
             output.discardStaged();
         }
-    }
-
-    /** Worker: heap keys for the graph's schedule order. */
-    void computePriority(final ScheduleOrder order)
-    {
-        if (order == ScheduleOrder.COMPLETION_PRESSURE)
-        {
-            priority1 = lifecycle == UNOPENED ? 0 : isSource ? 2 : 1;
-            priority2 = -completionPressure();
-            return;
-        }
-        if (order == ScheduleOrder.BMF)
-        {
-            priority1 = lifecycle == UNOPENED ? Long.MIN_VALUE : nextTimestamp();
-            priority2 = id;
-            return;
-        }
-        if (lifecycle == UNOPENED)
-        {
-            priority1 = 0;
-            priority2 = id;
-        }
-        else if (!isSource)
-        {
-            priority1 = 1;
-            priority2 = -topoIndex;
-        }
-        else
-        {
-            priority1 = 2 + sourceLayer;
-            priority2 = nextTimestamp();
-        }
-    }
-
-    /**
-     * Seed 004 §5.1: the bytes running this node once would free. A run takes one input set, so
-     * each input counts the payload of its next packet, divided among the references still held on
-     * it (the warehouse's remaining consumers, so the last consumer of a shared frame gets it all);
-     * doubled for full queues while over the soft limit (§5.3). Worker only: it peeks this node's
-     * own input queues, as their consumer.
-     *
-     * <p>Not the bytes of the whole queue: in the seed a block consumes its parents' whole
-     * warehouses in one execution, here one packet. Counting whole queues made the node behind a
-     * shipment, and then each chain's first node, look as if one run freed the lot, so they were
-     * drained breadth first and a fan-out of frames peaked at twice the memory of MediaPipe's order
-     * (execution.CompletionPressureTest).
-     */
-    long completionPressure()
-    {
-        final boolean boost = memory.overSoftLimit();
-        long pressure = 0;
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            if (queue.peekTimestamp() == Timestamp.UNSET || !(queue.peekValue() instanceof Payload))
-            {
-                continue;
-            }
-            final Payload next = (Payload)queue.peekValue();
-            long share = next.capacity() / Math.max(1, next.refCount());
-            if (boost && queue.isFull())
-            {
-                share *= 2;
-            }
-            pressure += share;
-        }
-        return pressure;
-    }
-
-    private long nextTimestamp()
-    {
-        if (isSource)
-        {
-            long min = Timestamp.DONE;
-            for (final OutputStream output : outputs)
-            {
-                min = Math.min(min, output.bound);
-            }
-            return min;
-        }
-        return inputBound();
     }
 
     // ---------------------------------------------------------------- CalculatorContext
@@ -1417,48 +1234,7 @@ final class Node extends ScheduleState implements CalculatorContext
     void dropped(final String stream, final long timestamp, final String reason)
     {
         drops = drops + 1;
-        countByReason(reason, 1);
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            journal.drop(runningOn.id, id, runState.streamId(stream), timestamp, dropReason(reason));
-        }
-        if (JFR_PROBES && dropEventProbe.isEnabled()) // no event made per drop while no recording wants them
-        {
-            final DropEvent event = new DropEvent();
-            event.node = name;
-            event.stream = stream;
-            event.timestamp = timestamp;
-            event.reason = reason;
-            if (event.shouldCommit())
-            {
-                event.commit();
-            }
-        }
-    }
-
-    /** The journal's code for a drop reason. */
-    private static int dropReason(final String reason)
-    {
-        switch (reason)
-        {
-            case "policy":
-                return JournalSink.POLICY;
-            case "calculator":
-                return JournalSink.FLOW_LIMIT;
-            case "memory":
-                return JournalSink.MEMORY;
-            case "failure":
-                return JournalSink.FAILURE;
-            default:
-                return JournalSink.CLOSE;
-        }
-    }
-
-    /** Any thread: {@link #dropsByReason}[{@code reason}], an opaque load. */
-    long dropsByReasonOpaque(final int reason)
-    {
-        return (long)DROPS_BY_REASON.getOpaque(dropsByReason, reason);
+        dropRecords.packet(runningOn, stream, timestamp, reason);
     }
 
     /** Any thread: {@link #callNanos}, an opaque load. */
@@ -1467,40 +1243,16 @@ final class Node extends ScheduleState implements CalculatorContext
         return (long)CALL_NANOS.getOpaque(this);
     }
 
-    /** Worker: {@link #dropsByReason}; a string switch (hash cached in the literal) and an opaque store. */
-    private void countByReason(final String reason, final int packets)
-    {
-        final int index = GraphStats.DropReason.indexOf(reason);
-        DROPS_BY_REASON.setOpaque(dropsByReason, index, dropsByReason[index] + packets);
-    }
-
     /**
      * Worker: a whole input set, or a source's shipment, of {@code packets} packets was dropped (a
      * failed call under DROP_TIMESTAMP, an input set whose acquire passed the hard limit under
      * DROP_OLDEST). The count goes up by the packets; the journal and JFR get one drop of the set
-     * (stream -1 in the journal: its packets were taken by the call, see {@code Postmortem}).
+     * ({@link DropRecords#inputSet}).
      */
     void droppedSet(final long timestamp, final String reason, final int packets)
     {
         drops = drops + packets;
-        countByReason(reason, packets);
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            journal.drop(runningOn.id, id, -1, timestamp, dropReason(reason));
-        }
-        if (JFR_PROBES && dropEventProbe.isEnabled())
-        {
-            final DropEvent event = new DropEvent();
-            event.node = name;
-            event.stream = "";
-            event.timestamp = timestamp;
-            event.reason = reason;
-            if (event.shouldCommit())
-            {
-                event.commit();
-            }
-        }
+        dropRecords.inputSet(runningOn, timestamp, reason, packets);
     }
 
     /**

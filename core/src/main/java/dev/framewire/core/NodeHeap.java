@@ -1,11 +1,16 @@
 package dev.framewire.core;
 
+import dev.framewire.offheap.Payload;
+
 /**
  * A worker's ready nodes in schedule order: a binary min-heap on (priority1, priority2, id) over
  * a fixed array. A node is queued at most once, so the array never needs to grow past the
- * number of nodes on the worker: no allocation, no lock.
+ * number of nodes on the worker: no allocation, no lock. The keys are the node's
+ * ({@link Node#priority1}, {@link Node#priority2}), computed here for the graph's
+ * {@link ScheduleOrder} each time the node is queued ({@link #computeKeys}).
  *
- * <p>Threading: the owning worker only.
+ * <p>Threading: the owning worker only; computing a node's keys peeks its input queues as their
+ * consumer and reads its output bounds, which the worker that runs the node owns.
  */
 final class NodeHeap
 {
@@ -25,7 +30,7 @@ final class NodeHeap
 
     void add(final Node node)
     {
-        node.computePriority(order);
+        computeKeys(node);
         int i = size++;
         final Node[] heap = this.heap;
         while (i > 0)
@@ -61,7 +66,7 @@ final class NodeHeap
         for (int i = 0; i < k; i++)
         {
             final Node node = pollFirst();
-            node.computePriority(order);
+            computeKeys(node);
             candidates[i] = node;
             if (before(node, candidates[best]))
             {
@@ -125,6 +130,89 @@ final class NodeHeap
     int size()
     {
         return size;
+    }
+
+    /** Worker: the node's heap keys for the graph's schedule order. */
+    private void computeKeys(final Node node)
+    {
+        final ScheduleOrder order = this.order;
+        if (order == ScheduleOrder.COMPLETION_PRESSURE)
+        {
+            node.priority1 = node.lifecycle == Node.UNOPENED ? 0 : node.isSource ? 2 : 1;
+            node.priority2 = -completionPressure(node);
+            return;
+        }
+        if (order == ScheduleOrder.BMF)
+        {
+            node.priority1 = node.lifecycle == Node.UNOPENED ? Long.MIN_VALUE : nextTimestamp(node);
+            node.priority2 = node.id;
+            return;
+        }
+        if (node.lifecycle == Node.UNOPENED)
+        {
+            node.priority1 = 0;
+            node.priority2 = node.id;
+        }
+        else if (!node.isSource)
+        {
+            node.priority1 = 1;
+            node.priority2 = -node.topoIndex;
+        }
+        else
+        {
+            node.priority1 = 2 + node.sourceLayer;
+            node.priority2 = nextTimestamp(node);
+        }
+    }
+
+    /**
+     * Seed 004 §5.1: the bytes running this node once would free. A run takes one input set, so
+     * each input counts the payload of its next packet, divided among the references still held on
+     * it (the warehouse's remaining consumers, so the last consumer of a shared frame gets it all);
+     * doubled for full queues while over the soft limit (§5.3). Worker only: it peeks the node's
+     * own input queues, as their consumer.
+     *
+     * <p>Not the bytes of the whole queue: in the seed a block consumes its parents' whole
+     * warehouses in one execution, here one packet. Counting whole queues made the node behind a
+     * shipment, and then each chain's first node, look as if one run freed the lot, so they were
+     * drained breadth first and a fan-out of frames peaked at twice the memory of MediaPipe's order
+     * (execution.CompletionPressureTest).
+     */
+    static long completionPressure(final Node node)
+    {
+        final boolean boost = node.memory.overSoftLimit();
+        long pressure = 0;
+        for (final InputPort port : node.inputs)
+        {
+            final InputQueue queue = port.queue;
+            if (queue.peekTimestamp() == Timestamp.UNSET || !(queue.peekValue() instanceof Payload))
+            {
+                continue;
+            }
+            final Payload next = (Payload)queue.peekValue();
+            long share = next.capacity() / Math.max(1, next.refCount());
+            if (boost && queue.isFull())
+            {
+                share *= 2;
+            }
+            pressure += share;
+        }
+        return pressure;
+    }
+
+    /** A source's lowest output bound, else its inputs' bound: the BMF order's key. */
+    private static long nextTimestamp(final Node node)
+    {
+        if (node.isSource)
+        {
+            long min = Timestamp.DONE;
+            for (final OutputStream output : node.outputs)
+            {
+                min = Math.min(min, output.bound);
+            }
+            return min;
+        }
+        return node.inputBound();
     }
 
     private static boolean before(final Node a, final Node b)

@@ -196,11 +196,7 @@ final class Scheduler
             if (calls > 1)
             {
                 member.shared = shared;
-                member.lanes = new Lane[calls];
-                for (int i = 0; i < calls; i++)
-                {
-                    member.lanes[i] = new Lane(member);
-                }
+                member.lanes = new Lanes(member, shared, calls);
             }
         }
     }

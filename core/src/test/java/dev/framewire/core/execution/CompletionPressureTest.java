@@ -79,7 +79,7 @@ class CompletionPressureTest
         assertTrue(pressure <= mediaPipe, "completion pressure peaked at " + pressure / slot + " slots, MediaPipe " +
             "order at " + mediaPipe / slot);
         // The floor on one worker: a whole shipment of 64 (in a's queue, or as a's shared outputs)
-        // plus one chain step's input and output. Before Node.completionPressure counted one run's
+        // plus one chain step's input and output. Before completionPressure (NodeHeap) counted one run's
         // bytes instead of whole queues, completion pressure drained a, then b1, breadth first: 126.
         assertEquals(64 + 2, pressure / slot);
     }
