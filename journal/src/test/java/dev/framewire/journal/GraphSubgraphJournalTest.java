@@ -303,7 +303,9 @@ class GraphSubgraphJournalTest
     /**
      * Another thread keeps adding packets to {@code in} while twenty subgraphs come and go, each fed
      * five packets: whatever the interleaving, each subgraph's SUBGRAPH_ADDED comes before every
-     * record naming its nodes or streams, and its SUBGRAPH_LEFT after them; nothing is lost.
+     * record naming its nodes or streams, and its SUBGRAPH_LEFT after them; nothing is lost. The
+     * feeder adds as fast as the graph takes packets, faster than a loaded machine's agent may append:
+     * an ASYNC journal here waits for room ({@link JournalConfig.RingFull#WAIT}) rather than lose.
      */
     @ParameterizedTest
     @EnumSource(JournalConfig.Mode.class)
@@ -313,7 +315,8 @@ class GraphSubgraphJournalTest
         final int subgraphs = 20;
         final java.util.concurrent.atomic.AtomicLong fed = new java.util.concurrent.atomic.AtomicLong();
         final List<Long> delivered = Collections.synchronizedList(new ArrayList<>());
-        try (Graph graph = new Graph(base(new JournalConfig().directory(dir).mode(mode))))
+        try (Graph graph = new Graph(base(new JournalConfig().directory(dir).mode(mode)
+            .onRingFull(JournalConfig.RingFull.WAIT))))
         {
             graph.start();
             final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
