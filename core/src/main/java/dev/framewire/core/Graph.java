@@ -1501,6 +1501,12 @@ public final class Graph implements AutoCloseable
             Graph.this.recordFailure(where, timestamp, cause);
         }
 
+        /** Any thread: the graph inputs, the subgraphs' too, as they are now. */
+        java.util.Collection<GraphInput> graphInputs()
+        {
+            return inputs.values();
+        }
+
         /** Any thread, once the run has started: every source looks whether it may run now (the memory budget's call). */
         void scheduleSources()
         {

@@ -448,7 +448,9 @@ final class Scheduler
         // indexed: no iterator, since the timeout guard asks every tick for the life of the run
         for (int i = 0, n = workers.size(); i < n; i++)
         {
-            if (workers.get(i).hasUnseenInput()) // first: a worker schedules a node before it marks its input seen
+            // first: a worker schedules a node before it marks its input seen, or counts a command done
+            final Worker worker = workers.get(i);
+            if (worker.hasUnseenInput() || worker.hasPendingCommands())
             {
                 return false;
             }
@@ -507,21 +509,21 @@ final class Scheduler
     {
         synchronized (idleLock)
         {
-            if (!isIdle() || runState.stopping)
+            if (!isIdle() || runState.stopping || fullQueuesHoldingBack().isEmpty())
             {
                 return;
             }
-            final List<InputQueue> full = new ArrayList<>();
-            for (final InputQueue queue : queues)
+            // Looked at twice, with nothing done in between: an adder that has pushed a packet and
+            // not yet scheduled the consumer, or a node that ran while the nodes were read one by
+            // one, makes a passing state look like a deadlock (and deadlock avoidance then raised
+            // limits of a graph that was running: HotplugTest saw a queue of 8 grow to 399).
+            final long before = activity();
+            if (before < 0 || !isIdle())
             {
-                // A poller's queue is drained by a thread outside the scheduler: full, it holds
-                // sources back, but an idle scheduler is not a deadlock while it waits on it.
-                if (queue.consumer != null && queue.isFull() && heldBack(queue))
-                {
-                    full.add(queue);
-                }
+                return;
             }
-            if (full.isEmpty())
+            final List<InputQueue> full = fullQueuesHoldingBack();
+            if (full.isEmpty() || activity() != before)
             {
                 return;
             }
@@ -559,6 +561,46 @@ final class Scheduler
                 queue.raiseLimit(raised);
             }
         }
+    }
+
+    /** The full queues that hold back a source or graph input still open. */
+    private List<InputQueue> fullQueuesHoldingBack()
+    {
+        final List<InputQueue> full = new ArrayList<>();
+        for (final InputQueue queue : queues)
+        {
+            // A poller's queue is drained by a thread outside the scheduler: full, it holds
+            // sources back, but an idle scheduler is not a deadlock while it waits on it.
+            if (queue.consumer != null && queue.isFull() && heldBack(queue))
+            {
+                full.add(queue);
+            }
+        }
+        return full;
+    }
+
+    /**
+     * Any thread: a count of what the run has done (node runs and commands finished on every
+     * worker, adds finished on every graph input), or -1 while an add is in progress. Equal before
+     * and after a look at the nodes and queues, nothing moved while they were read.
+     */
+    private long activity()
+    {
+        long sum = 0;
+        for (final GraphInput input : runState.graphInputs())
+        {
+            final long adds = input.activity();
+            if (adds < 0)
+            {
+                return -1;
+            }
+            sum += adds;
+        }
+        for (int i = 0, n = workers.size(); i < n; i++)
+        {
+            sum += workers.get(i).activity();
+        }
+        return sum;
     }
 
     private static boolean heldBack(final InputQueue queue)

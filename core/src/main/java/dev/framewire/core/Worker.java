@@ -10,6 +10,8 @@ import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.MpscLinkedQueue;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 
 /**
  * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
@@ -61,6 +63,10 @@ final class Worker extends ParkHandshake implements Agent
     /** Nodes placed on this worker (pinned to it), static and hot-plugged; guarded by the graph's hot-plug lock. */
     int placed;
     private final MpscLinkedQueue<Runnable> commands = new MpscLinkedQueue<>();
+    /** Commands submitted, counted before each is offered; any thread (a cold path: control, not packets). */
+    private final AtomicLong commandsSubmitted = new AtomicLong();
+    /** Commands run to their end; written by this worker only, after each command's effects. */
+    private volatile long commandsDone;
     /** Position among the graph's workers: the journal's worker id. */
     final int id;
     final int cpu;
@@ -186,6 +192,7 @@ final class Worker extends ParkHandshake implements Agent
      */
     void submit(final Runnable command)
     {
+        commandsSubmitted.incrementAndGet();
         commands.offer(command);
         wakeIfParked();
     }
@@ -197,7 +204,14 @@ final class Worker extends ParkHandshake implements Agent
         Runnable command;
         while (work < 16 && (command = commands.poll()) != null)
         {
-            command.run();
+            try
+            {
+                command.run();
+            }
+            finally
+            {
+                commandsDone = commandsDone + 1; // only this thread writes it; the volatile store publishes the effects
+            }
             work++;
         }
         return work;
@@ -381,6 +395,29 @@ final class Worker extends ParkHandshake implements Agent
         queue.polled = true;
         polled = java.util.Arrays.copyOf(polled, polled.length + 1);
         polled[polled.length - 1] = queue;
+    }
+
+    /**
+     * Any thread: whether a command submitted to this worker has not yet run to its end (one waits
+     * in the queue or is running). A command may schedule a node (a local node woken from another
+     * thread, a subgraph's node), so a graph whose nodes all look idle is not idle while one is
+     * pending. The count of those done is read first: if it equals the count submitted, read after
+     * it, every command submitted before that read has run and its effects are seen.
+     */
+    boolean hasPendingCommands()
+    {
+        final long done = commandsDone;
+        return commandsSubmitted.get() != done;
+    }
+
+    /**
+     * Any thread: a count that moves whenever this worker finishes a node run or a command: the
+     * deadlock check reads it before and after it looks at the nodes, and a change means something
+     * ran while it looked.
+     */
+    long activity()
+    {
+        return (long)RUNS.getAcquire(this) + commandsDone;
     }
 
     /** Any thread: whether a polled queue holds input this worker has not seen yet. */

@@ -3,6 +3,7 @@ package dev.framewire.core.scenario;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphStats;
 import dev.framewire.core.IdleKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * arrives once and in order, and the run ends. A node whose last look found its input empty must
  * still be run again for a packet or bound that arrives between that look and going idle, from
  * another thread (the dirty mark) or from its own worker (a producer that runs after it); a lost
- * wake-up shows here as a run that never ends.
+ * wake-up shows here as a run that never ends, and deadlock avoidance (which cannot be needed in a chain)
+ * must not raise a queue limit while it runs.
  */
 class SingleInputChainStressTest
 {
@@ -68,6 +70,15 @@ class SingleInputChainStressTest
                 if (i % 5 == 0)
                 {
                     graph.setInputBound("in", ts); // a bound-only move between packets
+                }
+            }
+            // a chain never deadlocks: deadlock avoidance must not have raised a limit of a running chain (a
+            // look at the nodes while an adder had pushed and not yet scheduled, or a node ran, once did)
+            for (final GraphStats.NodeStats node : graph.stats().nodes())
+            {
+                for (final GraphStats.InputStats input : node.inputs())
+                {
+                    assertEquals(4, input.limit(), node.name() + " " + input.stream() + ": " + graph.report());
                 }
             }
             graph.closeInput("in");
