@@ -1218,11 +1218,6 @@ public final class Graph implements AutoCloseable
         return -1;
     }
 
-    ScheduleOrder scheduleOrder()
-    {
-        return config.scheduleOrder;
-    }
-
     boolean isStopping()
     {
         return runState.stopping;

@@ -4,12 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,15 +27,11 @@ class JvmFlagsTest
     @TempDir
     Path dir;
 
-    /** The child's exit code and what it printed on stdout. */
-    private record Child(int exit, String out, String err)
-    {
-    }
 
-    private Child run(final List<String> flags, final String... args) throws Exception
+    private ChildJvm run(final List<String> flags, final String... args) throws Exception
     {
         final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(ChildJvm.java());
         command.addAll(flags);
         command.add("-Xmx128m");
         command.add("-Dchronicle.analytics.disable=true");
@@ -47,19 +40,7 @@ class JvmFlagsTest
         command.add(System.getProperty("java.class.path"));
         command.add(JvmFlagsChild.class.getName());
         command.addAll(List.of(args));
-        final Path out = Files.createTempFile(dir, "child", ".out");
-        final Path err = Files.createTempFile(dir, "child", ".err");
-        final Process child = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        try
-        {
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not end in 60 s");
-        }
-        finally
-        {
-            child.destroyForcibly();
-        }
-        return new Child(child.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-            Files.readString(err, StandardCharsets.UTF_8));
+        return ChildJvm.run(command, dir);
     }
 
     @Test
@@ -72,7 +53,7 @@ class JvmFlagsTest
     @Test
     void withoutFlagsAGraphRefusesToStartNamingTheFlagAgronaNeedsAndWhereTheFlagsAre() throws Exception
     {
-        final Child child = run(List.of(), "plain");
+        final ChildJvm child = run(List.of(), "plain");
         assertEquals(3, child.exit(), child.out() + child.err());
         final String message = child.out();
         assertTrue(message.startsWith("REFUSED this JVM lacks a flag the graph needs: " + AGRONA +
@@ -87,7 +68,7 @@ class JvmFlagsTest
     void flagsTheGraphDoesNotUseAreNotRequired() throws Exception
     {
         // off-heap payloads with only Agrona's flag: none of Chronicle's, nor the rest of jvm.config
-        final Child child = run(List.of(AGRONA), "payload");
+        final ChildJvm child = run(List.of(AGRONA), "payload");
         assertEquals(0, child.exit(), child.out() + child.err());
         assertEquals("RAN", child.out().strip());
     }
@@ -96,7 +77,7 @@ class JvmFlagsTest
     void theCheckCanBeTurnedOffForAJvmThatGivesTheAccessAnotherWay() throws Exception
     {
         // long packets only touch no Agrona buffer: without the check, this graph runs flagless
-        final Child child = run(List.of("-D" + JvmFlags.CHECK_PROP + "=false"), "plain");
+        final ChildJvm child = run(List.of("-D" + JvmFlags.CHECK_PROP + "=false"), "plain");
         assertEquals(0, child.exit(), child.out() + child.err());
         assertEquals("RAN", child.out().strip());
     }

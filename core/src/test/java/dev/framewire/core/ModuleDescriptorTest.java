@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -421,14 +420,10 @@ class ModuleDescriptorTest
         throw new IllegalStateException("no .mvn/jvm.config above " + System.getProperty("user.dir"));
     }
 
-    private record Child(int exit, String out, String err)
-    {
-    }
-
-    private Child runApp(final Path app, final List<String> flags, final boolean staticDependencies) throws Exception
+    private ChildJvm runApp(final Path app, final List<String> flags, final boolean staticDependencies) throws Exception
     {
         final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(ChildJvm.java());
         command.add("@" + jvmConfig());
         command.addAll(flags);
         command.add("-Xmx256m");
@@ -441,19 +436,7 @@ class ModuleDescriptorTest
         path.add(app);
         command.addAll(List.of("--module-path", joined(path), "-m", "app.check/app.check.Main",
             dir.resolve("child.jfr").toString()));
-        final Path out = Files.createTempFile(dir, "child", ".out");
-        final Path err = Files.createTempFile(dir, "child", ".err");
-        final Process child = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        try
-        {
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not end in 60 s");
-        }
-        finally
-        {
-            child.destroyForcibly();
-        }
-        return new Child(child.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-            Files.readString(err, StandardCharsets.UTF_8));
+        return ChildJvm.run(command, dir);
     }
 
     private Path compileApp() throws Exception
@@ -476,7 +459,7 @@ class ModuleDescriptorTest
     @Test
     void anApplicationModuleRunsAGraphWithCoreOnTheModulePath() throws Exception
     {
-        final Child child = runApp(compileApp(), List.of(AGRONA_NAMED), true);
+        final ChildJvm child = runApp(compileApp(), List.of(AGRONA_NAMED), true);
         assertEquals(0, child.exit(), child.out() + child.err());
         assertEquals(List.of(
             "MODULE dev.framewire.core app.check",
@@ -493,7 +476,7 @@ class ModuleDescriptorTest
     {
         // no HdrHistogram, no affinity: pinning is refused at validation, the rest goes on; and
         // .mvn/jvm.config exports jdk.internal.misc to ALL-UNNAMED, which a named Agrona is not
-        final Child child = runApp(compileApp(), List.of(), false);
+        final ChildJvm child = runApp(compileApp(), List.of(), false);
         assertEquals(3, child.exit(), child.out() + child.err());
         assertTrue(child.out().contains("PINNING refused\n"), child.out());
         assertTrue(child.out().contains("REFUSED this JVM lacks a flag the graph needs: " + AGRONA_NAMED), child.out());
