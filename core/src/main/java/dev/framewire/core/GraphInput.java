@@ -63,7 +63,7 @@ final class GraphInput
     {
         // A refusing add under MediaPipe's rule looks exactly and asks for no room (HeldBack.fullNow);
         // under a room batch it stays held back through the batch like any holder (isThrottled)
-        if (wait || roomBatched ? isThrottled() : HeldBack.fullNow(throttleQueues))
+        if ((wait || roomBatched) ? isThrottled() : HeldBack.fullNow(throttleQueues))
         {
             if (!wait)
             {

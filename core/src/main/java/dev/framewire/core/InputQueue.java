@@ -567,11 +567,11 @@ final class InputQueue extends InputQueuePad3
         return size() >= limit;
     }
 
-    /** Any thread, for reports: whether the queue is at or over its limit. */
+    /** Any thread, for reports and the deadlock check: whether the queue is at or over its limit, after a full fence. */
     boolean isFull()
     {
         VarHandle.fullFence();
-        return size() >= limit;
+        return fullNow();
     }
 
     /** Consumer (or anyone once both sides have stopped): releases every queued payload. */
