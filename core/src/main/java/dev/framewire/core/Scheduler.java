@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.journal.JournalSink;
+
 import dev.framewire.core.jfr.ReportEvent;
 import org.agrona.concurrent.AgentRunner;
 import org.slf4j.Logger;
@@ -285,6 +287,12 @@ final class Scheduler
      * input bounced. Of several workers going idle at once, at least one sees the others idle: each
      * one's last node went idle with a CAS before it looks.
      */
+    /** Any thread: the run's journal, or null. */
+    JournalSink journal()
+    {
+        return runState.journal();
+    }
+
     void onWorkerIdle()
     {
         if (idleWaiters == 0 && !hasHeldBackSources())

@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.journal.JournalSink;
+
 import net.openhft.affinity.Affinity;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -247,13 +249,21 @@ final class Worker extends ParkHandshake implements Agent
     {
         if (scheduler.isStopping())
         {
-            lifecycle = TERMINATING;
+            if (lifecycle != TERMINATING)
+            {
+                lifecycle = TERMINATING;
+                journalIdle();
+            }
             return 0;
         }
         final int commanded = commands.isEmpty() ? 0 : runCommands();
         if (scheduler.isPaused())
         {
-            lifecycle = PAUSED;
+            if (lifecycle != PAUSED)
+            {
+                lifecycle = PAUSED;
+                journalIdle();
+            }
             return commanded;
         }
         if (lifecycle != RUNNING)
@@ -291,9 +301,20 @@ final class Worker extends ParkHandshake implements Agent
         else if (busy)
         {
             busy = false; // MediaPipe's QueueIdleStateChanged: once per idle period, not per node run
+            journalIdle();
             scheduler.onWorkerIdle();
         }
         return work;
+    }
+
+    /** This thread: tells the journal, if any, that the worker stops running calls for a while. */
+    private void journalIdle()
+    {
+        final JournalSink journal = scheduler.journal();
+        if (journal != null)
+        {
+            journal.workerIdle(id);
+        }
     }
 
     /**

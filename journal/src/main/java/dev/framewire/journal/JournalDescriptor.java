@@ -55,6 +55,26 @@ import java.util.zip.CRC32C;
  *   |        |        |        |                | a record's bytes   |         | last record's bytes| of all   |
  *   +--------+--------+--------+----------------+--------------------+-- ... --+--------------------+----------+
  *   each record as above without its own checksum; the document's one checksum covers them all
+ *
+ *   CALLS (kind 18, since 1.6; ASYNC, a worker's calls as it staged them, alone or in a BATCH): one
+ *   worker's calls in a row
+ *   0        1        2        4                8                12               16                24
+ *   +--------+--------+--------+----------------+----------------+----------------+----------------+-- ... --+----------+
+ *   | 18     | 0      | 0 (16) | worker (int)   | count (int)    | 0 (int)        | end nanos      | count   | CRC32C   |
+ *   |        |        |        |                |                |                | (long)         | entries |          |
+ *   +--------+--------+--------+----------------+----------------+----------------+----------------+-- ... --+----------+
+ *   an entry, 32 bytes:
+ *   0                            4                8                16               24               32
+ *   +----------------------------+----------------+----------------+----------------+----------------+
+ *   | node (24 bits), value kind | emit stream    | input          | emit value     | begin nanos    |
+ *   | (8 bits, high)             | (int), -1 none | timestamp      | (long)         | (long)         |
+ *   +----------------------------+----------------+----------------+----------------+----------------+
+ *   = per entry, as CALL: PROCESS_BEGIN, EMIT if emit stream is not -1 (nanos = the call's begin),
+ *     PROCESS_END. A call ends where the next entry's call begins (the worker went from one to the
+ *     next without idling: a worker's staged calls go when it idles), the last one at the record's
+ *     end nanos, read when the worker let them go; so a call's end includes the engine's moments
+ *     before the next call. Begins are read when the call begins: a consumer's begin comes after
+ *     the emit of the packet it takes, on any thread, as the post-mortem needs
  * </pre>
  *
  * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
@@ -77,14 +97,18 @@ import java.util.zip.CRC32C;
  * 1.4 reader. Version 1.5 added {@link #SUBGRAPH_ADDED}, {@link #SUBGRAPH_REMOVED} and
  * {@link #SUBGRAPH_LEFT} (subgraphs added to and removed from a running graph), which a 1.4 reader
  * skips as kinds it does not know; the records of a subgraph's nodes and streams then name ids
- * beyond the run start's, which a 1.4 reader takes for damage.
+ * beyond the run start's, which a 1.4 reader takes for damage. Version 1.6 added {@link #CALLS}
+ * (an ASYNC worker's calls, 32 bytes each, staged by the worker and put on its ring in one go,
+ * with one clock read a call: the journaled chain's time went to two clock reads and a 60-byte
+ * ring message per call), which a 1.5 reader skips as a kind it does not know (and so misses those
+ * calls).
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 5;
+    static final int FORMAT_MINOR = 6;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
@@ -95,6 +119,8 @@ final class JournalDescriptor
     static final int BATCH_MINOR = 4;
     /** The first minor version with the SUBGRAPH_ADDED, SUBGRAPH_REMOVED and SUBGRAPH_LEFT records. */
     static final int SUBGRAPH_MINOR = 5;
+    /** The first minor version with {@link #CALLS} documents. */
+    static final int CALLS_MINOR = 6;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -149,6 +175,34 @@ final class JournalDescriptor
     static final int BATCH_COUNT_OFFSET = 4;
     /** BATCH: where its first record's length (int) is; each record's bytes follow their length. */
     static final int BATCH_RECORDS_OFFSET = 8;
+    /**
+     * Since 1.6, ASYNC only: one worker's calls in a row, as it staged them (see the layout
+     * above). Not a {@link JournalRecord.Kind}: the reader gives the PROCESS_BEGIN, EMIT and
+     * PROCESS_END each entry stands for, with a record number per entry.
+     */
+    static final int CALLS = 18;
+    /** CALLS: the worker (int). */
+    static final int CALLS_WORKER_OFFSET = 4;
+    /** CALLS: the number of entries (int). */
+    static final int CALLS_COUNT_OFFSET = 8;
+    /** CALLS: the last call's end nanos (long). */
+    static final int CALLS_END_NANOS_OFFSET = 16;
+    /** CALLS: where the first entry is. */
+    static final int CALLS_ENTRIES_OFFSET = 24;
+    /** CALLS: one entry's length. */
+    static final int CALLS_ENTRY_LENGTH = 32;
+    /** CALLS entry: the node in the low 24 bits, the emitted value's kind in the high 8 (int). */
+    static final int ENTRY_NODE_OFFSET = 0;
+    /** CALLS entry: the emitted stream, -1 for none (int). */
+    static final int ENTRY_STREAM_OFFSET = 4;
+    /** CALLS entry: the input timestamp (long). */
+    static final int ENTRY_TIMESTAMP_OFFSET = 8;
+    /** CALLS entry: the emitted value (long). */
+    static final int ENTRY_VALUE_OFFSET = 16;
+    /** CALLS entry: the call's begin nanos (long). */
+    static final int ENTRY_BEGIN_NANOS_OFFSET = 24;
+    /** CALLS entry: the largest node id an entry holds; a call of a node beyond goes in a CALL record. */
+    static final int ENTRY_MAX_NODE = (1 << 24) - 1;
     /** CALL: the call's end nanos, after the fixed part. */
     static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
     /** CALL's length without its checksum. */

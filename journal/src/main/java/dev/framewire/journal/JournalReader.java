@@ -259,7 +259,58 @@ public final class JournalReader
                 batch(body, length, position, sequence);
                 return;
             }
+            callsOrOne(body, length, position, sequence);
+        }
+
+        /** A record on its own or in a batch: a CALLS record's calls, or any other record. */
+        private void callsOrOne(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            if (length > 0 && (body.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF) == JournalDescriptor.CALLS &&
+                decoder.minor >= JournalDescriptor.CALLS_MINOR)
+            {
+                calls(body, length, position, sequence);
+                return;
+            }
             one(body, length, position, sequence);
+        }
+
+        /**
+         * The entries of a CALLS record, each with a number of its own, each call ending where the
+         * next one begins, the last at the record's end nanos. Its checksum held, so a length that does not fit its count is the
+         * writer's fault, not the disk's: reported, and the record skipped.
+         */
+        private void calls(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            final int count = length >= JournalDescriptor.CALLS_ENTRIES_OFFSET ?
+                body.getInt(JournalDescriptor.CALLS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
+            if (count < 1 || length != JournalDescriptor.CALLS_ENTRIES_OFFSET +
+                (long)count * JournalDescriptor.CALLS_ENTRY_LENGTH)
+            {
+                count(1, position, sequence, "a CALLS record of " + length + " bytes claims " + count +
+                    " calls of " + JournalDescriptor.CALLS_ENTRY_LENGTH + " bytes after its " +
+                    JournalDescriptor.CALLS_ENTRIES_OFFSET + "-byte header");
+                return;
+            }
+            final int worker = body.getInt(JournalDescriptor.CALLS_WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < count; i++)
+            {
+                final long number = decoder.count;
+                final int at = JournalDescriptor.CALLS_ENTRIES_OFFSET + i * JournalDescriptor.CALLS_ENTRY_LENGTH;
+                final long end = i + 1 < count ?
+                    body.getLong(at + JournalDescriptor.CALLS_ENTRY_LENGTH + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET,
+                        ByteOrder.LITTLE_ENDIAN) :
+                    body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+                try
+                {
+                    decoder.callsEntry(body, at, worker, end);
+                }
+                catch (final Corrupt ex)
+                {
+                    decoder.count = number + 1;
+                    damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
+                        "call " + (i + 1) + " of " + count + " in a CALLS record: " + ex.getMessage() + "; it is skipped"));
+                }
+            }
         }
 
         private void one(final DirectBuffer body, final int length, final long position, final long sequence)
@@ -298,7 +349,7 @@ public final class JournalReader
                     return;
                 }
                 batched.wrap(body, at + 4, recordLength);
-                one(batched, recordLength, position, sequence);
+                callsOrOne(batched, recordLength, position, sequence);
                 at += 4 + recordLength;
             }
             if (count < 0 || at != length)
@@ -837,13 +888,48 @@ public final class JournalReader
             {
                 throw new Corrupt("the record (CALL) is " + limit + " bytes, but its fields end at " + position);
             }
+            addCall(index, "CALL", worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
+        }
+
+        /**
+         * One entry of a CALLS document (1.6, ASYNC) as record number {@link #count}: the call it
+         * stands for, as a CALL record's; counts it.
+         *
+         * @throws Corrupt when its fields make no sense (then the caller counts it).
+         */
+        void callsEntry(final DirectBuffer body, final int at, final int worker, final long endNanos)
+        {
+            kind = JournalRecord.Kind.PROCESS_BEGIN; // for the messages of check()
+            final int nodeAndKind = body.getInt(at + JournalDescriptor.ENTRY_NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            addCall(count, "CALLS", worker, nodeAndKind & JournalDescriptor.ENTRY_MAX_NODE,
+                body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN), nodeAndKind >>> 24,
+                body.getLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                body.getLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                body.getLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN), endNanos);
+            count++;
+        }
+
+        /** A call as record number {@code index}: its PROCESS_BEGIN, the EMIT folded in (if any) and its PROCESS_END. */
+        private void addCall(
+            final long index,
+            final String what,
+            final int worker,
+            final int node,
+            final int stream,
+            final int valueKind,
+            final long value,
+            final long timestamp,
+            final long beginNanos,
+            final long endNanos)
+        {
             if (stream < 0 && (valueKind != 0 || value != 0))
             {
-                throw new Corrupt("the record (CALL) has a value but no stream for it");
+                throw new Corrupt("the record (" + what + ") has a value but no stream for it");
             }
             if (valueKind > JournalRecord.VALUE_PAYLOAD)
             {
-                throw new Corrupt("the record (CALL) has value kind " + valueKind + ", which an emitted packet cannot have");
+                throw new Corrupt("the record (" + what + ") has value kind " + valueKind +
+                    ", which an emitted packet cannot have");
             }
             if (started)
             {

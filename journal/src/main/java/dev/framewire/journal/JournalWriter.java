@@ -74,7 +74,9 @@ import static dev.framewire.journal.JournalRecord.VALUE_PAYLOAD;
  * {@link JournalConfig.Mode#ASYNC} the hot calls claim a slot in a ring and return, and a journal
  * agent appends: a worker's thread in a one-to-one ring of its own (no CAS, no line shared with
  * another producer), any other thread (a graph input's adder, the graph's owner, a thread using a
- * worker id it does not own) in one many-to-one ring. File order is append order; per thread it
+ * worker id it does not own) in one many-to-one ring; a worker's calls are staged and go on its
+ * ring 64 at a time (see {@link WorkerRing}), with one clock read a call, at its begin: a call ends
+ * where the worker's next one begins, or when its staged calls go. File order is append order; per thread it
  * is the order of its events, across threads (and in ASYNC mode across rings) it is not
  * {@code nanos} order: readers that need a global order sort by {@code nanos}.
  *
@@ -145,9 +147,18 @@ public final class JournalWriter extends JournalSink
      * A worker's ASYNC ring: single producer, the thread that first journals with the worker's id
      * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
      * the many-to-one ring, so the one-to-one ring never sees two producers.
+     *
+     * <p>The worker's calls are staged here, 32 bytes each, and go on the ring as one
+     * {@link JournalDescriptor#CALLS} message when {@link #STAGED_CALLS} have ended, when another
+     * record of the worker comes (so that the file keeps the worker's order), when the worker idles
+     * ({@link #workerIdle}), and at {@link #runEnd}: a call is in the journal at most 63 calls or
+     * one idle later than it ended.
      */
     static final class WorkerRing
     {
+        /** Calls staged before they go on the ring at most: a 2 KiB message. */
+        static final int STAGED_CALLS = 64;
+
         final OneToOneRingBuffer ring;
         volatile Thread owner;
         // The worker's call in progress, not in the ring yet: it goes in as one CALL record when it
@@ -160,11 +171,21 @@ public final class JournalWriter extends JournalSink
         int emitStream = -1;
         int emitKind;
         long emitValue;
+        /** The CALLS message being put together: its header (kind and worker set here) and entries. */
+        final UnsafeBuffer staged = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            JournalDescriptor.CALLS_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.CALLS_ENTRY_LENGTH));
+        int stagedCalls;
+        /** {@link #STAGED_CALLS}, or fewer when the ring's longest message is shorter (a ring under 16 KiB). */
+        final int stagedLimit;
 
-        WorkerRing(final int capacity)
+        WorkerRing(final int workerId, final int capacity)
         {
             ring = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+            stagedLimit = Math.max(1, Math.min(STAGED_CALLS,
+                (ring.maxMsgLength() - JournalDescriptor.CALLS_ENTRIES_OFFSET) / JournalDescriptor.CALLS_ENTRY_LENGTH));
+            staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.CALLS);
+            staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
         }
     }
 
@@ -528,7 +549,7 @@ public final class JournalWriter extends JournalSink
             final WorkerRing[] rings = new WorkerRing[workerNames.length];
             for (int w = 0; w < rings.length; w++)
             {
-                rings[w] = new WorkerRing(ringCapacity);
+                rings[w] = new WorkerRing(w, ringCapacity);
             }
             this.workerRings = rings;
             agent.workerRings(rings);
@@ -644,10 +665,7 @@ public final class JournalWriter extends JournalSink
             // which publishes their fields; a worker that never returned is a benign race here (at
             // worst a torn call is journaled as open)
             final WorkerRing own = rings[w];
-            if (own.callOpen)
-            {
-                openCall(own, w, ring);
-            }
+            before(own, w, ring);
         }
         text(JournalDescriptor.RUN_END, -1, -1, Long.MIN_VALUE, lost.get(), how);
         flush(TimeUnit.SECONDS.toNanos(5));
@@ -757,9 +775,9 @@ public final class JournalWriter extends JournalSink
         final WorkerRing own = ring == null ? null : ownRing(workerId);
         if (own != null)
         {
-            // ASYNC on a worker's own ring: the call goes into the ring when it ends, as one CALL
-            // record (with the first packet it emits at its input timestamp), unless another record
-            // of this worker comes first (then its BEGIN goes in before that record, see openCall)
+            // ASYNC on a worker's own ring: the call is staged when it ends, as one CALLS entry
+            // (with the first packet it emits at its input timestamp), unless another record of
+            // this worker comes first (then its BEGIN goes in before that record, see openCall)
             if (own.callOpen)
             {
                 openCall(own, workerId, own.ring);
@@ -792,6 +810,12 @@ public final class JournalWriter extends JournalSink
         if (own != null && own.callOpen && own.callNode == nodeId && own.callTimestamp == inputTimestamp)
         {
             own.callOpen = false;
+            if (nodeId <= JournalDescriptor.ENTRY_MAX_NODE)
+            {
+                stage(own, nodeId, inputTimestamp);
+                return;
+            }
+            flushStaged(own, own.ring);
             final long nanos = System.nanoTime();
             final OneToOneRingBuffer ring = own.ring;
             int index = ring.tryClaim(JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
@@ -817,19 +841,109 @@ public final class JournalWriter extends JournalSink
     }
 
     /**
+     * ASYNC, the worker's thread: a call ended; its entry goes into the staged CALLS message, which
+     * goes on the ring when full. Its end is the next call's begin, or the flush's clock read.
+     */
+    private void stage(final WorkerRing own, final int nodeId, final long inputTimestamp)
+    {
+        final UnsafeBuffer staged = own.staged;
+        final int n = own.stagedCalls;
+        final int at = JournalDescriptor.CALLS_ENTRIES_OFFSET + n * JournalDescriptor.CALLS_ENTRY_LENGTH;
+        final int stream = own.emitStream;
+        staged.putInt(at + JournalDescriptor.ENTRY_NODE_OFFSET, stream < 0 ? nodeId : nodeId | own.emitKind << 24);
+        staged.putInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, stream);
+        staged.putLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, inputTimestamp);
+        staged.putLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, stream < 0 ? 0 : own.emitValue);
+        staged.putLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, own.callNanos);
+        own.stagedCalls = n + 1;
+        if (n + 1 == own.stagedLimit)
+        {
+            flushStaged(own, own.ring);
+        }
+    }
+
+    /**
+     * ASYNC: the worker's staged calls, if any, onto a ring as one CALLS message, the last one
+     * ending now: its own ring from its thread, the many-to-one ring from another (at
+     * {@link #runEnd}). A full ring loses them all (counted, one a call) or, under
+     * {@link JournalConfig.RingFull#WAIT}, waits for room.
+     */
+    private void flushStaged(final WorkerRing own, final RingBuffer ring)
+    {
+        final int n = own.stagedCalls;
+        if (n == 0)
+        {
+            return;
+        }
+        own.stagedCalls = 0;
+        final int length = JournalDescriptor.CALLS_ENTRIES_OFFSET + n * JournalDescriptor.CALLS_ENTRY_LENGTH;
+        own.staged.putInt(JournalDescriptor.CALLS_COUNT_OFFSET, n);
+        own.staged.putLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, System.nanoTime());
+        int index = ring.tryClaim(JournalDescriptor.CALLS, length);
+        if (index <= 0 && waitsForRoom)
+        {
+            index = claimWaiting(ring, JournalDescriptor.CALLS, length);
+        }
+        if (index > 0)
+        {
+            ring.buffer().putBytes(index, own.staged, 0, length);
+            ring.commit(index);
+        }
+        else
+        {
+            lost.addAndGet(n);
+        }
+    }
+
+    /**
+     * The worker ran out of work, or is stopping: its staged calls go on its ring. ASYNC; on the
+     * worker's thread.
+     *
+     * @param workerId the worker.
+     */
+    @Override
+    public void workerIdle(final int workerId)
+    {
+        if (closed || ring == null)
+        {
+            return;
+        }
+        final WorkerRing own = ownRing(workerId);
+        if (own != null)
+        {
+            flushStaged(own, own.ring);
+        }
+    }
+
+    /**
      * ASYNC: a record of a worker comes while its call is open and not yet in the ring (an emit
-     * that cannot be folded, a drop, a bound, an error, a nested call): the call's PROCESS_BEGIN
-     * (and the packet folded so far, as an EMIT with the call's begin nanos) go into the ring
-     * first, so that the file keeps the worker's order; the call then ends with a PROCESS_END.
+     * that cannot be folded, a drop, a bound, an error, a nested call): its staged calls, then the
+     * call's PROCESS_BEGIN (and the packet folded so far, as an EMIT with the call's begin nanos)
+     * go into the ring first, so that the file keeps the worker's order; the call then ends with a
+     * PROCESS_END.
      */
     private void openCall(final WorkerRing own, final int workerId, final RingBuffer ring)
     {
+        flushStaged(own, ring);
         own.callOpen = false;
         offer(ring, JournalDescriptor.PROCESS_BEGIN, 0, workerId, own.callNode, -1, own.callNanos, own.callTimestamp, 0);
         if (own.emitStream >= 0)
         {
             offer(ring, EMIT, own.emitKind, workerId, own.callNode, own.emitStream, own.callNanos, own.callTimestamp,
                 own.emitValue);
+        }
+    }
+
+    /** ASYNC: another record of the worker comes: its staged calls and its open call go before it. */
+    private void before(final WorkerRing own, final int worker, final RingBuffer ring)
+    {
+        if (own.callOpen)
+        {
+            openCall(own, worker, ring);
+        }
+        else
+        {
+            flushStaged(own, ring);
         }
     }
 
@@ -1154,18 +1268,18 @@ public final class JournalWriter extends JournalSink
         final long timestamp,
         final long value)
     {
-        final long nanos = System.nanoTime();
         if (this.ring != null)
         {
             final WorkerRing own = ownRing(worker);
             final RingBuffer ring = own == null ? this.ring : own.ring;
-            if (own != null && own.callOpen)
+            if (own != null)
             {
-                openCall(own, worker, ring);
+                before(own, worker, ring); // their nanos first: read this record's after
             }
-            offer(ring, kind, aux, worker, node, stream, nanos, timestamp, value);
+            offer(ring, kind, aux, worker, node, stream, System.nanoTime(), timestamp, value);
             return;
         }
+        final long nanos = System.nanoTime();
         final Lane lane = lane(worker);
         final DocumentContext dc = lane.appender.writingDocument();
         try
@@ -1187,16 +1301,16 @@ public final class JournalWriter extends JournalSink
     private void text(
         final int kind, final int worker, final int node, final long timestamp, final long value, final String text)
     {
-        final long nanos = System.nanoTime();
         byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
         if (this.ring != null)
         {
             final WorkerRing own = ownRing(worker);
             final RingBuffer ring = own == null ? this.ring : own.ring;
-            if (own != null && own.callOpen)
+            if (own != null)
             {
-                openCall(own, worker, ring);
+                before(own, worker, ring);
             }
+            final long nanos = System.nanoTime();
             final int room = ring.maxMsgLength() - FIXED_LENGTH - 4;
             if (utf8.length > room)
             {
@@ -1221,7 +1335,7 @@ public final class JournalWriter extends JournalSink
             return;
         }
         final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
-            .fixed(kind, 0, worker, node, -1, nanos, timestamp, value)
+            .fixed(kind, 0, worker, node, -1, System.nanoTime(), timestamp, value)
             .putInt(utf8.length)
             .putBytes(utf8);
         append(worker, record);
@@ -1391,7 +1505,9 @@ public final class JournalWriter extends JournalSink
      * Waits until every record given so far is in Chronicle's mapped files. SYNC records are there
      * when their call returns. ASYNC: the agent has read past every record claimed on any ring
      * before the call, then finished the duty cycle it read them in, which appends the batch they
-     * went into: reading a record off its ring is not yet appending it. Parks while waiting.
+     * went into: reading a record off its ring is not yet appending it. The calling thread's own
+     * staged calls go on its ring first; a running worker's staged calls (up to 63) are not given
+     * yet: they go when it idles, or at {@link #runEnd}. Parks while waiting.
      *
      * @param timeoutNanos how long to wait at most.
      * @return true when appended; false on timeout or if the journal is closed.
@@ -1404,6 +1520,13 @@ public final class JournalWriter extends JournalSink
             return !closed;
         }
         final WorkerRing[] rings = this.workerRings;
+        for (final WorkerRing own : rings)
+        {
+            if (own.owner == Thread.currentThread())
+            {
+                flushStaged(own, own.ring); // the caller's own staged calls; a worker's go when it idles
+            }
+        }
         final long[] targets = new long[rings.length + 1];
         for (int w = 0; w < rings.length; w++)
         {

@@ -18,11 +18,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The engine's journal wiring: a run of a real graph leaves, for every packet, its whole life —
  * the graph input, each node's call at its timestamp (begin and end), each emit — and the run's
- * start and end; in both modes (ASYNC writes a call as one CALL record, read back as the same
- * records), and the post-mortem accounts for every packet.
+ * start and end; in both modes (ASYNC stages a worker's calls and writes them together, read back
+ * as the same records), and the post-mortem accounts for every packet. A worker that idles lets its
+ * staged calls go: they are in the journal while the run goes on.
  */
 class GraphJournalTest
 {
+    @Test
+    @Timeout(60)
+    void anIdleWorkersCallsAreInTheJournalBeforeTheRunEnds(@TempDir final Path dir) throws Exception
+    {
+        final int packets = 10;
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+            .outputStream("out")
+            .journal(new JournalConfig().directory(dir).mode(JournalConfig.Mode.ASYNC))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            for (long ts = 0; ts < packets; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.waitUntilIdle();
+            // fewer calls than a staging holds: only the worker's going idle lets them go before the
+            // run's end; the agent appends them within its longest park (1 ms by default)
+            final Path run = JournalReader.latestRun(dir);
+            final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            long ends;
+            while ((ends = JournalReader.read(run).records().stream()
+                .filter(r -> r.kind() == JournalRecord.Kind.PROCESS_END && "a".equals(r.nodeName()) && r.timestamp() >= 0)
+                .count()) < packets &&
+                System.nanoTime() < deadline)
+            {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+            }
+            assertEquals(packets, ends, "the calls journaled while the graph runs");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(JournalConfig.Mode.class)
     @Timeout(60)

@@ -100,6 +100,10 @@ class JournalRoundTripTest
             expected.add(new Expected(PROCESS_BEGIN, 0, 0, -1, Timestamp.UNSTARTED, 0, 0, null));
             writer.processEnd(0, 0, Timestamp.UNSTARTED);
             expected.add(new Expected(PROCESS_END, 0, 0, -1, Timestamp.UNSTARTED, 0, 0, null));
+            // as the engine's worker does when it runs out of work: ASYNC, its staged calls go now,
+            // the last one ending at this moment (else at the worker's next record or call, which
+            // this thread, acting as two workers, makes only after worker 1's)
+            writer.workerIdle(0);
             writer.processBegin(1, 1, 1000);
             expected.add(new Expected(PROCESS_BEGIN, 1, 1, -1, 1000, 0, 0, null));
             writer.emit(1, 1, 2, 1000, captured);

@@ -135,6 +135,17 @@ public abstract class JournalSink implements AutoCloseable
     public abstract void processEnd(int workerId, int nodeId, long inputTimestamp);
 
     /**
+     * A worker ran out of work (once per idle period, before it parks), is paused or is stopping:
+     * a sink that holds a worker's records back to write them together lets them go now. On the
+     * worker's thread. Does nothing by default.
+     *
+     * @param workerId the worker.
+     */
+    public void workerIdle(final int workerId)
+    {
+    }
+
+    /**
      * A packet, or a whole input set, dropped.
      *
      * @param workerId  the worker.
