@@ -274,6 +274,12 @@ final class Scheduler
         runState.fail(where, timestamp, cause);
     }
 
+    /** Any thread: the run's journal, or null. */
+    JournalSink journal()
+    {
+        return runState.journal();
+    }
+
     /** A worker that found nothing to run: sources the memory budget holds back may go on once under it. */
     void checkHeldSources()
     {
@@ -287,12 +293,6 @@ final class Scheduler
      * input bounced. Of several workers going idle at once, at least one sees the others idle: each
      * one's last node went idle with a CAS before it looks.
      */
-    /** Any thread: the run's journal, or null. */
-    JournalSink journal()
-    {
-        return runState.journal();
-    }
-
     void onWorkerIdle()
     {
         if (idleWaiters == 0 && !hasHeldBackSources())
