@@ -119,7 +119,7 @@ final class JournalDescriptor
     static final int BATCH_MINOR = 4;
     /** The first minor version with the SUBGRAPH_ADDED, SUBGRAPH_REMOVED and SUBGRAPH_LEFT records. */
     static final int SUBGRAPH_MINOR = 5;
-    /** The first minor version with {@link #CALLS} documents. */
+    /** The first minor version with {@link #CALLS} records. */
     static final int CALLS_MINOR = 6;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;

@@ -276,8 +276,9 @@ public final class JournalReader
 
         /**
          * The entries of a CALLS record, each with a number of its own, each call ending where the
-         * next one begins, the last at the record's end nanos. Its checksum held, so a length that does not fit its count is the
-         * writer's fault, not the disk's: reported, and the record skipped.
+         * next one begins, the last at the record's end nanos. Its checksum held, so a length that
+         * does not fit its count is the writer's fault, not the disk's: reported, and the record
+         * skipped.
          */
         private void calls(final DirectBuffer body, final int length, final long position, final long sequence)
         {
@@ -892,7 +893,7 @@ public final class JournalReader
         }
 
         /**
-         * One entry of a CALLS document (1.6, ASYNC) as record number {@link #count}: the call it
+         * One entry of a CALLS record (1.6, ASYNC) as record number {@link #count}: the call it
          * stands for, as a CALL record's; counts it.
          *
          * @throws Corrupt when its fields make no sense (then the caller counts it).

@@ -151,8 +151,8 @@ public final class JournalWriter extends JournalSink
      * <p>The worker's calls are staged here, 32 bytes each, and go on the ring as one
      * {@link JournalDescriptor#CALLS} message when {@link #STAGED_CALLS} have ended, when another
      * record of the worker comes (so that the file keeps the worker's order), when the worker idles
-     * ({@link #workerIdle}), and at {@link #runEnd}: a call is in the journal at most 63 calls or
-     * one idle later than it ended.
+     * ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most 63 calls or one
+     * idle after it ended.
      */
     static final class WorkerRing
     {
@@ -896,8 +896,8 @@ public final class JournalWriter extends JournalSink
     }
 
     /**
-     * The worker ran out of work, or is stopping: its staged calls go on its ring. ASYNC; on the
-     * worker's thread.
+     * The worker ran out of work, is paused or is stopping: its staged calls go on its ring. ASYNC;
+     * on the worker's thread.
      *
      * @param workerId the worker.
      */

@@ -192,12 +192,7 @@ class JournalCallsTest
             (JournalDescriptor.CALLS_ENTRIES_OFFSET + 64 * JournalDescriptor.CALLS_ENTRY_LENGTH) +
             " bytes claims 1000 calls"), damage.toString());
         // those 64 calls are lost together, the other calls read
-        long begins = 0;
-        for (final JournalRecord r : ex.readable().records())
-        {
-            begins += r.kind() == PROCESS_BEGIN ? 1 : 0;
-        }
-        assertEquals(CALLS - 64, begins);
+        assertEquals(CALLS - 64, begins(ex.readable().records()));
         assertEquals("done", ex.readable().runEnd().text());
     }
 
@@ -216,12 +211,12 @@ class JournalCallsTest
             writer.runEnd("done");
         }
         final JournalReader reader = JournalReader.read(smallRun);
-        long begins = 0;
-        for (final JournalRecord r : reader.records())
-        {
-            begins += r.kind() == PROCESS_BEGIN ? 1 : 0;
-        }
-        assertEquals(CALLS, begins, "every call, through a ring whose longest message holds 15");
+        assertEquals(CALLS, begins(reader.records()), "every call, through a ring whose longest message holds 15");
         assertEquals(0, reader.lostRecords());
+    }
+
+    private static long begins(final List<JournalRecord> records)
+    {
+        return records.stream().filter(r -> r.kind() == PROCESS_BEGIN).count();
     }
 }
