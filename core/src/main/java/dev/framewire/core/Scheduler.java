@@ -71,6 +71,8 @@ final class Scheduler
     private final Object idleLock = new Object();
     private volatile int idleWaiters;
     private volatile boolean paused;
+    /** Whether a {@code PARK} worker's spin yields its core each turn; set by {@link #makeWorkers()}. */
+    private boolean spinsYield;
 
     /**
      * The graph's own nodes, their outputs and inputs already made.
@@ -157,6 +159,8 @@ final class Scheduler
             }
             bindLanes(members, group);
         }
+        // a core each for the workers and the journal's agent leaves none for the thread feeding the graph
+        spinsYield = workers.size() + (config.journal != null ? 1 : 0) >= Runtime.getRuntime().availableProcessors();
         for (final InputQueue queue : queues)
         {
             final Node consumer = queue.consumer;
@@ -272,6 +276,19 @@ final class Scheduler
     void fail(final String where, final long timestamp, final Throwable cause)
     {
         runState.fail(where, timestamp, cause);
+    }
+
+    /**
+     * A {@code PARK} worker, while it spins before it parks: whether to yield its core each turn
+     * ({@link Thread#yield()}) rather than hold it ({@link Thread#onSpinWait()}). It yields when
+     * the graph's own threads, its workers and the journal's agent if it journals, are at least as
+     * many as the cores the JVM may use: then a worker that spins holds the core a sibling needs (the
+     * worker or agent its next input waits on, or the thread adding packets), and the others pay for
+     * every microsecond of it. Decided once, before the start.
+     */
+    boolean spinsYield()
+    {
+        return spinsYield;
     }
 
     /** Any thread: the run's journal, or null. */

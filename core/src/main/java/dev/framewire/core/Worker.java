@@ -605,7 +605,14 @@ final class Worker extends ParkHandshake implements Agent
                 }
                 if (now - idleSinceNanos < spinNanos)
                 {
-                    Thread.onSpinWait();
+                    if (worker.scheduler.spinsYield())
+                    {
+                        Thread.yield(); // no core to spare: a sibling may be waiting for this one
+                    }
+                    else
+                    {
+                        Thread.onSpinWait();
+                    }
                     return;
                 }
             }
