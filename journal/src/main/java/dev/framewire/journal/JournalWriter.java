@@ -182,8 +182,9 @@ public final class JournalWriter extends JournalSink
         {
             ring = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
-            stagedLimit = Math.max(1, Math.min(STAGED_CALLS,
-                (ring.maxMsgLength() - JournalDescriptor.CALLS_ENTRIES_OFFSET) / JournalDescriptor.CALLS_ENTRY_LENGTH));
+            // a ring holds at least 4096 bytes, so its longest message (an eighth) holds 15 calls
+            stagedLimit = Math.min(STAGED_CALLS,
+                (ring.maxMsgLength() - JournalDescriptor.CALLS_ENTRIES_OFFSET) / JournalDescriptor.CALLS_ENTRY_LENGTH);
             staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.CALLS);
             staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
         }
