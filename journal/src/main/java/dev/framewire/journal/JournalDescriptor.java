@@ -1,6 +1,7 @@
 package dev.framewire.journal;
 
 import net.openhft.chronicle.bytes.Bytes;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -75,6 +76,32 @@ import java.util.zip.CRC32C;
  *     end nanos, read when the worker let them go; so a call's end includes the engine's moments
  *     before the next call. Begins are read when the call begins: a consumer's begin comes after
  *     the emit of the packet it takes, on any thread, as the post-mortem needs
+ *
+ *   PACKED_CALLS (kind 19, since 1.7; ASYNC, what CALLS became): one worker's calls in a row
+ *   0        1        2        4                8                12               16
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   | 19     | 0      | 0 (16) | worker (int)   | count (int)    | 0 (int)        |
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   16                          24                               32                               40
+ *   +---------------------------+--------------------------------+--------------------------------+-- ... --+----------+
+ *   | end nanos (long)          | first begin nanos (long)       | first input timestamp (long)   | count   | CRC32C   |
+ *   |                           |                                |                                | entries |          |
+ *   +---------------------------+--------------------------------+--------------------------------+-- ... --+----------+
+ *   (a header of a fixed record's 40 bytes, so that a record of one call is as long as the
+ *   shortest record a damaged file's reader looks for), then count entries of 3 to 41 bytes each,
+ *   each field a varint (7 bits a byte, low bits first, the high bit set on every byte but the
+ *   last) and every number but the node and the stream a difference from the entry before (the
+ *   first entry's timestamp and nanos from the header's, its value from 0):
+ *     varint  node (as an unsigned int) &lt;&lt; 1 | 1 if a packet is folded in
+ *     if folded in: value kind (byte), varint emit stream, zigzag varint emit value - the last
+ *                   folded-in value of the record
+ *     zigzag varint  input timestamp - the entry before's
+ *     varint         begin nanos - the entry before's (as an unsigned long)
+ *   zigzag: (v &lt;&lt; 1) ^ (v &gt;&gt; 63), so that small negative differences are short too. The
+ *   differences wrap as longs, so every value, Long.MIN_VALUE included, reads back exactly. In a
+ *   chain an entry is 4 to 8 bytes: a node, a stream, a value, a timestamp and nanos that each
+ *   moved a little since the call before. The entries fill the record exactly; one that runs past
+ *   its end, or bytes left after the last, is a corrupt record. Read as CALLS.
  * </pre>
  *
  * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
@@ -101,14 +128,17 @@ import java.util.zip.CRC32C;
  * (an ASYNC worker's calls, 32 bytes each, staged by the worker and put on its ring in one go,
  * with one clock read a call: the journaled chain's time went to two clock reads and a 60-byte
  * ring message per call), which a 1.5 reader skips as a kind it does not know (and so misses those
- * calls).
+ * calls). Version 1.7 writes {@link #PACKED_CALLS} instead (the same calls, each number a varint
+ * and most of them differences: the journal agent's cost is in the bytes it copies, and a chain's
+ * call went from 32 bytes to 4 to 8), which a 1.6 reader skips the same way; a 1.7 reader still
+ * reads CALLS, and CALL, which 1.7 no longer writes either (a node id of any size fits an entry).
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 6;
+    static final int FORMAT_MINOR = 7;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
@@ -121,6 +151,8 @@ final class JournalDescriptor
     static final int SUBGRAPH_MINOR = 5;
     /** The first minor version with {@link #CALLS} records. */
     static final int CALLS_MINOR = 6;
+    /** The first minor version with {@link #PACKED_CALLS} records. */
+    static final int PACKED_CALLS_MINOR = 7;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -201,8 +233,24 @@ final class JournalDescriptor
     static final int ENTRY_VALUE_OFFSET = 16;
     /** CALLS entry: the call's begin nanos (long). */
     static final int ENTRY_BEGIN_NANOS_OFFSET = 24;
-    /** CALLS entry: the largest node id an entry holds; a call of a node beyond goes in a CALL record. */
+    /** CALLS entry: the node's bits (the largest node id an entry holds). */
     static final int ENTRY_MAX_NODE = (1 << 24) - 1;
+    /**
+     * Since 1.7, ASYNC only: one worker's calls in a row, as CALLS with entries of varints (see the
+     * layout above): a chain's call in 4 to 8 bytes rather than 32. Not a
+     * {@link JournalRecord.Kind}: the reader gives the records each entry stands for, as CALLS.
+     */
+    static final int PACKED_CALLS = 19;
+    /** PACKED_CALLS: the first entry's begin nanos (long), what its difference is from. */
+    static final int PACKED_BASE_NANOS_OFFSET = 24;
+    /** PACKED_CALLS: the first entry's input timestamp (long), what its difference is from. */
+    static final int PACKED_BASE_TIMESTAMP_OFFSET = 32;
+    /** PACKED_CALLS: where the first entry is. */
+    static final int PACKED_ENTRIES_OFFSET = FIXED_LENGTH;
+    /** PACKED_CALLS: an entry's most bytes (node 5, value kind 1, stream 5, value, timestamp and nanos 10 each). */
+    static final int PACKED_ENTRY_MAX_LENGTH = 5 + 1 + 5 + 10 + 10 + 10;
+    /** The longest varint: 64 bits, 7 a byte. */
+    static final int VARINT_MAX_LENGTH = 10;
     /** CALL: the call's end nanos, after the fixed part. */
     static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
     /** CALL's length without its checksum. */
@@ -244,6 +292,147 @@ final class JournalDescriptor
         buffer.putLong(index + NANOS_OFFSET, nanos);
         buffer.putLong(index + TIMESTAMP_OFFSET, timestamp);
         buffer.putLong(index + VALUE_OFFSET, value);
+    }
+
+    /**
+     * Writes a varint: 7 bits a byte, low bits first, the high bit set on every byte but the last
+     * (1 byte below 128, 10 for a negative value).
+     *
+     * @param buffer where to write; room for {@link #VARINT_MAX_LENGTH} bytes at {@code index}.
+     * @param index  where the varint starts.
+     * @param value  the bits, taken as an unsigned long.
+     * @return the index after it.
+     */
+    static int putVarint(final MutableDirectBuffer buffer, final int index, final long value)
+    {
+        int at = index;
+        long rest = value;
+        while ((rest & ~0x7FL) != 0)
+        {
+            buffer.putByte(at++, (byte)(rest | 0x80));
+            rest >>>= 7;
+        }
+        buffer.putByte(at++, (byte)rest);
+        return at;
+    }
+
+    /**
+     * A signed difference folded so that small negative ones make short varints too.
+     *
+     * @param value a signed long.
+     * @return {@code (value << 1) ^ (value >> 63)}.
+     */
+    static long zigzag(final long value)
+    {
+        return value << 1 ^ value >> 63;
+    }
+
+    /**
+     * The inverse of {@link #zigzag}.
+     *
+     * @param value a zigzag-folded long.
+     * @return the signed long it folds.
+     */
+    static long unzigzag(final long value)
+    {
+        return value >>> 1 ^ -(value & 1);
+    }
+
+    /**
+     * Reads the entries of a {@link #PACKED_CALLS} record one after the other, each field a
+     * varint and most of them differences from the entry before.
+     *
+     * <p>Threading: one thread at a time.
+     */
+    static final class PackedEntries
+    {
+        private DirectBuffer body;
+        private int limit;
+        /** Where the next entry starts. */
+        int position;
+        /** The last entry read. */
+        int node;
+        /** -1: no packet folded in. */
+        int stream;
+        int valueKind;
+        long value;
+        long timestamp;
+        long beginNanos;
+        /** What the next entry's differences are from. */
+        private long lastValue;
+
+        /**
+         * Starts at the first entry of the record in {@code body}'s first {@code limit} bytes, at
+         * least {@link #PACKED_ENTRIES_OFFSET}.
+         */
+        void reset(final DirectBuffer body, final int limit)
+        {
+            this.body = body;
+            this.limit = limit;
+            position = PACKED_ENTRIES_OFFSET;
+            timestamp = body.getLong(PACKED_BASE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            beginNanos = body.getLong(PACKED_BASE_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            lastValue = 0;
+        }
+
+        /**
+         * Reads the next entry into the fields.
+         *
+         * @return false when it runs past the record's end or a varint is longer than 10 bytes
+         * (the fields are then not to be used).
+         */
+        boolean next()
+        {
+            final long nodeAndFlag = varint();
+            if (position < 0)
+            {
+                return false;
+            }
+            node = (int)(nodeAndFlag >>> 1);
+            if ((nodeAndFlag & 1) != 0)
+            {
+                if (position >= limit)
+                {
+                    return false;
+                }
+                valueKind = body.getByte(position++) & 0xFF;
+                stream = (int)varint();
+                lastValue += unzigzag(varint());
+                value = lastValue;
+            }
+            else
+            {
+                stream = -1;
+                valueKind = 0;
+                value = 0;
+            }
+            timestamp += unzigzag(varint());
+            beginNanos += varint();
+            return position >= 0;
+        }
+
+        /** A varint at {@link #position}, moved past it; once one fails, position stays -1. */
+        private long varint()
+        {
+            int at = position;
+            if (at < 0)
+            {
+                return 0;
+            }
+            long value = 0;
+            for (int shift = 0; shift < 64 && at < limit; shift += 7)
+            {
+                final byte b = body.getByte(at++);
+                value |= (long)(b & 0x7F) << shift;
+                if (b >= 0)
+                {
+                    position = at;
+                    return value;
+                }
+            }
+            position = -1;
+            return 0;
+        }
     }
 
     /**

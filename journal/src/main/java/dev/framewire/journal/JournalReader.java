@@ -262,17 +262,79 @@ public final class JournalReader
             callsOrOne(body, length, position, sequence);
         }
 
-        /** A record on its own or in a batch: a CALLS record's calls, or any other record. */
+        /** A record on its own or in a batch: a CALLS or PACKED_CALLS record's calls, or any other record. */
         private void callsOrOne(final DirectBuffer body, final int length, final long position, final long sequence)
         {
-            if (length > 0 && (body.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF) == JournalDescriptor.CALLS &&
-                decoder.minor >= JournalDescriptor.CALLS_MINOR)
+            final int kind = length > 0 ? body.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF : -1;
+            if (kind == JournalDescriptor.PACKED_CALLS && decoder.minor >= JournalDescriptor.PACKED_CALLS_MINOR)
+            {
+                packedCalls(body, length, position, sequence);
+                return;
+            }
+            if (kind == JournalDescriptor.CALLS && decoder.minor >= JournalDescriptor.CALLS_MINOR)
             {
                 calls(body, length, position, sequence);
                 return;
             }
             one(body, length, position, sequence);
         }
+
+        /**
+         * The entries of a PACKED_CALLS record, as {@link #calls}: read through once to check that
+         * its count of entries fills it exactly (its checksum held, so one that does not is the
+         * writer's fault: reported, and the record skipped), then given one by one.
+         */
+        private void packedCalls(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            final int count = length >= JournalDescriptor.PACKED_ENTRIES_OFFSET ?
+                body.getInt(JournalDescriptor.CALLS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
+            final JournalDescriptor.PackedEntries entries = packed;
+            int read = 0;
+            if (count >= 1)
+            {
+                entries.reset(body, length);
+                while (read < count && entries.next())
+                {
+                    read++;
+                }
+            }
+            if (count < 1 || read != count || entries.position != length)
+            {
+                count(1, position, sequence, "a PACKED_CALLS record of " + length + " bytes claims " + count +
+                    " calls, " + (count < 1 ? "which no record holds" : read < count ?
+                    "but its entries run past its end after " + read : "but they end at byte " + entries.position));
+                return;
+            }
+            final int worker = body.getInt(JournalDescriptor.CALLS_WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            entries.reset(body, length);
+            entries.next();
+            for (int i = 0; i < count; i++)
+            {
+                final long number = decoder.count;
+                final int node = entries.node;
+                final int stream = entries.stream;
+                final int valueKind = entries.valueKind;
+                final long value = entries.value;
+                final long timestamp = entries.timestamp;
+                final long begin = entries.beginNanos;
+                final long end = i + 1 < count && entries.next() ? entries.beginNanos :
+                    body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+                try
+                {
+                    decoder.callsEntry("PACKED_CALLS", worker, node, stream, valueKind, value, timestamp, begin, end);
+                }
+                catch (final Corrupt ex)
+                {
+                    decoder.count = number + 1;
+                    damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
+                        "call " + (i + 1) + " of " + count + " in a PACKED_CALLS record: " + ex.getMessage() +
+                        "; it is skipped"));
+                }
+            }
+        }
+
+        /** The reader of PACKED_CALLS entries. */
+        private final JournalDescriptor.PackedEntries packed = new JournalDescriptor.PackedEntries();
 
         /**
          * The entries of a CALLS record, each with a number of its own, each call ending where the
@@ -301,9 +363,14 @@ public final class JournalReader
                     body.getLong(at + JournalDescriptor.CALLS_ENTRY_LENGTH + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET,
                         ByteOrder.LITTLE_ENDIAN) :
                     body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+                final int nodeAndKind = body.getInt(at + JournalDescriptor.ENTRY_NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
                 try
                 {
-                    decoder.callsEntry(body, at, worker, end);
+                    decoder.callsEntry("CALLS", worker, nodeAndKind & JournalDescriptor.ENTRY_MAX_NODE,
+                        body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN), nodeAndKind >>> 24,
+                        body.getLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                        body.getLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                        body.getLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN), end);
                 }
                 catch (final Corrupt ex)
                 {
@@ -893,20 +960,24 @@ public final class JournalReader
         }
 
         /**
-         * One entry of a CALLS record (1.6, ASYNC) as record number {@link #count}: the call it
-         * stands for, as a CALL record's; counts it.
+         * One entry of a CALLS (1.6) or PACKED_CALLS (1.7) record, ASYNC, as record number
+         * {@link #count}: the call it stands for, as a CALL record's; counts it.
          *
          * @throws Corrupt when its fields make no sense (then the caller counts it).
          */
-        void callsEntry(final DirectBuffer body, final int at, final int worker, final long endNanos)
+        void callsEntry(
+            final String what,
+            final int worker,
+            final int node,
+            final int stream,
+            final int valueKind,
+            final long value,
+            final long timestamp,
+            final long beginNanos,
+            final long endNanos)
         {
             kind = JournalRecord.Kind.PROCESS_BEGIN; // for the messages of check()
-            final int nodeAndKind = body.getInt(at + JournalDescriptor.ENTRY_NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            addCall(count, "CALLS", worker, nodeAndKind & JournalDescriptor.ENTRY_MAX_NODE,
-                body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN), nodeAndKind >>> 24,
-                body.getLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN),
-                body.getLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN),
-                body.getLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN), endNanos);
+            addCall(count, what, worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
             count++;
         }
 

@@ -148,44 +148,53 @@ public final class JournalWriter extends JournalSink
      * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
      * the many-to-one ring, so the one-to-one ring never sees two producers.
      *
-     * <p>The worker's calls are staged here, 32 bytes each, and go on the ring as one
-     * {@link JournalDescriptor#CALLS} message when {@link #STAGED_CALLS} have ended, when another
-     * record of the worker comes (so that the file keeps the worker's order), when the worker idles
-     * ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most 63 calls or one
-     * idle after it ended.
+     * <p>The worker's calls are staged here, 4 to 41 bytes each (see
+     * {@link JournalDescriptor#PACKED_CALLS}), and go on the ring as one PACKED_CALLS message when
+     * {@link #STAGED_CALLS} have ended or the next might not fit the ring's longest message, when
+     * another record of the worker comes (so that the file keeps the worker's order), when the
+     * worker idles ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most
+     * 63 calls or one idle after it ended.
      */
     static final class WorkerRing
     {
-        /** Calls staged before they go on the ring at most: a 2 KiB message. */
+        /** Calls staged before they go on the ring at most. */
         static final int STAGED_CALLS = 64;
 
         final OneToOneRingBuffer ring;
         volatile Thread owner;
-        // The worker's call in progress, not in the ring yet: it goes in as one CALL record when it
+        // The worker's call in progress, not in the ring yet: it is staged as one entry when it
         // ends. The owner's fields alone; see processBegin.
         boolean callOpen;
         int callNode;
         long callTimestamp;
         long callNanos;
-        /** The call's first packet emitted at its input timestamp, folded into its CALL record; -1: none. */
+        /** The call's first packet emitted at its input timestamp, folded into its entry; -1: none. */
         int emitStream = -1;
         int emitKind;
         long emitValue;
-        /** The CALLS message being put together: its header (kind and worker set here) and entries. */
+        /** The PACKED_CALLS message being put together: its header (kind and worker set here) and entries. */
         final UnsafeBuffer staged = new UnsafeBuffer(ByteBuffer.allocateDirect(
-            JournalDescriptor.CALLS_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.CALLS_ENTRY_LENGTH));
+            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH));
         int stagedCalls;
-        /** {@link #STAGED_CALLS}, or fewer when the ring's longest message is shorter (a ring under 16 KiB). */
-        final int stagedLimit;
+        /** The staged message's bytes so far, header included. */
+        int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
+        /** The last staged entry's timestamp and nanos, and last folded-in value: what the next entry is a difference from. */
+        long lastTimestamp;
+        long lastNanos;
+        long lastValue;
+        /**
+         * The staged message's most bytes: the staging's, or the ring's longest message's when that
+         * is shorter (a ring under 32 KiB). A ring holds at least 4096 bytes, so its longest
+         * message (an eighth) holds 11 entries of the longest kind, and typically 64.
+         */
+        final int stagedMaxLength;
 
         WorkerRing(final int workerId, final int capacity)
         {
             ring = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
-            // a ring holds at least 4096 bytes, so its longest message (an eighth) holds 15 calls
-            stagedLimit = Math.min(STAGED_CALLS,
-                (ring.maxMsgLength() - JournalDescriptor.CALLS_ENTRIES_OFFSET) / JournalDescriptor.CALLS_ENTRY_LENGTH);
-            staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.CALLS);
+            stagedMaxLength = Math.min(staged.capacity(), ring.maxMsgLength());
+            staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.PACKED_CALLS);
             staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
         }
     }
@@ -748,7 +757,7 @@ public final class JournalWriter extends JournalSink
             if (own != null && own.callOpen && own.emitStream < 0 && own.callNode == nodeId &&
                 own.callTimestamp == timestamp && streamId >= 0)
             {
-                // the call's packet at its input timestamp: it goes in with the call's CALL record
+                // the call's packet at its input timestamp: it goes in with the call's entry
                 own.emitStream = streamId;
                 own.emitKind = kind;
                 own.emitValue = value(kind, value, word);
@@ -776,7 +785,7 @@ public final class JournalWriter extends JournalSink
         final WorkerRing own = ring == null ? null : ownRing(workerId);
         if (own != null)
         {
-            // ASYNC on a worker's own ring: the call is staged when it ends, as one CALLS entry
+            // ASYNC on a worker's own ring: the call is staged when it ends, as one PACKED_CALLS entry
             // (with the first packet it emits at its input timestamp), unless another record of
             // this worker comes first (then its BEGIN goes in before that record, see openCall)
             if (own.callOpen)
@@ -811,60 +820,51 @@ public final class JournalWriter extends JournalSink
         if (own != null && own.callOpen && own.callNode == nodeId && own.callTimestamp == inputTimestamp)
         {
             own.callOpen = false;
-            if (nodeId <= JournalDescriptor.ENTRY_MAX_NODE)
-            {
-                stage(own, nodeId, inputTimestamp);
-                return;
-            }
-            flushStaged(own, own.ring);
-            final long nanos = System.nanoTime();
-            final OneToOneRingBuffer ring = own.ring;
-            int index = ring.tryClaim(JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
-            if (index <= 0 && waitsForRoom)
-            {
-                index = claimWaiting(ring, JournalDescriptor.CALL, JournalDescriptor.CALL_LENGTH);
-            }
-            if (index > 0)
-            {
-                final AtomicBuffer buffer = ring.buffer();
-                JournalDescriptor.putFixed(buffer, index, JournalDescriptor.CALL, own.emitStream < 0 ? 0 : own.emitKind,
-                    workerId, nodeId, own.emitStream, own.callNanos, inputTimestamp, own.emitStream < 0 ? 0 : own.emitValue);
-                buffer.putLong(index + JournalDescriptor.CALL_END_NANOS_OFFSET, nanos);
-                ring.commit(index);
-            }
-            else
-            {
-                lost.incrementAndGet();
-            }
+            stage(own, nodeId, inputTimestamp);
             return;
         }
         record(JournalDescriptor.PROCESS_END, 0, workerId, nodeId, -1, inputTimestamp, 0);
     }
 
     /**
-     * ASYNC, the worker's thread: a call ended; its entry goes into the staged CALLS message, which
-     * goes on the ring when full. Its end is the next call's begin, or the flush's clock read.
+     * ASYNC, the worker's thread: a call ended; its entry goes into the staged PACKED_CALLS
+     * message, which goes on the ring when full. Its end is the next call's begin, or the flush's
+     * clock read.
      */
     private void stage(final WorkerRing own, final int nodeId, final long inputTimestamp)
     {
         final UnsafeBuffer staged = own.staged;
-        final int n = own.stagedCalls;
-        final int at = JournalDescriptor.CALLS_ENTRIES_OFFSET + n * JournalDescriptor.CALLS_ENTRY_LENGTH;
         final int stream = own.emitStream;
-        staged.putInt(at + JournalDescriptor.ENTRY_NODE_OFFSET, stream < 0 ? nodeId : nodeId | own.emitKind << 24);
-        staged.putInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, stream);
-        staged.putLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, inputTimestamp);
-        staged.putLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, stream < 0 ? 0 : own.emitValue);
-        staged.putLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, own.callNanos);
-        own.stagedCalls = n + 1;
-        if (n + 1 == own.stagedLimit)
+        if (own.stagedCalls == 0)
+        {
+            // the first entry's timestamp and nanos are differences from the header's
+            staged.putLong(JournalDescriptor.PACKED_BASE_NANOS_OFFSET, own.callNanos);
+            staged.putLong(JournalDescriptor.PACKED_BASE_TIMESTAMP_OFFSET, inputTimestamp);
+            own.lastNanos = own.callNanos;
+            own.lastTimestamp = inputTimestamp;
+        }
+        int at = JournalDescriptor.putVarint(staged, own.stagedLength, (nodeId & 0xFFFF_FFFFL) << 1 | (stream < 0 ? 0 : 1));
+        if (stream >= 0)
+        {
+            staged.putByte(at++, (byte)own.emitKind);
+            at = JournalDescriptor.putVarint(staged, at, stream);
+            at = JournalDescriptor.putVarint(staged, at, JournalDescriptor.zigzag(own.emitValue - own.lastValue));
+            own.lastValue = own.emitValue;
+        }
+        at = JournalDescriptor.putVarint(staged, at, JournalDescriptor.zigzag(inputTimestamp - own.lastTimestamp));
+        at = JournalDescriptor.putVarint(staged, at, own.callNanos - own.lastNanos);
+        own.lastTimestamp = inputTimestamp;
+        own.lastNanos = own.callNanos;
+        own.stagedLength = at;
+        if (++own.stagedCalls == WorkerRing.STAGED_CALLS ||
+            at + JournalDescriptor.PACKED_ENTRY_MAX_LENGTH > own.stagedMaxLength)
         {
             flushStaged(own, own.ring);
         }
     }
 
     /**
-     * ASYNC: the worker's staged calls, if any, onto a ring as one CALLS message, the last one
+     * ASYNC: the worker's staged calls, if any, onto a ring as one PACKED_CALLS message, the last one
      * ending now: its own ring from its thread, the many-to-one ring from another (at
      * {@link #runEnd}). A full ring loses them all (counted, one a call) or, under
      * {@link JournalConfig.RingFull#WAIT}, waits for room.
@@ -876,14 +876,16 @@ public final class JournalWriter extends JournalSink
         {
             return;
         }
+        final int length = own.stagedLength;
         own.stagedCalls = 0;
-        final int length = JournalDescriptor.CALLS_ENTRIES_OFFSET + n * JournalDescriptor.CALLS_ENTRY_LENGTH;
+        own.stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
+        own.lastValue = 0;
         own.staged.putInt(JournalDescriptor.CALLS_COUNT_OFFSET, n);
         own.staged.putLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, System.nanoTime());
-        int index = ring.tryClaim(JournalDescriptor.CALLS, length);
+        int index = ring.tryClaim(JournalDescriptor.PACKED_CALLS, length);
         if (index <= 0 && waitsForRoom)
         {
-            index = claimWaiting(ring, JournalDescriptor.CALLS, length);
+            index = claimWaiting(ring, JournalDescriptor.PACKED_CALLS, length);
         }
         if (index > 0)
         {

@@ -2,32 +2,42 @@ package dev.framewire.journal;
 
 import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.core.journal.JournalSink;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import static dev.framewire.journal.JournalRecord.Kind.DROP;
 import static dev.framewire.journal.JournalRecord.Kind.EMIT;
 import static dev.framewire.journal.JournalRecord.Kind.PROCESS_BEGIN;
 import static dev.framewire.journal.JournalRecord.Kind.PROCESS_END;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * ASYNC journals since format 1.6: a worker's calls are staged, 32 bytes each, and go on its ring
- * as one CALLS record when 64 have ended, when another record of the worker comes, when the worker
- * idles and when the run ends; one clock read a call, at its begin, each call ending where the next
- * one begins, the last of a CALLS record when it went. Every call reads back in the worker's order with its fields; a
- * CALLS record whose count lies under an intact checksum is reported, never read past its end.
+ * ASYNC journals since format 1.6: a worker's calls are staged and go on its ring as one record
+ * when 64 have ended, when another record of the worker comes, when the worker idles and when the
+ * run ends; one clock read a call, at its begin, each call ending where the next one begins, the
+ * last of a record when it went. Format 1.7 writes them as PACKED_CALLS (varint entries, mostly
+ * differences); a 1.6 journal's CALLS (32-byte entries), kept as a test resource written by the
+ * 1.6 writer, still reads. Every call reads back in the worker's order with its fields, extreme
+ * values exactly; a record whose count lies under an intact checksum is reported, never read
+ * past its end.
  */
 @Timeout(120)
 class JournalCallsTest
@@ -67,17 +77,24 @@ class JournalCallsTest
 
     private static void runCalls(final JournalWriter writer)
     {
+        runCalls(writer, 1);
+    }
+
+    /** The calls, call i at timestamp {@code i * stride}, every other one emitting {@code i * 10 * stride}. */
+    private static void runCalls(final JournalWriter writer, final long stride)
+    {
         for (int i = 0; i < CALLS; i++)
         {
-            writer.processBegin(WORKER, NODE, i);
+            final long ts = i * stride;
+            writer.processBegin(WORKER, NODE, ts);
             if (i % 2 == 0)
             {
-                writer.emit(WORKER, NODE, STREAM, i, JournalSink.LONG, i * 10L);
+                writer.emit(WORKER, NODE, STREAM, ts, JournalSink.LONG, ts * 10);
             }
-            writer.processEnd(WORKER, NODE, i);
+            writer.processEnd(WORKER, NODE, ts);
             if (i == DROP_AFTER)
             {
-                writer.drop(WORKER, NODE, STREAM, i, JournalSink.POLICY);
+                writer.drop(WORKER, NODE, STREAM, ts, JournalSink.POLICY);
             }
             if (i == IDLE_AFTER)
             {
@@ -90,7 +107,22 @@ class JournalCallsTest
     void everyCallReadsBackInTheWorkersOrderEachEndingWhereTheNextBegins() throws Exception
     {
         final JournalReader reader = JournalReader.read(run);
+        assertEquals(7, reader.formatMinor());
+        assertCallsReadBack(reader);
+    }
+
+    @Test
+    void aFormatOneSixJournalsCallsStillReadBack() throws Exception
+    {
+        final JournalReader reader = JournalReader.read(formatOneSix(dir.resolve("old")));
         assertEquals(6, reader.formatMinor());
+        assertFalse(reader.isDamaged());
+        assertCallsReadBack(reader);
+    }
+
+    /** The calls {@link #runCalls} made, as read back (1.6's CALLS and 1.7's PACKED_CALLS alike). */
+    private static void assertCallsReadBack(final JournalReader reader)
+    {
         assertEquals(0, reader.lostRecords());
         final List<JournalRecord> records = new ArrayList<>();
         for (final JournalRecord r : reader.records())
@@ -148,71 +180,306 @@ class JournalCallsTest
     }
 
     @Test
-    void aCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
+    void aPackedCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
     {
         final Path file = JournalFiles.cycleFiles(run).get(0);
+        final long[] calls = firstRecordOfKind(file, JournalDescriptor.PACKED_CALLS);
         final JournalFileBytes bytes = new JournalFileBytes(file);
-        final JournalScanner.Documents documents = JournalScanner.documents(file);
-        // the first CALLS record: alone in a document, or in a BATCH
-        long calls = -1;
-        long document = -1;
-        for (int d = 0; d < documents.lengths.size() && calls < 0; d++)
-        {
-            final long body = documents.bodies.getLong(d);
-            final int kind = bytes.readInt(body) & 0xFF;
-            if (kind == JournalDescriptor.CALLS)
-            {
-                calls = body;
-                document = body;
-            }
-            else if (kind == JournalDescriptor.BATCH)
-            {
-                long at = body + JournalDescriptor.BATCH_RECORDS_OFFSET;
-                for (int r = 0; r < bytes.readInt(body + JournalDescriptor.BATCH_COUNT_OFFSET) && calls < 0; r++)
-                {
-                    if ((bytes.readInt(at + 4) & 0xFF) == JournalDescriptor.CALLS)
-                    {
-                        calls = at + 4;
-                        document = body;
-                    }
-                    at += 4 + bytes.readInt(at);
-                }
-            }
-        }
-        assertTrue(calls >= 0, "no CALLS record among " + documents.lengths.size() + " documents");
-        final int count = bytes.readInt(calls + JournalDescriptor.CALLS_COUNT_OFFSET);
-        assertEquals(64, count, "the first staging went out full");
-        bytes.pokeInt(calls + JournalDescriptor.CALLS_COUNT_OFFSET, 1000); // the checksum is made to hold
-        bytes.fixChecksum(document);
-        final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
-        assertEquals(1, ex.damage().size(), ex.damage().toString());
-        final JournalDamage damage = ex.damage().get(0);
+        assertEquals(64, bytes.readInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET), "the first staging went out full");
+        final int length = recordLength(bytes, calls);
+
+        // more calls than it holds: its entries run out before the count
+        bytes.pokeInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET, 1000); // the checksum is made to hold
+        bytes.fixChecksum(calls[1]);
+        JournalDamage damage = onlyDamage(run);
+        assertEquals(JournalDamage.Kind.CORRUPT_RECORD, damage.kind());
+        assertTrue(damage.toString().contains("a PACKED_CALLS record of " + length +
+            " bytes claims 1000 calls, but its entries run past its end after 64"), damage.toString());
+        // those 64 calls are lost together, the other calls read
+        JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
+        assertEquals(CALLS - 64, begins(ex.readable().records()));
+        assertEquals("done", ex.readable().runEnd().text());
+
+        // fewer: bytes are left after the last
+        bytes.pokeInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET, 10);
+        bytes.fixChecksum(calls[1]);
+        damage = onlyDamage(run);
+        assertTrue(damage.toString().contains("a PACKED_CALLS record of " + length + " bytes claims 10 calls, but they " +
+            "end at byte "), damage.toString());
+        ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
+        assertEquals(CALLS - 64, begins(ex.readable().records()));
+    }
+
+    @Test
+    void aFormatOneSixCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
+    {
+        final Path old = formatOneSix(dir.resolve("old"));
+        final Path file = JournalFiles.cycleFiles(old).get(0);
+        final long[] calls = firstRecordOfKind(file, JournalDescriptor.CALLS);
+        final JournalFileBytes bytes = new JournalFileBytes(file);
+        assertEquals(64, bytes.readInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET), "the first staging went out full");
+        bytes.pokeInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET, 1000);
+        bytes.fixChecksum(calls[1]);
+        final JournalDamage damage = onlyDamage(old);
         assertEquals(JournalDamage.Kind.CORRUPT_RECORD, damage.kind());
         assertTrue(damage.toString().contains("a CALLS record of " +
             (JournalDescriptor.CALLS_ENTRIES_OFFSET + 64 * JournalDescriptor.CALLS_ENTRY_LENGTH) +
             " bytes claims 1000 calls"), damage.toString());
-        // those 64 calls are lost together, the other calls read
+        final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(old));
         assertEquals(CALLS - 64, begins(ex.readable().records()));
         assertEquals("done", ex.readable().runEnd().text());
     }
 
     @Test
+    void extremeNumbersReadBackExactly(@TempDir final Path extreme) throws Exception
+    {
+        // timestamps and values whose differences overflow a long, both value kinds, and calls
+        // with and without a packet folded in, in one staging
+        final long[] timestamps = {Long.MIN_VALUE, Long.MAX_VALUE, -1, 0, Long.MIN_VALUE + 1, 1L << 62, -(1L << 62), 7};
+        final long[] values = {Long.MAX_VALUE, Long.MIN_VALUE, 0, -1, Double.doubleToRawLongBits(-0.5),
+            Double.doubleToRawLongBits(Double.NaN), 1, Long.MIN_VALUE};
+        final Path extremeRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(extreme, JournalConfig.Mode.ASYNC)))
+        {
+            extremeRun = writer.runDirectory();
+            JournalRoundTripTest.start(writer);
+            final Thread worker = new Thread(() ->
+            {
+                for (int i = 0; i < timestamps.length; i++)
+                {
+                    writer.processBegin(WORKER, i % 3, timestamps[i]);
+                    if (i != 3)
+                    {
+                        writer.emit(WORKER, i % 3, i % 4, timestamps[i], i % 2 == 0 ? JournalSink.LONG : JournalSink.DOUBLE,
+                            values[i]);
+                    }
+                    writer.processEnd(WORKER, i % 3, timestamps[i]);
+                }
+            }, "calls");
+            worker.start();
+            worker.join();
+            writer.runEnd("done");
+        }
+        final JournalReader reader = JournalReader.read(extremeRun);
+        assertFalse(reader.isDamaged());
+        final List<JournalRecord> emits = new ArrayList<>();
+        final List<JournalRecord> begins = new ArrayList<>();
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.worker() == WORKER && r.kind() == EMIT)
+            {
+                emits.add(r);
+            }
+            if (r.worker() == WORKER && r.kind() == PROCESS_BEGIN)
+            {
+                begins.add(r);
+            }
+        }
+        assertEquals(timestamps.length, begins.size());
+        assertEquals(timestamps.length - 1, emits.size());
+        for (int i = 0, e = 0; i < timestamps.length; i++)
+        {
+            assertEquals(timestamps[i], begins.get(i).timestamp(), "call " + i);
+            assertEquals(i % 3, begins.get(i).node(), "call " + i);
+            if (i != 3)
+            {
+                final JournalRecord emit = emits.get(e++);
+                assertEquals(values[i], emit.value(), "call " + i);
+                assertEquals(timestamps[i], emit.timestamp(), "call " + i);
+                assertEquals(i % 4, emit.stream(), "call " + i);
+                assertEquals(i % 2 == 0 ? JournalRecord.VALUE_LONG : JournalRecord.VALUE_DOUBLE, emit.valueKind(), "call " + i);
+            }
+        }
+    }
+
+    @Test
+    void randomEntriesRoundTripThroughTheCodec()
+    {
+        // the writer's encoding (as JournalWriter.stage writes it) against the reader's cursor
+        final Random random = new Random(20261127L);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET +
+            64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH]);
+        final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
+        for (int round = 0; round < 2_000; round++)
+        {
+            final int n = 1 + random.nextInt(64);
+            final int[] nodes = new int[n];
+            final int[] streams = new int[n];
+            final long[] values = new long[n];
+            final long[] timestamps = new long[n];
+            final long[] nanos = new long[n];
+            int at = JournalDescriptor.PACKED_ENTRIES_OFFSET;
+            long lastValue = 0;
+            long lastTimestamp = wide(random);
+            long lastNanos = wide(random);
+            buffer.putLong(JournalDescriptor.PACKED_BASE_TIMESTAMP_OFFSET, lastTimestamp);
+            buffer.putLong(JournalDescriptor.PACKED_BASE_NANOS_OFFSET, lastNanos);
+            for (int i = 0; i < n; i++)
+            {
+                nodes[i] = random.nextBoolean() ? random.nextInt(8) : random.nextInt();
+                streams[i] = random.nextInt(3) == 0 ? -1 : random.nextBoolean() ? random.nextInt(8) : random.nextInt(Integer.MAX_VALUE);
+                values[i] = streams[i] < 0 ? 0 : wide(random);
+                timestamps[i] = wide(random);
+                nanos[i] = wide(random);
+                at = JournalDescriptor.putVarint(buffer, at, (nodes[i] & 0xFFFF_FFFFL) << 1 | (streams[i] < 0 ? 0 : 1));
+                if (streams[i] >= 0)
+                {
+                    buffer.putByte(at++, (byte)JournalRecord.VALUE_LONG);
+                    at = JournalDescriptor.putVarint(buffer, at, streams[i]);
+                    at = JournalDescriptor.putVarint(buffer, at, JournalDescriptor.zigzag(values[i] - lastValue));
+                    lastValue = values[i];
+                }
+                at = JournalDescriptor.putVarint(buffer, at, JournalDescriptor.zigzag(timestamps[i] - lastTimestamp));
+                at = JournalDescriptor.putVarint(buffer, at, nanos[i] - lastNanos);
+                lastTimestamp = timestamps[i];
+                lastNanos = nanos[i];
+            }
+            entries.reset(buffer, at);
+            for (int i = 0; i < n; i++)
+            {
+                assertTrue(entries.next(), "round " + round + ", entry " + i);
+                assertEquals(nodes[i], entries.node);
+                assertEquals(streams[i], entries.stream);
+                assertEquals(streams[i] < 0 ? 0 : JournalRecord.VALUE_LONG, entries.valueKind);
+                assertEquals(values[i], entries.value);
+                assertEquals(timestamps[i], entries.timestamp);
+                assertEquals(nanos[i], entries.beginNanos);
+            }
+            assertEquals(at, entries.position, "round " + round + ": the entries fill the record exactly");
+            // cut short by one byte: the last entry runs past the end, never reads beyond it
+            entries.reset(buffer, at - 1);
+            int read = 0;
+            while (read < n && entries.next())
+            {
+                read++;
+            }
+            assertEquals(n - 1, read, "round " + round);
+        }
+    }
+
+    /** A long near 0, near a power of two, or anywhere, either sign. */
+    private static long wide(final Random random)
+    {
+        switch (random.nextInt(3))
+        {
+            case 0:
+                return random.nextInt(300) - 150;
+            case 1:
+                return (1L << random.nextInt(64)) + random.nextInt(3) - 1;
+            default:
+                return random.nextLong();
+        }
+    }
+
+    /** A journal written by the format 1.6 writer: {@link #runCalls} and its run's end, kept as a test resource. */
+    private static Path formatOneSix(final Path dir) throws IOException
+    {
+        Files.createDirectories(dir);
+        Path run = null;
+        try (InputStream in = JournalCallsTest.class.getResourceAsStream("/journal/format-1.6.zip");
+            ZipInputStream zip = new ZipInputStream(in))
+        {
+            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry())
+            {
+                final Path target = dir.resolve(entry.getName());
+                if (entry.isDirectory())
+                {
+                    run = Files.createDirectories(target);
+                }
+                else
+                {
+                    Files.copy(zip, target);
+                }
+            }
+        }
+        return run;
+    }
+
+    /**
+     * The first record of a kind in a file, alone in a document or in a BATCH.
+     *
+     * @return its position and its document's.
+     */
+    private static long[] firstRecordOfKind(final Path file, final int kind) throws IOException
+    {
+        final JournalFileBytes bytes = new JournalFileBytes(file);
+        final JournalScanner.Documents documents = JournalScanner.documents(file);
+        for (int d = 0; d < documents.lengths.size(); d++)
+        {
+            final long body = documents.bodies.getLong(d);
+            final int code = bytes.readInt(body) & 0xFF;
+            if (code == kind)
+            {
+                return new long[] {body, body};
+            }
+            if (code == JournalDescriptor.BATCH)
+            {
+                long at = body + JournalDescriptor.BATCH_RECORDS_OFFSET;
+                for (int r = 0; r < bytes.readInt(body + JournalDescriptor.BATCH_COUNT_OFFSET); r++)
+                {
+                    if ((bytes.readInt(at + 4) & 0xFF) == kind)
+                    {
+                        return new long[] {at + 4, body};
+                    }
+                    at += 4 + bytes.readInt(at);
+                }
+            }
+        }
+        throw new AssertionError("no record of kind " + kind + " among " + documents.lengths.size() + " documents");
+    }
+
+    /** The length of a record found by {@link #firstRecordOfKind}: its length in the BATCH, or its document's but the checksum. */
+    private static int recordLength(final JournalFileBytes bytes, final long[] record) throws IOException
+    {
+        return record[0] != record[1] ? bytes.readInt(record[0] - 4) :
+            (bytes.readInt(record[0] - 4) & 0x3FFF_FFFF) - JournalDescriptor.CHECKSUM_LENGTH;
+    }
+
+    private static JournalDamage onlyDamage(final Path run)
+    {
+        final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
+        assertEquals(1, ex.damage().size(), ex.damage().toString());
+        return ex.damage().get(0);
+    }
+
+    @Test
     void aRingShorterThanAStagingTakesFewerCallsAtATime(@TempDir final Path small) throws IOException, InterruptedException
     {
+        // timestamps and values 2^40 apart: 7- and 8-byte varints, so that a staging of 64 calls
+        // would not fit a 4 KiB ring's longest message (512 bytes)
+        final long stride = 1L << 40;
         final Path smallRun;
         try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(small, JournalConfig.Mode.ASYNC)
             .ringCapacity(4096).onRingFull(JournalConfig.RingFull.WAIT)))
         {
             smallRun = writer.runDirectory();
             JournalRoundTripTest.start(writer);
-            final Thread worker = new Thread(() -> runCalls(writer), "calls");
+            final Thread worker = new Thread(() -> runCalls(writer, stride), "calls");
             worker.start();
             worker.join();
             writer.runEnd("done");
         }
+        final Path file = JournalFiles.cycleFiles(smallRun).get(0);
+        final long[] first = firstRecordOfKind(file, JournalDescriptor.PACKED_CALLS);
+        final JournalFileBytes bytes = new JournalFileBytes(file);
+        final int count = bytes.readInt(first[0] + JournalDescriptor.CALLS_COUNT_OFFSET);
+        assertTrue(count < 64 && recordLength(bytes, first) <= 512, "the first staging went out at " + count +
+            " calls, " + recordLength(bytes, first) + " bytes");
         final JournalReader reader = JournalReader.read(smallRun);
-        assertEquals(CALLS, begins(reader.records()), "every call, through a ring whose longest message holds 15");
         assertEquals(0, reader.lostRecords());
+        final List<JournalRecord> begins = new ArrayList<>();
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.kind() == PROCESS_BEGIN)
+            {
+                begins.add(r);
+            }
+        }
+        assertEquals(CALLS, begins.size(), "every call, through a ring whose longest message is 512 bytes");
+        for (int i = 0; i < CALLS; i++)
+        {
+            assertEquals(i * stride, begins.get(i).timestamp());
+        }
     }
 
     private static long begins(final List<JournalRecord> records)
