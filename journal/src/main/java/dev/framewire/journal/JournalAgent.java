@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * journals how many records a full ring lost. Per ring, records are appended in the order they were claimed; across rings in the order
  * the agent drains them, so the file is not in {@code nanos} order across workers.
  *
- * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a backoff idle strategy
- * that parks; it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
+ * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a
+ * {@link PacedIdleStrategy} (it parks between cycles that took little); it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
  * workers' rings are handed over once, by {@link #workerRings} (a volatile write the agent reads
  * each cycle).
  */

@@ -14,7 +14,6 @@ import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -234,11 +233,11 @@ public final class JournalWriter extends JournalSink
             this.ringCapacity = config.ringCapacity();
             this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH)));
-            // spin a little, yield a little, then park up to agentMaxParkNanos: the machine's cores
-            // belong to the workers, and the ring absorbs the latency of a parked agent
-            final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 5, 10_000, config.agentMaxParkNanos());
+            // park between cycles that took little, and up to agentMaxParkNanos when idle: the
+            // machine's cores belong to the workers, and the rings absorb the latency of a parked agent
             this.agent = new JournalAgent(queue, ring, lost, this);
-            this.agentRunner = new AgentRunner(idle, this::onFailure, null, agent);
+            this.agentRunner = new AgentRunner(new PacedIdleStrategy(config.agentMaxParkNanos()), this::onFailure,
+                null, agent);
         }
         else
         {
@@ -1400,6 +1399,10 @@ public final class JournalWriter extends JournalSink
             }
             if (idles < 100)
             {
+                if (idles == 0)
+                {
+                    wakeAgent(); // it may be parked for up to its pace or agentMaxParkNanos
+                }
                 idles++;
                 Thread.onSpinWait();
             }
@@ -1414,6 +1417,16 @@ public final class JournalWriter extends JournalSink
             }
         }
         return index;
+    }
+
+    /** ASYNC: ends the agent's park, if it is parked, so that it drains the rings now. */
+    private void wakeAgent()
+    {
+        final Thread agentThread = agentRunner.thread();
+        if (agentThread != null)
+        {
+            LockSupport.unpark(agentThread);
+        }
     }
 
     private static int claimPatiently(
@@ -1546,6 +1559,7 @@ public final class JournalWriter extends JournalSink
                 {
                     return false;
                 }
+                wakeAgent(); // rather than wait out its park
                 LockSupport.parkNanos(50_000L);
             }
         }
@@ -1556,6 +1570,7 @@ public final class JournalWriter extends JournalSink
             {
                 return false;
             }
+            wakeAgent(); // rather than wait out its park
             LockSupport.parkNanos(50_000L);
         }
         return true;
