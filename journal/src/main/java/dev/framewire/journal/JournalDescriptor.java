@@ -298,21 +298,21 @@ final class JournalDescriptor
      * Writes a varint: 7 bits a byte, low bits first, the high bit set on every byte but the last
      * (1 byte below 128, 10 for a negative value).
      *
-     * @param buffer where to write; room for {@link #VARINT_MAX_LENGTH} bytes at {@code index}.
-     * @param index  where the varint starts.
-     * @param value  the bits, taken as an unsigned long.
+     * @param bytes where to write; room for {@link #VARINT_MAX_LENGTH} bytes at {@code index}.
+     * @param index where the varint starts.
+     * @param value the bits, taken as an unsigned long.
      * @return the index after it.
      */
-    static int putVarint(final MutableDirectBuffer buffer, final int index, final long value)
+    static int putVarint(final byte[] bytes, final int index, final long value)
     {
         int at = index;
         long rest = value;
         while ((rest & ~0x7FL) != 0)
         {
-            buffer.putByte(at++, (byte)(rest | 0x80));
+            bytes[at++] = (byte)(rest | 0x80);
             rest >>>= 7;
         }
-        buffer.putByte(at++, (byte)rest);
+        bytes[at++] = (byte)rest;
         return at;
     }
 

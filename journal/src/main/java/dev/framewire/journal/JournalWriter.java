@@ -171,9 +171,14 @@ public final class JournalWriter extends JournalSink
         int emitStream = -1;
         int emitKind;
         long emitValue;
-        /** The PACKED_CALLS message being put together: its header (kind and worker set here) and entries. */
-        final UnsafeBuffer staged = new UnsafeBuffer(ByteBuffer.allocateDirect(
-            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH));
+        /**
+         * The PACKED_CALLS message being put together: its header (kind and worker set here) and
+         * entries. On the heap: the entries' bytes are plain array stores.
+         */
+        final byte[] stagedBytes = new byte[
+            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
+        /** {@link #stagedBytes}, for the header's fields and the copy into the ring. */
+        final UnsafeBuffer staged = new UnsafeBuffer(stagedBytes);
         int stagedCalls;
         /** The staged message's bytes so far, header included. */
         int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
@@ -842,16 +847,17 @@ public final class JournalWriter extends JournalSink
             own.lastNanos = own.callNanos;
             own.lastTimestamp = inputTimestamp;
         }
-        int at = JournalDescriptor.putVarint(staged, own.stagedLength, (nodeId & 0xFFFF_FFFFL) << 1 | (stream < 0 ? 0 : 1));
+        final byte[] bytes = own.stagedBytes;
+        int at = JournalDescriptor.putVarint(bytes, own.stagedLength, (nodeId & 0xFFFF_FFFFL) << 1 | (stream < 0 ? 0 : 1));
         if (stream >= 0)
         {
-            staged.putByte(at++, (byte)own.emitKind);
-            at = JournalDescriptor.putVarint(staged, at, stream);
-            at = JournalDescriptor.putVarint(staged, at, JournalDescriptor.zigzag(own.emitValue - own.lastValue));
+            bytes[at++] = (byte)own.emitKind;
+            at = JournalDescriptor.putVarint(bytes, at, stream);
+            at = JournalDescriptor.putVarint(bytes, at, JournalDescriptor.zigzag(own.emitValue - own.lastValue));
             own.lastValue = own.emitValue;
         }
-        at = JournalDescriptor.putVarint(staged, at, JournalDescriptor.zigzag(inputTimestamp - own.lastTimestamp));
-        at = JournalDescriptor.putVarint(staged, at, own.callNanos - own.lastNanos);
+        at = JournalDescriptor.putVarint(bytes, at, JournalDescriptor.zigzag(inputTimestamp - own.lastTimestamp));
+        at = JournalDescriptor.putVarint(bytes, at, own.callNanos - own.lastNanos);
         own.lastTimestamp = inputTimestamp;
         own.lastNanos = own.callNanos;
         own.stagedLength = at;

@@ -297,8 +297,8 @@ class JournalCallsTest
     {
         // the writer's encoding (as JournalWriter.stage writes it) against the reader's cursor
         final Random random = new Random(20261127L);
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET +
-            64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH]);
+        final byte[] bytes = new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
         for (int round = 0; round < 2_000; round++)
         {
@@ -321,16 +321,16 @@ class JournalCallsTest
                 values[i] = streams[i] < 0 ? 0 : wide(random);
                 timestamps[i] = wide(random);
                 nanos[i] = wide(random);
-                at = JournalDescriptor.putVarint(buffer, at, (nodes[i] & 0xFFFF_FFFFL) << 1 | (streams[i] < 0 ? 0 : 1));
+                at = JournalDescriptor.putVarint(bytes, at, (nodes[i] & 0xFFFF_FFFFL) << 1 | (streams[i] < 0 ? 0 : 1));
                 if (streams[i] >= 0)
                 {
-                    buffer.putByte(at++, (byte)JournalRecord.VALUE_LONG);
-                    at = JournalDescriptor.putVarint(buffer, at, streams[i]);
-                    at = JournalDescriptor.putVarint(buffer, at, JournalDescriptor.zigzag(values[i] - lastValue));
+                    bytes[at++] = (byte)JournalRecord.VALUE_LONG;
+                    at = JournalDescriptor.putVarint(bytes, at, streams[i]);
+                    at = JournalDescriptor.putVarint(bytes, at, JournalDescriptor.zigzag(values[i] - lastValue));
                     lastValue = values[i];
                 }
-                at = JournalDescriptor.putVarint(buffer, at, JournalDescriptor.zigzag(timestamps[i] - lastTimestamp));
-                at = JournalDescriptor.putVarint(buffer, at, nanos[i] - lastNanos);
+                at = JournalDescriptor.putVarint(bytes, at, JournalDescriptor.zigzag(timestamps[i] - lastTimestamp));
+                at = JournalDescriptor.putVarint(bytes, at, nanos[i] - lastNanos);
                 lastTimestamp = timestamps[i];
                 lastNanos = nanos[i];
             }

@@ -173,6 +173,20 @@ public class JournalBenchmark
         writer.processBegin(0, 1, ops++);
     }
 
+    /**
+     * One whole call as a chain's worker journals it: its begin, the packet it emits at its input
+     * timestamp, its end. ASYNC stages it (one clock read, an entry in the worker's staging, a ring
+     * message every 64 calls); SYNC appends three records.
+     */
+    @Benchmark
+    public void call()
+    {
+        final long ts = ops++;
+        writer.processBegin(0, 1, ts);
+        writer.emit(0, 1, 2, ts, JournalWriter.LONG, ts);
+        writer.processEnd(0, 1, ts);
+    }
+
     @Benchmark
     public void emitLong()
     {

@@ -24,7 +24,9 @@ import java.util.stream.Stream;
  *
  * <pre>java @.mvn/jvm.config -Xmx3g -cp bench/target/benchmarks.jar dev.framewire.bench.journal.JournalLossCheck 1000000 [LOSE|WAIT]</pre>
  *
- * The second argument is the journal's {@link JournalConfig.RingFull}: LOSE (the default) or WAIT.
+ * The second argument is the journal's {@link JournalConfig.RingFull}: LOSE (the default) or WAIT;
+ * a third, {@code keep}, leaves the journal where it is and prints its directory (for {@code du -sk}:
+ * the bytes a packet costs on disk).
  */
 public final class JournalLossCheck
 {
@@ -89,6 +91,11 @@ public final class JournalLossCheck
             journal.formatMinor(), packets, (end - start) / 1e9, packets / ((end - start) / 1e9),
             journal.records().size(), counts, journal.lostRecords(), calls, 4 * packets + 8,
             100.0 * calls / (4 * packets + 8));
+        if (args.length > 2 && "keep".equals(args[2]))
+        {
+            System.out.println("journal kept in " + root);
+            return;
+        }
         try (Stream<Path> files = Files.walk(root))
         {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
