@@ -187,9 +187,10 @@ public final class JournalWriter extends JournalSink
         long lastNanos;
         long lastValue;
         /**
-         * The staged message's most bytes: the staging's, or the ring's longest message's when that
-         * is shorter (a ring under 32 KiB). A ring holds at least 4096 bytes, so its longest
-         * message (an eighth) holds 11 entries of the longest kind, and typically 64.
+         * The staged message's most bytes: the staging's, or the ring's longest message's (an
+         * eighth of the ring) when that is shorter (a ring of 16 KiB or less). A ring holds at
+         * least 4096 bytes, so its longest message holds 11 entries of the longest kind, and
+         * typically 64 of a chain's.
          */
         final int stagedMaxLength;
 

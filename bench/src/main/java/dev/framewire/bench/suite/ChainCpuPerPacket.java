@@ -4,10 +4,15 @@ import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.journal.JournalConfig;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * B2's chain measured by CPU time, not by throughput: the worker threads' and the adding thread's
@@ -22,7 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </pre>
  * Arguments: workers (1, or 2 for B2's /2 split), rounds, packets per round. Properties: {@code stages}
  * (4), {@code run} ({@code input_sets_per_run}, 1), {@code batch} ({@code room_batch}, 1), {@code spin} (spin before park in µs, 15;
- * 0 keeps an idle worker's spinning out of its CPU time).
+ * 0 keeps an idle worker's spinning out of its CPU time), {@code journal} ({@code SYNC} or
+ * {@code ASYNC}: a journal in a temporary directory, deleted at the end; the ASYNC journal agent's
+ * CPU per packet is printed apart from the workers').
  */
 public final class ChainCpuPerPacket
 {
@@ -30,7 +37,7 @@ public final class ChainCpuPerPacket
     {
     }
 
-    public static void main(final String[] args)
+    public static void main(final String[] args) throws Exception
     {
         final int groups = Integer.parseInt(args[0]);
         final int rounds = Integer.parseInt(args[1]);
@@ -48,6 +55,12 @@ public final class ChainCpuPerPacket
         if (groups == 2)
         {
             builder.executor("second", executor);
+        }
+        final String journalMode = System.getProperty("journal");
+        final Path journalRoot = journalMode == null ? null : Files.createTempDirectory("framewire-chain-cpu");
+        if (journalMode != null)
+        {
+            builder.journal(new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.valueOf(journalMode)));
         }
         String upstream = "in";
         for (int i = 0; i < stages; i++)
@@ -68,9 +81,14 @@ public final class ChainCpuPerPacket
         for (int r = 0; r < rounds; r++)
         {
             final long[] workers = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("framewire-") && !t.getName().contains("guard"))
+                .filter(t -> t.getName().startsWith("framewire-") && !t.getName().contains("guard") &&
+                    !t.getName().equals("framewire-journal"))
+                .mapToLong(Thread::getId).toArray();
+            final long[] agent = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("framewire-journal"))
                 .mapToLong(Thread::getId).toArray();
             final long workers0 = cpu(threads, workers);
+            final long agent0 = cpu(threads, agent);
             final long adder0 = threads.getCurrentThreadCpuTime();
             final long wall0 = System.nanoTime();
             final long target = arrived.get() + packets;
@@ -87,9 +105,18 @@ public final class ChainCpuPerPacket
                 Thread.onSpinWait();
             }
             final long wall = System.nanoTime() - wall0;
-            System.out.printf("round %d: %.2f M packets/s, workers %.1f ns CPU per packet, adder %.1f ns%n", r,
+            System.out.printf("round %d: %.2f M packets/s, workers %.1f ns CPU per packet, adder %.1f ns%s%n", r,
                 packets * 1e3 / wall, (cpu(threads, workers) - workers0) / (double)packets,
-                (threads.getCurrentThreadCpuTime() - adder0) / (double)packets);
+                (threads.getCurrentThreadCpuTime() - adder0) / (double)packets,
+                agent.length == 0 ? "" : String.format(", journal agent %.1f ns", (cpu(threads, agent) - agent0) / (double)packets));
+        }
+        graph.close();
+        if (journalRoot != null)
+        {
+            try (Stream<Path> files = Files.walk(journalRoot))
+            {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
         System.exit(0);
     }
