@@ -242,8 +242,8 @@ public final class JournalWriter extends JournalSink
             // park between cycles that took little, and up to agentMaxParkNanos when idle: the
             // machine's cores belong to the workers, and the rings absorb the latency of a parked agent
             this.agent = new JournalAgent(queue, ring, lost, this);
-            this.agentRunner = new AgentRunner(new PacedIdleStrategy(config.agentMaxParkNanos()), this::onFailure,
-                null, agent);
+            this.agentRunner = new AgentRunner(new PacedIdleStrategy(ringCapacity, config.agentMaxParkNanos()),
+                this::onFailure, null, agent);
         }
         else
         {

@@ -12,9 +12,13 @@ import java.util.function.LongConsumer;
  * <ul>
  *   <li>a cycle that took at least {@link #ENOUGH_WORK} records: the next one at once (the rings
  *       are filling fast);</li>
- *   <li>a cycle that took fewer: a park of {@link #PACE_NANOS};</li>
- *   <li>an empty cycle: a park from {@link #PACE_NANOS}, doubling with each empty cycle in a row up
- *       to the journal's {@code agentMaxParkNanos}.</li>
+ *   <li>a cycle that took fewer: a park of the pace, {@link #PACE_NANOS} (100 µs) for the default
+ *       1 MiB rings: the time a producer writing 1 GB a second takes to fill a tenth of a ring, so
+ *       shorter for smaller rings. A pace under {@link #MIN_PACE_NANOS} (a ring under 512 KiB) is
+ *       not kept: a park that short lasts Linux's 50 µs timer slack anyway, so such an agent goes
+ *       on at once after any work, as Agrona's backoff did;</li>
+ *   <li>an empty cycle: a park from the pace, doubling with each empty cycle in a row up to the
+ *       journal's {@code agentMaxParkNanos}.</li>
  * </ul>
  *
  * Why: under a steady stream Agrona's {@code BackoffIdleStrategy} never parks (each cycle finds the
@@ -30,26 +34,36 @@ final class PacedIdleStrategy implements IdleStrategy
 {
     /** A cycle that took fewer records than this parks before the next. */
     static final int ENOUGH_WORK = 1024;
-    /** The park after a cycle that took little: at B5's 1.5 M packets a second, about 150 records gather. */
+    /**
+     * The park after a cycle that took little, with 1 MiB rings: at B5's 1.5 M packets a second,
+     * about 150 records gather.
+     */
     static final long PACE_NANOS = 100_000L;
+    /** The shortest pace kept: below it the agent goes on at once after any work. */
+    static final long MIN_PACE_NANOS = 50_000L;
 
     private final long paceNanos;
+    /** Whether a cycle that took little parks (the pace is kept). */
+    private final boolean paced;
     private final long maxParkNanos;
     private final LongConsumer parker;
     private long parkNanos;
 
     /**
+     * @param ringCapacity the bytes of each of the journal's rings.
      * @param maxParkNanos the longest park, after empty cycles in a row (the pace too, when shorter).
      */
-    PacedIdleStrategy(final long maxParkNanos)
+    PacedIdleStrategy(final int ringCapacity, final long maxParkNanos)
     {
-        this(maxParkNanos, LockSupport::parkNanos);
+        this(ringCapacity, maxParkNanos, LockSupport::parkNanos);
     }
 
     /** With a parker of a test's own. */
-    PacedIdleStrategy(final long maxParkNanos, final LongConsumer parker)
+    PacedIdleStrategy(final int ringCapacity, final long maxParkNanos, final LongConsumer parker)
     {
-        this.paceNanos = Math.min(PACE_NANOS, maxParkNanos);
+        // a tenth of a ring at a byte a nanosecond: 1 MiB rings give about PACE_NANOS
+        this.paceNanos = Math.min(Math.min(PACE_NANOS, ringCapacity / 10), maxParkNanos);
+        this.paced = paceNanos >= MIN_PACE_NANOS;
         this.maxParkNanos = maxParkNanos;
         this.parker = parker;
         this.parkNanos = paceNanos;
@@ -58,7 +72,7 @@ final class PacedIdleStrategy implements IdleStrategy
     @Override
     public void idle(final int workCount)
     {
-        if (workCount >= ENOUGH_WORK)
+        if (workCount >= ENOUGH_WORK || workCount > 0 && !paced)
         {
             parkNanos = paceNanos;
         }

@@ -9,15 +9,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 import static dev.framewire.journal.JournalRecord.Kind.DROP;
 import static dev.framewire.journal.JournalRecord.Kind.EMIT;
@@ -374,25 +370,7 @@ class JournalCallsTest
     /** A journal written by the format 1.6 writer: {@link #runCalls} and its run's end, kept as a test resource. */
     private static Path formatOneSix(final Path dir) throws IOException
     {
-        Files.createDirectories(dir);
-        Path run = null;
-        try (InputStream in = JournalCallsTest.class.getResourceAsStream("/journal/format-1.6.zip");
-            ZipInputStream zip = new ZipInputStream(in))
-        {
-            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry())
-            {
-                final Path target = dir.resolve(entry.getName());
-                if (entry.isDirectory())
-                {
-                    run = Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(zip, target);
-                }
-            }
-        }
-        return run;
+        return JournalDamageTest.unzipRun(dir, "/journal/format-1.6.zip");
     }
 
     /**

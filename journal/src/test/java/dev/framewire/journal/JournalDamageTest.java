@@ -556,8 +556,19 @@ class JournalDamageTest
     /** A journal written by the format 1.0 writer (before checksums), kept as a test resource. */
     static Path formatOneZero(final Path dir) throws IOException
     {
+        return unzipRun(dir, "/journal/format-1.0.zip");
+    }
+
+    /**
+     * A run journal kept as a zipped test resource, unzipped into {@code dir}.
+     *
+     * @return its run directory.
+     */
+    static Path unzipRun(final Path dir, final String resource) throws IOException
+    {
+        Files.createDirectories(dir);
         Path run = null;
-        try (InputStream in = JournalDamageTest.class.getResourceAsStream("/journal/format-1.0.zip");
+        try (InputStream in = JournalDamageTest.class.getResourceAsStream(resource);
             ZipInputStream zip = new ZipInputStream(in))
         {
             for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry())
