@@ -250,6 +250,9 @@ public final class JournalReader
         /** A view of one record of a BATCH document. */
         private final UnsafeBuffer batched = new UnsafeBuffer(0, 0);
 
+        /** The reader of PACKED_CALLS entries. */
+        private final JournalDescriptor.PackedEntries packed = new JournalDescriptor.PackedEntries();
+
         @Override
         public void record(final DirectBuffer body, final int length, final long position, final long sequence)
         {
@@ -333,9 +336,6 @@ public final class JournalReader
             }
         }
 
-        /** The reader of PACKED_CALLS entries. */
-        private final JournalDescriptor.PackedEntries packed = new JournalDescriptor.PackedEntries();
-
         /**
          * The entries of a CALLS record, each with a number of its own, each call ending where the
          * next one begins, the last at the record's end nanos. Its checksum held, so a length that
@@ -367,7 +367,8 @@ public final class JournalReader
                 try
                 {
                     decoder.callsEntry("CALLS", worker, nodeAndKind & JournalDescriptor.ENTRY_MAX_NODE,
-                        body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN), nodeAndKind >>> 24,
+                        body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                        nodeAndKind >>> 24,
                         body.getLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN),
                         body.getLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN),
                         body.getLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN), end);

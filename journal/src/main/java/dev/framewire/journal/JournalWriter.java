@@ -182,7 +182,10 @@ public final class JournalWriter extends JournalSink
         int stagedCalls;
         /** The staged message's bytes so far, header included. */
         int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
-        /** The last staged entry's timestamp and nanos, and last folded-in value: what the next entry is a difference from. */
+        /**
+         * The last staged entry's timestamp and nanos, and the last folded-in value: what the next
+         * entry is a difference from.
+         */
         long lastTimestamp;
         long lastNanos;
         long lastValue;
@@ -849,7 +852,8 @@ public final class JournalWriter extends JournalSink
             own.lastTimestamp = inputTimestamp;
         }
         final byte[] bytes = own.stagedBytes;
-        int at = JournalDescriptor.putVarint(bytes, own.stagedLength, (nodeId & 0xFFFF_FFFFL) << 1 | (stream < 0 ? 0 : 1));
+        int at = JournalDescriptor.putVarint(bytes, own.stagedLength,
+            (nodeId & 0xFFFF_FFFFL) << 1 | (stream < 0 ? 0 : 1));
         if (stream >= 0)
         {
             bytes[at++] = (byte)own.emitKind;

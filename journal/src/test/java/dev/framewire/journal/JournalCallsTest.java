@@ -283,7 +283,8 @@ class JournalCallsTest
                 assertEquals(values[i], emit.value(), "call " + i);
                 assertEquals(timestamps[i], emit.timestamp(), "call " + i);
                 assertEquals(i % 4, emit.stream(), "call " + i);
-                assertEquals(i % 2 == 0 ? JournalRecord.VALUE_LONG : JournalRecord.VALUE_DOUBLE, emit.valueKind(), "call " + i);
+                assertEquals(i % 2 == 0 ? JournalRecord.VALUE_LONG : JournalRecord.VALUE_DOUBLE, emit.valueKind(),
+                    "call " + i);
             }
         }
     }
@@ -293,7 +294,8 @@ class JournalCallsTest
     {
         // the writer's encoding (as JournalWriter.stage writes it) against the reader's cursor
         final Random random = new Random(20261127L);
-        final byte[] bytes = new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
+        final byte[] bytes =
+            new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
         for (int round = 0; round < 2_000; round++)
@@ -313,7 +315,8 @@ class JournalCallsTest
             for (int i = 0; i < n; i++)
             {
                 nodes[i] = random.nextBoolean() ? random.nextInt(8) : random.nextInt();
-                streams[i] = random.nextInt(3) == 0 ? -1 : random.nextBoolean() ? random.nextInt(8) : random.nextInt(Integer.MAX_VALUE);
+                streams[i] = random.nextInt(3) == 0 ? -1 :
+                    random.nextBoolean() ? random.nextInt(8) : random.nextInt(Integer.MAX_VALUE);
                 values[i] = streams[i] < 0 ? 0 : wide(random);
                 timestamps[i] = wide(random);
                 nanos[i] = wide(random);
@@ -406,7 +409,10 @@ class JournalCallsTest
         throw new AssertionError("no record of kind " + kind + " among " + documents.lengths.size() + " documents");
     }
 
-    /** The length of a record found by {@link #firstRecordOfKind}: its length in the BATCH, or its document's but the checksum. */
+    /**
+     * The length of a record found by {@link #firstRecordOfKind}: its length in the BATCH, or its
+     * document's but the checksum.
+     */
     private static int recordLength(final JournalFileBytes bytes, final long[] record) throws IOException
     {
         return record[0] != record[1] ? bytes.readInt(record[0] - 4) :

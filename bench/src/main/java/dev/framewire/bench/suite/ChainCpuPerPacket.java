@@ -108,7 +108,8 @@ public final class ChainCpuPerPacket
             System.out.printf("round %d: %.2f M packets/s, workers %.1f ns CPU per packet, adder %.1f ns%s%n", r,
                 packets * 1e3 / wall, (cpu(threads, workers) - workers0) / (double)packets,
                 (threads.getCurrentThreadCpuTime() - adder0) / (double)packets,
-                agent.length == 0 ? "" : String.format(", journal agent %.1f ns", (cpu(threads, agent) - agent0) / (double)packets));
+                agent.length == 0 ? "" :
+                    String.format(", journal agent %.1f ns", (cpu(threads, agent) - agent0) / (double)packets));
         }
         graph.close();
         if (journalRoot != null)
