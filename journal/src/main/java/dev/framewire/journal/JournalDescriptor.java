@@ -241,6 +241,8 @@ final class JournalDescriptor
      * {@link JournalRecord.Kind}: the reader gives the records each entry stands for, as CALLS.
      */
     static final int PACKED_CALLS = 19;
+    /** The longest varint: 64 bits, 7 a byte. */
+    static final int VARINT_MAX_LENGTH = 10;
     /** PACKED_CALLS: the first entry's begin nanos (long), what its difference is from. */
     static final int PACKED_BASE_NANOS_OFFSET = 24;
     /** PACKED_CALLS: the first entry's input timestamp (long), what its difference is from. */
@@ -248,9 +250,7 @@ final class JournalDescriptor
     /** PACKED_CALLS: where the first entry is. */
     static final int PACKED_ENTRIES_OFFSET = FIXED_LENGTH;
     /** PACKED_CALLS: an entry's most bytes (node 5, value kind 1, stream 5, value, timestamp and nanos 10 each). */
-    static final int PACKED_ENTRY_MAX_LENGTH = 5 + 1 + 5 + 10 + 10 + 10;
-    /** The longest varint: 64 bits, 7 a byte. */
-    static final int VARINT_MAX_LENGTH = 10;
+    static final int PACKED_ENTRY_MAX_LENGTH = 5 + 1 + 5 + 3 * VARINT_MAX_LENGTH;
     /** CALL: the call's end nanos, after the fixed part. */
     static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
     /** CALL's length without its checksum. */

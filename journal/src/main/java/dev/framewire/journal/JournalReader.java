@@ -304,7 +304,7 @@ public final class JournalReader
             if (count < 1 || read != count || entries.position != length)
             {
                 count(1, position, sequence, "a PACKED_CALLS record of " + length + " bytes claims " + count +
-                    " calls, " + (count < 1 ? "which no record holds" : read < count ?
+                    " calls, " + (count < 1 ? "but a record holds at least one" : read < count ?
                     "but its entries run past its end after " + read : "but they end at byte " + entries.position));
                 return;
             }
@@ -313,7 +313,6 @@ public final class JournalReader
             entries.next();
             for (int i = 0; i < count; i++)
             {
-                final long number = decoder.count;
                 final int node = entries.node;
                 final int stream = entries.stream;
                 final int valueKind = entries.valueKind;
@@ -322,17 +321,8 @@ public final class JournalReader
                 final long begin = entries.beginNanos;
                 final long end = i + 1 < count && entries.next() ? entries.beginNanos :
                     body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
-                try
-                {
-                    decoder.callsEntry("PACKED_CALLS", worker, node, stream, valueKind, value, timestamp, begin, end);
-                }
-                catch (final Corrupt ex)
-                {
-                    decoder.count = number + 1;
-                    damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
-                        "call " + (i + 1) + " of " + count + " in a PACKED_CALLS record: " + ex.getMessage() +
-                        "; it is skipped"));
-                }
+                entry("PACKED_CALLS", i, count, position, sequence, worker, node, stream, valueKind, value, timestamp,
+                    begin, end);
             }
         }
 
@@ -357,28 +347,51 @@ public final class JournalReader
             final int worker = body.getInt(JournalDescriptor.CALLS_WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < count; i++)
             {
-                final long number = decoder.count;
                 final int at = JournalDescriptor.CALLS_ENTRIES_OFFSET + i * JournalDescriptor.CALLS_ENTRY_LENGTH;
                 final long end = i + 1 < count ?
                     body.getLong(at + JournalDescriptor.CALLS_ENTRY_LENGTH + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET,
                         ByteOrder.LITTLE_ENDIAN) :
                     body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
                 final int nodeAndKind = body.getInt(at + JournalDescriptor.ENTRY_NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-                try
-                {
-                    decoder.callsEntry("CALLS", worker, nodeAndKind & JournalDescriptor.ENTRY_MAX_NODE,
-                        body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN),
-                        nodeAndKind >>> 24,
-                        body.getLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN),
-                        body.getLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN),
-                        body.getLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN), end);
-                }
-                catch (final Corrupt ex)
-                {
-                    decoder.count = number + 1;
-                    damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
-                        "call " + (i + 1) + " of " + count + " in a CALLS record: " + ex.getMessage() + "; it is skipped"));
-                }
+                entry("CALLS", i, count, position, sequence, worker, nodeAndKind & JournalDescriptor.ENTRY_MAX_NODE,
+                    body.getInt(at + JournalDescriptor.ENTRY_STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN), nodeAndKind >>> 24,
+                    body.getLong(at + JournalDescriptor.ENTRY_VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                    body.getLong(at + JournalDescriptor.ENTRY_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                    body.getLong(at + JournalDescriptor.ENTRY_BEGIN_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN), end);
+            }
+        }
+
+        /**
+         * Call {@code i} of the {@code count} in a CALLS or PACKED_CALLS record: given as the records
+         * it stands for, with a record number of its own; one whose fields make no sense is
+         * reported and skipped, and the others are read.
+         */
+        private void entry(
+            final String what,
+            final int i,
+            final int count,
+            final long position,
+            final long sequence,
+            final int worker,
+            final int node,
+            final int stream,
+            final int valueKind,
+            final long value,
+            final long timestamp,
+            final long beginNanos,
+            final long endNanos)
+        {
+            final long number = decoder.count;
+            try
+            {
+                decoder.callsEntry(what, worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
+            }
+            catch (final Corrupt ex)
+            {
+                decoder.count = number + 1;
+                damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
+                    "call " + (i + 1) + " of " + count + " in a " + what + " record: " + ex.getMessage() +
+                    "; it is skipped"));
             }
         }
 

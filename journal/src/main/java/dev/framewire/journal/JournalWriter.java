@@ -850,6 +850,7 @@ public final class JournalWriter extends JournalSink
             staged.putLong(JournalDescriptor.PACKED_BASE_TIMESTAMP_OFFSET, inputTimestamp);
             own.lastNanos = own.callNanos;
             own.lastTimestamp = inputTimestamp;
+            own.lastValue = 0;
         }
         final byte[] bytes = own.stagedBytes;
         int at = JournalDescriptor.putVarint(bytes, own.stagedLength,
@@ -889,7 +890,6 @@ public final class JournalWriter extends JournalSink
         final int length = own.stagedLength;
         own.stagedCalls = 0;
         own.stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
-        own.lastValue = 0;
         own.staged.putInt(JournalDescriptor.CALLS_COUNT_OFFSET, n);
         own.staged.putLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, System.nanoTime());
         int index = ring.tryClaim(JournalDescriptor.PACKED_CALLS, length);

@@ -207,6 +207,42 @@ class JournalCallsTest
     }
 
     @Test
+    void aCallWhoseNodeTheRunDoesNotHaveIsReportedAndTheOthersInItsRecordRead(@TempDir final Path bad) throws Exception
+    {
+        final Path badRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(bad, JournalConfig.Mode.ASYNC)))
+        {
+            badRun = writer.runDirectory();
+            JournalRoundTripTest.start(writer);
+            final Thread worker = new Thread(() ->
+            {
+                for (int i = 0; i < 3; i++)
+                {
+                    final int node = i == 1 ? 99 : NODE; // the run has three nodes
+                    writer.processBegin(WORKER, node, i);
+                    writer.processEnd(WORKER, node, i);
+                }
+            }, "calls");
+            worker.start();
+            worker.join();
+            writer.runEnd("done"); // the three calls go as one record
+        }
+        final JournalDamage damage = onlyDamage(badRun);
+        assertTrue(damage.toString().contains("call 2 of 3 in a PACKED_CALLS record: ") &&
+            damage.toString().contains("it is skipped"), damage.toString());
+        final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(badRun));
+        final List<Long> read = new ArrayList<>();
+        for (final JournalRecord r : ex.readable().records())
+        {
+            if (r.kind() == PROCESS_BEGIN)
+            {
+                read.add(r.timestamp());
+            }
+        }
+        assertEquals(List.of(0L, 2L), read, "the calls before and after it");
+    }
+
+    @Test
     void aFormatOneSixCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
     {
         final Path old = formatOneSix(dir.resolve("old"));

@@ -57,6 +57,10 @@ public final class ChainCpuPerPacket
             builder.executor("second", executor);
         }
         final String journalMode = System.getProperty("journal");
+        if (journalMode != null && !journalMode.equals("SYNC") && !journalMode.equals("ASYNC"))
+        {
+            throw new IllegalArgumentException("-Djournal=" + journalMode + ": SYNC or ASYNC, or leave it out for none");
+        }
         final Path journalRoot = journalMode == null ? null : Files.createTempDirectory("framewire-chain-cpu");
         if (journalMode != null)
         {
