@@ -362,9 +362,9 @@ public final class JournalReader
         }
 
         /**
-         * Call {@code i} of the {@code count} in a CALLS or PACKED_CALLS record: given as the records
-         * it stands for, with a record number of its own; one whose fields make no sense is
-         * reported and skipped, and the others are read.
+         * Call {@code i} of the {@code count} in a CALLS (1.6) or PACKED_CALLS (1.7) record: given
+         * as the records it stands for (as a CALL record's), with a record number of its own; one
+         * whose fields make no sense is reported and skipped, and the others are read.
          */
         private void entry(
             final String what,
@@ -384,15 +384,16 @@ public final class JournalReader
             final long number = decoder.count;
             try
             {
-                decoder.callsEntry(what, worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
+                decoder.kind = JournalRecord.Kind.PROCESS_BEGIN; // for the messages of its checks
+                decoder.addCall(number, what, worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
             }
             catch (final Corrupt ex)
             {
-                decoder.count = number + 1;
                 damage.add(new JournalDamage(ex.kind, file, position, -1, index(sequence), number, true,
                     "call " + (i + 1) + " of " + count + " in a " + what + " record: " + ex.getMessage() +
                     "; it is skipped"));
             }
+            decoder.count = number + 1;
         }
 
         private void one(final DirectBuffer body, final int length, final long position, final long sequence)
@@ -971,28 +972,6 @@ public final class JournalReader
                 throw new Corrupt("the record (CALL) is " + limit + " bytes, but its fields end at " + position);
             }
             addCall(index, "CALL", worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
-        }
-
-        /**
-         * One entry of a CALLS (1.6) or PACKED_CALLS (1.7) record, ASYNC, as record number
-         * {@link #count}: the call it stands for, as a CALL record's; counts it.
-         *
-         * @throws Corrupt when its fields make no sense (then the caller counts it).
-         */
-        void callsEntry(
-            final String what,
-            final int worker,
-            final int node,
-            final int stream,
-            final int valueKind,
-            final long value,
-            final long timestamp,
-            final long beginNanos,
-            final long endNanos)
-        {
-            kind = JournalRecord.Kind.PROCESS_BEGIN; // for the messages of check()
-            addCall(count, what, worker, node, stream, valueKind, value, timestamp, beginNanos, endNanos);
-            count++;
         }
 
         /** A call as record number {@code index}: its PROCESS_BEGIN, the EMIT folded in (if any) and its PROCESS_END. */
