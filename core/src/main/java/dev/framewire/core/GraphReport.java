@@ -76,7 +76,7 @@ final class GraphReport
                 {
                     sb.append(" (limit ").append(queue.limit).append(queue.isFull() ? ", FULL" : "").append(')');
                 }
-                sb.append(", bound ").append(Timestamp.toString(queue.bound())).append('\n');
+                sb.append(", bound ").append(Timestamp.toString(queue.boundRacy())).append('\n');
             }
         }
         for (final OutputPoller poller : graph.pollers())
@@ -194,11 +194,11 @@ final class GraphReport
             }
             for (final InputPort port : node.inputs)
             {
-                if (port.queue.size() == 0 && port.queue.bound() < Timestamp.ONE_OVER_POST_STREAM)
+                if (port.queue.size() == 0 && port.queue.boundRacy() < Timestamp.ONE_OVER_POST_STREAM)
                 {
                     unsettled.append(unsettled.length() == 0 ? "" : "; ").append("node '").append(node.name)
                         .append("' has packets waiting but input '").append(port.streamName)
-                        .append("' does not settle past ").append(Timestamp.toString(port.queue.bound()));
+                        .append("' does not settle past ").append(Timestamp.toString(port.queue.boundRacy()));
                 }
             }
         }

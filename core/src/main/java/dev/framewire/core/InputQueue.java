@@ -17,8 +17,11 @@ abstract class InputQueueSeenFields extends InputQueuePad0
 {
     /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
     volatile long seenTail;
-    /** For a {@link InputQueue#polled} queue: the bound its worker last saw (release; read by idle checks). */
-    volatile long seenBound = Timestamp.PRE_STREAM;
+    /**
+     * For a {@link InputQueue#polled} queue: the stored bound (the ring's producer word) its worker
+     * last saw (release; read by idle checks). A bound a packet implies comes with the packet.
+     */
+    volatile long seenWord = Timestamp.PRE_STREAM;
 }
 
 abstract class InputQueuePad2 extends InputQueueSeenFields
@@ -70,38 +73,27 @@ abstract class InputQueuePad3 extends InputQueueRoomFields
  * <p>Threading: one producer at a time (the producing node's worker, or a graph input's adding
  * thread under its guard) calls {@link #offer} and {@link #publishBound}; one consumer (the
  * consuming node's worker, or the poller's thread) calls {@link #peekTimestamp} and
- * {@link #pop}. {@link #size()} and {@link #bound()} may be read from any thread. The producer
- * writes a packet before the bound that settles it, so a consumer that reads the bound first and
- * then the ring never sees a settled timestamp whose packet is not yet visible.
+ * {@link #pop} and reads {@link #bound()}. {@link #size()} and {@link #boundRacy()} may be read
+ * from any thread. A packet settles its stream up to itself with no store of its own; the
+ * producer stores a bound only beyond what its last packet implies, after the packets it covers,
+ * so a consumer that reads the stored bound first and then the ring never sees a settled
+ * timestamp whose packet is not yet visible.
  *
  * <pre>
- *   producer: ring.offer (slot, then tail: release); bound = b (release, the ring's producer word, on the tail's line)
- *   consumer: ring (head, or tail when it looks empty); bound (acquire) only when empty, then the ring again
+ *   producer: ring.offer (slot, its sequence last: release); bound = b (release, the ring's producer word,
+ *             on a line of its own) only when b is past what the packet implies
+ *   consumer: ring (its head's slot); when empty: the stored bound (acquire), the newest packet's, then the ring again
  * </pre>
  */
 final class InputQueue extends InputQueuePad3
 {
     /** Marks a {@code long} packet; the value is in the word. */
-    static final Object LONG = new Object()
-    {
-        @Override
-        public String toString()
-        {
-            return "long";
-        }
-    };
+    static final Object LONG = new OneToOnePacketRing.Marker("long");
     /** Marks a {@code double} packet; the value's bits are in the word. */
-    static final Object DOUBLE = new Object()
-    {
-        @Override
-        public String toString()
-        {
-            return "double";
-        }
-    };
+    static final Object DOUBLE = new OneToOnePacketRing.Marker("double");
 
     private static final VarHandle SEEN_TAIL;
-    private static final VarHandle SEEN_BOUND;
+    private static final VarHandle SEEN_WORD;
     private static final VarHandle ROOM_SIGNALS;
     private static final VarHandle LIMIT_REACHED;
 
@@ -111,7 +103,7 @@ final class InputQueue extends InputQueuePad3
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             SEEN_TAIL = lookup.findVarHandle(InputQueueSeenFields.class, "seenTail", long.class);
-            SEEN_BOUND = lookup.findVarHandle(InputQueueSeenFields.class, "seenBound", long.class);
+            SEEN_WORD = lookup.findVarHandle(InputQueueSeenFields.class, "seenWord", long.class);
             ROOM_SIGNALS = lookup.findVarHandle(InputQueueRoomFields.class, "roomSignals", long.class);
             LIMIT_REACHED = lookup.findVarHandle(InputQueueRoomFields.class, "limitReached", boolean.class);
         }
@@ -225,22 +217,51 @@ final class InputQueue extends InputQueuePad3
     }
 
     /**
-     * Producer: moves the bound (never down). It is the ring's producer word, on the tail's line:
-     * a packet and the bound that follows it take one line from the consumer, and a consumer that
-     * finds the ring empty reads the tail and the bound from that one line.
+     * Producer: moves the bound (never down). A bound that the last packet offered implies (one
+     * past its timestamp, as MediaPipe's packet settles its stream) is not stored: consumers infer
+     * it from the packet ({@link #bound()}). Only a bound beyond that (a close, an explicit
+     * {@code setNextTimestampBound}, an offset) is stored, as the ring's producer word, on a line
+     * the producer writes only then: a packet takes its slot's line to the consumer, and nothing else.
      */
     void publishBound(final long newBound)
     {
-        if (newBound > ring.producerWordOpaque())
+        if (newBound > ring.producerWordOpaque() && newBound > implied(ring.producerNewestTimestamp()))
         {
             ring.publishProducerWord(newBound);
         }
     }
 
-    /** Any thread: the stream's bound as last published. */
+    /** The bound a packet at {@code timestamp} implies, or the lowest long for none. */
+    private static long implied(final long timestamp)
+    {
+        return timestamp == Timestamp.UNSET ? Long.MIN_VALUE : Timestamp.nextAllowedInStream(timestamp);
+    }
+
+    /**
+     * Consumer: the stream's bound: the bound stored last, or the one its newest published packet
+     * implies, whichever is higher. It covers every packet the consumer finds published as it
+     * reads it (it looks at the ring's slots afresh).
+     */
     long bound()
     {
+        final long stored = storedBound(); // first: the packets it covers are then visible
+        return Math.max(stored, implied(ring.consumerNewestTimestamp()));
+    }
+
+    /** Any thread: the bound the producer stored last (acquire): a close, an explicit bound, not what a packet implies. */
+    long storedBound()
+    {
         return ring.lvProducerWord();
+    }
+
+    /**
+     * Any thread, for reports and checks away from the consumer: {@link #bound()} as far as the
+     * producer's tail shows (racy).
+     */
+    long boundRacy()
+    {
+        final long stored = storedBound();
+        return Math.max(stored, implied(ring.newestTimestampRacy()));
     }
 
     /**
@@ -258,16 +279,24 @@ final class InputQueue extends InputQueuePad3
      */
     boolean pollChanged()
     {
-        return ring.lvTail() != seenTail || bound() != seenBound;
+        // the slot after the last seen packet, not the producer's tail: the slot is the line the
+        // node's run reads next anyway
+        return ring.publishedAt(seenTail) || storedBound() != seenWord;
     }
 
     /** The consumer's worker, after {@link #pollChanged()} and scheduling: what it saw is seen. */
     void markSeen()
     {
-        // re-read, not the values pollChanged read: anything newer is handed to the node's run
-        // already scheduled, which reads the ring afresh
-        SEEN_TAIL.setRelease(this, ring.lvTail());
-        SEEN_BOUND.setRelease(this, bound());
+        // looked at afresh, not the values pollChanged read: anything newer is handed to the node's
+        // run already scheduled, which reads the ring afresh. Every packet before the consumer's
+        // head has been published, and the producer publishes in order.
+        long seen = Math.max(seenTail, ring.consumerPosition());
+        while (ring.publishedAt(seen))
+        {
+            seen++;
+        }
+        SEEN_TAIL.setRelease(this, seen);
+        SEEN_WORD.setRelease(this, storedBound());
     }
 
     /**

@@ -13,13 +13,11 @@ abstract class OneToOnePacketRingPad0
 
 abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
 {
-    /** Next slot to write; written by the producer only (release), read by the consumer (acquire). */
-    volatile long tail;
     /**
-     * A word the producer publishes beside its tail, on the same line (release), uninterpreted
-     * here: {@link InputQueue} keeps its stream's timestamp bound in it.
+     * Next slot to write; written by the producer only (release), after the slot's sequence. Read
+     * by other threads (sizes, held-back producers, reports), not by the consumer's hot path.
      */
-    volatile long producerWord;
+    volatile long tail;
     /**
      * The producer's copy of {@code head}, re-read only when it says the ring may be full
      * ({@link OneToOnePacketRing#offer}) or may hold the count asked ({@link OneToOnePacketRing#producerHoldsAtLeast}).
@@ -35,12 +33,38 @@ abstract class OneToOnePacketRingPad1 extends OneToOnePacketRingProducerFields
     byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
 }
 
-abstract class OneToOnePacketRingConsumerFields extends OneToOnePacketRingPad1
+abstract class OneToOnePacketRingWordFields extends OneToOnePacketRingPad1
+{
+    /**
+     * A word the producer publishes (release), uninterpreted here: {@link InputQueue} keeps in it
+     * the bounds its stream's packets do not imply. On a line of its own, which the producer
+     * writes only when that word changes, so that the consumer reads it from its own cache.
+     */
+    volatile long producerWord;
+}
+
+abstract class OneToOnePacketRingPad1b extends OneToOnePacketRingWordFields
+{
+    byte p500, p501, p502, p503, p504, p505, p506, p507, p508, p509, p510, p511, p512, p513, p514, p515;
+    byte p516, p517, p518, p519, p520, p521, p522, p523, p524, p525, p526, p527, p528, p529, p530, p531;
+    byte p532, p533, p534, p535, p536, p537, p538, p539, p540, p541, p542, p543, p544, p545, p546, p547;
+    byte p548, p549, p550, p551, p552, p553, p554, p555, p556, p557, p558, p559, p560, p561, p562, p563;
+}
+
+abstract class OneToOnePacketRingConsumerFields extends OneToOnePacketRingPad1b
 {
     /** Next slot to read; written by the consumer only (release or volatile), read by the producer (acquire). */
     volatile long head;
-    /** The consumer's cached copy of {@code tail}, re-read only on apparent empty. */
+    /**
+     * The consumer's position up to which it has found packets published: they are found by their
+     * slots' sequences, and this moves only when the consumer looks past it.
+     */
     long tailCache;
+    /**
+     * The timestamp of the packet the consumer removed last, {@link Timestamp#UNSET} before the
+     * first. The consumer's own; a plain field, read racily by other threads (reports).
+     */
+    long lastRemoved = Timestamp.UNSET;
 }
 
 abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
@@ -79,6 +103,9 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
     private static final VarHandle PRODUCER_WORD;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+    /** A slot's three longs in {@link #longs}: its sequence, timestamp and word, in that order. */
+    private static final int SLOT_LONGS = 3;
 
     static
     {
@@ -87,7 +114,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             TAIL = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "tail", long.class);
             HEAD = lookup.findVarHandle(OneToOnePacketRingConsumerFields.class, "head", long.class);
-            PRODUCER_WORD = lookup.findVarHandle(OneToOnePacketRingProducerFields.class, "producerWord", long.class);
+            PRODUCER_WORD = lookup.findVarHandle(OneToOnePacketRingWordFields.class, "producerWord", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -95,8 +122,36 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         }
     }
 
+    /**
+     * A value that stands for a packet's kind, not its contents (one instance for all packets of
+     * that kind, such as {@link InputQueue#LONG}): the ring leaves it in its slot when the packet is
+     * removed, and the producer does not store it again when it is there already. A stream of such
+     * packets then never writes the values' line, so that line does not travel between the two
+     * threads at every packet (the consumer's clearing store, then the producer's).
+     */
+    static final class Marker
+    {
+        private final String name;
+
+        Marker(final String name)
+        {
+            this.name = name;
+        }
+
+        @Override
+        public String toString()
+        {
+            return name;
+        }
+    }
+
     private final int mask;
-    /** Timestamp and word of slot i at 2i and 2i+1. */
+    /**
+     * Slot i's sequence, timestamp and word at 3i, 3i+1 and 3i+2. The sequence is the position
+     * the slot holds plus one, stored last (release): the consumer finds a packet by its slot, not
+     * by the producer's tail, so a packet takes one line to the consumer where a tail read first
+     * would take two, one after the other.
+     */
     private final long[] longs;
     private final Object[] values;
 
@@ -109,7 +164,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     {
         final int size = 1 << (32 - Integer.numberOfLeadingZeros(Math.max(2, capacity) - 1));
         this.mask = size - 1;
-        this.longs = new long[2 * size];
+        this.longs = new long[SLOT_LONGS * size];
         this.values = new Object[size];
     }
 
@@ -136,9 +191,14 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
             }
         }
         final int i = (int)t & mask;
-        longs[2 * i] = timestamp;
-        values[i] = value;
-        longs[2 * i + 1] = word;
+        final int at = SLOT_LONGS * i;
+        longs[at + 1] = timestamp;
+        longs[at + 2] = word;
+        if (!(value instanceof Marker) || values[i] != value)
+        {
+            values[i] = value;
+        }
+        SLOT.setRelease(longs, at, t + 1);
         TAIL.setRelease(this, t + 1);
         return true;
     }
@@ -147,15 +207,11 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     long peekTimestamp()
     {
         final long h = (long)HEAD.getOpaque(this);
-        if (h == tailCache)
+        if (h == tailCache && !consumerFinds(h))
         {
-            tailCache = (long)TAIL.getAcquire(this);
-            if (h == tailCache)
-            {
-                return Timestamp.UNSET;
-            }
+            return Timestamp.UNSET;
         }
-        return longs[2 * ((int)h & mask)];
+        return longs[SLOT_LONGS * ((int)h & mask) + 1];
     }
 
     /**
@@ -165,15 +221,36 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     long peekTimestampAt(final int offset)
     {
         final long h = (long)HEAD.getOpaque(this);
-        if (h + offset >= tailCache)
+        if (h + offset >= tailCache && !consumerFinds(h + offset))
         {
-            tailCache = (long)TAIL.getAcquire(this);
-            if (h + offset >= tailCache)
-            {
-                return Timestamp.UNSET;
-            }
+            return Timestamp.UNSET;
         }
-        return longs[2 * ((int)(h + offset) & mask)];
+        return longs[SLOT_LONGS * ((int)(h + offset) & mask) + 1];
+    }
+
+    /**
+     * Consumer: whether the packet at {@code position} (at or after its copy of the tail) is
+     * published, by its slot's sequence (acquire); if so, the copy moves past it. The producer
+     * publishes in order, so every packet before it is published too.
+     */
+    private boolean consumerFinds(final long position)
+    {
+        if ((long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)position & mask)) != position + 1)
+        {
+            return false;
+        }
+        tailCache = position + 1;
+        return true;
+    }
+
+    /**
+     * Any thread: whether the packet at {@code position} has been published (acquire), whether or
+     * not it has been taken since. A slot's sequence only grows, by a lap at a time, and is below
+     * {@code position + 1} until the packet at {@code position} is in it.
+     */
+    boolean publishedAt(final long position)
+    {
+        return (long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)position & mask)) > position;
     }
 
     /**
@@ -189,13 +266,13 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     /** Consumer, for a position {@link #peekTimestamp()} found a packet at: its timestamp. */
     long timestampAt(final long position)
     {
-        return longs[2 * ((int)position & mask)];
+        return longs[SLOT_LONGS * ((int)position & mask) + 1];
     }
 
     /** Consumer, for a position {@link #peekTimestamp()} found a packet at: its word. */
     long wordAt(final long position)
     {
-        return longs[2 * ((int)position & mask) + 1];
+        return longs[SLOT_LONGS * ((int)position & mask) + 2];
     }
 
     /** Consumer, after {@link #peekTimestamp()} found a packet: its value. */
@@ -207,7 +284,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     /** Consumer, after {@link #peekTimestamp()} found a packet: its word. */
     long peekWord()
     {
-        return longs[2 * ((int)(long)HEAD.getOpaque(this) & mask) + 1];
+        return longs[SLOT_LONGS * ((int)(long)HEAD.getOpaque(this) & mask) + 2];
     }
 
     /**
@@ -225,16 +302,17 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     /** {@link #removeVolatile()} for a caller that holds the {@link #consumerPosition()}. */
     long removeVolatile(final long h)
     {
-        values[(int)h & mask] = null;
+        final int i = (int)h & mask;
+        if (!(values[i] instanceof Marker))
+        {
+            values[i] = null;
+        }
+        lastRemoved = longs[SLOT_LONGS * i + 1];
         HEAD.setVolatile(this, h + 1);
         return h + 1;
     }
 
-    /**
-     * Producer: publishes its word (release), after the packets it covers. It shares the tail's
-     * line, so a producer that publishes both takes one line from the consumer, and a consumer
-     * that reads both (an empty ring: the tail, then the word) fetches one, not two.
-     */
+    /** Producer: publishes its word (release), after the packets it covers. */
     void publishProducerWord(final long word)
     {
         PRODUCER_WORD.setRelease(this, word);
@@ -244,6 +322,42 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     long producerWordOpaque()
     {
         return (long)PRODUCER_WORD.getOpaque(this);
+    }
+
+    /**
+     * Producer: the timestamp of the packet it offered last, {@link Timestamp#UNSET} before the
+     * first. Its own slot: the consumer reads that slot but never writes it.
+     */
+    long producerNewestTimestamp()
+    {
+        final long t = (long)TAIL.getOpaque(this);
+        return t == 0 ? Timestamp.UNSET : longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1];
+    }
+
+    /**
+     * Consumer: the timestamp of the newest packet published, taken or not, as far as it finds
+     * packets by their slots now; {@link Timestamp#UNSET} if none has been.
+     */
+    long consumerNewestTimestamp()
+    {
+        long t = tailCache;
+        while ((long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)t & mask)) == t + 1)
+        {
+            t++;
+        }
+        tailCache = t;
+        final long h = (long)HEAD.getOpaque(this);
+        return t > h ? longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1] : lastRemoved;
+    }
+
+    /**
+     * Any thread, for reports: the timestamp of the newest packet before the producer's tail, or
+     * {@link Timestamp#UNSET}. Racy: the slot may be written again meanwhile.
+     */
+    long newestTimestampRacy()
+    {
+        final long t = (long)TAIL.getAcquire(this);
+        return t == 0 ? Timestamp.UNSET : longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1];
     }
 
     /** Any thread: the producer's word (acquire). */
@@ -262,10 +376,13 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         return tailCache - head;
     }
 
-    /** Consumer: reads the producer's tail (acquire) into its copy and returns it. */
+    /**
+     * Consumer: reads the producer's tail (acquire) into its copy and returns it, or the copy when
+     * that is ahead (a packet found by its slot before the producer's tail store).
+     */
     long consumerRefreshTail()
     {
-        final long t = (long)TAIL.getAcquire(this);
+        final long t = Math.max(tailCache, (long)TAIL.getAcquire(this));
         tailCache = t;
         return t;
     }

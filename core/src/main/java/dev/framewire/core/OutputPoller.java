@@ -106,7 +106,7 @@ public final class OutputPoller
      */
     public boolean isDone()
     {
-        return queue.bound() == Timestamp.DONE && queue.size() == 0;
+        return queue.boundRacy() == Timestamp.DONE && queue.size() == 0;
     }
 
     /**

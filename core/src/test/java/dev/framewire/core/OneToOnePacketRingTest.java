@@ -133,6 +133,83 @@ class OneToOnePacketRingTest
         assertEquals(next, ring.lvHead());
     }
 
+    @Test
+    void aMarkerStaysInItsSlotAndOtherValuesAreCleared()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(2);
+        for (long position = 0; position < 8; position++)
+        {
+            final Object value = position % 3 == 0 ? "object " + position : InputQueue.LONG;
+            assertTrue(ring.offer(position, value, position));
+            assertSame(value, ring.peekValue());
+            assertEquals(position, ring.peekWord());
+            ring.removeVolatile();
+            if (value == InputQueue.LONG)
+            {
+                assertSame(InputQueue.LONG, ring.valueAt(position), "a marker is left where it is, not written twice");
+            }
+            else
+            {
+                assertNull(ring.valueAt(position), "any other value is cleared: no reference kept");
+            }
+        }
+    }
+
+    @Test
+    void aPositionIsPublishedOnceItsPacketIsInAndStaysSoThroughLaterLaps()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(2);
+        assertFalse(ring.publishedAt(0));
+        assertTrue(ring.offer(100, "a", 0));
+        assertTrue(ring.publishedAt(0));
+        assertFalse(ring.publishedAt(1), "the next slot holds nothing yet");
+        assertFalse(ring.publishedAt(2), "the same slot a lap on: its packet is not in");
+        ring.peekTimestamp();
+        ring.removeVolatile();
+        assertTrue(ring.publishedAt(0), "taken, and still published");
+        for (long ts = 101; ts < 110; ts++)
+        {
+            assertTrue(ring.offer(ts, "b", 0));
+            ring.peekTimestamp();
+            ring.removeVolatile();
+        }
+        for (long position = 0; position < 10; position++)
+        {
+            assertTrue(ring.publishedAt(position), "position " + position + ", its slot since reused");
+        }
+        assertFalse(ring.publishedAt(10));
+    }
+
+    @Test
+    void theNewestTimestampIsTheLastPublishedThenTheLastRemoved()
+    {
+        final OneToOnePacketRing ring = new OneToOnePacketRing(4);
+        assertEquals(Timestamp.UNSET, ring.consumerNewestTimestamp(), "nothing ever published");
+        assertEquals(Timestamp.UNSET, ring.producerNewestTimestamp());
+        ring.offer(5, "a", 0);
+        ring.offer(9, "b", 0);
+        assertEquals(9, ring.producerNewestTimestamp());
+        assertEquals(9, ring.consumerNewestTimestamp(), "found by the slots, before any peek");
+        assertEquals(9, ring.newestTimestampRacy());
+        assertEquals(5, ring.peekTimestamp());
+        ring.removeVolatile();
+        assertEquals(9, ring.consumerNewestTimestamp());
+        assertEquals(9, ring.peekTimestamp());
+        ring.removeVolatile();
+        assertEquals(9, ring.consumerNewestTimestamp(), "all taken: the last removed");
+        for (long ts = 10; ts < 14; ts++)
+        {
+            ring.offer(ts, "c", 0); // fills the ring: the slot of 9 now holds 13
+        }
+        assertEquals(13, ring.consumerNewestTimestamp());
+        for (int i = 0; i < 4; i++)
+        {
+            ring.peekTimestamp();
+            ring.removeVolatile();
+        }
+        assertEquals(13, ring.consumerNewestTimestamp());
+    }
+
     /** One producer, one consumer, 2 million packets through a small ring: order and whole slots. */
     @Test
     @Timeout(120)
