@@ -308,13 +308,19 @@ final class OutputStream implements Output
             publishedBound = b;
             final JournalSink journal = graph.journal;
             // a bound that is more than the last packet implies (a close, setNextTimestampBound)
-            if (journal != null && (count == 0 || b != Timestamp.nextAllowedInStream(lastTimestamp)))
+            // is journaled, and is the only kind a queue stores: a packet settles its stream up to
+            // itself. After a failed delivery a queue may lack the packet, so it is told the bound.
+            final boolean implied = count > 0 && b == Timestamp.nextAllowedInStream(lastTimestamp);
+            if (journal != null && !implied)
             {
                 journal.bound(node == null ? -1 : node.runningOn.id, streamId, b);
             }
-            for (final InputQueue mirror : mirrors)
+            if (!implied || failure != null)
             {
-                mirror.publishBound(b);
+                for (final InputQueue mirror : mirrors)
+                {
+                    mirror.publishBound(b);
+                }
             }
         }
         if (count > 0 || boundMoved)
