@@ -5,7 +5,6 @@ import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.Payload;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,9 +27,8 @@ final class GraphInput
     private final HeldBack heldBack = new HeldBack();
     /** Whether the graph's {@code room_batch} is above 1 (see {@link #add}). */
     private final boolean roomBatched;
-    private final AtomicBoolean guard = new AtomicBoolean();
-    /** What the guard has been held for, counted as it is let go: see {@link #activity()}. */
-    private long addsDone;
+    /** Serializes the adders; on a line of its own. */
+    private final AdderGuard guard = new AdderGuard();
     private volatile Thread waiter;
     private volatile boolean closed;
     /** Arrival clock readings of the last packets, for graph-input-to-here latency; see {@link #arrivalNanos}. */
@@ -364,26 +362,17 @@ final class GraphInput
 
     private void lock()
     {
-        while (!guard.compareAndSet(false, true))
-        {
-            Thread.onSpinWait();
-        }
+        guard.lock();
     }
 
     private void unlock()
     {
-        addsDone++; // under the guard, on the line the adder already owns; published by the release below
-        guard.setRelease(false); // a release suffices to hand the guard on; a volatile set fenced every add
+        guard.unlock();
     }
 
-    /**
-     * Any thread: -1 while an add holds the guard (it may have pushed a packet and not yet
-     * scheduled the consumer), else how many adds, closes and bound moves have finished. The
-     * deadlock check reads it before and after it looks at the nodes: a -1 or a change means an
-     * adder was at work while it looked, so a full queue with an idle consumer was no deadlock.
-     */
+    /** Any thread: see {@link AdderGuard#activity()}. */
     long activity()
     {
-        return guard.get() ? -1 : addsDone;
+        return guard.activity();
     }
 }

@@ -238,9 +238,10 @@ final class InputQueue extends InputQueuePad3
     }
 
     /**
-     * Consumer: the stream's bound: the bound stored last, or the one its newest published packet
-     * implies, whichever is higher. It covers every packet the consumer finds published as it
-     * reads it (it looks at the ring's slots afresh).
+     * Consumer: the stream's bound: the bound stored last, or the one the newest packet it has
+     * found implies, whichever is higher. Read it after a look that found the queue empty, then look
+     * again: a packet published meanwhile is then found (and a packet the stored bound settles is
+     * visible), and when the queue is still empty, no packet below this bound can come.
      */
     long bound()
     {

@@ -335,19 +335,13 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     }
 
     /**
-     * Consumer: the timestamp of the newest packet published, taken or not, as far as it finds
-     * packets by their slots now; {@link Timestamp#UNSET} if none has been.
+     * Consumer: the timestamp of the newest packet it has found published (by a peek), taken or
+     * not; {@link Timestamp#UNSET} if none. A packet published since is found by the next peek.
      */
     long consumerNewestTimestamp()
     {
-        long t = tailCache;
-        while ((long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)t & mask)) == t + 1)
-        {
-            t++;
-        }
-        tailCache = t;
-        final long h = (long)HEAD.getOpaque(this);
-        return t > h ? longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1] : lastRemoved;
+        final long t = tailCache;
+        return t > (long)HEAD.getOpaque(this) ? longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1] : lastRemoved;
     }
 
     /**

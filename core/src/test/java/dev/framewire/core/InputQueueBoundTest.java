@@ -32,9 +32,9 @@ class InputQueueBoundTest
         assertTrue(queue.offer(5, InputQueue.LONG, 1));
         queue.publishBound(6);
         assertEquals(Timestamp.PRE_STREAM, queue.storedBound(), "the bound the packet implies is not stored");
-        assertEquals(6, queue.bound());
         assertEquals(6, queue.boundRacy());
         assertEquals(5, queue.peekTimestamp());
+        assertEquals(6, queue.bound());
         queue.pop();
         assertEquals(6, queue.bound(), "taken, the packet still settles the stream");
     }
@@ -44,6 +44,7 @@ class InputQueueBoundTest
     {
         final InputQueue queue = queue();
         queue.offer(5, InputQueue.LONG, 1);
+        queue.peekTimestamp();
         queue.publishBound(10);
         assertEquals(10, queue.storedBound());
         assertEquals(10, queue.bound());
@@ -52,6 +53,8 @@ class InputQueueBoundTest
         queue.offer(12, InputQueue.LONG, 2);
         queue.publishBound(13);
         assertEquals(10, queue.storedBound());
+        assertEquals(10, queue.bound(), "the packet at 12 not found yet");
+        assertEquals(12, queue.peekTimestampAt(1));
         assertEquals(13, queue.bound());
         queue.publishBound(Timestamp.DONE);
         assertEquals(Timestamp.DONE, queue.storedBound(), "a close is stored");
@@ -65,6 +68,8 @@ class InputQueueBoundTest
         queue.offer(Timestamp.PRE_STREAM, InputQueue.LONG, 0);
         queue.publishBound(Timestamp.ONE_OVER_POST_STREAM);
         assertEquals(Timestamp.PRE_STREAM, queue.storedBound());
+        assertEquals(Timestamp.PRE_STREAM, queue.peekTimestamp());
+        queue.pop();
         assertEquals(Timestamp.ONE_OVER_POST_STREAM, queue.bound());
     }
 

@@ -189,9 +189,11 @@ class OneToOnePacketRingTest
         ring.offer(5, "a", 0);
         ring.offer(9, "b", 0);
         assertEquals(9, ring.producerNewestTimestamp());
-        assertEquals(9, ring.consumerNewestTimestamp(), "found by the slots, before any peek");
         assertEquals(9, ring.newestTimestampRacy());
+        assertEquals(Timestamp.UNSET, ring.consumerNewestTimestamp(), "not found by a peek yet");
         assertEquals(5, ring.peekTimestamp());
+        assertEquals(5, ring.consumerNewestTimestamp(), "found up to the first");
+        assertEquals(9, ring.peekTimestampAt(1));
         ring.removeVolatile();
         assertEquals(9, ring.consumerNewestTimestamp());
         assertEquals(9, ring.peekTimestamp());
@@ -201,6 +203,8 @@ class OneToOnePacketRingTest
         {
             ring.offer(ts, "c", 0); // fills the ring: the slot of 9 now holds 13
         }
+        assertEquals(9, ring.consumerNewestTimestamp(), "the slot reused, the last removed still");
+        assertEquals(13, ring.peekTimestampAt(3));
         assertEquals(13, ring.consumerNewestTimestamp());
         for (int i = 0; i < 4; i++)
         {
