@@ -77,25 +77,28 @@ abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
 
 /**
  * A bounded single-producer single-consumer ring of packets: each slot holds a timestamp, a value
- * (an object reference) and a word (a {@code long}); beside its tail the producer may publish one
- * more word of its own ({@link #publishProducerWord}). It knows nothing of streams, bounds or
+ * (an object reference) and a word (a {@code long}); on a line of its own the producer may publish
+ * one more word ({@link #publishProducerWord}). It knows nothing of streams, bounds or
  * backpressure; {@link InputQueue} builds those on it.
  *
  * <p>Threading: one producer thread at a time calls {@link #offer}; one consumer thread at a time
- * calls the {@code peek} methods and {@link #removeVolatile()}; {@link #lvHead()},
- * {@link #lvTail()} and {@link #size()} may be called from any thread. A slot's contents are written
- * before the tail that publishes them (release) and read after the tail that covers them
- * (acquire); the consumer clears a slot's value before the head that hands the slot back.
+ * calls the {@code peek} methods, {@link #consumerNewestTimestamp()} and {@link #removeVolatile()};
+ * {@link #lvHead()}, {@link #lvTail()}, {@link #publishedAt}, {@link #newestTimestampRacy()} and
+ * {@link #size()} may be called from any thread. A slot's contents are written before its sequence
+ * (release) and read after the sequence that says they are there (acquire), as FastFlow's and
+ * JCTools' SPSC queues publish by the element; the tail follows, for the other threads. The consumer
+ * clears a slot's value (unless it is a {@link Marker}) before the head that hands the slot back.
  *
- * <p>Layout: the producer's fields and the consumer's fields each sit on a cache line of their
- * own (padding by inheritance, as JCTools and Agrona do); a slot's timestamp and word sit side by
- * side in one {@code long[]} (one line for both, not two parallel arrays), its value in an
- * {@code Object[]}.
+ * <p>Layout: the producer's fields, its word and the consumer's fields each sit on a cache line of
+ * their own (padding by inheritance, as JCTools and Agrona do); a slot's sequence, timestamp and
+ * word sit side by side in one {@code long[]} (one line for all three, not parallel arrays, unless
+ * the slot straddles two), its value in an {@code Object[]}.
  *
  * <pre>
- *   producer: values[t & mask] = v; longs[2(t & mask)] = ts; longs[2(t & mask) + 1] = w; tail = t + 1 (release)
- *   consumer: tail (acquire, only when the cached tail says empty); read slot h; values[h & mask] = null;
- *             head = h + 1 (volatile: a full fence, see removeVolatile)
+ *   producer: longs[3i + 1] = ts; longs[3i + 2] = w; values[i] = v (unless that marker is there);
+ *             longs[3i] = t + 1 (release); tail = t + 1 (release)           where i = t &amp; mask
+ *   consumer: longs[3(h &amp; mask)] == h + 1 (acquire, only when its copy says empty); read slot h;
+ *             values[h &amp; mask] = null (unless a marker); head = h + 1 (volatile: a full fence, see removeVolatile)
  * </pre>
  */
 final class OneToOnePacketRing extends OneToOnePacketRingPad2

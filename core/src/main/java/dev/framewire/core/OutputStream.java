@@ -309,13 +309,14 @@ final class OutputStream implements Output
             final JournalSink journal = graph.journal;
             // a bound that is more than the last packet implies (a close, setNextTimestampBound)
             // is journaled, and is the only kind a queue stores: a packet settles its stream up to
-            // itself. After a failed delivery a queue may lack the packet, so it is told the bound.
+            // itself. After a failed or discarded delivery a queue may lack the packet, so it is
+            // told the bound.
             final boolean implied = count > 0 && b == Timestamp.nextAllowedInStream(lastTimestamp);
             if (journal != null && !implied)
             {
                 journal.bound(node == null ? -1 : node.runningOn.id, streamId, b);
             }
-            if (!implied || failure != null)
+            if (!implied || failure != null || discarding)
             {
                 for (final InputQueue mirror : mirrors)
                 {

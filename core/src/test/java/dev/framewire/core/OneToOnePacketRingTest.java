@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The ring under {@link InputQueue}, in the manner of JCTools' {@code QueueSanityTest}: sizing,
- * FIFO order, full and empty, wrap-around, the slot cleared on removal, and a producer and a
+ * FIFO order, full and empty, wrap-around, the slot cleared on removal (a marker left), publication
+ * by the slot's sequence, and a producer and a
  * consumer thread racing through millions of packets, each checked for order and for a torn slot
  * (a timestamp, value and word that were not written together). Model-checked interleavings are in
  * {@link OneToOnePacketRingLincheckTest}.
