@@ -83,7 +83,7 @@ final class GraphInput
                 throw ex;
             }
         }
-        lock();
+        guard.lock();
         try
         {
             checkOpen(value);
@@ -142,7 +142,7 @@ final class GraphInput
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
         return true;
     }
@@ -239,7 +239,7 @@ final class GraphInput
 
     void setBound(final long bound)
     {
-        lock();
+        guard.lock();
         try
         {
             checkOpen(null);
@@ -266,13 +266,13 @@ final class GraphInput
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
     }
 
     void close()
     {
-        lock();
+        guard.lock();
         try
         {
             if (closed)
@@ -293,7 +293,7 @@ final class GraphInput
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
     }
 
@@ -305,35 +305,35 @@ final class GraphInput
     /** Any thread: a hot-plugged subgraph's queue starts consuming this stream (see {@link OutputStream#attachMirror}). */
     void attachMirror(final InputQueue queue)
     {
-        lock();
+        guard.lock();
         try
         {
             stream.attachMirror(queue);
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
     }
 
     /** Any thread: a hot-plugged subgraph's queue stops consuming this stream. */
     void detachMirror(final InputQueue queue)
     {
-        lock();
+        guard.lock();
         try
         {
             stream.detachMirror(queue);
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
     }
 
     /** Any thread: adders are also held back by {@code queues} (a hot-plugged subgraph's, downstream of this stream). */
     void addThrottles(final InputQueue[] queues)
     {
-        lock();
+        guard.lock();
         try
         {
             throttleQueues = OutputStream.with(throttleQueues, queues);
@@ -341,14 +341,14 @@ final class GraphInput
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
     }
 
     /** Any thread: {@code queues} no longer hold adders back. */
     void removeThrottles(final InputQueue[] queues)
     {
-        lock();
+        guard.lock();
         try
         {
             throttleQueues = OutputStream.without(throttleQueues, queues);
@@ -356,18 +356,8 @@ final class GraphInput
         }
         finally
         {
-            unlock();
+            guard.unlock();
         }
-    }
-
-    private void lock()
-    {
-        guard.lock();
-    }
-
-    private void unlock()
-    {
-        guard.unlock();
     }
 
     /** Any thread: see {@link AdderGuard#activity()}. */

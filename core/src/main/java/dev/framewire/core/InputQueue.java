@@ -225,7 +225,7 @@ final class InputQueue extends InputQueuePad3
      */
     void publishBound(final long newBound)
     {
-        if (newBound > ring.producerWordOpaque() && newBound > implied(ring.producerNewestTimestamp()))
+        if (newBound > ring.producerWordOpaque() && newBound > implied(ring.newestTimestamp()))
         {
             ring.publishProducerWord(newBound);
         }
@@ -262,7 +262,7 @@ final class InputQueue extends InputQueuePad3
     long boundRacy()
     {
         final long stored = storedBound();
-        return Math.max(stored, implied(ring.newestTimestampRacy()));
+        return Math.max(stored, implied(ring.newestTimestamp()));
     }
 
     /**

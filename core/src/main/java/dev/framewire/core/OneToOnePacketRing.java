@@ -83,7 +83,7 @@ abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
  *
  * <p>Threading: one producer thread at a time calls {@link #offer}; one consumer thread at a time
  * calls the {@code peek} methods, {@link #consumerNewestTimestamp()} and {@link #removeVolatile()};
- * {@link #lvHead()}, {@link #lvTail()}, {@link #publishedAt}, {@link #newestTimestampRacy()} and
+ * {@link #lvHead()}, {@link #lvTail()}, {@link #publishedAt}, {@link #newestTimestamp()} and
  * {@link #size()} may be called from any thread. A slot's contents are written before its sequence
  * (release) and read after the sequence that says they are there (acquire), as FastFlow's and
  * JCTools' SPSC queues publish by the element; the tail follows, for the other threads. The consumer
@@ -214,7 +214,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         {
             return Timestamp.UNSET;
         }
-        return longs[SLOT_LONGS * ((int)h & mask) + 1];
+        return timestampIn(h);
     }
 
     /**
@@ -228,7 +228,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         {
             return Timestamp.UNSET;
         }
-        return longs[SLOT_LONGS * ((int)(h + offset) & mask) + 1];
+        return timestampIn(h + offset);
     }
 
     /**
@@ -238,7 +238,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
      */
     private boolean consumerFinds(final long position)
     {
-        if ((long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)position & mask)) != position + 1)
+        if (sequenceIn(position) != position + 1)
         {
             return false;
         }
@@ -253,7 +253,13 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
      */
     boolean publishedAt(final long position)
     {
-        return (long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)position & mask)) > position;
+        return sequenceIn(position) > position;
+    }
+
+    /** The sequence in the slot of {@code position} (acquire): the last position it held, plus one. */
+    private long sequenceIn(final long position)
+    {
+        return (long)SLOT.getAcquire(longs, SLOT_LONGS * ((int)position & mask));
     }
 
     /**
@@ -268,6 +274,12 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
 
     /** Consumer, for a position {@link #peekTimestamp()} found a packet at: its timestamp. */
     long timestampAt(final long position)
+    {
+        return timestampIn(position);
+    }
+
+    /** The timestamp in the slot of {@code position}, whoever wrote it last. */
+    private long timestampIn(final long position)
     {
         return longs[SLOT_LONGS * ((int)position & mask) + 1];
     }
@@ -287,7 +299,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     /** Consumer, after {@link #peekTimestamp()} found a packet: its word. */
     long peekWord()
     {
-        return longs[SLOT_LONGS * ((int)(long)HEAD.getOpaque(this) & mask) + 2];
+        return wordAt((long)HEAD.getOpaque(this));
     }
 
     /**
@@ -310,7 +322,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
         {
             values[i] = null;
         }
-        lastRemoved = longs[SLOT_LONGS * i + 1];
+        lastRemoved = timestampIn(h);
         HEAD.setVolatile(this, h + 1);
         return h + 1;
     }
@@ -328,13 +340,15 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     }
 
     /**
-     * Producer: the timestamp of the packet it offered last, {@link Timestamp#UNSET} before the
-     * first. Its own slot: the consumer reads that slot but never writes it.
+     * The timestamp of the packet before the producer's tail, {@link Timestamp#UNSET} before the
+     * first: for the producer, the packet it offered last (its own slot, which the consumer reads
+     * but never writes); for any other thread a racy look, for reports (the slot may be written
+     * again meanwhile).
      */
-    long producerNewestTimestamp()
+    long newestTimestamp()
     {
-        final long t = (long)TAIL.getOpaque(this);
-        return t == 0 ? Timestamp.UNSET : longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1];
+        final long t = (long)TAIL.getAcquire(this);
+        return t == 0 ? Timestamp.UNSET : timestampIn(t - 1);
     }
 
     /**
@@ -344,17 +358,7 @@ final class OneToOnePacketRing extends OneToOnePacketRingPad2
     long consumerNewestTimestamp()
     {
         final long t = tailCache;
-        return t > (long)HEAD.getOpaque(this) ? longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1] : lastRemoved;
-    }
-
-    /**
-     * Any thread, for reports: the timestamp of the newest packet before the producer's tail, or
-     * {@link Timestamp#UNSET}. Racy: the slot may be written again meanwhile.
-     */
-    long newestTimestampRacy()
-    {
-        final long t = (long)TAIL.getAcquire(this);
-        return t == 0 ? Timestamp.UNSET : longs[SLOT_LONGS * ((int)(t - 1) & mask) + 1];
+        return t > (long)HEAD.getOpaque(this) ? timestampIn(t - 1) : lastRemoved;
     }
 
     /** Any thread: the producer's word (acquire). */

@@ -125,6 +125,10 @@ class InputQueueBoundTest
                 ts += 1 + random.nextInt(3);
                 while (!queue.offer(ts, InputQueue.LONG, i))
                 {
+                    if (failure.get() != null)
+                    {
+                        return; // the consumer stopped taking: end now, not at the timeout
+                    }
                     Thread.onSpinWait();
                 }
                 queue.publishBound(Timestamp.nextAllowedInStream(ts));

@@ -186,11 +186,10 @@ class OneToOnePacketRingTest
     {
         final OneToOnePacketRing ring = new OneToOnePacketRing(4);
         assertEquals(Timestamp.UNSET, ring.consumerNewestTimestamp(), "nothing ever published");
-        assertEquals(Timestamp.UNSET, ring.producerNewestTimestamp());
+        assertEquals(Timestamp.UNSET, ring.newestTimestamp());
         ring.offer(5, "a", 0);
         ring.offer(9, "b", 0);
-        assertEquals(9, ring.producerNewestTimestamp());
-        assertEquals(9, ring.newestTimestampRacy());
+        assertEquals(9, ring.newestTimestamp());
         assertEquals(Timestamp.UNSET, ring.consumerNewestTimestamp(), "not found by a peek yet");
         assertEquals(5, ring.peekTimestamp());
         assertEquals(5, ring.consumerNewestTimestamp(), "found up to the first");
