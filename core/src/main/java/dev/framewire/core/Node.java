@@ -161,6 +161,13 @@ final class Node extends ScheduleState implements CalculatorContext
     SharedCalls shared;
     /** The worker running the node's current step: {@link #worker}, or with lanes any of the executor's. */
     Worker runningOn;
+    /**
+     * Whether every input packet of this node is emitted on its own worker (see
+     * {@link #inputsAllFromItsWorker()}): its calls are journaled with
+     * {@link JournalSink#processBeginSameWorker}. Set before the run starts; false for a node of a
+     * subgraph added at run time.
+     */
+    boolean inputsFromItsWorker;
     /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
     long priority1;
     long priority2;
@@ -261,6 +268,29 @@ final class Node extends ScheduleState implements CalculatorContext
             {
                 // a graph input's queue that this worker polls is fine: the adder neither claims nor
                 // schedules the node (OutputStream.notifyConsumers skips it), the worker's poll does
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Before the run starts: whether every packet this node takes is emitted on its own worker, so
+     * that no other thread hands it anything. True when it has inputs, is pinned to a worker (no
+     * {@code max_in_flight}) and every input is fed by a node pinned to the same worker; a graph
+     * input's packets come from its adder's thread, even when the worker polls them.
+     */
+    boolean inputsAllFromItsWorker()
+    {
+        if (isSource || shared != null || worker == null || inputs.length == 0)
+        {
+            return false;
+        }
+        for (final InputPort port : inputs)
+        {
+            final Node producer = port.queue.producer;
+            if (producer == null || producer.shared != null || producer.worker != worker)
+            {
                 return false;
             }
         }
@@ -1217,7 +1247,14 @@ final class Node extends ScheduleState implements CalculatorContext
         final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            journal.processBegin(runningOn.id, id, inputTimestamp);
+            if (inputsFromItsWorker)
+            {
+                journal.processBeginSameWorker(runningOn.id, id, inputTimestamp);
+            }
+            else
+            {
+                journal.processBegin(runningOn.id, id, inputTimestamp);
+            }
         }
     }
 

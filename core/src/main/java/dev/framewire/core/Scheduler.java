@@ -209,7 +209,8 @@ final class Scheduler
 
     /**
      * Before the workers start, once backpressure is wired: the nodes that only their own worker
-     * schedules get a local state, with no atomic operation per run ({@link ScheduleState#makeLocal()}).
+     * schedules get a local state, with no atomic operation per run ({@link ScheduleState#makeLocal()});
+     * and the nodes fed only from their own worker are marked for the journal ({@link Node#inputsAllFromItsWorker()}).
      */
     void makeLocalNodes()
     {
@@ -224,6 +225,7 @@ final class Scheduler
             {
                 node.makeLocal();
             }
+            node.inputsFromItsWorker = node.inputsAllFromItsWorker();
         }
     }
 

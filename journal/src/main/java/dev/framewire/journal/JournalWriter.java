@@ -74,8 +74,10 @@ import static dev.framewire.journal.JournalRecord.VALUE_PAYLOAD;
  * agent appends: a worker's thread in a one-to-one ring of its own (no CAS, no line shared with
  * another producer), any other thread (a graph input's adder, the graph's owner, a thread using a
  * worker id it does not own) in one many-to-one ring; a worker's calls are staged and go on its
- * ring 64 at a time (see {@link WorkerRing}), with one clock read a call, at its begin: a call ends
- * where the worker's next one begins, or when its staged calls go. File order is append order; per thread it
+ * ring 64 at a time (see {@link WorkerRing}), with one clock read a call, at its begin, or under
+ * {@link JournalConfig.ClockReads#HAND_OVER} (the default) only for a call another thread handed a
+ * packet ({@link #processBeginSameWorker}): a call ends where the worker's next one begins, or
+ * when its staged calls go. File order is append order; per thread it
  * is the order of its events, across threads (and in ASYNC mode across rings) it is not
  * {@code nanos} order: readers that need a global order sort by {@code nanos}.
  *
@@ -117,6 +119,11 @@ public final class JournalWriter extends JournalSink
     private final AgentRunner agentRunner;
     /** ASYNC under {@link JournalConfig.RingFull#WAIT}: a full ring makes the thread wait, not lose the record. */
     private final boolean waitsForRoom;
+    /**
+     * ASYNC under {@link JournalConfig.ClockReads#HAND_OVER}: a call no other thread handed a packet
+     * ({@link #processBeginSameWorker}) begins at its worker's last clock reading.
+     */
+    private final boolean readsAtHandOver;
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final long maxCaptureBytes;
@@ -167,6 +174,14 @@ public final class JournalWriter extends JournalSink
         int callNode;
         long callTimestamp;
         long callNanos;
+        /**
+         * The worker's last clock reading: a call's begin, or when its staged calls went. Under
+         * {@link JournalConfig.ClockReads#HAND_OVER} a same-worker call begins at it, unless the
+         * worker idled since ({@link #readingStale}).
+         */
+        long reading;
+        /** Whether the worker idled since its last reading, or has none yet: its next call reads the clock. */
+        boolean readingStale = true;
         /** The call's first packet emitted at its input timestamp, folded into its entry; -1: none. */
         int emitStream = -1;
         int emitKind;
@@ -237,6 +252,7 @@ public final class JournalWriter extends JournalSink
         // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
         this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
         this.waitsForRoom = mode == JournalConfig.Mode.ASYNC && config.ringFull() == JournalConfig.RingFull.WAIT;
+        this.readsAtHandOver = config.clockReads() == JournalConfig.ClockReads.HAND_OVER;
         if (mode == JournalConfig.Mode.ASYNC)
         {
             this.ringCapacity = config.ringCapacity();
@@ -793,21 +809,58 @@ public final class JournalWriter extends JournalSink
         final WorkerRing own = ring == null ? null : ownRing(workerId);
         if (own != null)
         {
-            // ASYNC on a worker's own ring: the call is staged when it ends, as one PACKED_CALLS entry
-            // (with the first packet it emits at its input timestamp), unless another record of
-            // this worker comes first (then its BEGIN goes in before that record, see openCall)
-            if (own.callOpen)
-            {
-                openCall(own, workerId, own.ring);
-            }
-            own.callNanos = System.nanoTime();
-            own.callNode = nodeId;
-            own.callTimestamp = inputTimestamp;
-            own.emitStream = -1;
-            own.callOpen = true;
+            final long now = System.nanoTime();
+            own.reading = now;
+            own.readingStale = false;
+            openStaged(own, workerId, nodeId, inputTimestamp, now);
             return;
         }
         record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
+    }
+
+    /**
+     * A node's call begins whose every input packet this worker emitted. Under
+     * {@link JournalConfig.ClockReads#HAND_OVER} (the default) an ASYNC worker's call begins at
+     * the worker's last clock reading, unless the worker idled since: no clock read. Otherwise
+     * as {@link #processBegin}.
+     *
+     * @param workerId       the worker.
+     * @param nodeId         the node.
+     * @param inputTimestamp the input timestamp.
+     */
+    @Override
+    public void processBeginSameWorker(final int workerId, final int nodeId, final long inputTimestamp)
+    {
+        if (closed)
+        {
+            return;
+        }
+        final WorkerRing own = ring == null || !readsAtHandOver ? null : ownRing(workerId);
+        if (own == null || own.readingStale)
+        {
+            processBegin(workerId, nodeId, inputTimestamp);
+            return;
+        }
+        openStaged(own, workerId, nodeId, inputTimestamp, own.reading);
+    }
+
+    /**
+     * ASYNC on a worker's own ring: the call is staged when it ends, as one PACKED_CALLS entry
+     * (with the first packet it emits at its input timestamp), unless another record of this
+     * worker comes first (then its BEGIN goes in before that record, see openCall).
+     */
+    private void openStaged(
+        final WorkerRing own, final int workerId, final int nodeId, final long inputTimestamp, final long nanos)
+    {
+        if (own.callOpen)
+        {
+            openCall(own, workerId, own.ring);
+        }
+        own.callNanos = nanos;
+        own.callNode = nodeId;
+        own.callTimestamp = inputTimestamp;
+        own.emitStream = -1;
+        own.callOpen = true;
     }
 
     /**
@@ -891,7 +944,9 @@ public final class JournalWriter extends JournalSink
         own.stagedCalls = 0;
         own.stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
         own.staged.putInt(JournalDescriptor.CALLS_COUNT_OFFSET, n);
-        own.staged.putLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, System.nanoTime());
+        final long now = System.nanoTime();
+        own.staged.putLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, now);
+        own.reading = now;
         int index = ring.tryClaim(JournalDescriptor.PACKED_CALLS, length);
         if (index <= 0 && waitsForRoom)
         {
@@ -925,6 +980,7 @@ public final class JournalWriter extends JournalSink
         if (own != null)
         {
             flushStaged(own, own.ring);
+            own.readingStale = true;
         }
     }
 

@@ -26,6 +26,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,8 +70,12 @@ public class JournalBenchmark
      * outruns the agent, which appends at SYNC's rate; see docs/JOURNAL.md.)
      */
     private static final int RING_BYTES = 1 << 29;
-    /** The header and the run start, written before the ops. */
-    private static final int PREAMBLE = 2;
+    /** The header and the run start, written before the ops, and the run end after them. */
+    private static final int PREAMBLE = 3;
+    /** Record kinds of the journal's format 1.7 that hold other records: the agent's BATCH, a worker's CALLS and PACKED_CALLS. */
+    private static final byte BATCH = 14;
+    private static final byte CALLS = 18;
+    private static final byte PACKED_CALLS = 19;
 
     @Param({"SYNC", "ASYNC"})
     public String mode;
@@ -109,8 +114,10 @@ public class JournalBenchmark
     }
 
     @TearDown(Level.Trial)
-    public void checkJournal()
+    public void checkJournal(final BenchmarkParams params)
     {
+        // a call still open (processBegin's last) goes in at the run's end
+        writer.runEnd("done");
         final long lost = writer.lostRecords();
         final Path run = writer.runDirectory();
         writer.close();
@@ -120,7 +127,9 @@ public class JournalBenchmark
         {
             throw new IllegalStateException(writer.failures() + " appends failed", writer.firstFailure());
         }
-        final long records = count(run) - PREAMBLE;
+        // SYNC journals a call as three records (begin, emit, end); ASYNC stages it as one entry
+        final boolean calls = params.getBenchmark().endsWith(".call") || params.getBenchmark().endsWith(".callSameWorker");
+        final long records = (count(run) - PREAMBLE) / (calls && mode.equals("SYNC") ? 3 : 1);
         System.out.printf("%n  %s: %,d ops, %,d records in the journal, %,d lost to a full ring (%.2f %%)%n", mode,
             ops, records, lost, 100.0 * lost / Math.max(1, ops));
         delete(root);
@@ -146,13 +155,40 @@ public class JournalBenchmark
                         return n;
                     }
                     final Bytes<?> bytes = dc.wire().bytes();
-                    if (bytes.readByte(bytes.readPosition()) != JournalRecord.Kind.LOST.code())
+                    final long at = bytes.readPosition();
+                    if (bytes.readByte(at) == BATCH)
                     {
-                        n++; // the agent's LOST records are not ops
+                        // the agent's append: count (int) at 4, then each record as its length (int) and bytes
+                        final int count = bytes.readInt(at + 4);
+                        long record = at + 8;
+                        for (int i = 0; i < count; i++)
+                        {
+                            final int length = bytes.readInt(record);
+                            n += ops(bytes, record + 4);
+                            record += 4 + length;
+                        }
+                    }
+                    else
+                    {
+                        n += ops(bytes, at);
                     }
                 }
             }
         }
+    }
+
+    /**
+     * The ops a record stands for (the layouts of {@code JournalDescriptor}): a worker's staged calls
+     * (CALLS, PACKED_CALLS: count (int) at 8) one per call, the agent's LOST records none, any other one.
+     */
+    private static long ops(final Bytes<?> bytes, final long record)
+    {
+        final byte kind = bytes.readByte(record);
+        if (kind == CALLS || kind == PACKED_CALLS)
+        {
+            return bytes.readInt(record + 8);
+        }
+        return kind == JournalRecord.Kind.LOST.code() ? 0 : 1;
     }
 
     private static void delete(final Path dir)
@@ -183,6 +219,21 @@ public class JournalBenchmark
     {
         final long ts = ops++;
         writer.processBegin(0, 1, ts);
+        writer.emit(0, 1, 2, ts, JournalWriter.LONG, ts);
+        writer.processEnd(0, 1, ts);
+    }
+
+    /**
+     * {@link #call} of a node fed from its own worker ({@code processBeginSameWorker}): under ASYNC's
+     * default {@code ClockReads.HAND_OVER} it begins at the worker's last clock reading, so the
+     * clock is read once per 64 calls (when the staged calls go) rather than once a call. SYNC
+     * reads it for every record, as in {@link #call}.
+     */
+    @Benchmark
+    public void callSameWorker()
+    {
+        final long ts = ops++;
+        writer.processBeginSameWorker(0, 1, ts);
         writer.emit(0, 1, 2, ts, JournalWriter.LONG, ts);
         writer.processEnd(0, 1, ts);
     }

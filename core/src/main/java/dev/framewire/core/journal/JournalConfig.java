@@ -62,6 +62,28 @@ public final class JournalConfig
         WAIT
     }
 
+    /**
+     * ASYNC: which of a worker's calls read the clock for their begin ({@code nanos}). A clock
+     * read costs about 27 ns on a {@code kvm-clock} VM, the largest part of what a journaled call
+     * costs its worker (see {@code docs/JOURNAL.md}).
+     */
+    public enum ClockReads
+    {
+        /**
+         * A call reads the clock when another thread handed it a packet: a graph input's, one a
+         * node on another worker emitted, or any call of a source or a {@code max_in_flight}
+         * node. A call whose every input packet its own worker emitted begins at the worker's
+         * last reading (the begin of the call that read it, or when the worker last let its
+         * staged calls go, at most 64 calls before). {@code nanos} stays causal across threads:
+         * a packet's consumer on another thread begins no earlier than the emit that made it; on
+         * one worker it never decreases. What is lost: how long each call of such a run of calls
+         * took on its own, their time being given to the call that read the clock. The default.
+         */
+        HAND_OVER,
+        /** Every call reads the clock at its begin: each call's own duration, at a clock read per call. */
+        EVERY_CALL
+    }
+
     /** The default roll cycle: Chronicle's {@code RollCycles.FAST_HOURLY}, a file an hour. */
     public static final String DEFAULT_ROLL_CYCLE = "FAST_HOURLY";
 
@@ -77,6 +99,7 @@ public final class JournalConfig
     private long maxTotalSize = -1;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private RingFull ringFull = RingFull.LOSE;
+    private ClockReads clockReads = ClockReads.HAND_OVER;
     private long blockSize;
     private long agentMaxParkNanos = 1_000_000L;
 
@@ -298,6 +321,30 @@ public final class JournalConfig
     }
 
     /**
+     * ASYNC: which of a worker's calls read the clock: only those another thread handed a packet
+     * ({@link ClockReads#HAND_OVER}, the default) or every call ({@link ClockReads#EVERY_CALL},
+     * for each call's own duration). SYNC reads the clock for every record.
+     *
+     * @param clockReads HAND_OVER or EVERY_CALL.
+     * @return this.
+     */
+    public JournalConfig clockReads(final ClockReads clockReads)
+    {
+        this.clockReads = clockReads;
+        return this;
+    }
+
+    /**
+     * ASYNC: which of a worker's calls read the clock.
+     *
+     * @return HAND_OVER or EVERY_CALL.
+     */
+    public ClockReads clockReads()
+    {
+        return clockReads;
+    }
+
+    /**
      * Chronicle's block size: how much file it maps at a time. A record must fit in a quarter of
      * it, so captured payloads larger than that are recorded by length only.
      *
@@ -363,6 +410,11 @@ public final class JournalConfig
         {
             throw new IllegalArgumentException("journal onRingFull is null; valid are " +
                 Arrays.toString(RingFull.values()));
+        }
+        if (clockReads == null)
+        {
+            throw new IllegalArgumentException("journal clockReads is null; valid are " +
+                Arrays.toString(ClockReads.values()));
         }
         if (ringCapacity < 4096 || Integer.bitCount(ringCapacity) != 1)
         {

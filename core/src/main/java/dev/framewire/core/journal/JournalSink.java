@@ -17,7 +17,7 @@ package dev.framewire.core.journal;
  *
  * <p>Contract for an implementation:
  * <ul>
- *   <li>{@link #graphInput}, {@link #emit}, {@link #processBegin}, {@link #processEnd},
+ *   <li>{@link #graphInput}, {@link #emit}, {@link #processBegin}, {@link #processBeginSameWorker}, {@link #processEnd},
  *       {@link #drop} and {@link #bound} are the hot path: called from worker threads (and a graph
  *       input's adding thread) for every packet, they must not allocate, block, or throw;</li>
  *   <li>the journal never fails the run: an event it cannot record is counted and logged, not
@@ -124,6 +124,22 @@ public abstract class JournalSink implements AutoCloseable
      * @param inputTimestamp the input timestamp.
      */
     public abstract void processBegin(int workerId, int nodeId, long inputTimestamp);
+
+    /**
+     * A node's call begins, one whose every input packet was emitted on this same worker: the node
+     * and each node feeding it are pinned to the worker, and no graph input feeds it. No other
+     * thread handed it anything, so a sink may stamp it with the worker's last clock reading
+     * without breaking causal order across threads ({@code JournalConfig.ClockReads}). Never a
+     * source's call or a {@code max_in_flight} node's. By default, {@link #processBegin}.
+     *
+     * @param workerId       the worker.
+     * @param nodeId         the node.
+     * @param inputTimestamp the input timestamp.
+     */
+    public void processBeginSameWorker(final int workerId, final int nodeId, final long inputTimestamp)
+    {
+        processBegin(workerId, nodeId, inputTimestamp);
+    }
 
     /**
      * A node's call returned or threw (the engine calls this in a {@code finally}).
