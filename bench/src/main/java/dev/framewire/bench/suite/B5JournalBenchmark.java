@@ -37,7 +37,10 @@ import java.util.stream.Stream;
  *       Chronicle itself;</li>
  *   <li>{@code ASYNC_JOURNAL/1}: a {@link JournalConfig.Mode#ASYNC} journal at its default ring
  *       capacity, a journal agent thread draining the ring (a full ring loses records, counted, and
- *       never blocks the worker);</li>
+ *       never blocks the worker), reading the clock only for calls another thread handed a packet
+ *       ({@link JournalConfig.ClockReads#HAND_OVER}, the default: here the first node's);</li>
+ *   <li>{@code ASYNC_EVERY_CALL_JOURNAL/1}: the same reading the clock for every call
+ *       ({@link JournalConfig.ClockReads#EVERY_CALL});</li>
  *   <li>{@code ASYNC_WAIT_JOURNAL/1}: the same with {@link JournalConfig.RingFull#WAIT}: a full ring
  *       makes the worker (and the adder) wait for the agent, so the journal keeps every record and the
  *       chain runs at the agent's pace when it is the slower.</li>
@@ -55,7 +58,7 @@ public class B5JournalBenchmark
 {
     static final int STAGES = 4;
 
-    @Param({"FRAMEWIRE/1", "SYNC_JOURNAL/1", "ASYNC_JOURNAL/1", "ASYNC_WAIT_JOURNAL/1"})
+    @Param({"FRAMEWIRE/1", "SYNC_JOURNAL/1", "ASYNC_JOURNAL/1", "ASYNC_EVERY_CALL_JOURNAL/1", "ASYNC_WAIT_JOURNAL/1"})
     public String contender;
 
     private final Arrivals arrivals = new Arrivals();
@@ -84,6 +87,11 @@ public class B5JournalBenchmark
             case "ASYNC_JOURNAL/1":
                 root = Files.createTempDirectory("framewire-b5-journal");
                 builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC));
+                break;
+            case "ASYNC_EVERY_CALL_JOURNAL/1":
+                root = Files.createTempDirectory("framewire-b5-journal");
+                builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC)
+                    .clockReads(JournalConfig.ClockReads.EVERY_CALL));
                 break;
             case "ASYNC_WAIT_JOURNAL/1":
                 root = Files.createTempDirectory("framewire-b5-journal");

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * (4), {@code run} ({@code input_sets_per_run}, 1), {@code batch} ({@code room_batch}, 1), {@code spin} (spin before park in µs, 15;
  * 0 keeps an idle worker's spinning out of its CPU time), {@code journal} ({@code SYNC} or
  * {@code ASYNC}: a journal in a temporary directory, deleted at the end; the ASYNC journal agent's
- * CPU per packet is printed apart from the workers').
+ * CPU per packet is printed apart from the workers'), {@code clockReads} ({@code HAND_OVER}, the default, or
+ * {@code EVERY_CALL}: which journaled calls read the clock).
  */
 public final class ChainCpuPerPacket
 {
@@ -64,7 +65,8 @@ public final class ChainCpuPerPacket
         final Path journalRoot = journalMode == null ? null : Files.createTempDirectory("framewire-chain-cpu");
         if (journalMode != null)
         {
-            builder.journal(new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.valueOf(journalMode)));
+            builder.journal(new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.valueOf(journalMode))
+                .clockReads(JournalConfig.ClockReads.valueOf(System.getProperty("clockReads", "HAND_OVER"))));
         }
         String upstream = "in";
         for (int i = 0; i < stages; i++)

@@ -14,7 +14,7 @@
  *       writer, copy-on-write against always cloning, bytes copied per frame;</li>
  *   <li>B4 {@link dev.framewire.bench.suite.B4JoinBenchmark}: a 2-input default-policy join (a diamond);</li>
  *   <li>B5 {@link dev.framewire.bench.suite.B5JournalBenchmark}: B2's fused Framewire chain with no journal,
- *       a SYNC journal and an ASYNC journal.</li>
+ *       a SYNC journal and ASYNC journals (the clock read at hand-overs or every call; losing or waiting when full).</li>
  * </ul>
  *
  * <p>Contenders are JMH parameters of the form {@code NAME/VARIANT}, so only the combinations
