@@ -167,7 +167,13 @@ public final class JournalWriter extends JournalSink
         static final int STAGED_CALLS = 64;
 
         final OneToOneRingBuffer ring;
-        volatile Thread owner;
+        /**
+         * The thread whose calls go on this ring: null until the first thread journals with the
+         * worker's id, then that thread for good. Written once, under the {@code createdLanes}
+         * lock ({@link #claimRing}); read plainly on the hot path: a reader that sees null takes
+         * the lock and sees the owner, one that sees a thread sees the only one there will be.
+         */
+        Thread owner;
         // The worker's call in progress, not in the ring yet: it is staged as one entry when it
         // ends. The owner's fields alone; see processBegin.
         boolean callOpen;
