@@ -102,6 +102,27 @@ import java.util.zip.CRC32C;
  *   chain an entry is 4 to 8 bytes: a node, a stream, a value, a timestamp and nanos that each
  *   moved a little since the call before. The entries fill the record exactly; one that runs past
  *   its end, or bytes left after the last, is a corrupt record. Read as CALLS.
+ *
+ *   PACKED_INPUTS (kind 20, since 1.8; ASYNC, the journal agent's): graph inputs in a row, as the
+ *   agent took them off the shared ring (each a GRAPH_INPUT without a captured payload)
+ *   0        1        2        4                8                12               16
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   | 20     | 0      | 0 (16) | -1 (int)       | count (int)    | 0 (int)        |
+ *   +--------+--------+--------+----------------+----------------+----------------+
+ *   16                          24                               32                               40
+ *   +---------------------------+--------------------------------+--------------------------------+-- ... --+----------+
+ *   | first nanos (long)        | first timestamp (long)         | first value (long)             | count   | CRC32C   |
+ *   |                           |                                |                                | entries |          |
+ *   +---------------------------+--------------------------------+--------------------------------+-- ... --+----------+
+ *   then count entries (at least 2: one input is written as its GRAPH_INPUT record) of 4 to 36
+ *   bytes each, the first entry's numbers differences from the header's:
+ *     varint         stream (as an unsigned int)
+ *     byte           value kind
+ *     zigzag varint  value - the entry before's
+ *     zigzag varint  timestamp - the entry before's
+ *     zigzag varint  nanos - the entry before's (adders on several threads may go back a little)
+ *   = per entry, GRAPH_INPUT (worker -1, node -1, aux the value kind). The entries fill the record
+ *   exactly, as PACKED_CALLS's.
  * </pre>
  *
  * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
@@ -132,13 +153,18 @@ import java.util.zip.CRC32C;
  * and most of them differences: the journal agent's cost is in the bytes it copies, and a chain's
  * call went from 32 bytes to 4 to 8), which a 1.6 reader skips the same way; a 1.7 reader still
  * reads CALLS, and CALL, which 1.7 no longer writes either (a node id of any size fits an entry).
+ * Version 1.8 adds {@link #PACKED_INPUTS} (the journal agent writes the graph inputs it takes off
+ * the shared ring in a row as varint entries, 4 to 8 bytes each for a stream of packets, where
+ * each was a 44-byte record in a batch: most of the agent's time went into the kernel zeroing the
+ * mapped file's fresh pages, so into bytes written), which a 1.7 reader skips as a kind it does not
+ * know (and so misses those inputs).
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 7;
+    static final int FORMAT_MINOR = 8;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
@@ -153,6 +179,8 @@ final class JournalDescriptor
     static final int CALLS_MINOR = 6;
     /** The first minor version with {@link #PACKED_CALLS} records. */
     static final int PACKED_CALLS_MINOR = 7;
+    /** The first minor version with {@link #PACKED_INPUTS} records. */
+    static final int PACKED_INPUTS_MINOR = 8;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -251,6 +279,16 @@ final class JournalDescriptor
     static final int PACKED_ENTRIES_OFFSET = FIXED_LENGTH;
     /** PACKED_CALLS: an entry's most bytes (node 5, value kind 1, stream 5, value, timestamp and nanos 10 each). */
     static final int PACKED_ENTRY_MAX_LENGTH = 5 + 1 + 5 + 3 * VARINT_MAX_LENGTH;
+    /**
+     * Since 1.8, ASYNC only: graph inputs in a row, as the journal agent took them off the shared
+     * ring, each a varint entry (see the layout above). Not a {@link JournalRecord.Kind}: the
+     * reader gives a GRAPH_INPUT per entry.
+     */
+    static final int PACKED_INPUTS = 20;
+    /** PACKED_INPUTS: the number of entries (int). */
+    static final int INPUTS_COUNT_OFFSET = NODE_OFFSET;
+    /** PACKED_INPUTS: an entry's most bytes (stream 5, value kind 1, value, timestamp and nanos 10 each). */
+    static final int PACKED_INPUT_MAX_LENGTH = 5 + 1 + 3 * VARINT_MAX_LENGTH;
     /** CALL: the call's end nanos, after the fixed part. */
     static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
     /** CALL's length without its checksum. */
@@ -317,6 +355,27 @@ final class JournalDescriptor
     }
 
     /**
+     * {@link #putVarint(byte[], int, long)} into a buffer (the journal agent's batch, direct memory).
+     *
+     * @param buffer where to write; room for {@link #VARINT_MAX_LENGTH} bytes at {@code index}.
+     * @param index  where the varint starts.
+     * @param value  the bits, taken as an unsigned long.
+     * @return the index after it.
+     */
+    static int putVarint(final MutableDirectBuffer buffer, final int index, final long value)
+    {
+        int at = index;
+        long rest = value;
+        while ((rest & ~0x7FL) != 0)
+        {
+            buffer.putByte(at++, (byte)(rest | 0x80));
+            rest >>>= 7;
+        }
+        buffer.putByte(at++, (byte)rest);
+        return at;
+    }
+
+    /**
      * A signed difference folded so that small negative ones make short varints too.
      *
      * @param value a signed long.
@@ -339,17 +398,69 @@ final class JournalDescriptor
     }
 
     /**
+     * Reads varints out of a record, one after the other, up to its end: what
+     * {@link PackedEntries} and {@link PackedInputs} share.
+     *
+     * <p>Threading: one thread at a time.
+     */
+    abstract static class Varints
+    {
+        DirectBuffer body;
+        int limit;
+        /** Where the next varint starts; -1 once one ran past the end or was longer than 10 bytes. */
+        int position;
+
+        /** Reads the record in {@code body}'s first {@code limit} bytes from {@code position}. */
+        final void start(final DirectBuffer body, final int limit, final int position)
+        {
+            this.body = body;
+            this.limit = limit;
+            this.position = position;
+        }
+
+        /** A byte at {@link #position}, moved past it; -1 past the end (position then -1). */
+        final int nextByte()
+        {
+            if (position < 0 || position >= limit)
+            {
+                position = -1;
+                return -1;
+            }
+            return body.getByte(position++) & 0xFF;
+        }
+
+        /** A varint at {@link #position}, moved past it; once one fails, position stays -1. */
+        final long varint()
+        {
+            int at = position;
+            if (at < 0)
+            {
+                return 0;
+            }
+            long value = 0;
+            for (int shift = 0; shift < 64 && at < limit; shift += 7)
+            {
+                final byte b = body.getByte(at++);
+                value |= (long)(b & 0x7F) << shift;
+                if (b >= 0)
+                {
+                    position = at;
+                    return value;
+                }
+            }
+            position = -1;
+            return 0;
+        }
+    }
+
+    /**
      * Reads the entries of a {@link #PACKED_CALLS} record one after the other, each field a
      * varint and most of them differences from the entry before.
      *
      * <p>Threading: one thread at a time.
      */
-    static final class PackedEntries
+    static final class PackedEntries extends Varints
     {
-        private DirectBuffer body;
-        private int limit;
-        /** Where the next entry starts. */
-        int position;
         /** The last entry read. */
         int node;
         /** -1: no packet folded in. */
@@ -367,9 +478,7 @@ final class JournalDescriptor
          */
         void reset(final DirectBuffer body, final int limit)
         {
-            this.body = body;
-            this.limit = limit;
-            position = PACKED_ENTRIES_OFFSET;
+            start(body, limit, PACKED_ENTRIES_OFFSET);
             timestamp = body.getLong(PACKED_BASE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
             beginNanos = body.getLong(PACKED_BASE_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
             lastValue = 0;
@@ -391,11 +500,7 @@ final class JournalDescriptor
             node = (int)(nodeAndFlag >>> 1);
             if ((nodeAndFlag & 1) != 0)
             {
-                if (position >= limit)
-                {
-                    return false;
-                }
-                valueKind = body.getByte(position++) & 0xFF;
+                valueKind = nextByte();
                 stream = (int)varint();
                 lastValue += unzigzag(varint());
                 value = lastValue;
@@ -410,28 +515,47 @@ final class JournalDescriptor
             beginNanos += varint();
             return position >= 0;
         }
+    }
 
-        /** A varint at {@link #position}, moved past it; once one fails, position stays -1. */
-        private long varint()
+    /**
+     * Reads the entries of a {@link #PACKED_INPUTS} record one after the other: each a graph
+     * input's stream, value kind, and value, timestamp and nanos as differences from the entry
+     * before (the first's from the header).
+     *
+     * <p>Threading: one thread at a time.
+     */
+    static final class PackedInputs extends Varints
+    {
+        /** The last entry read. */
+        int stream;
+        int valueKind;
+        long value;
+        long timestamp;
+        long nanos;
+
+        /** Starts at the first entry of the record in {@code body}'s first {@code limit} bytes, at least {@link #FIXED_LENGTH}. */
+        void reset(final DirectBuffer body, final int limit)
         {
-            int at = position;
-            if (at < 0)
-            {
-                return 0;
-            }
-            long value = 0;
-            for (int shift = 0; shift < 64 && at < limit; shift += 7)
-            {
-                final byte b = body.getByte(at++);
-                value |= (long)(b & 0x7F) << shift;
-                if (b >= 0)
-                {
-                    position = at;
-                    return value;
-                }
-            }
-            position = -1;
-            return 0;
+            start(body, limit, FIXED_LENGTH);
+            nanos = body.getLong(NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            timestamp = body.getLong(TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            value = body.getLong(VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /**
+         * Reads the next entry into the fields.
+         *
+         * @return false when it runs past the record's end or a varint is longer than 10 bytes
+         * (the fields are then not to be used).
+         */
+        boolean next()
+        {
+            stream = (int)varint();
+            valueKind = nextByte();
+            value += unzigzag(varint());
+            timestamp += unzigzag(varint());
+            nanos += unzigzag(varint());
+            return position >= 0;
         }
     }
 

@@ -252,6 +252,9 @@ public final class JournalReader
 
         /** The reader of PACKED_CALLS entries. */
         private final JournalDescriptor.PackedEntries packed = new JournalDescriptor.PackedEntries();
+        /** The reader of PACKED_INPUTS entries, and the GRAPH_INPUT record each is read as. */
+        private final JournalDescriptor.PackedInputs inputs = new JournalDescriptor.PackedInputs();
+        private final UnsafeBuffer input = new UnsafeBuffer(new byte[JournalDescriptor.FIXED_LENGTH]);
 
         @Override
         public void record(final DirectBuffer body, final int length, final long position, final long sequence)
@@ -265,10 +268,18 @@ public final class JournalReader
             callsOrOne(body, length, position, sequence);
         }
 
-        /** A record on its own or in a batch: a CALLS or PACKED_CALLS record's calls, or any other record. */
+        /**
+         * A record on its own or in a batch: a CALLS or PACKED_CALLS record's calls, a PACKED_INPUTS
+         * record's graph inputs, or any other record.
+         */
         private void callsOrOne(final DirectBuffer body, final int length, final long position, final long sequence)
         {
             final int kind = length > 0 ? body.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF : -1;
+            if (kind == JournalDescriptor.PACKED_INPUTS && decoder.minor >= JournalDescriptor.PACKED_INPUTS_MINOR)
+            {
+                packedInputs(body, length, position, sequence);
+                return;
+            }
             if (kind == JournalDescriptor.PACKED_CALLS && decoder.minor >= JournalDescriptor.PACKED_CALLS_MINOR)
             {
                 packedCalls(body, length, position, sequence);
@@ -323,6 +334,43 @@ public final class JournalReader
                     body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
                 entry("PACKED_CALLS", i, count, position, sequence, worker, node, stream, valueKind, value, timestamp,
                     begin, end);
+            }
+        }
+
+        /**
+         * The entries of a PACKED_INPUTS record, each read as the GRAPH_INPUT record it stands for
+         * (with a number of its own, and every check a GRAPH_INPUT record gets), after a first
+         * pass has checked that its count of entries, at least two, fills it exactly (its checksum
+         * held, so one that does not is the writer's fault: reported, and the record skipped).
+         */
+        private void packedInputs(final DirectBuffer body, final int length, final long position, final long sequence)
+        {
+            final int count = length >= JournalDescriptor.FIXED_LENGTH ?
+                body.getInt(JournalDescriptor.INPUTS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
+            final JournalDescriptor.PackedInputs entries = inputs;
+            int read = 0;
+            if (count >= 2)
+            {
+                entries.reset(body, length);
+                while (read < count && entries.next())
+                {
+                    read++;
+                }
+            }
+            if (count < 2 || read != count || entries.position != length)
+            {
+                count(1, position, sequence, "a PACKED_INPUTS record of " + length + " bytes claims " + count +
+                    " graph inputs, " + (count < 2 ? "but a record holds at least two" : read < count ?
+                    "but its entries run past its end after " + read : "but they end at byte " + entries.position));
+                return;
+            }
+            entries.reset(body, length);
+            for (int i = 0; i < count; i++)
+            {
+                entries.next();
+                JournalDescriptor.putFixed(input, 0, JournalDescriptor.GRAPH_INPUT, entries.valueKind, -1, -1,
+                    entries.stream, entries.nanos, entries.timestamp, entries.value);
+                one(input, JournalDescriptor.FIXED_LENGTH, position, sequence);
             }
         }
 

@@ -815,10 +815,7 @@ public final class JournalWriter extends JournalSink
         final WorkerRing own = ring == null ? null : ownRing(workerId);
         if (own != null)
         {
-            final long now = System.nanoTime();
-            own.reading = now;
-            own.readingStale = false;
-            openStaged(own, workerId, nodeId, inputTimestamp, now);
+            openStaged(own, workerId, nodeId, inputTimestamp, true);
             return;
         }
         record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
@@ -847,22 +844,29 @@ public final class JournalWriter extends JournalSink
             processBegin(workerId, nodeId, inputTimestamp);
             return;
         }
-        openStaged(own, workerId, nodeId, inputTimestamp, own.reading);
+        openStaged(own, workerId, nodeId, inputTimestamp, false);
     }
 
     /**
      * ASYNC on a worker's own ring: the call is staged when it ends, as one PACKED_CALLS entry
      * (with the first packet it emits at its input timestamp), unless another record of this
-     * worker comes first (then its BEGIN goes in before that record, see openCall).
+     * worker comes first (then its BEGIN goes in before that record, see openCall). It begins at a
+     * clock read now ({@code readClock}), or at the worker's last reading, taken after the calls
+     * before it went (so that a call never begins before the end of those).
      */
     private void openStaged(
-        final WorkerRing own, final int workerId, final int nodeId, final long inputTimestamp, final long nanos)
+        final WorkerRing own, final int workerId, final int nodeId, final long inputTimestamp, final boolean readClock)
     {
         if (own.callOpen)
         {
             openCall(own, workerId, own.ring);
         }
-        own.callNanos = nanos;
+        if (readClock)
+        {
+            own.reading = System.nanoTime();
+            own.readingStale = false;
+        }
+        own.callNanos = own.reading;
         own.callNode = nodeId;
         own.callTimestamp = inputTimestamp;
         own.emitStream = -1;

@@ -103,7 +103,7 @@ class JournalCallsTest
     void everyCallReadsBackInTheWorkersOrderEachEndingWhereTheNextBegins() throws Exception
     {
         final JournalReader reader = JournalReader.read(run);
-        assertEquals(7, reader.formatMinor());
+        assertEquals(JournalDescriptor.FORMAT_MINOR, reader.formatMinor());
         assertCallsReadBack(reader);
     }
 
@@ -393,7 +393,7 @@ class JournalCallsTest
     }
 
     /** A long near 0, near a power of two, or anywhere, either sign. */
-    private static long wide(final Random random)
+    static long wide(final Random random)
     {
         switch (random.nextInt(3))
         {
@@ -417,7 +417,7 @@ class JournalCallsTest
      *
      * @return its position and its document's.
      */
-    private static long[] firstRecordOfKind(final Path file, final int kind) throws IOException
+    static long[] firstRecordOfKind(final Path file, final int kind) throws IOException
     {
         final JournalFileBytes bytes = new JournalFileBytes(file);
         final JournalScanner.Documents documents = JournalScanner.documents(file);
@@ -449,13 +449,13 @@ class JournalCallsTest
      * The length of a record found by {@link #firstRecordOfKind}: its length in the BATCH, or its
      * document's but the checksum.
      */
-    private static int recordLength(final JournalFileBytes bytes, final long[] record) throws IOException
+    static int recordLength(final JournalFileBytes bytes, final long[] record) throws IOException
     {
         return record[0] != record[1] ? bytes.readInt(record[0] - 4) :
             (bytes.readInt(record[0] - 4) & 0x3FFF_FFFF) - JournalDescriptor.CHECKSUM_LENGTH;
     }
 
-    private static JournalDamage onlyDamage(final Path run)
+    static JournalDamage onlyDamage(final Path run)
     {
         final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
         assertEquals(1, ex.damage().size(), ex.damage().toString());
