@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * journals how many records a full ring lost. Graph inputs that come one after another off the
  * shared ring (those without a captured payload) are packed into one PACKED_INPUTS record of the
  * batch, 4 to 8 bytes each for a stream of packets where each was 44: the agent's cost is mostly the
- * kernel zeroing the mapped file's fresh pages, so the bytes it writes. Per ring, records are appended in the order they were claimed; across rings in the order
- * the agent drains them, so the file is not in {@code nanos} order across workers.
+ * kernel zeroing the mapped file's fresh pages, so the bytes it writes. Per ring, records are
+ * appended in the order they were claimed; across rings in the order the agent drains them, so the
+ * file is not in {@code nanos} order across workers.
  *
  * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a
  * {@link PacedIdleStrategy} (it parks between cycles that took little); it owns its Chronicle appender, created in {@link #onStart()} on that thread. The

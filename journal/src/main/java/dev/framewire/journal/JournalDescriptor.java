@@ -533,7 +533,10 @@ final class JournalDescriptor
         long timestamp;
         long nanos;
 
-        /** Starts at the first entry of the record in {@code body}'s first {@code limit} bytes, at least {@link #FIXED_LENGTH}. */
+        /**
+         * Starts at the first entry of the record in {@code body}'s first {@code limit} bytes, at
+         * least {@link #FIXED_LENGTH}.
+         */
         void reset(final DirectBuffer body, final int limit)
         {
             start(body, limit, FIXED_LENGTH);

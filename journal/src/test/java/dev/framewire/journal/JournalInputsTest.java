@@ -143,15 +143,12 @@ class JournalInputsTest
             switch (random.nextInt(4))
             {
                 case 0:
-                    kinds[i] = JournalRecord.VALUE_LONG;
-                    values[i] = wide;
-                    break;
                 case 1:
-                    kinds[i] = JournalRecord.VALUE_DOUBLE;
+                    kinds[i] = JournalRecord.VALUE_LONG; // every other one a boxed Long, below
                     values[i] = wide;
                     break;
                 case 2:
-                    kinds[i] = JournalRecord.VALUE_LONG; // a boxed Long
+                    kinds[i] = JournalRecord.VALUE_DOUBLE;
                     values[i] = wide;
                     break;
                 default:
@@ -167,7 +164,8 @@ class JournalInputsTest
             JournalRoundTripTest.start(writer);
             for (int i = 0; i < INPUTS; i++)
             {
-                final Object value = kinds[i] == JournalRecord.VALUE_LONG ? (i % 2 == 0 ? JournalSink.LONG : Long.valueOf(values[i])) :
+                final Object value = kinds[i] == JournalRecord.VALUE_LONG ?
+                    (i % 2 == 0 ? JournalSink.LONG : Long.valueOf(values[i])) :
                     kinds[i] == JournalRecord.VALUE_DOUBLE ? JournalSink.DOUBLE : "an object";
                 writer.graphInput(streams[i], timestamps[i], value, values[i]);
             }
