@@ -76,6 +76,58 @@ class LocalScheduleTest
     }
 
     /**
+     * Which calls the journal may stamp with the worker's last clock reading
+     * ({@link Node#inputsAllFromItsWorker()}, {@code JournalSink.processBeginSameWorker}): only a
+     * node every input of which is emitted by a node pinned to the same worker. Not one fed by a
+     * graph input, even one its worker polls (a local node); not a source; not a
+     * {@code max_in_flight} node or one fed by it, whose calls run on any of the executor's workers.
+     */
+    @Test
+    @Timeout(60)
+    void onlyANodeFedFromItsOwnWorkerIsJournaledWithoutAHandOver() throws Exception
+    {
+        try (Graph graph = new Graph(chainOverTwoWorkers()))
+        {
+            graph.start();
+            assertEquals(List.of(false, true, false, true), List.of(
+                node(graph, "stage0").inputsFromItsWorker, // fed by a graph input
+                node(graph, "stage1").inputsFromItsWorker, // by stage0, on its worker
+                node(graph, "stage2").inputsFromItsWorker, // by stage1, on the other worker
+                node(graph, "stage3").inputsFromItsWorker));
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        try (Graph graph = new Graph(GraphConfig.builder()
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.YIELD))
+            .executor("lanes", ExecutorConfig.of(2, IdleKind.PARK))
+            .inputStream("in")
+            .outputStream("m")
+            .outputStream("x")
+            .node("polled", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("a"))
+            .node("after", n -> n.calculator("PassThroughCalculator").inputStream("a").outputStream("b"))
+            .node("source", n -> n.calculator("CountingSourceCalculator").outputStream("n").option("count", 3))
+            .node("fed", n -> n.calculator("PassThroughCalculator").inputStream("n").outputStream("m"))
+            .node("wide", n -> n.calculator("PassThroughCalculator").inputStream("b").outputStream("w")
+                .executor("lanes").maxInFlight(2))
+            .node("afterWide", n -> n.calculator("PassThroughCalculator").inputStream("w").outputStream("x")
+                .executor("lanes"))
+            .build()))
+        {
+            graph.start();
+            assertTrue(node(graph, "polled").local, "the polled input's node is local");
+            assertEquals(List.of(false, true, false, true, false, false), List.of(
+                node(graph, "polled").inputsFromItsWorker, // a graph input's packets are the adder's
+                node(graph, "after").inputsFromItsWorker,
+                node(graph, "source").inputsFromItsWorker,
+                node(graph, "fed").inputsFromItsWorker, // the source is pinned to the same worker
+                node(graph, "wide").inputsFromItsWorker,
+                node(graph, "afterWide").inputsFromItsWorker));
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
+    /**
      * A graph input's queue into a node on a yielding (or busy-spinning) worker is polled by that
      * worker: the adder never claims the node, so the node is local; on a parked worker the adder
      * schedules it, so it is not. Both run every packet once, in order.
