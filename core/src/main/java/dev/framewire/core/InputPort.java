@@ -16,8 +16,6 @@ final class InputPort extends PacketSlot implements Input
     final int tagIndex;
     final StreamSpec spec;
     final InputQueue queue;
-    /** Whether the lent payload's reference was passed on to an output this call. */
-    boolean passed;
 
     InputPort(final Node node, final int index, final StreamSpec spec, final InputQueue queue)
     {

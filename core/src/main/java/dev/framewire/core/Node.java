@@ -11,6 +11,42 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
+abstract class NodeHotFields extends ScheduleState
+{
+    /*
+     * The diagnostics fields below are written by the worker with opaque stores (a plain move on
+     * x86, never elided) rather than volatile ones (a fence each, several per packet), and read
+     * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
+     */
+    volatile long inputTimestamp = Timestamp.UNSET;
+    /** Packets this node's policy or calculator dropped; written by its worker only. By reason: {@link Node#dropRecords}. */
+    volatile long drops;
+    /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
+    volatile long calls;
+    /**
+     * Nanoseconds spent in {@code process} so far, when the graph times calls
+     * ({@link Graph#timeProcessCalls()}); written by the node's step only (opaque), read by
+     * {@link GraphStats}.
+     */
+    long callNanos;
+    /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
+    long shipmentBytes;
+    /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
+    long priority1;
+    long priority2;
+    int heapIndex = -1;
+    /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */
+    Worker runningOn;
+}
+
+abstract class NodeHotPad extends NodeHotFields
+{
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
+    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
+    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
+}
+
 /**
  * A calculator in a running graph: its inputs and outputs, its place in the schedule, and the
  * state machine that queues it exactly once.
@@ -33,8 +69,12 @@ import java.util.function.Consumer;
  * retiring finished calls in timestamp order, open, close) stay one at a time under the state
  * machine, on whichever worker of the executor is free first ({@link SharedCalls}). A node without
  * them pays one null test per step for it.
+ *
+ * <p>Layout: the fields the worker writes per call ({@link NodeHotFields}) sit between the
+ * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
+ * which producers on other threads read, nor on a line with whatever object lies after the node.
  */
-final class Node extends ScheduleState implements CalculatorContext
+final class Node extends NodeHotPad implements CalculatorContext
 {
 
     static final int UNOPENED = 0;
@@ -59,9 +99,9 @@ final class Node extends ScheduleState implements CalculatorContext
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            INPUT_TIMESTAMP = lookup.findVarHandle(Node.class, "inputTimestamp", long.class);
-            CALLS = lookup.findVarHandle(Node.class, "calls", long.class);
-            CALL_NANOS = lookup.findVarHandle(Node.class, "callNanos", long.class);
+            INPUT_TIMESTAMP = lookup.findVarHandle(NodeHotFields.class, "inputTimestamp", long.class);
+            CALLS = lookup.findVarHandle(NodeHotFields.class, "calls", long.class);
+            CALL_NANOS = lookup.findVarHandle(NodeHotFields.class, "callNanos", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -99,14 +139,6 @@ final class Node extends ScheduleState implements CalculatorContext
     final Subgraph subgraph;
 
     volatile int lifecycle = UNOPENED;
-    /*
-     * The diagnostics fields below are written by the worker with opaque stores (a plain move on
-     * x86, never elided) rather than volatile ones (a fence each, several per packet), and read
-     * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
-     */
-    volatile long inputTimestamp = Timestamp.UNSET;
-    /** Packets this node's policy or calculator dropped; written by its worker only. By reason: {@link #dropRecords}. */
-    volatile long drops;
     /**
      * Asks JFR whether process events are wanted, so that none is made per call while no recording
      * wants them. An event made per call and passed to {@link #commitProcessEvent} escapes whenever
@@ -127,20 +159,10 @@ final class Node extends ScheduleState implements CalculatorContext
     volatile boolean blockRequested;
     /** The calculator's own line in reports ({@link CalculatorContext#reportLine}); null if none. */
     volatile Consumer<StringBuilder> reportLine;
-    /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
-    volatile long calls;
-    /**
-     * Nanoseconds spent in {@code process} so far, when the graph times calls
-     * ({@link Graph#timeProcessCalls()}); written by the node's step only (opaque), read by
-     * {@link GraphStats}.
-     */
-    long callNanos;
     /** {@link #drops} by reason, and each drop's record in the journal and for JFR. */
     final DropRecords dropRecords;
     /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
     final SourceRetry retry;
-    /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
-    private long shipmentBytes;
     private boolean stopRequested;
     /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
     boolean hasOffset;
@@ -159,8 +181,6 @@ final class Node extends ScheduleState implements CalculatorContext
      * (see {@link SharedCalls}); null otherwise: the node runs on {@link #worker} only.
      */
     SharedCalls shared;
-    /** The worker running the node's current step: {@link #worker}, or with lanes any of the executor's. */
-    Worker runningOn;
     /**
      * Whether every input packet of this node is emitted on its own worker (see
      * {@link #inputsAllFromItsWorker()}): its calls are journaled with
@@ -168,10 +188,6 @@ final class Node extends ScheduleState implements CalculatorContext
      * subgraph added at run time.
      */
     boolean inputsFromItsWorker;
-    /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
-    long priority1;
-    long priority2;
-    int heapIndex = -1;
 
     Node(
         final NodeRunState runState,

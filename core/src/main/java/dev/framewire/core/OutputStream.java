@@ -7,6 +7,39 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
+abstract class OutputStreamPad0
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
+abstract class OutputStreamFields extends OutputStreamPad0
+{
+    /** The lowest timestamp the next packet may carry. */
+    long bound = Timestamp.PRE_STREAM;
+    long lastTimestamp = Timestamp.UNSET;
+    long publishedBound = Timestamp.PRE_STREAM;
+    /** {@link #lastTimestamp} as of the last flush: what a discard goes back to. */
+    long publishedLast = Timestamp.UNSET;
+    /** Packets staged in the current call. */
+    int staged;
+    /**
+     * Packets delivered so far (to the consumers and observers): one opaque store per flush that
+     * delivers any, by the producer only; read by {@link GraphStats} (opaque).
+     */
+    long delivered;
+}
+
+abstract class OutputStreamPad1 extends OutputStreamFields
+{
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
+}
+
 /**
  * The producer side of a stream: what a node (or a graph input) emits, staged during a call and
  * delivered when it returns to every consumer queue ("mirror"), every observer, and its new bound.
@@ -15,8 +48,10 @@ import java.util.Arrays;
  * first; observers borrow it during their call. A payload nobody consumes is released at once.
  *
  * <p>Threading: the producing node's worker (or a graph input's adder under its guard) only.
+ * Layout: the fields it writes per packet sit between cache lines of padding, as
+ * {@link PacketSlot}'s do.
  */
-final class OutputStream implements Output
+final class OutputStream extends OutputStreamPad1 implements Output
 {
     private static final VarHandle DELIVERED;
 
@@ -24,7 +59,7 @@ final class OutputStream implements Output
     {
         try
         {
-            DELIVERED = MethodHandles.lookup().findVarHandle(OutputStream.class, "delivered", long.class);
+            DELIVERED = MethodHandles.lookup().findVarHandle(OutputStreamFields.class, "delivered", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -45,23 +80,11 @@ final class OutputStream implements Output
     PacketObserver[] observers = new PacketObserver[0];
     private final PacketSlot observed;
 
-    /** The lowest timestamp the next packet may carry. */
-    long bound = Timestamp.PRE_STREAM;
-    private long lastTimestamp = Timestamp.UNSET;
-    private long publishedBound = Timestamp.PRE_STREAM;
-    /** {@link #lastTimestamp} as of the last flush: what a discard goes back to. */
-    private long publishedLast = Timestamp.UNSET;
     private long[] stagedTimestamps = new long[8];
     private Object[] stagedValues = new Object[8];
     private long[] stagedWords = new long[8];
-    private int staged;
     /** Set once a consumer dropped out of the run: emits are released instead of delivered. */
     boolean discarding;
-    /**
-     * Packets delivered so far (to the consumers and observers): one opaque store per flush that
-     * delivers any, by the producer only; read by {@link GraphStats} (opaque).
-     */
-    private long delivered;
 
     OutputStream(final Graph graph, final Node node, final int index, final StreamSpec spec)
     {

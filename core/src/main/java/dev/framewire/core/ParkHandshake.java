@@ -2,6 +2,14 @@ package dev.framewire.core;
 
 import java.util.concurrent.locks.LockSupport;
 
+abstract class ParkHandshakePad0
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+}
+
 /**
  * The park/unpark handshake of a {@link Worker}, on its own so that it can be model-checked
  * (ParkHandshakeLincheckTest): a worker out of work parks, and a thread that hands it work wakes
@@ -16,9 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threading: {@link #parkUnlessWork(long)} on the worker's thread only; {@link #wakeIfParked()}
  * from any thread, after it published the work it brings; {@link #parked} and {@link #thread} are
- * read from any thread.
+ * read from any thread. They begin a line past the object's start (padding by inheritance), so an
+ * object before it cannot put a line it writes under them.
  */
-abstract class ParkHandshake
+abstract class ParkHandshake extends ParkHandshakePad0
 {
     /** The worker's thread, once it started. */
     volatile Thread thread;

@@ -15,6 +15,36 @@ import org.jctools.queues.MpscLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 
+abstract class WorkerPad0 extends ParkHandshake
+{
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
+    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
+    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
+}
+
+abstract class WorkerFields extends WorkerPad0
+{
+    /** Node runs so far; written by this worker only. */
+    volatile long runs;
+    /** How many of {@link Worker}'s sources wait out a backoff after failed calls ({@link SourceRetry}); worker only. */
+    int backingOff;
+    /** Whether the last duty cycle did work; worker only. */
+    boolean busy;
+    /** The node in a call right now, for reports. */
+    volatile Node current;
+    /** When {@link #current} is in a {@code max_in_flight} call: that call, for reports. */
+    volatile Lane currentLane;
+}
+
+abstract class WorkerPad1 extends WorkerFields
+{
+    byte p300, p301, p302, p303, p304, p305, p306, p307, p308, p309, p310, p311, p312, p313, p314, p315;
+    byte p316, p317, p318, p319, p320, p321, p322, p323, p324, p325, p326, p327, p328, p329, p330, p331;
+    byte p332, p333, p334, p335, p336, p337, p338, p339, p340, p341, p342, p343, p344, p345, p346, p347;
+    byte p348, p349, p350, p351, p352, p353, p354, p355, p356, p357, p358, p359, p360, p361, p362, p363;
+}
+
 /**
  * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
  * that other threads put ready nodes on) into its own {@link NodeHeap}, where no other thread
@@ -40,8 +70,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * else on the worker's thread, but {@link #placed}, which the graph's hot-plug lock guards.
  * A parked worker is unparked only when it has said it is parked ({@link #parked}), so a busy
  * worker costs its producers no system call.
+ *
+ * <p>Layout: the fields the worker writes per run ({@link WorkerFields}) sit between lines of
+ * padding, away from the park handshake's fields, which its producers read.
  */
-final class Worker extends ParkHandshake implements Agent
+final class Worker extends WorkerPad1 implements Agent
 {
     static final int INITIALISED = 0;
     static final int RUNNING = 1;
@@ -83,17 +116,7 @@ final class Worker extends ParkHandshake implements Agent
     private InputQueue[] polled = new InputQueue[0];
     /** This worker's source nodes; set before the run. */
     private Node[] sources = new Node[0];
-    /** How many of {@link #sources} wait out a backoff after failed calls ({@link SourceRetry}); worker only. */
-    private int backingOff;
-    /** Whether the last duty cycle did work; worker only. */
-    private boolean busy;
     volatile int lifecycle = INITIALISED;
-    /** The node in a call right now, for reports. */
-    volatile Node current;
-    /** When {@link #current} is in a {@code max_in_flight} call: that call, for reports. */
-    volatile Lane currentLane;
-    /** Node runs so far; written by this worker only. */
-    volatile long runs;
     /*
      * How long the current call has lasted, as seen from outside: no clock is read on the worker
      * (a clock_gettime per node run was 15% of a 4-stage chain's worker time in B2). A report or
@@ -113,9 +136,9 @@ final class Worker extends ParkHandshake implements Agent
         try
         {
             final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
-            CURRENT = lookup.findVarHandle(Worker.class, "current", Node.class);
-            RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
-            CURRENT_LANE = lookup.findVarHandle(Worker.class, "currentLane", Lane.class);
+            CURRENT = lookup.findVarHandle(WorkerFields.class, "current", Node.class);
+            RUNS = lookup.findVarHandle(WorkerFields.class, "runs", long.class);
+            CURRENT_LANE = lookup.findVarHandle(WorkerFields.class, "currentLane", Lane.class);
         }
         catch (final ReflectiveOperationException ex)
         {
