@@ -149,28 +149,20 @@ public final class JournalWriter extends JournalSink
         }
     }
 
-    /**
-     * A worker's ASYNC ring: single producer, the thread that first journals with the worker's id
-     * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
-     * the many-to-one ring, so the one-to-one ring never sees two producers.
-     *
-     * <p>The worker's calls are staged here, 4 to 41 bytes each (see
-     * {@link JournalDescriptor#PACKED_CALLS}), and go on the ring as one PACKED_CALLS message when
-     * {@link #STAGED_CALLS} have ended or the next might not fit the ring's longest message, when
-     * another record of the worker comes (so that the file keeps the worker's order), when the
-     * worker idles ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most
-     * 63 calls or one idle after it ended.
-     */
-    static final class WorkerRing
+    abstract static class WorkerRingPad0
     {
-        /** Calls staged before they go on the ring at most. */
-        static final int STAGED_CALLS = 64;
+        byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+        byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+        byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+        byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+    }
 
-        final OneToOneRingBuffer ring;
+    abstract static class WorkerRingFields extends WorkerRingPad0
+    {
         /**
          * The thread whose calls go on this ring: null until the first thread journals with the
          * worker's id, then that thread for good. Written once, under the {@code createdLanes}
-         * lock ({@link #claimRing}); read plainly on the hot path: a reader that sees null takes
+         * lock (claimRing); read plainly on the hot path: a reader that sees null takes
          * the lock and sees the owner, one that sees a thread sees the only one there will be.
          */
         Thread owner;
@@ -183,7 +175,7 @@ public final class JournalWriter extends JournalSink
         /**
          * The worker's last clock reading: a call's begin, or when its staged calls went. Under
          * {@link JournalConfig.ClockReads#HAND_OVER} a same-worker call begins at it, unless the
-         * worker idled since ({@link #readingStale}).
+         * worker idled since (readingStale).
          */
         long reading;
         /** Whether the worker idled since its last reading, or has none yet: its next call reads the clock. */
@@ -192,14 +184,6 @@ public final class JournalWriter extends JournalSink
         int emitStream = -1;
         int emitKind;
         long emitValue;
-        /**
-         * The PACKED_CALLS message being put together: its header (kind and worker set here) and
-         * entries. On the heap: the entries' bytes are plain array stores.
-         */
-        final byte[] stagedBytes = new byte[
-            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
-        /** {@link #stagedBytes}, for the header's fields and the copy into the ring. */
-        final UnsafeBuffer staged = new UnsafeBuffer(stagedBytes);
         int stagedCalls;
         /** The staged message's bytes so far, header included. */
         int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
@@ -210,6 +194,46 @@ public final class JournalWriter extends JournalSink
         long lastTimestamp;
         long lastNanos;
         long lastValue;
+    }
+
+    abstract static class WorkerRingPad1 extends WorkerRingFields
+    {
+        byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
+        byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
+        byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
+        byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
+    }
+
+    /**
+     * A worker's ASYNC ring: single producer, the thread that first journals with the worker's id
+     * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
+     * the many-to-one ring, so the one-to-one ring never sees two producers.
+     *
+     * <p>The worker's calls are staged here, 4 to 41 bytes each (see
+     * {@link JournalDescriptor#PACKED_CALLS}), and go on the ring as one PACKED_CALLS message when
+     * {@link #STAGED_CALLS} have ended or the next might not fit the ring's longest message, when
+     * another record of the worker comes (so that the file keeps the worker's order), when the
+     * worker idles ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most
+     * 63 calls or one idle after it ended.
+     *
+     * <p>Layout: the fields the worker writes per call ({@link WorkerRingFields}) sit between
+     * lines of padding (by inheritance), away from whatever the allocator puts beside the ring:
+     * another worker's ring, or objects the journal agent writes per batch.
+     */
+    static final class WorkerRing extends WorkerRingPad1
+    {
+        /** Calls staged before they go on the ring at most. */
+        static final int STAGED_CALLS = 64;
+
+        final OneToOneRingBuffer ring;
+        /**
+         * The PACKED_CALLS message being put together: its header (kind and worker set here) and
+         * entries. On the heap: the entries' bytes are plain array stores.
+         */
+        final byte[] stagedBytes = new byte[
+            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
+        /** {@link #stagedBytes}, for the header's fields and the copy into the ring. */
+        final UnsafeBuffer staged = new UnsafeBuffer(stagedBytes);
         /**
          * The staged message's most bytes: the staging's, or the ring's longest message's (an
          * eighth of the ring) when that is shorter (a ring of 16 KiB or less). A ring holds at
