@@ -1,44 +1,5 @@
 package dev.framewire.core;
 
-abstract class SingleInputSyncPad0 extends InputSync
-{
-    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
-    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
-    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
-    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
-
-    SingleInputSyncPad0(final InputPort[] ports, final boolean processBounds)
-    {
-        super(ports, processBounds);
-    }
-}
-
-abstract class SingleInputSyncFields extends SingleInputSyncPad0
-{
-    /** Sticky readiness, as {@link DefaultSync}'s: the head's timestamp until {@link SingleInputSync#fill} takes it. */
-    long pending = Node.NOT_READY;
-    /** The hint described in {@link SingleInputSync}'s javadoc: the queue was seen empty and open after the last fill. */
-    boolean seenEmpty;
-
-    SingleInputSyncFields(final InputPort[] ports, final boolean processBounds)
-    {
-        super(ports, processBounds);
-    }
-}
-
-abstract class SingleInputSyncPad1 extends SingleInputSyncFields
-{
-    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
-    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
-    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
-    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
-
-    SingleInputSyncPad1(final InputPort[] ports, final boolean processBounds)
-    {
-        super(ports, processBounds);
-    }
-}
-
 /**
  * The default policy for the commonest node: one input, not a back edge, no bound-only processing
  * ({@code process_timestamp_bounds} off), no batch, not early close or fixed size. MediaPipe's
@@ -57,10 +18,10 @@ abstract class SingleInputSyncPad1 extends SingleInputSyncFields
  * the node goes idle, and a producer on the node's own worker cannot run until the node's run is
  * over. {@link Node#afterRun()} forgets the hint after its first look whatever that look decided.
  *
- * <p>Threading: the node's worker only. Layout: the two fields it writes per packet sit between
- * cache lines of padding, as {@link PacketSlot}'s do.
+ * <p>Threading: the node's worker only. What it writes per packet is in {@link StickySync}, on
+ * lines of its own.
  */
-final class SingleInputSync extends SingleInputSyncPad1
+final class SingleInputSync extends StickySync
 {
     private final InputPort port;
     private final InputQueue queue;

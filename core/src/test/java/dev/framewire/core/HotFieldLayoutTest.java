@@ -33,8 +33,8 @@ class HotFieldLayoutTest
     @Test
     void theSyncsWrittenFieldsHaveLinesOfTheirOwn()
     {
-        assertPadded(SingleInputSync.class, "pending", "seenEmpty");
-        assertPadded(DefaultSync.class, "keptTimestamp", "pending");
+        assertPadded(SingleInputSync.class, "pending", "keptTimestamp", "seenEmpty");
+        assertPadded(DefaultSync.class, "pending", "keptTimestamp", "seenEmpty");
         assertPadded(SyncGroup.class, "lastProcessed", "minStreamTimestamp");
     }
 
