@@ -36,7 +36,7 @@ abstract class PacketSlotPad1 extends PacketSlotFields
  * <p>Layout: the fields its owner writes per packet (timestamp, value, word, and an input port's
  * passed flag) sit between two cache lines of padding (by inheritance), so that no object the
  * allocator or a collection puts beside the slot shares a line that moves per packet: the B1 hop
- * ran 1.3-1.7x slower in about half its forks without it (see {@code docs/BENCHMARKS.md}).
+ * ran 1.3-1.8x slower in about half its forks without it (see {@code docs/BENCHMARKS.md}).
  */
 class PacketSlot extends PacketSlotPad1 implements Packet
 {

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The fields a thread writes per packet sit at least a cache line (64 bytes) inside their object
  * at both ends, as the JVM running the test lays them out: no object placed beside them by the
- * allocator or a collection can share their lines. Without that the B1 hop ran 1.3-1.7x slower in
+ * allocator or a collection can share their lines. Without that the B1 hop ran 1.3-1.8x slower in
  * about half its forks (docs/BENCHMARKS.md, seventh session). The padding is by inheritance, which
  * HotSpot keeps in order (a superclass's fields before a subclass's); this test catches a JVM that
  * does not.
