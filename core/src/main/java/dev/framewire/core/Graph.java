@@ -385,6 +385,26 @@ public final class Graph implements AutoCloseable
      */
     public void start(final Map<String, ?> sidePackets)
     {
+        start(sidePackets, true);
+    }
+
+    /**
+     * Starts the run with no thread for its workers: the calling thread then runs every duty cycle
+     * itself, {@link Worker#onStart()} once and then {@link Worker#doWork()} on each worker, and
+     * adds the packets too. Not API: for {@code HopPathBenchmark} (framewire-bench), which measures
+     * the engine's own work per packet on one thread, apart from the transfers between cores that
+     * the two-thread benchmarks measure with it and that change with the host's state.
+     *
+     * @return the workers, in id order, for the caller to drive.
+     */
+    List<Worker> startWithoutWorkerThreads()
+    {
+        start(Map.of(), false);
+        return List.copyOf(scheduler.workers);
+    }
+
+    private void start(final Map<String, ?> sidePackets, final boolean workerThreads)
+    {
         checkStartable();
         final Node[] nodes = scheduler.nodes; // the graph's own: no subgraph is added before the start
         journalProvider = config.journal != null ? EngineJournal.provider() : null;
@@ -428,7 +448,7 @@ public final class Graph implements AutoCloseable
             }
         }
         openNodes.set(nodes.length);
-        scheduler.start();
+        scheduler.start(workerThreads);
         if (nodes.length == 0)
         {
             checkFinishedWithoutNodes();

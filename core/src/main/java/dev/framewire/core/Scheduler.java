@@ -229,10 +229,16 @@ final class Scheduler
         }
     }
 
-    /** Starts every worker on a daemon thread of its own, then queues every node to open it. */
-    void start()
+    /**
+     * Starts every worker on a daemon thread of its own, then queues every node to open it.
+     *
+     * @param threads false for a run whose workers get no thread: one caller thread then runs
+     *                their duty cycles ({@link Worker#onStart()}, then {@link Worker#doWork()}),
+     *                see {@link Graph#startWithoutWorkerThreads()}.
+     */
+    void start(final boolean threads)
     {
-        for (final Worker worker : workers)
+        for (final Worker worker : threads ? workers : List.<Worker>of())
         {
             final AgentRunner runner = new AgentRunner(worker.idleStrategy, this::onWorkerError, null, worker);
             runners.add(runner);

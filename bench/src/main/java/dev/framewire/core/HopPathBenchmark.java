@@ -1,0 +1,165 @@
+package dev.framewire.core;
+
+import dev.framewire.core.journal.JournalConfig;
+import org.jctools.queues.SpscArrayQueue;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The engine's own work in one B1 hop, measured on one thread: add a packet to the graph input,
+ * then run the worker's duty cycle that takes it, calls the node and hands its output to the
+ * observer, all on the benchmark's thread ({@link Graph#startWithoutWorkerThreads()}). B1 measures
+ * this work together with two transfers of cache lines between the cores, which cost about
+ * 100 ns or about 450 ns a round trip as the host's two states come and go; here nothing crosses
+ * a core, so the number is the instructions and stalls of the engine's path alone. Beside it, the
+ * floor: one offer to and one poll from a JCTools SPSC queue, B1's floor on one thread. And the
+ * same hop with the ASYNC journal, whose agent runs on a thread of its own, as in a real run: what
+ * journaling adds to the adder's and the worker's path.
+ *
+ * <p>The class sits in {@code dev.framewire.core} for the package-private start and the worker's
+ * duty cycle; the benchmarks jar puts every module on the class path, where a package may span
+ * jars.
+ *
+ * <pre>
+ *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark -jvmArgsPrepend @.mvn/jvm.config
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(3)
+public class HopPathBenchmark
+{
+    /** SPSC: the floor; FRAMEWIRE: the B1 hop's graph; ASYNC_JOURNAL: the same with an ASYNC journal. */
+    @Param({"SPSC", "FRAMEWIRE", "ASYNC_JOURNAL"})
+    public String contender;
+
+    private Graph graph;
+    private GraphInputHandle in;
+    private Worker worker;
+    private Path journalRoot;
+    private final SpscArrayQueue<long[]> queue = new SpscArrayQueue<>(1024);
+    private final long[] carrier = new long[1];
+    private long timestamp;
+    /** What the observer saw last: written by the worker's duty cycle, which runs on this thread. */
+    private long seen;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException
+    {
+        if ("SPSC".equals(contender))
+        {
+            return;
+        }
+        final GraphConfig.Builder builder = GraphConfig.builder()
+            .inputStream("in")
+            .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.BUSY_SPIN))
+            .maxQueueSize(1024)
+            .queueHardCap(4096);
+        if ("ASYNC_JOURNAL".equals(contender))
+        {
+            journalRoot = Files.createTempDirectory("framewire-hop-path");
+            builder.journal(new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.ASYNC));
+        }
+        else if (!"FRAMEWIRE".equals(contender))
+        {
+            throw new IllegalArgumentException("unknown contender " + contender);
+        }
+        graph = new Graph(builder.build());
+        graph.observe("out", packet -> seen = packet.getLong());
+        final List<Worker> workers = graph.startWithoutWorkerThreads();
+        worker = workers.get(0);
+        worker.onStart();
+        in = graph.input("in");
+    }
+
+    /**
+     * One hop: the add, then duty cycles until the observer has the packet (one, when the node is
+     * idle and open: the cycle polls the input, queues the node and runs it).
+     */
+    @Benchmark
+    public long hop()
+    {
+        if (graph == null)
+        {
+            return spscHop();
+        }
+        final long ts = ++timestamp;
+        in.tryAddPacket(ts, ts);
+        while (seen != ts)
+        {
+            worker.doWork();
+        }
+        return seen;
+    }
+
+    private long spscHop()
+    {
+        final long ts = ++timestamp;
+        carrier[0] = ts;
+        queue.offer(carrier);
+        long[] polled;
+        while ((polled = queue.poll()) == null)
+        {
+            Thread.onSpinWait();
+        }
+        seen = polled[0];
+        return seen;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception
+    {
+        if (graph == null)
+        {
+            return;
+        }
+        try
+        {
+            in.close();
+            for (int cycles = 0; cycles < 1_000_000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
+            {
+                worker.doWork();
+            }
+            if (!graph.awaitDone(0, TimeUnit.NANOSECONDS))
+            {
+                throw new IllegalStateException("the hop's graph did not finish:\n" + graph.report());
+            }
+            graph.waitUntilDone();
+        }
+        finally
+        {
+            graph.close();
+            if (journalRoot != null)
+            {
+                try (Stream<Path> paths = Files.walk(journalRoot))
+                {
+                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+}

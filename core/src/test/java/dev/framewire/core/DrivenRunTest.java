@@ -1,0 +1,62 @@
+package dev.framewire.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A run whose workers get no thread ({@link Graph#startWithoutWorkerThreads()}), driven by the test's
+ * thread as {@code HopPathBenchmark} drives it: the packets go through and the run ends as a
+ * threaded one does.
+ */
+class DrivenRunTest
+{
+    @Test
+    void theCallerRunsTheWorkersDutyCyclesAndTheRunEnds() throws Exception
+    {
+        final Graph graph = new Graph(GraphConfig.builder()
+            .inputStream("in")
+            .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.BUSY_SPIN))
+            .build());
+        final List<Long> seen = new ArrayList<>();
+        graph.observe("out", packet -> seen.add(packet.getLong()));
+        try
+        {
+            final List<Worker> workers = graph.startWithoutWorkerThreads();
+            assertEquals(1, workers.size());
+            final Worker worker = workers.get(0);
+            worker.onStart();
+            assertSame(Thread.currentThread(), worker.thread);
+            final GraphInputHandle in = graph.input("in");
+            worker.doWork(); // the start queued the node: this cycle opens it
+            for (long ts = 1; ts <= 100; ts++)
+            {
+                assertTrue(in.tryAddPacket(ts * 10, ts));
+                assertFalse(seen.contains(ts * 10), "nothing runs the node but this thread");
+                worker.doWork(); // one duty cycle: polls the input, runs the node
+                assertEquals(ts * 10, seen.get(seen.size() - 1));
+            }
+            in.close();
+            for (int cycles = 0; cycles < 1000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
+            {
+                worker.doWork();
+            }
+            assertTrue(graph.awaitDone(0, TimeUnit.NANOSECONDS), graph::report);
+            graph.waitUntilDone();
+            assertEquals(100, seen.size());
+        }
+        finally
+        {
+            graph.close();
+        }
+    }
+}
