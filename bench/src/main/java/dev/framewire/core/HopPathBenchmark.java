@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.journal.JournalConfig;
+import org.HdrHistogram.Histogram;
 import org.jctools.queues.SpscArrayQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,6 +16,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,6 +36,11 @@ import java.util.stream.Stream;
  * floor: one offer to and one poll from a JCTools SPSC queue, B1's floor on one thread. And the
  * same hop with the ASYNC journal, whose agent runs on a thread of its own, as in a real run: what
  * journaling adds to the adder's and the worker's path.
+ *
+ * <p>Two measures: {@link #hop()}, the whole of the work, what a change that removes work shows
+ * in; and {@link #toObserver()}, the part before the observer's call, which is what B1's latency
+ * waits for: a change that only moves work past the observer shows there alone. Its times are
+ * printed per iteration, as {@code (to observer, ...: p50 ..., mean ...)}.
  *
  * <p>The class sits in {@code dev.framewire.core} for the package-private start and the worker's
  * duty cycle; the benchmarks jar puts every module on the class path, where a package may span
@@ -64,10 +71,17 @@ public class HopPathBenchmark
     private long timestamp;
     /** What the observer saw last: written by the worker's duty cycle, which runs on this thread. */
     private long seen;
+    /** Whether the observer reads the clock: only for {@link #toObserver()}. */
+    private boolean stamps;
+    /** When the observer saw it, for {@link #toObserver()}. */
+    private long seenAt;
+    /** {@link #toObserver()}'s times, ns; printed at the end of the trial. */
+    private final Histogram toObserver = new Histogram(TimeUnit.MILLISECONDS.toNanos(10), 3);
 
     @Setup(Level.Trial)
-    public void setUp() throws IOException
+    public void setUp(final BenchmarkParams params) throws IOException
     {
+        stamps = params.getBenchmark().endsWith(".toObserver");
         if ("SPSC".equals(contender))
         {
             return;
@@ -89,7 +103,14 @@ public class HopPathBenchmark
             throw new IllegalArgumentException("unknown contender " + contender);
         }
         graph = new Graph(builder.build());
-        graph.observe("out", packet -> seen = packet.getLong());
+        graph.observe("out", packet ->
+        {
+            seen = packet.getLong();
+            if (stamps)
+            {
+                seenAt = System.nanoTime();
+            }
+        });
         final List<Worker> workers = graph.startWithoutWorkerThreads();
         worker = workers.get(0);
         worker.onStart();
@@ -116,9 +137,42 @@ public class HopPathBenchmark
         return seen;
     }
 
-    private long spscHop()
+    /**
+     * The part of a hop that comes before the packet reaches the observer, which is what B1's
+     * latency waits for: from before the add to the observer's call, one clock read each, recorded
+     * per hop (the clock reads' own cost is in every row alike, SPSC's too). The work after the
+     * observer (the node's return, its idle check) is in {@link #hop()}'s time and not in this one,
+     * so a change that moves work past the observer shows here and not there.
+     */
+    @Benchmark
+    public long toObserver()
     {
         final long ts = ++timestamp;
+        final long began = System.nanoTime();
+        if (graph == null)
+        {
+            spscHop(ts);
+            seenAt = System.nanoTime();
+        }
+        else
+        {
+            in.tryAddPacket(ts, ts);
+            while (seen != ts)
+            {
+                worker.doWork();
+            }
+        }
+        toObserver.recordValue(Math.min(seenAt - began, toObserver.getHighestTrackableValue()));
+        return seen;
+    }
+
+    private long spscHop()
+    {
+        return spscHop(++timestamp);
+    }
+
+    private long spscHop(final long ts)
+    {
         carrier[0] = ts;
         queue.offer(carrier);
         long[] polled;
@@ -128,6 +182,17 @@ public class HopPathBenchmark
         }
         seen = polled[0];
         return seen;
+    }
+
+    @TearDown(Level.Iteration)
+    public void printToObserver()
+    {
+        if (stamps && toObserver.getTotalCount() > 0)
+        {
+            System.out.printf("%n(to observer, %s: p50 %d ns, mean %.1f ns, %d hops)%n", contender,
+                toObserver.getValueAtPercentile(50), toObserver.getMean(), toObserver.getTotalCount());
+            toObserver.reset();
+        }
     }
 
     @TearDown(Level.Trial)
