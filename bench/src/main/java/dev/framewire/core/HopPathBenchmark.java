@@ -30,9 +30,9 @@ import java.util.stream.Stream;
  * The engine's own work in one B1 hop, measured on one thread: add a packet to the graph input,
  * then run the worker's duty cycle that takes it, calls the node and hands its output to the
  * observer, all on the benchmark's thread ({@link Graph#startWithoutWorkerThreads()}). B1 measures
- * this work together with two transfers of cache lines between the cores, which cost about
- * 100 ns or about 450 ns a round trip as the host's two states come and go; here nothing crosses
- * a core, so the number is the instructions and stalls of the engine's path alone. Beside it, the
+ * this work together with the transfers of cache lines between the cores, which put B1's floor at
+ * about 115 ns or about 460 ns a hop as the host's two states come and go; here nothing crosses a
+ * core, so the number is the instructions and stalls of the engine's path alone. Beside it, the
  * floor: one offer to and one poll from a JCTools SPSC queue, B1's floor on one thread. And the
  * same hop with the ASYNC journal, whose agent runs on a thread of its own, as in a real run: what
  * journaling adds to the adder's and the worker's path.
@@ -43,8 +43,8 @@ import java.util.stream.Stream;
  * printed per iteration, as {@code (to observer, ...: p50 ..., mean ...)}.
  *
  * <p>The class sits in {@code dev.framewire.core} for the package-private start and the worker's
- * duty cycle; the benchmarks jar puts every module on the class path, where a package may span
- * jars.
+ * duty cycle: framewire-bench has no module-info, so it compiles against core on the class path,
+ * and the shaded benchmarks jar holds it beside core's classes.
  *
  * <pre>
  *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark -jvmArgsPrepend @.mvn/jvm.config
@@ -75,7 +75,7 @@ public class HopPathBenchmark
     private boolean stamps;
     /** When the observer saw it, for {@link #toObserver()}. */
     private long seenAt;
-    /** {@link #toObserver()}'s times, ns; printed at the end of the trial. */
+    /** {@link #toObserver()}'s times, ns; printed and reset at the end of each iteration. */
     private final Histogram toObserver = new Histogram(TimeUnit.MILLISECONDS.toNanos(10), 3);
 
     @Setup(Level.Trial)

@@ -238,16 +238,19 @@ final class Scheduler
      */
     void start(final boolean threads)
     {
-        for (final Worker worker : threads ? workers : List.<Worker>of())
+        if (threads)
         {
-            final AgentRunner runner = new AgentRunner(worker.idleStrategy, this::onWorkerError, null, worker);
-            runners.add(runner);
-            AgentRunner.startOnThread(runner, r ->
+            for (final Worker worker : workers)
             {
-                final Thread thread = new Thread(r, worker.name);
-                thread.setDaemon(true);
-                return thread;
-            });
+                final AgentRunner runner = new AgentRunner(worker.idleStrategy, this::onWorkerError, null, worker);
+                runners.add(runner);
+                AgentRunner.startOnThread(runner, r ->
+                {
+                    final Thread thread = new Thread(r, worker.name);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
         }
         for (final Node node : nodes)
         {
