@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import dev.framewire.bench.suite.Suite;
 import dev.framewire.core.journal.JournalConfig;
 import org.HdrHistogram.Histogram;
 import org.jctools.queues.SpscArrayQueue;
@@ -21,10 +22,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The engine's own work in one B1 hop, measured on one thread: add a packet to the graph input,
@@ -100,7 +99,7 @@ public class HopPathBenchmark
         }
         else if (!"FRAMEWIRE".equals(contender))
         {
-            throw new IllegalArgumentException("unknown contender " + contender);
+            throw new IllegalArgumentException("unknown contender '" + contender + "': use SPSC, FRAMEWIRE or ASYNC_JOURNAL");
         }
         graph = new Graph(builder.build());
         graph.observe("out", packet ->
@@ -220,10 +219,7 @@ public class HopPathBenchmark
             graph.close();
             if (journalRoot != null)
             {
-                try (Stream<Path> paths = Files.walk(journalRoot))
-                {
-                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
+                Suite.deleteTree(journalRoot);
             }
         }
     }

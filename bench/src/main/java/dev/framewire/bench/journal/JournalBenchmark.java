@@ -1,5 +1,6 @@
 package dev.framewire.bench.journal;
 
+import dev.framewire.bench.suite.Suite;
 import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.journal.JournalRecord;
 import dev.framewire.journal.JournalWriter;
@@ -32,9 +33,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * What one journal record costs the worker that writes it: {@code processBegin} (the smallest
@@ -198,9 +197,9 @@ public class JournalBenchmark
 
     private static void delete(final Path dir)
     {
-        try (Stream<Path> files = Files.walk(dir))
+        try
         {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            Suite.deleteTree(dir);
         }
         catch (final IOException ex)
         {

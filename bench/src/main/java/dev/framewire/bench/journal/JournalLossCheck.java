@@ -1,5 +1,6 @@
 package dev.framewire.bench.journal;
 
+import dev.framewire.bench.suite.Suite;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
@@ -10,10 +11,8 @@ import dev.framewire.journal.JournalRecord;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * B5's chain (four {@code PassThroughCalculator} stages on one parked worker) with an ASYNC journal at
@@ -96,9 +95,6 @@ public final class JournalLossCheck
             System.out.println("journal kept in " + root);
             return;
         }
-        try (Stream<Path> files = Files.walk(root))
-        {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
+        Suite.deleteTree(root);
     }
 }

@@ -21,9 +21,7 @@ import org.openjdk.jmh.annotations.Threads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * B5: journal on vs off. The same chain as B2's {@code FRAMEWIRE/1}: four {@code PassThroughCalculator}
@@ -140,20 +138,8 @@ public class B5JournalBenchmark
         {
             if (root != null)
             {
-                delete(root);
+                Suite.deleteTree(root);
             }
-        }
-    }
-
-    private static void delete(final Path dir) throws IOException
-    {
-        try (Stream<Path> files = Files.walk(dir))
-        {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-        if (Files.exists(dir))
-        {
-            throw new IllegalStateException("could not delete the journal directory " + dir);
         }
     }
 }

@@ -10,9 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * B2's chain measured by CPU time, not by throughput: the worker threads' and the adding thread's
@@ -120,10 +118,7 @@ public final class ChainCpuPerPacket
         graph.close();
         if (journalRoot != null)
         {
-            try (Stream<Path> files = Files.walk(journalRoot))
-            {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            Suite.deleteTree(journalRoot);
         }
         System.exit(0);
     }

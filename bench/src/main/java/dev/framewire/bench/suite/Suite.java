@@ -7,12 +7,17 @@ import com.lmax.disruptor.YieldingWaitStrategy;
 import dev.framewire.core.Graph;
 import dev.framewire.core.IdleKind;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** What the suite's contenders share: events, carriers, thread factories, shutdown. */
 public final class Suite
@@ -25,6 +30,23 @@ public final class Suite
 
     private Suite()
     {
+    }
+
+    /**
+     * Deletes a directory a benchmark made (a journal's, a video file's) and all it holds.
+     *
+     * @throws IllegalStateException if the directory is still there afterwards.
+     */
+    public static void deleteTree(final Path root) throws IOException
+    {
+        try (Stream<Path> files = Files.walk(root))
+        {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        if (Files.exists(root))
+        {
+            throw new IllegalStateException("could not delete " + root + " and all it holds");
+        }
     }
 
     /** A Disruptor event or a carrier: a long, the branches' copies of it (B4), and a count of the stages that saw it (B2). */

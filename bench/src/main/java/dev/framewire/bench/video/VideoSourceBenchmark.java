@@ -1,5 +1,6 @@
 package dev.framewire.bench.video;
 
+import dev.framewire.bench.suite.Suite;
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.ExecutorConfig;
@@ -32,11 +33,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * Issue 14: a 1080p file read through a graph with the {@link VideoSourceCalculator} into a sink
@@ -178,10 +177,7 @@ public class VideoSourceBenchmark
     public void removeFile() throws IOException
     {
         pool.close();
-        try (Stream<Path> files = Files.walk(dir))
-        {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        Suite.deleteTree(dir);
     }
 
     /** One graph for the trial, reading the file in a loop. */
