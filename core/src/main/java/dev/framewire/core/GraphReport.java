@@ -38,7 +38,7 @@ final class GraphReport
                 sb.append(", executor '").append(node.config.executor).append("', ").append(node.callsInFlight())
                     .append(" of max_in_flight ").append(node.lanes.count()).append(" calls in flight]");
             }
-            if (node.lanes == null && node.worker.current == node)
+            if (node.lanes == null && node.worker.current() == node)
             {
                 final long callNanos = node.worker.observedCallNanos(now);
                 if (callNanos >= 0)
@@ -91,7 +91,7 @@ final class GraphReport
         sb.append("workers:\n");
         for (final Worker worker : graph.workers())
         {
-            final Node current = worker.current;
+            final Node current = worker.current();
             sb.append("  ").append(worker.name).append(" [").append(worker.lifecycleName()).append("] ")
                 .append(current == null ? "idle" : "in node '" + current.name + "'").append(", ")
                 .append(worker.queued()).append(" queued, ").append(worker.runs).append(" runs\n");
@@ -151,7 +151,7 @@ final class GraphReport
         long longest = -1;
         for (final Worker worker : graph.workers())
         {
-            final Node current = worker.current;
+            final Node current = worker.current();
             final Lane lane = worker.currentLane; // a max_in_flight call: its own timestamp
             final long callNanos = worker.observedCallNanos(now);
             if (current != null && callNanos > longest)

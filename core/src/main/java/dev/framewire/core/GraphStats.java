@@ -209,7 +209,7 @@ public final class GraphStats
                 return (int)Math.max(0, Math.min(node.lanes.count(), node.callsInFlight())); // racy: bounded
             }
             final Worker worker = node.worker;
-            return worker != null && worker.current == node ? 1 : 0;
+            return worker != null && worker.current() == node ? 1 : 0;
         }
 
         /**

@@ -56,7 +56,10 @@ final class HeldBack
                 return true;
             }
         }
-        by = null;
+        if (last != null)
+        {
+            by = null; // a store only when it changes
+        }
         return false;
     }
 

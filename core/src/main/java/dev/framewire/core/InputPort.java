@@ -47,12 +47,6 @@ final class InputPort extends PacketSlot implements Input
     }
 
     @Override
-    public boolean isEmpty()
-    {
-        return value == null;
-    }
-
-    @Override
     public Payload writablePayload()
     {
         final Payload held = payload();
@@ -105,7 +99,7 @@ final class InputPort extends PacketSlot implements Input
         {
             ((Payload)v).ownerTag(target);
         }
-        value = null;
+        forget(v);
         word = 0;
         passed = false;
     }
@@ -139,7 +133,7 @@ final class InputPort extends PacketSlot implements Input
         {
             ((Payload)v).release();
         }
-        value = null;
+        forget(v);
         passed = false;
     }
 }

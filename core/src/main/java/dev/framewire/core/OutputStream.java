@@ -26,6 +26,14 @@ abstract class OutputStreamFields extends OutputStreamPad0
     /** Packets staged in the current call. */
     int staged;
     /**
+     * The first packet staged in the current call: here, beside the bound, not in the staging
+     * arrays, which hold the second on. A call (or a graph input's add) stages one packet in the
+     * common case; in three arrays that packet took three more lines to stage and to flush.
+     */
+    long firstTimestamp;
+    Object firstValue;
+    long firstWord;
+    /**
      * Packets delivered so far (to the consumers and observers): one opaque store per flush that
      * delivers any, by the producer only; read by {@link GraphStats} (opaque).
      */
@@ -80,6 +88,7 @@ final class OutputStream extends OutputStreamPad1 implements Output
     PacketObserver[] observers = new PacketObserver[0];
     private final PacketSlot observed;
 
+    /** The packets staged after the first ({@link #firstValue}): the second at index 0. */
     private long[] stagedTimestamps = new long[8];
     private Object[] stagedValues = new Object[8];
     private long[] stagedWords = new long[8];
@@ -186,14 +195,21 @@ final class OutputStream extends OutputStreamPad1 implements Output
             }
             throw new TimestampException(error);
         }
-        if (staged == stagedTimestamps.length)
+        final int n = staged;
+        if (n == 0)
         {
-            grow();
+            firstTimestamp = timestamp;
+            if (firstValue != value)
+            {
+                firstValue = value; // only when it differs: see PacketSlot.set
+            }
+            firstWord = word;
         }
-        stagedTimestamps[staged] = timestamp;
-        stagedValues[staged] = value;
-        stagedWords[staged] = word;
-        staged++;
+        else
+        {
+            stageMore(n - 1, timestamp, value, word);
+        }
+        staged = n + 1;
         lastTimestamp = timestamp;
         bound = Timestamp.nextAllowedInStream(timestamp);
     }
@@ -250,6 +266,27 @@ final class OutputStream extends OutputStreamPad1 implements Output
             " (previous packet " + Timestamp.toString(lastTimestamp) + ")");
     }
 
+    /** The first staged packet, {@code value}, has gone out: an object or payload is let go, a marker stays (see PacketSlot.clear). */
+    private void forgetFirst(final Object value)
+    {
+        if (value != InputQueue.LONG && value != InputQueue.DOUBLE)
+        {
+            firstValue = null;
+        }
+    }
+
+    /** A packet after the call's first: into the staging arrays at {@code i}, grown when full. */
+    private void stageMore(final int i, final long timestamp, final Object value, final long word)
+    {
+        if (i == stagedTimestamps.length)
+        {
+            grow();
+        }
+        stagedTimestamps[i] = timestamp;
+        stagedValues[i] = value;
+        stagedWords[i] = word;
+    }
+
     private void grow()
     {
         final int size = stagedTimestamps.length * 2;
@@ -297,10 +334,23 @@ final class OutputStream extends OutputStreamPad1 implements Output
         int failedAt = count;
         for (int i = 0; i < count; i++)
         {
-            final long timestamp = stagedTimestamps[i];
-            final Object value = stagedValues[i];
-            final long word = stagedWords[i];
-            stagedValues[i] = null;
+            final long timestamp;
+            final Object value;
+            final long word;
+            if (i == 0)
+            {
+                timestamp = firstTimestamp;
+                value = firstValue;
+                word = firstWord;
+                forgetFirst(value);
+            }
+            else
+            {
+                timestamp = stagedTimestamps[i - 1];
+                value = stagedValues[i - 1];
+                word = stagedWords[i - 1];
+                stagedValues[i - 1] = null;
+            }
             if (failure == null)
             {
                 try
@@ -470,8 +520,17 @@ final class OutputStream extends OutputStreamPad1 implements Output
     {
         for (int i = 0; i < staged; i++)
         {
-            final Object value = stagedValues[i];
-            stagedValues[i] = null;
+            final Object value;
+            if (i == 0)
+            {
+                value = firstValue;
+                forgetFirst(value);
+            }
+            else
+            {
+                value = stagedValues[i - 1];
+                stagedValues[i - 1] = null;
+            }
             if (value instanceof Payload)
             {
                 ((Payload)value).release();

@@ -13,8 +13,14 @@ abstract class PacketSlotPad0
 abstract class PacketSlotFields extends PacketSlotPad0
 {
     long timestamp = Timestamp.UNSET;
+    /**
+     * The packet's value while {@link #held}; after it, a marker ({@link InputQueue#LONG},
+     * {@link InputQueue#DOUBLE}) may stay, never an object or payload (see {@link PacketSlot#clear()}).
+     */
     Object value;
     long word;
+    /** Whether the slot holds a packet: what {@link PacketSlot#isEmpty()} answers, not {@code value == null}. */
+    boolean held;
     /** {@link InputPort}'s: whether the lent payload's reference was passed on to an output this call. */
     boolean passed;
 }
@@ -47,17 +53,48 @@ class PacketSlot extends PacketSlotPad1 implements Packet
         this.streamName = streamName;
     }
 
+    /**
+     * Holds the packet ({@code value} null: none, the slot is empty). The value is stored only when
+     * it differs from the one there: a stream of {@code long} or {@code double} packets then stores
+     * no reference per packet. Under G1 a reference store costs the card-marking barrier, which
+     * fences once the holder has been promoted: 40-50 ns more per hop on the B1 graph in a run
+     * after a GC ({@code HopPathBenchmark} with {@code -gc true}, docs/BENCHMARKS.md).
+     */
     final void set(final long timestamp, final Object value, final long word)
     {
         this.timestamp = timestamp;
-        this.value = value;
+        if (this.value != value)
+        {
+            this.value = value;
+        }
         this.word = word;
+        this.held = value != null;
     }
 
+    /**
+     * Empties the slot. An object or payload is let go (the slot must not keep it reachable);
+     * a marker stays, so that the next packet of its kind stores no reference (see {@link #set}).
+     */
     final void clear()
     {
-        value = null;
+        forget(value);
         word = 0;
+    }
+
+    /** Empties the slot, whose value is {@code v}: see {@link #clear()}. */
+    final void forget(final Object v)
+    {
+        if (v != InputQueue.LONG && v != InputQueue.DOUBLE)
+        {
+            value = null;
+        }
+        held = false;
+    }
+
+    /** Whether the slot holds no packet. */
+    public boolean isEmpty()
+    {
+        return !held;
     }
 
     String owner()
@@ -119,13 +156,13 @@ class PacketSlot extends PacketSlotPad1 implements Packet
     @Override
     public final boolean isLong()
     {
-        return value == InputQueue.LONG;
+        return held && value == InputQueue.LONG;
     }
 
     @Override
     public final boolean isDouble()
     {
-        return value == InputQueue.DOUBLE;
+        return held && value == InputQueue.DOUBLE;
     }
 
     @Override
@@ -153,7 +190,7 @@ class PacketSlot extends PacketSlotPad1 implements Packet
     private Object present()
     {
         final Object v = value;
-        if (v == null)
+        if (!held)
         {
             throw new IllegalStateException(owner() + " has no packet at timestamp " + Timestamp.toString(timestamp));
         }
@@ -176,6 +213,6 @@ class PacketSlot extends PacketSlotPad1 implements Packet
     @Override
     public String toString()
     {
-        return owner() + " @" + Timestamp.toString(timestamp) + " = " + (value == null ? "empty" : typeName(value));
+        return owner() + " @" + Timestamp.toString(timestamp) + " = " + (!held ? "empty" : typeName(value));
     }
 }

@@ -138,7 +138,7 @@ final class Subgraph
                 continue;
             }
             final Worker worker = node.worker;
-            final Node current = worker.current;
+            final Node current = worker.current();
             sb.append("\n  node '").append(node.name).append("' ");
             if (current == node)
             {

@@ -31,8 +31,16 @@ abstract class WorkerFields extends WorkerPad0
     int backingOff;
     /** Whether the last duty cycle did work; worker only. */
     boolean busy;
-    /** The node in a call right now, for reports. */
-    volatile Node current;
+    /** The polled queues that {@link Worker#pollInputs()} found changed in this duty cycle; worker only. */
+    int inputsSeen;
+    /**
+     * The node of the call in progress ({@link #calling}) or of the last one, for reports: stored
+     * only when it changes, so that a worker running one node again and again stores no reference
+     * per run (see {@link PacketSlot#set}).
+     */
+    volatile Node called;
+    /** Whether the worker is in a node's step now; {@link Worker#current()} reads it first. */
+    volatile boolean calling;
     /** When {@link #current} is in a {@code max_in_flight} call: that call, for reports. */
     volatile Lane currentLane;
 }
@@ -127,7 +135,8 @@ final class Worker extends WorkerPad1 implements Agent
     private long seenRuns = -1;
     private Object seenCall;
     private long seenAtNanos;
-    private static final java.lang.invoke.VarHandle CURRENT;
+    private static final java.lang.invoke.VarHandle CALLED;
+    private static final java.lang.invoke.VarHandle CALLING;
     private static final java.lang.invoke.VarHandle RUNS;
     private static final java.lang.invoke.VarHandle CURRENT_LANE;
 
@@ -136,7 +145,8 @@ final class Worker extends WorkerPad1 implements Agent
         try
         {
             final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
-            CURRENT = lookup.findVarHandle(WorkerFields.class, "current", Node.class);
+            CALLED = lookup.findVarHandle(WorkerFields.class, "called", Node.class);
+            CALLING = lookup.findVarHandle(WorkerFields.class, "calling", boolean.class);
             RUNS = lookup.findVarHandle(WorkerFields.class, "runs", long.class);
             CURRENT_LANE = lookup.findVarHandle(WorkerFields.class, "currentLane", Lane.class);
         }
@@ -293,12 +303,17 @@ final class Worker extends WorkerPad1 implements Agent
         {
             lifecycle = RUNNING;
         }
-        int work = commanded + pollInputs() + inbox.drain(toHeap, 256);
+        int work = commanded + inbox.drain(toHeap, 256);
         if (backingOff != 0)
         {
             work += wakeBackedOffSources();
         }
-        final Node node = heap.poll();
+        Node node = polled.length == 0 ? null : pollInputs();
+        if (node == null)
+        {
+            node = heap.poll();
+        }
+        work += inputsSeen;
         if (node == null)
         {
             scheduler.checkHeldSources();
@@ -342,21 +357,45 @@ final class Worker extends WorkerPad1 implements Agent
 
     /**
      * Schedules the consumers of the polled graph-input queues that changed since the last look
-     * (see {@link InputQueue#polled}).
+     * (see {@link InputQueue#polled}), and counts those queues in {@link #inputsSeen}. The
+     * commonest case skips the heap: when one consumer comes from IDLE and nothing else is queued,
+     * the heap would hand it straight back, so it is returned to run now (a heap add and poll, with
+     * the keys' computation and two reference stores, less per hop). In any other case they all go
+     * on the heap, whose order decides as before.
+     *
+     * @return the node to run now, or null when the heap holds the next node to run (if any).
      */
-    private int pollInputs()
+    private Node pollInputs()
     {
-        int work = 0;
+        Node direct = null;
+        int seen = 0;
         for (final InputQueue queue : polled)
         {
             if (queue.pollChanged())
             {
-                queue.consumer.scheduleFromOwnWorker();
-                queue.markSeen();
-                work++;
+                final Node consumer = queue.consumer;
+                if (consumer.claimFromOwner())
+                {
+                    if (direct == null && heap.isEmpty())
+                    {
+                        direct = consumer;
+                    }
+                    else
+                    {
+                        if (direct != null)
+                        {
+                            heap.add(direct);
+                            direct = null;
+                        }
+                        heap.add(consumer);
+                    }
+                }
+                queue.markSeen(); // after the claim: an idle check that finds the queue seen finds its node scheduled
+                seen++;
             }
         }
-        return work;
+        inputsSeen = seen;
+        return direct;
     }
 
     /** Before the run: a source node pinned to this worker. */
@@ -504,14 +543,14 @@ final class Worker extends WorkerPad1 implements Agent
         if (lane != null)
         {
             CURRENT_LANE.setOpaque(this, lane);
-            CURRENT.setOpaque(this, lane.node);
+            enterCall(lane.node);
             try
             {
                 lane.run(this);
             }
             finally
             {
-                CURRENT.setOpaque(this, (Node)null);
+                CALLING.setOpaque(this, false);
                 CURRENT_LANE.setOpaque(this, (Lane)null);
             }
             RUNS.setOpaque(this, runs + 1);
@@ -524,8 +563,11 @@ final class Worker extends WorkerPad1 implements Agent
     {
         assert Thread.currentThread() == thread : name + " ran on " + Thread.currentThread().getName();
         assert node.shared != null || node.worker == this : node + " is pinned to " + node.worker.name + ", not " + name;
-        node.runningOn = this;
-        CURRENT.setOpaque(this, node); // opaque: diagnostics, read by reports (benign race)
+        if (node.runningOn != this)
+        {
+            node.runningOn = this; // only when it changes: see PacketSlot.set
+        }
+        enterCall(node);
         try
         {
             node.run();
@@ -536,9 +578,29 @@ final class Worker extends WorkerPad1 implements Agent
         }
         finally
         {
-            CURRENT.setOpaque(this, (Node)null);
+            CALLING.setOpaque(this, false);
         }
         RUNS.setOpaque(this, runs + 1);
+    }
+
+    /**
+     * This thread, as a step of {@code node} begins: what reports see ({@link #current()}). Opaque
+     * stores, a plain move each on x86: diagnostics, read racily (benign). The node is stored only
+     * when it changes; the release orders it before the flag that says it is in a call.
+     */
+    private void enterCall(final Node node)
+    {
+        if (called != node)
+        {
+            CALLED.setOpaque(this, node);
+        }
+        CALLING.setRelease(this, true);
+    }
+
+    /** Any thread, for reports: the node in a step on this worker now, or null (racy: diagnostics). */
+    Node current()
+    {
+        return (boolean)CALLING.getAcquire(this) ? called : null;
     }
 
     /**
@@ -548,7 +610,7 @@ final class Worker extends WorkerPad1 implements Agent
      */
     long observedCallNanos(final long now)
     {
-        final Object call = currentLane != null ? currentLane : current;
+        final Object call = currentLane != null ? currentLane : current();
         final long r = runs;
         if (call == null)
         {

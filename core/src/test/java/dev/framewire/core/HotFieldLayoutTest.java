@@ -27,7 +27,7 @@ class HotFieldLayoutTest
     void aPortsPacketFieldsHaveLinesOfTheirOwn()
     {
         assertPadded(InputPort.class, "timestamp", "value", "word", "passed");
-        assertPadded(PacketSlot.class, "timestamp", "value", "word", "passed");
+        assertPadded(PacketSlot.class, "timestamp", "value", "word", "held", "passed");
     }
 
     @Test
@@ -41,7 +41,8 @@ class HotFieldLayoutTest
     @Test
     void anOutputsWrittenFieldsHaveLinesOfTheirOwn()
     {
-        assertPadded(OutputStream.class, "bound", "lastTimestamp", "publishedBound", "publishedLast", "staged", "delivered");
+        assertPadded(OutputStream.class, "bound", "lastTimestamp", "publishedBound", "publishedLast", "staged", "firstTimestamp",
+            "firstValue", "firstWord", "delivered");
     }
 
     @Test
@@ -55,7 +56,7 @@ class HotFieldLayoutTest
     @Test
     void aWorkersOwnFieldsAreAwayFromItsParkHandshake()
     {
-        final String[] hot = {"runs", "backingOff", "busy", "current", "currentLane"};
+        final String[] hot = {"runs", "backingOff", "busy", "inputsSeen", "called", "calling", "currentLane"};
         assertPadded(Worker.class, hot);
         assertApart(Worker.class, "parked", hot);
         assertApart(Worker.class, "thread", hot);
