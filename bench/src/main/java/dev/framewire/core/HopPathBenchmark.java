@@ -165,6 +165,21 @@ public class HopPathBenchmark
         return seen;
     }
 
+    /**
+     * One duty cycle of an idle worker, the loop B1's worker spins in between packets: a packet
+     * waits for half of it on average before the worker sees it. SPSC's row is one poll of its
+     * empty queue.
+     */
+    @Benchmark
+    public long idleCycle()
+    {
+        if (graph == null)
+        {
+            return queue.poll() == null ? 0 : 1;
+        }
+        return worker.doWork();
+    }
+
     private long spscHop()
     {
         return spscHop(++timestamp);

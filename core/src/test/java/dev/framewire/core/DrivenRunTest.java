@@ -59,4 +59,52 @@ class DrivenRunTest
             graph.close();
         }
     }
+
+    /**
+     * The worker's poll runs a polled node at once only when nothing else is queued: with a deeper
+     * node already on the heap, the heap's order (deeper first, MediaPipe's) still decides.
+     */
+    @Test
+    void aPolledNodeWaitsBehindADeeperQueuedNode() throws Exception
+    {
+        final Graph graph = new Graph(GraphConfig.builder()
+            .inputStream("in")
+            .node("first", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("mid"))
+            .node("second", n -> n.calculator("PassThroughCalculator").inputStream("mid").outputStream("out"))
+            .outputStream("out")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.BUSY_SPIN))
+            .build());
+        final List<String> calls = new ArrayList<>();
+        graph.observe("mid", packet -> calls.add("first@" + packet.timestamp()));
+        graph.observe("out", packet -> calls.add("second@" + packet.timestamp()));
+        try
+        {
+            final Worker worker = graph.startWithoutWorkerThreads().get(0);
+            worker.onStart();
+            while (worker.doWork() > 0)
+            {
+                // opens both nodes
+            }
+            final GraphInputHandle in = graph.input("in");
+            assertTrue(in.tryAddPacket(1, 1L));
+            worker.doWork(); // polls the input and runs "first", which queues "second" on the heap
+            assertEquals(List.of("first@1"), calls);
+            assertTrue(in.tryAddPacket(2, 2L));
+            worker.doWork(); // "first" is ready again, but "second" is queued and deeper
+            assertEquals(List.of("first@1", "second@1"), calls);
+            worker.doWork();
+            worker.doWork();
+            assertEquals(List.of("first@1", "second@1", "first@2", "second@2"), calls);
+            in.close();
+            for (int cycles = 0; cycles < 1000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
+            {
+                worker.doWork();
+            }
+            graph.waitUntilDone();
+        }
+        finally
+        {
+            graph.close();
+        }
+    }
 }
