@@ -45,8 +45,15 @@ import java.util.concurrent.TimeUnit;
  * duty cycle: framewire-bench has no module-info, so it compiles against core on the class path,
  * and the shaded benchmarks jar holds it beside core's classes.
  *
+ * <p>Run {@code hop} with JMH's {@code -gc true} as well: the collection before each iteration
+ * promotes the graph to the old generation, as a service's first collections do, and there G1's
+ * card-marking barrier fences each reference store on the path whose value lies in another region
+ * (see docs/ARCHITECTURE.md, "Rules the code keeps"). {@link #idleCycle()} is one duty cycle of
+ * an idle worker.
+ *
  * <pre>
  *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark -jvmArgsPrepend @.mvn/jvm.config
+ *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark.hop -gc true -jvmArgsPrepend @.mvn/jvm.config
  * </pre>
  */
 @State(Scope.Thread)

@@ -56,9 +56,10 @@ class PacketSlot extends PacketSlotPad1 implements Packet
     /**
      * Holds the packet ({@code value} null: none, the slot is empty). The value is stored only when
      * it differs from the one there: a stream of {@code long} or {@code double} packets then stores
-     * no reference per packet. Under G1 a reference store costs the card-marking barrier, which
-     * fences once the holder has been promoted: 40-50 ns more per hop on the B1 graph in a run
-     * after a GC ({@code HopPathBenchmark} with {@code -gc true}, docs/BENCHMARKS.md).
+     * no reference per packet. Under G1 a reference store runs the card-marking barrier, which
+     * fences once the holder has been promoted: the B1 graph's hop ran up to about 60 ns slower
+     * after a GC with its seven such stores ({@code HopPathBenchmark} with {@code -gc true},
+     * docs/BENCHMARKS.md, ninth session).
      */
     final void set(final long timestamp, final Object value, final long word)
     {

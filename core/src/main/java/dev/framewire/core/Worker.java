@@ -41,7 +41,7 @@ abstract class WorkerFields extends WorkerPad0
     volatile Node called;
     /** Whether the worker is in a node's step now; {@link Worker#current()} reads it first. */
     volatile boolean calling;
-    /** When {@link #current} is in a {@code max_in_flight} call: that call, for reports. */
+    /** When {@link #called} is in a {@code max_in_flight} call: that call, for reports. */
     volatile Lane currentLane;
 }
 
