@@ -26,7 +26,7 @@ class HotFieldLayoutTest
     @Test
     void aPortsPacketFieldsHaveLinesOfTheirOwn()
     {
-        assertPadded(InputPort.class, "timestamp", "value", "word", "passed");
+        assertPadded(InputPort.class, "timestamp", "value", "word", "held", "passed");
         assertPadded(PacketSlot.class, "timestamp", "value", "word", "held", "passed");
     }
 
