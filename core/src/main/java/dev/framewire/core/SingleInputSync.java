@@ -67,11 +67,22 @@ final class SingleInputSync extends StickySync
         return head;
     }
 
+    /**
+     * Takes the head packet, which is at {@code timestamp}: readiness found it there, and nothing
+     * pops this queue between a readiness check and the fill but the fill (memory shedding runs
+     * before the check, {@link Node#afterRun()}), so the queue is not looked at again as
+     * {@link SyncGroup#fillPort} would.
+     */
     @Override
     long fill(final long timestamp)
     {
         pending = Node.NOT_READY;
-        SyncGroup.fillPort(port, timestamp);
+        assert queue.peekTimestamp() == timestamp : queue + ": head " + Timestamp.toString(queue.peekTimestamp()) +
+            " is not the ready timestamp " + Timestamp.toString(timestamp);
+        if (port.take())
+        {
+            queue.wakeHeldBack();
+        }
         return timestamp;
     }
 
