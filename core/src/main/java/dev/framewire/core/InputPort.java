@@ -99,8 +99,7 @@ final class InputPort extends PacketSlot implements Input
         {
             ((Payload)v).ownerTag(target);
         }
-        forget(v);
-        word = 0;
+        clear();
         passed = false;
     }
 

@@ -376,19 +376,7 @@ final class Worker extends WorkerPad1 implements Agent
                 final Node consumer = queue.consumer;
                 if (consumer.claimFromOwner())
                 {
-                    if (direct == null && heap.isEmpty())
-                    {
-                        direct = consumer;
-                    }
-                    else
-                    {
-                        if (direct != null)
-                        {
-                            heap.add(direct);
-                            direct = null;
-                        }
-                        heap.add(consumer);
-                    }
+                    direct = runNowOrQueue(direct, consumer);
                 }
                 queue.markSeen(); // after the claim: an idle check that finds the queue seen finds its node scheduled
                 seen++;
@@ -396,6 +384,24 @@ final class Worker extends WorkerPad1 implements Agent
         }
         inputsSeen = seen;
         return direct;
+    }
+
+    /**
+     * {@link #pollInputs()}, for a consumer it took from IDLE: the node to run now (this one, when
+     * none was chosen yet and the heap is empty), or null with both on the heap.
+     */
+    private Node runNowOrQueue(final Node direct, final Node consumer)
+    {
+        if (direct == null && heap.isEmpty())
+        {
+            return consumer;
+        }
+        if (direct != null)
+        {
+            heap.add(direct);
+        }
+        heap.add(consumer);
+        return null;
     }
 
     /** Before the run: a source node pinned to this worker. */

@@ -46,12 +46,7 @@ class DrivenRunTest
                 assertEquals(ts * 10, seen.get(seen.size() - 1));
             }
             in.close();
-            for (int cycles = 0; cycles < 1000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
-            {
-                worker.doWork();
-            }
-            assertTrue(graph.awaitDone(0, TimeUnit.NANOSECONDS), graph::report);
-            graph.waitUntilDone();
+            driveToEnd(graph, worker);
             assertEquals(100, seen.size());
         }
         finally
@@ -96,15 +91,22 @@ class DrivenRunTest
             worker.doWork();
             assertEquals(List.of("first@1", "second@1", "first@2", "second@2"), calls);
             in.close();
-            for (int cycles = 0; cycles < 1000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
-            {
-                worker.doWork();
-            }
-            graph.waitUntilDone();
+            driveToEnd(graph, worker);
         }
         finally
         {
             graph.close();
         }
+    }
+
+    /** Runs duty cycles until the run ends (its inputs closed), then waits for it, throwing its failure. */
+    private static void driveToEnd(final Graph graph, final Worker worker) throws Exception
+    {
+        for (int cycles = 0; cycles < 1000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
+        {
+            worker.doWork();
+        }
+        assertTrue(graph.awaitDone(0, TimeUnit.NANOSECONDS), graph::report);
+        graph.waitUntilDone();
     }
 }
