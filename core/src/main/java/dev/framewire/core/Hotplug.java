@@ -724,6 +724,7 @@ final class Hotplug
             worker.submit(() ->
             {
                 node.releaseAfterRemoval();
+                worker.forgetNow(node);
                 if (node.isSource)
                 {
                     worker.removeSourceNow(node);

@@ -2,6 +2,10 @@ package dev.framewire.core;
 
 import dev.framewire.offheap.Payload;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * A worker's ready nodes in schedule order: a binary min-heap on (priority1, priority2, id) over
  * a fixed array. A node is queued at most once, so the array never needs to grow past the
@@ -9,12 +13,29 @@ import dev.framewire.offheap.Payload;
  * ({@link Node#priority1}, {@link Node#priority2}), computed here for the graph's
  * {@link ScheduleOrder} each time the node is queued ({@link #computeKeys}).
  *
+ * <p>The heap holds each node's slot ({@link Node#heapSlot}), an index into {@link #nodes}, not
+ * the node: an {@code int} store per add and per sift, where a reference store would cost G1's
+ * write barrier, a StoreLoad fence once the graph is in the old generation (see
+ * docs/ARCHITECTURE.md, "Rules the code keeps"). A node takes a slot the first time it is queued
+ * and keeps it while it is on the graph, so its one reference store is paid once, not per packet.
+ * A node a subgraph's removal took out ({@link #forget}) gives its slot back when it is not, or no
+ * longer, queued; should it be queued again after that (a wake-up already in the worker's inbox),
+ * it takes a slot anew and gives it back when it is polled. The slot table grows (on this thread,
+ * a copy) only if more nodes hold slots than it has room for.
+ *
  * <p>Threading: the owning worker only; computing a node's keys peeks its input queues as their
  * consumer and reads its output bounds, which the worker that runs the node owns.
  */
 final class NodeHeap
 {
-    private final Node[] heap;
+    /** The queued nodes' slots, in heap order. */
+    private final int[] heap;
+    /** A slot's node; null for a free slot. */
+    private Node[] nodes;
+    /** Slots given back, a stack; then slots never used, from {@link #nextSlot}. */
+    private int[] freeSlots;
+    private int freeCount;
+    private int nextSlot;
     private final ScheduleOrder order;
     private final Node[] candidates = new Node[TOP_K];
     private int size;
@@ -24,29 +45,51 @@ final class NodeHeap
 
     NodeHeap(final int capacity, final ScheduleOrder order)
     {
-        this.heap = new Node[Math.max(1, capacity)];
+        this.heap = new int[Math.max(1, capacity)];
+        this.nodes = new Node[Math.max(1, capacity)];
+        this.freeSlots = new int[nodes.length];
         this.order = order;
     }
 
     void add(final Node node)
     {
         computeKeys(node);
+        int slot = node.heapSlot;
+        if (slot < 0)
+        {
+            slot = takeSlot(node);
+        }
         int i = size++;
-        final Node[] heap = this.heap;
+        final int[] heap = this.heap;
+        final Node[] nodes = this.nodes;
         while (i > 0)
         {
             final int parent = (i - 1) >>> 1;
-            final Node p = heap[parent];
+            final int parentSlot = heap[parent];
+            final Node p = nodes[parentSlot];
             if (!before(node, p))
             {
                 break;
             }
-            heap[i] = p;
+            heap[i] = parentSlot;
             p.heapIndex = i;
             i = parent;
         }
-        heap[i] = node;
+        heap[i] = slot;
         node.heapIndex = i;
+    }
+
+    /**
+     * A subgraph's removal took the node out of the graph (its worker's detach): its slot is given
+     * back now, or when it is next polled if it is queued.
+     */
+    void forget(final Node node)
+    {
+        node.forgotten = true;
+        if (node.heapIndex < 0 && node.heapSlot >= 0)
+        {
+            giveBackSlot(node);
+        }
     }
 
     /**
@@ -91,35 +134,97 @@ final class NodeHeap
         {
             return null;
         }
-        final Node[] heap = this.heap;
-        final Node first = heap[0];
-        final Node last = heap[--size];
-        heap[size] = null;
+        final int[] heap = this.heap;
+        final Node[] nodes = this.nodes;
+        final Node first = nodes[heap[0]];
+        final int lastSlot = heap[--size];
         if (size > 0)
         {
+            final Node last = nodes[lastSlot];
             int i = 0;
             final int half = size >>> 1;
             while (i < half)
             {
                 int child = 2 * i + 1;
                 final int right = child + 1;
-                if (right < size && before(heap[right], heap[child]))
+                Node c = nodes[heap[child]];
+                if (right < size)
                 {
-                    child = right;
+                    final Node r = nodes[heap[right]];
+                    if (before(r, c))
+                    {
+                        child = right;
+                        c = r;
+                    }
                 }
-                if (!before(heap[child], last))
+                if (!before(c, last))
                 {
                     break;
                 }
                 heap[i] = heap[child];
-                heap[i].heapIndex = i;
+                c.heapIndex = i;
                 i = child;
             }
-            heap[i] = last;
+            heap[i] = lastSlot;
             last.heapIndex = i;
         }
         first.heapIndex = -1;
+        if (first.forgotten)
+        {
+            giveBackSlot(first);
+        }
         return first;
+    }
+
+    /** A slot for a node that has none: a given-back one, else the next never used; the table grows when full. */
+    private int takeSlot(final Node node)
+    {
+        final int slot;
+        if (freeCount > 0)
+        {
+            slot = freeSlots[--freeCount];
+        }
+        else
+        {
+            if (nextSlot == nodes.length)
+            {
+                // more nodes hold slots than the worker was sized for: a cold path, once per doubling
+                nodes = Arrays.copyOf(nodes, 2 * nodes.length);
+                freeSlots = Arrays.copyOf(freeSlots, nodes.length);
+            }
+            slot = nextSlot++;
+        }
+        nodes[slot] = node;
+        node.heapSlot = slot;
+        return slot;
+    }
+
+    private void giveBackSlot(final Node node)
+    {
+        final int slot = node.heapSlot;
+        nodes[slot] = null; // a removed node is not kept from the collector
+        freeSlots[freeCount++] = slot;
+        node.heapSlot = -1;
+    }
+
+    /** Nodes holding a slot: queued, or queued before and still on the graph. For tests. */
+    int slotsHeld()
+    {
+        return nextSlot - freeCount;
+    }
+
+    /** The nodes {@link #slotsHeld()} counts, in slot order. For tests. */
+    List<Node> heldNodes()
+    {
+        final List<Node> held = new ArrayList<>();
+        for (int slot = 0; slot < nextSlot; slot++)
+        {
+            if (nodes[slot] != null)
+            {
+                held.add(nodes[slot]);
+            }
+        }
+        return held;
     }
 
     boolean isEmpty()

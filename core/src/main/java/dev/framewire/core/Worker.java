@@ -411,6 +411,22 @@ final class Worker extends WorkerPad1 implements Agent
         sources[sources.length - 1] = source;
     }
 
+    /**
+     * This worker's thread: a removed subgraph's node pinned to this worker has been detached; its
+     * heap slot goes back (now, or when it leaves the heap).
+     */
+    void forgetNow(final Node node)
+    {
+        assert Thread.currentThread() == thread : name + " changed by " + Thread.currentThread().getName();
+        heap.forget(node);
+    }
+
+    /** The nodes holding a slot in this worker's heap; read once the worker has stopped. For tests. */
+    java.util.List<Node> heldNodes()
+    {
+        return heap.heldNodes();
+    }
+
     /** This worker's thread: a hot-plugged subgraph's source node pinned to this worker. */
     void addSourceNow(final Node source)
     {
