@@ -36,10 +36,6 @@ abstract class NodeHotFields extends ScheduleState
     long priority2;
     /** Where the node is in its worker's {@link NodeHeap}, -1 when not queued. */
     int heapIndex = -1;
-    /** The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none yet. */
-    int heapSlot = -1;
-    /** A subgraph's removal took the node out: its heap slot goes back when it leaves the heap. Worker only. */
-    boolean forgotten;
     /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */
     Worker runningOn;
 }
@@ -135,6 +131,14 @@ final class Node extends NodeHotPad implements CalculatorContext
     final boolean isSource;
     final int sourceLayer;
     int topoIndex;
+    /**
+     * The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none
+     * yet. Worker only; written when the node is first queued, not per packet, so not among the
+     * hot fields (which fill one line).
+     */
+    int heapSlot = -1;
+    /** A subgraph's removal took the node out: its heap slot goes back when it leaves the heap. Worker only. */
+    boolean forgotten;
     Worker worker;
     /** Queues whose fullness holds this node back: the backpressure it obeys. */
     InputQueue[] throttleQueues = new InputQueue[0];

@@ -51,6 +51,7 @@ class HotFieldLayoutTest
         final String[] hot = {"inputTimestamp", "drops", "calls", "callNanos", "shipmentBytes", "priority1", "priority2", "heapIndex", "runningOn"};
         assertPadded(Node.class, hot);
         assertApart(Node.class, "state", hot);
+        assertWithinALine(Node.class, hot);
     }
 
     @Test
@@ -81,6 +82,27 @@ class HotFieldLayoutTest
             assertTrue(end - (at + size(f)) >= LINE, type.getSimpleName() + "." + name + " ends at byte " +
                 (at + size(f)) + " of " + end + ", within a line of the object's end: " + layout(fields));
         }
+    }
+
+    /**
+     * The named fields take at most a line's bytes from the first to the end of the last, so a
+     * run touches no more lines of them than it must. A field added among them that is not
+     * written per packet (the heap slot, first put there) pushed them past it, and the hop took
+     * about 5 ns longer (docs/BENCHMARKS.md, tenth session).
+     */
+    private static void assertWithinALine(final Class<?> type, final String... names)
+    {
+        final List<Field> fields = instanceFields(type);
+        long first = Long.MAX_VALUE;
+        long end = 0;
+        for (final String name : names)
+        {
+            final Field f = field(fields, type, name);
+            first = Math.min(first, UnsafeApi.objectFieldOffset(f));
+            end = Math.max(end, UnsafeApi.objectFieldOffset(f) + size(f));
+        }
+        assertTrue(end - first <= LINE, type.getSimpleName() + "'s fields " + String.join(", ", names) + " span " +
+            (end - first) + " bytes, more than a line: " + layout(fields));
     }
 
     /** The named fields lie at least a line from {@code shared}: never on its line. */
