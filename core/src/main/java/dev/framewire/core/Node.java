@@ -34,8 +34,11 @@ abstract class NodeHotFields extends ScheduleState
     /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
     long priority1;
     long priority2;
-    /** Where the node is in its worker's {@link NodeHeap}, -1 when not queued. */
-    int heapIndex = -1;
+    /**
+     * The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none
+     * yet. Worker only; written when the node is first queued, not per packet.
+     */
+    int heapSlot = -1;
     /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */
     Worker runningOn;
 }
@@ -131,12 +134,6 @@ final class Node extends NodeHotPad implements CalculatorContext
     final boolean isSource;
     final int sourceLayer;
     int topoIndex;
-    /**
-     * The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none
-     * yet. Worker only; written when the node is first queued, not per packet, so not among the
-     * hot fields (which fill one line).
-     */
-    int heapSlot = -1;
     /** A subgraph's removal took the node out: its heap slot goes back when it leaves the heap. Worker only. */
     boolean forgotten;
     Worker worker;

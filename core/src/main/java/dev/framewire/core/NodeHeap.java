@@ -36,6 +36,8 @@ final class NodeHeap
     private int[] freeSlots;
     private int freeCount;
     private int nextSlot;
+    /** Forgotten nodes queued now: while there are none, a poll does not look at the flag. */
+    private int forgottenQueued;
     private final ScheduleOrder order;
     private final Node[] candidates = new Node[TOP_K];
     private int size;
@@ -58,6 +60,10 @@ final class NodeHeap
         if (slot < 0)
         {
             slot = takeSlot(node);
+            if (node.forgotten)
+            {
+                forgottenQueued++;
+            }
         }
         int i = size++;
         final int[] heap = this.heap;
@@ -72,11 +78,9 @@ final class NodeHeap
                 break;
             }
             heap[i] = parentSlot;
-            p.heapIndex = i;
             i = parent;
         }
         heap[i] = slot;
-        node.heapIndex = i;
     }
 
     /**
@@ -85,11 +89,25 @@ final class NodeHeap
      */
     void forget(final Node node)
     {
-        node.forgotten = true;
-        if (node.heapIndex < 0 && node.heapSlot >= 0)
+        if (node.forgotten)
         {
-            giveBackSlot(node);
+            return;
         }
+        node.forgotten = true;
+        final int slot = node.heapSlot;
+        if (slot < 0)
+        {
+            return;
+        }
+        for (int i = 0; i < size; i++)
+        {
+            if (heap[i] == slot)
+            {
+                forgottenQueued++; // queued: given back when polled
+                return;
+            }
+        }
+        giveBackSlot(node);
     }
 
     /**
@@ -162,15 +180,13 @@ final class NodeHeap
                     break;
                 }
                 heap[i] = heap[child];
-                c.heapIndex = i;
                 i = child;
             }
             heap[i] = lastSlot;
-            last.heapIndex = i;
         }
-        first.heapIndex = -1;
-        if (first.forgotten)
+        if (forgottenQueued > 0 && first.forgotten)
         {
+            forgottenQueued--;
             giveBackSlot(first);
         }
         return first;

@@ -48,7 +48,7 @@ class HotFieldLayoutTest
     @Test
     void aNodesWorkerFieldsAreAwayFromItsStateAndItsNeighbours()
     {
-        final String[] hot = {"inputTimestamp", "drops", "calls", "callNanos", "shipmentBytes", "priority1", "priority2", "heapIndex", "runningOn"};
+        final String[] hot = {"inputTimestamp", "drops", "calls", "callNanos", "shipmentBytes", "priority1", "priority2", "heapSlot", "runningOn"};
         assertPadded(Node.class, hot);
         assertApart(Node.class, "state", hot);
         assertWithinALine(Node.class, hot);
