@@ -49,11 +49,14 @@ import java.util.concurrent.TimeUnit;
  * promotes the graph to the old generation, as a service's first collections do, and there G1's
  * card-marking barrier fences each reference store on the path whose value lies in another region
  * (see docs/ARCHITECTURE.md, "Rules the code keeps"). {@link #idleCycle()} is one duty cycle of
- * an idle worker.
+ * an idle worker. With {@code -p stages=4} the graph is B2's 4-stage chain on one worker, and a
+ * hop is a packet's way through all four: three of its nodes go through the worker's heap.
  *
  * <pre>
  *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark -jvmArgsPrepend @.mvn/jvm.config
  *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark.hop -gc true -jvmArgsPrepend @.mvn/jvm.config
+ *   java @.mvn/jvm.config -jar bench/target/benchmarks.jar HopPathBenchmark.hop -p contender=FRAMEWIRE -p stages=4 -gc true \
+ *       -jvmArgsPrepend @.mvn/jvm.config
  * </pre>
  */
 @State(Scope.Thread)
@@ -67,6 +70,14 @@ public class HopPathBenchmark
     /** SPSC: the floor; FRAMEWIRE: the B1 hop's graph; ASYNC_JOURNAL: the same with an ASYNC journal. */
     @Param({"SPSC", "FRAMEWIRE", "ASYNC_JOURNAL"})
     public String contender;
+
+    /**
+     * Nodes in the chain, all on the one worker: 1 is B1's hop; 4 is B2's chain, where the first
+     * node is polled and the other three are queued on the worker's heap by the node before
+     * (SPSC's row ignores it).
+     */
+    @Param({"1"})
+    public int stages;
 
     private Graph graph;
     private GraphInputHandle in;
@@ -92,10 +103,20 @@ public class HopPathBenchmark
         {
             return;
         }
-        final GraphConfig.Builder builder = GraphConfig.builder()
-            .inputStream("in")
-            .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
-            .outputStream("out")
+        if (stages < 1)
+        {
+            throw new IllegalArgumentException("stages " + stages + ": at least 1");
+        }
+        final GraphConfig.Builder builder = GraphConfig.builder().inputStream("in");
+        String upstream = "in";
+        for (int i = 0; i < stages; i++)
+        {
+            final String from = upstream;
+            final String to = i == stages - 1 ? "out" : "s" + i;
+            builder.node(i == 0 ? "hop" : "hop" + i, n -> n.calculator("PassThroughCalculator").inputStream(from).outputStream(to));
+            upstream = to;
+        }
+        builder.outputStream("out")
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.BUSY_SPIN))
             .maxQueueSize(1024)
             .queueHardCap(4096);

@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * 0 keeps an idle worker's spinning out of its CPU time), {@code journal} ({@code SYNC} or
  * {@code ASYNC}: a journal in a temporary directory, deleted at the end; the ASYNC journal agent's
  * CPU per packet is printed apart from the workers'), {@code clockReads} ({@code HAND_OVER}, the default, or
- * {@code EVERY_CALL}: which journaled calls read the clock).
+ * {@code EVERY_CALL}: which journaled calls read the clock), {@code gc} ({@code true}: a
+ * {@code System.gc()} before each round, so that the graph runs from the old generation, as a
+ * service's does after its first collections and as JMH's {@code -gc true} makes it).
  */
 public final class ChainCpuPerPacket
 {
@@ -82,8 +84,13 @@ public final class ChainCpuPerPacket
         final dev.framewire.core.GraphInputHandle in = graph.input("in");
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long timestamp = 0;
+        final boolean collect = Boolean.getBoolean("gc");
         for (int r = 0; r < rounds; r++)
         {
+            if (collect)
+            {
+                System.gc();
+            }
             final long[] workers = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("framewire-") && !t.getName().contains("guard") &&
                     !t.getName().equals("framewire-journal"))
