@@ -36,7 +36,7 @@ abstract class NodeHotFields extends ScheduleState
     long priority2;
     /**
      * The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none
-     * yet. Worker only; written when the node is first queued, not per packet.
+     * yet. Worker only: read at every queueing, written only when the node first takes a slot.
      */
     int heapSlot = -1;
     /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */

@@ -12,6 +12,7 @@ import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.MpscLinkedQueue;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 
@@ -422,7 +423,7 @@ final class Worker extends WorkerPad1 implements Agent
     }
 
     /** The nodes holding a slot in this worker's heap; read once the worker has stopped. For tests. */
-    java.util.List<Node> heldNodes()
+    List<Node> heldNodes()
     {
         return heap.heldNodes();
     }

@@ -86,8 +86,8 @@ class HotFieldLayoutTest
 
     /**
      * The named fields take at most a line's bytes from the first to the end of the last, so a
-     * run touches no more lines of them than it must. A field added among them that is not
-     * written per packet (the heap slot, first put there) pushed them past it, and the hop took
+     * run touches no more lines of them than it must. The heap's slot and a flag, first added
+     * beside the heap index the slot later replaced, pushed the node's past it, and the hop took
      * about 5 ns longer (docs/BENCHMARKS.md, tenth session).
      */
     private static void assertWithinALine(final Class<?> type, final String... names)
