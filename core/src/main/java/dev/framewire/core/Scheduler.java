@@ -302,6 +302,27 @@ final class Scheduler
         return spinsYield;
     }
 
+    /**
+     * Any thread, for reports: the node with this id, or null when there is none now (a removed
+     * subgraph's node). The graph's own nodes sit at their id; a hot-plugged one is looked for.
+     */
+    Node nodeById(final int id)
+    {
+        final Node[] nodes = this.nodes;
+        if (id >= 0 && id < nodes.length && nodes[id].id == id)
+        {
+            return nodes[id];
+        }
+        for (final Node node : nodes)
+        {
+            if (node.id == id)
+            {
+                return node;
+            }
+        }
+        return null;
+    }
+
     /** Any thread: the run's journal, or null. */
     JournalSink journal()
     {

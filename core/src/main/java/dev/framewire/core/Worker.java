@@ -35,14 +35,16 @@ abstract class WorkerFields extends WorkerPad0
     /** The polled queues that {@link Worker#pollInputs()} found changed in this duty cycle; worker only. */
     int inputsSeen;
     /**
-     * The node of the call in progress ({@link #calling}) or of the last one, for reports: stored
-     * only when it changes, so that a worker running one node again and again stores no reference
-     * per run (see {@link PacketSlot#set}).
+     * The id of the node of the call in progress ({@link #calling}) or of the last one, for
+     * reports, which look the node up ({@link Worker#current()}); -1 before the first. An
+     * {@code int}, not the node: a worker running several nodes in turn would otherwise store a
+     * reference per run, and under G1 each costs the write barrier's fence once the graph is in
+     * the old generation (docs/ARCHITECTURE.md, "Rules the code keeps"). Stored only when it changes.
      */
-    volatile Node called;
+    volatile int calledId = -1;
     /** Whether the worker is in a node's step now; {@link Worker#current()} reads it first. */
     volatile boolean calling;
-    /** When {@link #called} is in a {@code max_in_flight} call: that call, for reports. */
+    /** When {@link #calledId} is in a {@code max_in_flight} call: that call, for reports. */
     volatile Lane currentLane;
 }
 
@@ -146,7 +148,7 @@ final class Worker extends WorkerPad1 implements Agent
         try
         {
             final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
-            CALLED = lookup.findVarHandle(WorkerFields.class, "called", Node.class);
+            CALLED = lookup.findVarHandle(WorkerFields.class, "calledId", int.class);
             CALLING = lookup.findVarHandle(WorkerFields.class, "calling", boolean.class);
             RUNS = lookup.findVarHandle(WorkerFields.class, "runs", long.class);
             CURRENT_LANE = lookup.findVarHandle(WorkerFields.class, "currentLane", Lane.class);
@@ -613,9 +615,10 @@ final class Worker extends WorkerPad1 implements Agent
      */
     private void enterCall(final Node node)
     {
-        if (called != node)
+        final int id = node.id;
+        if (calledId != id)
         {
-            CALLED.setOpaque(this, node);
+            CALLED.setOpaque(this, id);
         }
         CALLING.setRelease(this, true);
     }
@@ -623,7 +626,7 @@ final class Worker extends WorkerPad1 implements Agent
     /** Any thread, for reports: the node in a step on this worker now, or null (racy: diagnostics). */
     Node current()
     {
-        return (boolean)CALLING.getAcquire(this) ? called : null;
+        return (boolean)CALLING.getAcquire(this) ? scheduler.nodeById(calledId) : null;
     }
 
     /**

@@ -57,7 +57,7 @@ class HotFieldLayoutTest
     @Test
     void aWorkersOwnFieldsAreAwayFromItsParkHandshake()
     {
-        final String[] hot = {"runs", "backingOff", "busy", "inputsSeen", "called", "calling", "currentLane"};
+        final String[] hot = {"runs", "backingOff", "busy", "inputsSeen", "calledId", "calling", "currentLane"};
         assertPadded(Worker.class, hot);
         assertApart(Worker.class, "parked", hot);
         assertApart(Worker.class, "thread", hot);
