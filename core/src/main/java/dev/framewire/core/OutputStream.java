@@ -269,7 +269,7 @@ final class OutputStream extends OutputStreamPad1 implements Output
     /** The first staged packet, {@code value}, has gone out: an object or payload is let go, a marker stays (see PacketSlot.clear). */
     private void forgetFirst(final Object value)
     {
-        if (value != InputQueue.LONG && value != InputQueue.DOUBLE)
+        if (!(value instanceof OneToOnePacketRing.Marker))
         {
             firstValue = null;
         }

@@ -85,7 +85,7 @@ class PacketSlot extends PacketSlotPad1 implements Packet
     /** Empties the slot, whose value is {@code v}: see {@link #clear()}. */
     final void forget(final Object v)
     {
-        if (v != InputQueue.LONG && v != InputQueue.DOUBLE)
+        if (!(v instanceof OneToOnePacketRing.Marker))
         {
             value = null;
         }

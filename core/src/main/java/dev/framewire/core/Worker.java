@@ -610,8 +610,8 @@ final class Worker extends WorkerPad1 implements Agent
 
     /**
      * This thread, as a step of {@code node} begins: what reports see ({@link #current()}). Opaque
-     * stores, a plain move each on x86: diagnostics, read racily (benign). The node is stored only
-     * when it changes; the release orders it before the flag that says it is in a call.
+     * stores, a plain move each on x86: diagnostics, read racily (benign). The node's id is stored
+     * only when it changes; the release orders it before the flag that says it is in a call.
      */
     private void enterCall(final Node node)
     {
