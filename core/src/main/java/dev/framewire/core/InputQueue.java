@@ -352,6 +352,17 @@ final class InputQueue extends InputQueuePad3
         return ring.consumerPosition();
     }
 
+    /**
+     * Consumer, after taking the packet before {@code next}: a position below which every packet is
+     * published by now (acquire). {@code next} when the packet at {@code next} is not; else the
+     * producer's tail, read only then: a consumer that keeps up does not take the line its producer
+     * writes per packet.
+     */
+    long publishedBelow(final long next)
+    {
+        return ring.publishedAt(next) ? Math.max(next + 1, ring.lvTail()) : next;
+    }
+
     /** Consumer: the timestamp of the packet at {@link #headPosition()}. */
     long timestampAt(final long position)
     {

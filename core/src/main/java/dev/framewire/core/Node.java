@@ -194,6 +194,14 @@ final class Node extends NodeHotPad implements CalculatorContext
      * subgraph added at run time.
      */
     boolean inputsFromItsWorker;
+    /**
+     * Whether this node's one input is handed over by another thread (a graph input, or a node on
+     * another worker) and the node runs on its own worker only: a journaled call of an input set
+     * may then begin at the worker's last clock reading when its packet was published before that
+     * reading ({@link SingleInputSync#publishedBeforeLastReading}). Set before the run starts; false
+     * for a node of a subgraph added at run time.
+     */
+    boolean oneInputHandedOver;
 
     Node(
         final NodeRunState runState,
@@ -302,6 +310,16 @@ final class Node extends NodeHotPad implements CalculatorContext
      * {@code max_in_flight}) and every input is fed by a node pinned to the same worker; a graph
      * input's packets come from its adder's thread, even when the worker polls them.
      */
+    /**
+     * Before the run starts, after {@link #inputsAllFromItsWorker()}: whether the node takes one
+     * input that another thread hands over, on its own worker only (see {@link #oneInputHandedOver}).
+     */
+    boolean oneInputFromAnotherThread()
+    {
+        return !inputsFromItsWorker && !isSource && shared == null && lanes == null && worker != null &&
+            inputs.length == 1;
+    }
+
     boolean inputsAllFromItsWorker()
     {
         if (isSource || shared != null || worker == null || inputs.length == 0)
@@ -688,7 +706,11 @@ final class Node extends NodeHotPad implements CalculatorContext
     {
         final long timestamp = sync.fill(ready);
         INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        journalBegin();
+        final JournalSink journal = runState.journal();
+        if (journal != null)
+        {
+            journalBeginInputSet(journal);
+        }
         CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
@@ -1277,6 +1299,24 @@ final class Node extends NodeHotPad implements CalculatorContext
             {
                 journal.processBegin(runningOn.id, id, inputTimestamp);
             }
+        }
+    }
+
+    /**
+     * {@link #journalBegin()} for an input set just filled: a call whose one input was handed over
+     * also begins at the worker's last reading if its packet was published before that reading.
+     */
+    private void journalBeginInputSet(final JournalSink journal)
+    {
+        final SingleInputSync solo = this.solo;
+        if (inputsFromItsWorker ||
+            oneInputHandedOver && solo != null && journal.reusesReadings() && solo.publishedBeforeLastReading())
+        {
+            journal.processBeginSameWorker(runningOn.id, id, inputTimestamp);
+        }
+        else
+        {
+            journal.processBegin(runningOn.id, id, inputTimestamp);
         }
     }
 

@@ -226,6 +226,7 @@ final class Scheduler
                 node.makeLocal();
             }
             node.inputsFromItsWorker = node.inputsAllFromItsWorker();
+            node.oneInputHandedOver = node.oneInputFromAnotherThread();
         }
     }
 

@@ -25,6 +25,11 @@ final class SingleInputSync extends StickySync
 {
     private final InputPort port;
     private final InputQueue queue;
+    /**
+     * The queue's position below which every packet was published before this node's last call
+     * that read the journal's clock ({@link #publishedBeforeLastReading}); 0 before the first.
+     */
+    private long publishedAtReading;
 
     SingleInputSync(final InputPort port)
     {
@@ -84,6 +89,25 @@ final class SingleInputSync extends StickySync
             queue.wakeHeldBack();
         }
         return timestamp;
+    }
+
+    /**
+     * Worker, after {@link #fill}, for the journal's clock reads at hand-overs: whether the packet
+     * just taken was published before this node's last call that read the clock began. If so, the
+     * call may begin at its worker's last reading, which is no earlier, and still after the record
+     * of the packet's arrival (written before the packet is published). If not, the caller's call
+     * reads the clock, and this first notes how far the queue is published now: the packets it
+     * takes up to there share that reading.
+     */
+    boolean publishedBeforeLastReading()
+    {
+        final long next = queue.headPosition(); // the taken packet's position, plus one
+        if (next <= publishedAtReading)
+        {
+            return true;
+        }
+        publishedAtReading = queue.publishedBelow(next);
+        return false;
     }
 
     /**

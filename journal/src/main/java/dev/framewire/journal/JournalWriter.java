@@ -897,6 +897,13 @@ public final class JournalWriter extends JournalSink
         own.callOpen = true;
     }
 
+    /** ASYNC under {@link JournalConfig.ClockReads#HAND_OVER}: a worker's call may begin at its last reading. */
+    @Override
+    public boolean reusesReadings()
+    {
+        return ring != null && readsAtHandOver;
+    }
+
     /**
      * A node's call returned or threw.
      *

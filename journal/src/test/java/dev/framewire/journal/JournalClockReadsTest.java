@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -207,6 +208,85 @@ class JournalClockReadsTest
         // a's call reads the clock, then b's follows it with no read in between, except where the
         // worker idled between the two or let 64 staged calls go
         assertTrue(bAtAsReading > packets / 2, "b began at a's reading for " + bAtAsReading + " of " + packets);
+    }
+
+    /**
+     * A graph input feeds {@code a}, whose worker is paused while the packets are added. Once it
+     * resumes, the call that takes the first packet reads the clock and finds the packets queued
+     * behind it published: the calls that take them begin at that reading (or at a later one, as
+     * staged calls go), not at one each, and never before their packet was added. Under
+     * EVERY_CALL each of those calls reads the clock.
+     */
+    @Test
+    void callsTakingPacketsQueuedBeforeTheirWorkersReadingShareIt() throws Exception
+    {
+        final int packets = 200;
+        final long[] handOver = beginsOfQueuedCalls(JournalConfig.ClockReads.HAND_OVER, packets);
+        final long[] everyCall = beginsOfQueuedCalls(JournalConfig.ClockReads.EVERY_CALL, packets);
+        final long readingsHandOver = Arrays.stream(handOver).distinct().count();
+        final long readingsEveryCall = Arrays.stream(everyCall).distinct().count();
+        // the first call's reading, then one each time 64 staged calls went (a's and b's: every 32
+        // packets), and a few more should the worker have begun before the pause held it
+        assertTrue(readingsHandOver <= packets / 8, () -> "a's " + packets + " calls began at " +
+            readingsHandOver + " readings, the first 16: " + Arrays.toString(Arrays.copyOf(handOver, 16)));
+        assertTrue(readingsEveryCall > packets / 2, () -> "under EVERY_CALL a's " + packets + " calls began at " +
+            readingsEveryCall + " readings");
+    }
+
+    /**
+     * A graph input feeds {@code a}, {@code a} feeds {@code b} on the same worker; the packets are
+     * added while the worker is paused. Returns {@code a}'s begin nanos by timestamp, having checked
+     * that none began before its packet was added.
+     */
+    private long[] beginsOfQueuedCalls(final JournalConfig.ClockReads clockReads, final int packets) throws Exception
+    {
+        final Path journal = dir.resolve(clockReads.name());
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .maxQueueSize(packets)
+            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("ab"))
+            .node("b", n -> n.calculator("PassThroughCalculator").inputStream("ab").outputStream("out"))
+            .outputStream("out")
+            .journal(new JournalConfig().directory(journal).mode(JournalConfig.Mode.ASYNC).clockReads(clockReads))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.pause();
+            for (long ts = 0; ts < packets; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.resume();
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        final JournalReader reader = JournalReader.read(JournalReader.latestRun(journal));
+        assertEquals(0, reader.lostRecords());
+        final long[] begins = new long[packets];
+        final long[] added = new long[packets];
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.timestamp() < 0 || r.timestamp() >= packets)
+            {
+                continue;
+            }
+            if (r.kind() == PROCESS_BEGIN && "a".equals(r.nodeName()))
+            {
+                begins[(int)r.timestamp()] = r.nanos();
+            }
+            else if (r.kind() == GRAPH_INPUT)
+            {
+                added[(int)r.timestamp()] = r.nanos();
+            }
+        }
+        for (int t = 0; t < packets; t++)
+        {
+            final int ts = t;
+            assertTrue(added[t] > 0 && begins[t] >= added[t], () -> clockReads + ", at " + ts + ": the packet was added at " +
+                added[ts] + ", a began at " + begins[ts]);
+        }
+        return begins;
     }
 
     /** Runs {@code calls} on a thread of its own (the owner of worker 0's ring), and returns its calls' begins. */

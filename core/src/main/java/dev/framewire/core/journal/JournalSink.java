@@ -126,9 +126,13 @@ public abstract class JournalSink implements AutoCloseable
     public abstract void processBegin(int workerId, int nodeId, long inputTimestamp);
 
     /**
-     * A node's call begins, one whose every input packet was emitted on this same worker: the node
-     * and each node feeding it are pinned to the worker, and no graph input feeds it. No other
-     * thread handed it anything, so a sink may stamp it with the worker's last clock reading
+     * A node's call begins, one that no other thread handed a packet since the worker's last
+     * reading of the clock: either every input packet was emitted on this same worker (the node
+     * and each node feeding it are pinned to the worker, and no graph input feeds it), or the node's
+     * one input was handed over (by a graph input's adder or another worker) and its packet was
+     * published before the node's last {@link #processBegin} on this worker began, after the
+     * record of its arrival ({@link #graphInput}, {@link #emit}). So a sink may stamp it with the
+     * worker's last clock reading, if that is no earlier than the worker's last {@link #processBegin},
      * without breaking causal order across threads ({@code JournalConfig.ClockReads}). Never a
      * source's call or a {@code max_in_flight} node's. By default, {@link #processBegin}.
      *
@@ -139,6 +143,18 @@ public abstract class JournalSink implements AutoCloseable
     public void processBeginSameWorker(final int workerId, final int nodeId, final long inputTimestamp)
     {
         processBegin(workerId, nodeId, inputTimestamp);
+    }
+
+    /**
+     * Whether {@link #processBeginSameWorker} stamps a call with its worker's last clock reading
+     * rather than read the clock: only then does the engine look, per call, for a handed-over
+     * packet published before that reading. Fixed for the run; false by default.
+     *
+     * @return whether the sink reuses its workers' readings.
+     */
+    public boolean reusesReadings()
+    {
+        return false;
     }
 
     /**
