@@ -11,6 +11,8 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -32,7 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * file is not in {@code nanos} order across workers.
  *
  * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a
- * {@link PacedIdleStrategy} (it parks between cycles that took little); it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
+ * {@link PacedIdleStrategy} (it parks between cycles that took little), put under Linux's
+ * {@code SCHED_BATCH} in {@link #onStart()} unless the journal says not ({@link BatchScheduling});
+ * it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
  * workers' rings are handed over once, by {@link #workerRings} (a volatile write the agent reads
  * each cycle).
  */
@@ -50,7 +54,11 @@ final class JournalAgent implements Agent, MessageHandler
     private static final int MAX_BATCHED =
         BATCH_CAPACITY - JournalDescriptor.BATCH_RECORDS_OFFSET - 4 - JournalDescriptor.CHECKSUM_LENGTH;
 
+    private static final Logger LOG = LoggerFactory.getLogger(JournalAgent.class);
+
     private final SingleChronicleQueue queue;
+    /** Whether {@link #onStart()} puts the agent's thread under SCHED_BATCH ({@link BatchScheduling}). */
+    private final boolean batchScheduling;
     private final ManyToOneRingBuffer ring;
     private final AtomicLong lost;
     private final JournalWriter writer;
@@ -94,8 +102,10 @@ final class JournalAgent implements Agent, MessageHandler
         final SingleChronicleQueue queue,
         final ManyToOneRingBuffer ring,
         final AtomicLong lost,
-        final JournalWriter writer)
+        final JournalWriter writer,
+        final boolean batchScheduling)
     {
+        this.batchScheduling = batchScheduling;
         this.queue = queue;
         this.ring = ring;
         this.ringBytes = ring.buffer().byteBuffer().duplicate();
@@ -106,6 +116,14 @@ final class JournalAgent implements Agent, MessageHandler
     @Override
     public void onStart()
     {
+        if (batchScheduling)
+        {
+            final String notApplied = BatchScheduling.applyToCurrentThread();
+            if (notApplied != null)
+            {
+                LOG.info("journal agent runs under the default scheduling policy: {}", notApplied);
+            }
+        }
         appender = queue.createAppender();
     }
 

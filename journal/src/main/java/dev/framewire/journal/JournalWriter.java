@@ -290,7 +290,7 @@ public final class JournalWriter extends JournalSink
                 ByteBuffer.allocateDirect(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH)));
             // park between cycles that took little, and up to agentMaxParkNanos when idle: the
             // machine's cores belong to the workers, and the rings absorb the latency of a parked agent
-            this.agent = new JournalAgent(queue, ring, lost, this);
+            this.agent = new JournalAgent(queue, ring, lost, this, config.agentBatchScheduling());
             this.agentRunner = new AgentRunner(new PacedIdleStrategy(ringCapacity, config.agentMaxParkNanos()),
                 this::onFailure, null, agent);
         }

@@ -104,6 +104,7 @@ public final class JournalConfig
     private ClockReads clockReads = ClockReads.HAND_OVER;
     private long blockSize;
     private long agentMaxParkNanos = 1_000_000L;
+    private boolean agentBatchScheduling = true;
 
     /**
      * The directory journals go in, one subdirectory per run ({@code run-<date>-<time>-<pid>}).
@@ -390,6 +391,33 @@ public final class JournalConfig
     public long agentMaxParkNanos()
     {
         return agentMaxParkNanos;
+    }
+
+    /**
+     * ASYNC, on Linux: whether the journal agent's thread runs under the {@code SCHED_BATCH}
+     * policy. Such a thread keeps its share of the CPU but does not preempt a running thread when
+     * it wakes: the agent, which wakes every 100 µs or so under load, then waits for a free core
+     * or the next scheduler tick instead of taking a worker's. Set through JNA (which OpenHFT
+     * affinity brings), at the agent's start; where that cannot be done (another OS, no JNA) the
+     * agent runs as any thread and the journal logs why once. On by default.
+     *
+     * @param batch false to leave the agent's thread under the default policy.
+     * @return this.
+     */
+    public JournalConfig agentBatchScheduling(final boolean batch)
+    {
+        this.agentBatchScheduling = batch;
+        return this;
+    }
+
+    /**
+     * ASYNC: whether the agent's thread runs under {@code SCHED_BATCH} (Linux).
+     *
+     * @return true by default.
+     */
+    public boolean agentBatchScheduling()
+    {
+        return agentBatchScheduling;
     }
 
     /**
