@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -55,6 +56,8 @@ final class JournalAgent implements Agent, MessageHandler
         BATCH_CAPACITY - JournalDescriptor.BATCH_RECORDS_OFFSET - 4 - JournalDescriptor.CHECKSUM_LENGTH;
 
     private static final Logger LOG = LoggerFactory.getLogger(JournalAgent.class);
+    /** Whether an agent has logged why it could not take SCHED_BATCH: once a JVM, not once a run. */
+    private static final AtomicBoolean POLICY_REPORTED = new AtomicBoolean();
 
     private final SingleChronicleQueue queue;
     /** Whether {@link #onStart()} puts the agent's thread under SCHED_BATCH ({@link BatchScheduling}). */
@@ -119,9 +122,9 @@ final class JournalAgent implements Agent, MessageHandler
         if (batchScheduling)
         {
             final String notApplied = BatchScheduling.applyToCurrentThread();
-            if (notApplied != null)
+            if (notApplied != null && !POLICY_REPORTED.getAndSet(true))
             {
-                LOG.info("journal agent runs under the default scheduling policy: {}", notApplied);
+                LOG.info("journal agents run under the default scheduling policy: {}", notApplied);
             }
         }
         appender = queue.createAppender();

@@ -399,7 +399,7 @@ public final class JournalConfig
      * it wakes: the agent, which wakes every 100 µs or so under load, then waits for a free core
      * or the next scheduler tick instead of taking a worker's. Set through JNA (which OpenHFT
      * affinity brings), at the agent's start; where that cannot be done (another OS, no JNA) the
-     * agent runs as any thread and the journal logs why once. On by default.
+     * agent runs as any thread and the journal logs why, once a JVM. On by default.
      *
      * @param batch false to leave the agent's thread under the default policy.
      * @return this.
