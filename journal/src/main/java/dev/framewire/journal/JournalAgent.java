@@ -60,8 +60,8 @@ final class JournalAgent implements Agent, MessageHandler
     private static final AtomicBoolean POLICY_REPORTED = new AtomicBoolean();
 
     private final SingleChronicleQueue queue;
-    /** Whether {@link #onStart()} puts the agent's thread under SCHED_BATCH ({@link BatchScheduling}). */
-    private final boolean batchScheduling;
+    /** The thread's scheduling policy, SCHED_BATCH while it keeps up; null: the default policy throughout. */
+    private final BatchScheduling scheduling;
     private final ManyToOneRingBuffer ring;
     private final AtomicLong lost;
     private final JournalWriter writer;
@@ -108,7 +108,7 @@ final class JournalAgent implements Agent, MessageHandler
         final JournalWriter writer,
         final boolean batchScheduling)
     {
-        this.batchScheduling = batchScheduling;
+        this.scheduling = batchScheduling ? new BatchScheduling() : null;
         this.queue = queue;
         this.ring = ring;
         this.ringBytes = ring.buffer().byteBuffer().duplicate();
@@ -119,9 +119,9 @@ final class JournalAgent implements Agent, MessageHandler
     @Override
     public void onStart()
     {
-        if (batchScheduling)
+        if (scheduling != null)
         {
-            final String notApplied = BatchScheduling.applyToCurrentThread();
+            final String notApplied = scheduling.start();
             if (notApplied != null && !POLICY_REPORTED.getAndSet(true))
             {
                 LOG.info("journal agents run under the default scheduling policy: {}", notApplied);
@@ -151,6 +151,10 @@ final class JournalAgent implements Agent, MessageHandler
     {
         final RingBuffer[] rings = this.rings;
         final ByteBuffer[] ringsBytes = this.ringsBytes;
+        if (scheduling != null)
+        {
+            backlog(rings);
+        }
         int work = 0;
         for (int w = 0; w < rings.length; w++)
         {
@@ -338,6 +342,24 @@ final class JournalAgent implements Agent, MessageHandler
         {
             dc.close();
         }
+    }
+
+    /**
+     * How full the rings are at a cycle's start, for the scheduling policy: behind when one is more
+     * than half full, caught up when all are under an eighth (see {@link BatchScheduling#cycle}).
+     */
+    private void backlog(final RingBuffer[] rings)
+    {
+        final int shared = ring.size();
+        boolean behind = shared > ring.capacity() / 2;
+        boolean caughtUp = shared < ring.capacity() / 8;
+        for (final RingBuffer r : rings)
+        {
+            final int size = r.size();
+            behind |= size > r.capacity() / 2;
+            caughtUp &= size < r.capacity() / 8;
+        }
+        scheduling.cycle(behind, caughtUp);
     }
 
     private void adopt(final JournalWriter.WorkerRing[] handedOver)

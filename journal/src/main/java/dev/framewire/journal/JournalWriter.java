@@ -374,6 +374,10 @@ public final class JournalWriter extends JournalSink
             writer.writeHeader();
             if (writer.agentRunner != null)
             {
+                if (config.agentBatchScheduling())
+                {
+                    BatchScheduling.load(); // here, so that the agent starts draining at once
+                }
                 AgentRunner.startOnThread(writer.agentRunner, r ->
                 {
                     final Thread thread = new Thread(r, "framewire-journal");

@@ -395,9 +395,11 @@ public final class JournalConfig
 
     /**
      * ASYNC, on Linux: whether the journal agent's thread runs under the {@code SCHED_BATCH}
-     * policy. Such a thread keeps its share of the CPU but does not preempt a running thread when
-     * it wakes: the agent, which wakes every 100 µs or so under load, then waits for a free core
-     * or the next scheduler tick instead of taking a worker's. Set through JNA (which OpenHFT
+     * policy while it keeps up. Such a thread keeps its share of the CPU but does not preempt a
+     * running thread when it wakes: the agent, which wakes every 100 µs or so under load, then
+     * waits for a free core or the next scheduler tick instead of taking a worker's. An agent that
+     * finds a ring more than half full goes back to the default policy until it has caught up, so
+     * that its rings do not fill and lose records. Set through JNA (which OpenHFT
      * affinity brings), at the agent's start; where that cannot be done (another OS, no JNA) the
      * agent runs as any thread and the journal logs why, once a JVM. On by default.
      *
