@@ -310,16 +310,6 @@ final class Node extends NodeHotPad implements CalculatorContext
      * {@code max_in_flight}) and every input is fed by a node pinned to the same worker; a graph
      * input's packets come from its adder's thread, even when the worker polls them.
      */
-    /**
-     * Before the run starts, after {@link #inputsAllFromItsWorker()}: whether the node takes one
-     * input that another thread hands over, on its own worker only (see {@link #oneInputHandedOver}).
-     */
-    boolean oneInputFromAnotherThread()
-    {
-        return !inputsFromItsWorker && !isSource && shared == null && lanes == null && worker != null &&
-            inputs.length == 1;
-    }
-
     boolean inputsAllFromItsWorker()
     {
         if (isSource || shared != null || worker == null || inputs.length == 0)
@@ -335,6 +325,16 @@ final class Node extends NodeHotPad implements CalculatorContext
             }
         }
         return true;
+    }
+
+    /**
+     * Before the run starts, after {@link #inputsAllFromItsWorker()}: whether the node takes one
+     * input that another thread hands over, on its own worker only (see {@link #oneInputHandedOver}).
+     */
+    boolean oneInputFromAnotherThread()
+    {
+        return !inputsFromItsWorker && !isSource && shared == null && lanes == null && worker != null &&
+            inputs.length == 1;
     }
 
     /**

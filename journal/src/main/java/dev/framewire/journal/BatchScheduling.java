@@ -94,13 +94,14 @@ final class BatchScheduling
         this.setPolicy = setPolicy;
     }
 
-    /** Loads the C library through JNA, if not yet done in this JVM. */
-    static void load()
+    /**
+     * Loads the C library through JNA, if not yet done in this JVM.
+     *
+     * @return whether the policy can be set here.
+     */
+    static boolean load()
     {
-        if (Loaded.C == null && Loaded.UNAVAILABLE == null)
-        {
-            throw new IllegalStateException("JNA's C library neither loaded nor unavailable");
-        }
+        return Loaded.C != null;
     }
 
     private static int setWithJna(final int policy)

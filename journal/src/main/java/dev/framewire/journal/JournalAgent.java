@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * file is not in {@code nanos} order across workers.
  *
  * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a
- * {@link PacedIdleStrategy} (it parks between cycles that took little), put under Linux's
- * {@code SCHED_BATCH} in {@link #onStart()} unless the journal says not ({@link BatchScheduling});
+ * {@link PacedIdleStrategy} (it parks between cycles that took little), under Linux's
+ * {@code SCHED_BATCH} from {@link #onStart()} while it keeps up, unless the journal says not
+ * ({@link BatchScheduling});
  * it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
  * workers' rings are handed over once, by {@link #workerRings} (a volatile write the agent reads
  * each cycle).

@@ -76,8 +76,9 @@ public final class JournalConfig
          * last reading (the begin of the call that read it, or when the worker last let its
          * staged calls go, at most 64 calls before), and so does a call handed a packet that
          * was already published when the worker last read the clock for that node (a backlog
-         * behind a graph input, say, costs one read, not one a packet). {@code nanos} stays causal across threads:
-         * a packet's consumer on another thread begins no earlier than the emit that made it; on
+         * behind a graph input, say, costs one read, not one a packet). {@code nanos} stays
+         * causal across threads: a packet's consumer on another thread begins no earlier than
+         * the emit that made it; on
          * one worker it never decreases. What is lost: how long each call of such a run of calls
          * took on its own, their time being given to the call that read the clock. The default.
          */
