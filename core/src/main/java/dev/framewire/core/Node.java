@@ -198,8 +198,8 @@ final class Node extends NodeHotPad implements CalculatorContext
      * Whether this node's one input is handed over by another thread (a graph input, or a node on
      * another worker) and the node runs on its own worker only: a journaled call of an input set
      * may then begin at the worker's last clock reading when its packet was published before that
-     * reading ({@link SingleInputSync#publishedBeforeLastReading}). Set before the run starts; false
-     * for a node of a subgraph added at run time.
+     * reading ({@link SingleInputSync#publishedBeforeLastReading}); {@link #solo} is not null then.
+     * Set before the run starts; false for a node of a subgraph added at run time.
      */
     boolean oneInputHandedOver;
 
@@ -328,13 +328,13 @@ final class Node extends NodeHotPad implements CalculatorContext
     }
 
     /**
-     * Before the run starts, after {@link #inputsAllFromItsWorker()}: whether the node takes one
-     * input that another thread hands over, on its own worker only (see {@link #oneInputHandedOver}).
+     * Before the run starts, after {@link #inputsAllFromItsWorker()} and {@link #initInputs()}:
+     * whether the node takes one input ({@link SingleInputSync}) that another thread hands over, on
+     * its own worker only (see {@link #oneInputHandedOver}).
      */
     boolean oneInputFromAnotherThread()
     {
-        return !inputsFromItsWorker && !isSource && shared == null && lanes == null && worker != null &&
-            inputs.length == 1;
+        return !inputsFromItsWorker && !isSource && shared == null && worker != null && solo != null;
     }
 
     /**
@@ -648,7 +648,7 @@ final class Node extends NodeHotPad implements CalculatorContext
     private void open()
     {
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
-        journalBegin();
+        journalBegin(false);
         try
         {
             calculator.open(this);
@@ -672,7 +672,7 @@ final class Node extends NodeHotPad implements CalculatorContext
     private void processSource()
     {
         INPUT_TIMESTAMP.setOpaque(this, 0L);
-        journalBegin();
+        journalBegin(false);
         CALLS.setOpaque(this, calls + 1);
         shipmentBytes = 0;
         final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
@@ -706,11 +706,7 @@ final class Node extends NodeHotPad implements CalculatorContext
     {
         final long timestamp = sync.fill(ready);
         INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            journalBeginInputSet(journal);
-        }
+        journalBegin(true);
         CALLS.setOpaque(this, calls + 1);
         final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
         if (event != null)
@@ -840,7 +836,7 @@ final class Node extends NodeHotPad implements CalculatorContext
             sync.dropAll(this); // early close: what is still queued will never be processed
         }
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-        journalBegin();
+        journalBegin(false);
         try
         {
             calculator.close(this);
@@ -1286,12 +1282,19 @@ final class Node extends NodeHotPad implements CalculatorContext
         }
     }
 
-    private void journalBegin()
+    /**
+     * Journals the call's begin: at the worker's last clock reading when no other thread handed it
+     * a packet since (see {@link JournalSink#processBeginSameWorker}): its inputs all come from its
+     * worker, or, for an input set just taken ({@code inputSetTaken}), its one handed-over packet
+     * was published before that reading.
+     */
+    private void journalBegin(final boolean inputSetTaken)
     {
         final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            if (inputsFromItsWorker)
+            if (inputsFromItsWorker ||
+                inputSetTaken && oneInputHandedOver && journal.reusesReadings() && solo.publishedBeforeLastReading())
             {
                 journal.processBeginSameWorker(runningOn.id, id, inputTimestamp);
             }
@@ -1299,24 +1302,6 @@ final class Node extends NodeHotPad implements CalculatorContext
             {
                 journal.processBegin(runningOn.id, id, inputTimestamp);
             }
-        }
-    }
-
-    /**
-     * {@link #journalBegin()} for an input set just filled: a call whose one input was handed over
-     * also begins at the worker's last reading if its packet was published before that reading.
-     */
-    private void journalBeginInputSet(final JournalSink journal)
-    {
-        final SingleInputSync solo = this.solo;
-        if (inputsFromItsWorker ||
-            oneInputHandedOver && solo != null && journal.reusesReadings() && solo.publishedBeforeLastReading())
-        {
-            journal.processBeginSameWorker(runningOn.id, id, inputTimestamp);
-        }
-        else
-        {
-            journal.processBegin(runningOn.id, id, inputTimestamp);
         }
     }
 

@@ -17,7 +17,8 @@ import java.util.function.IntUnaryOperator;
  * <p>Measured on B5's journaled chain (2 vCPUs, docs/BENCHMARKS.md): the agent woke onto the
  * worker's core and took it for its duty cycle; under {@code SCHED_BATCH} it waits for the core the
  * adding thread yields. With the two cores busy it can wait long enough for a ring to fill, hence
- * the way back.
+ * the way back, which does not always come in time: the journal asks for this only when its
+ * {@code agentBatchScheduling} is set, off by default.
  *
  * <p>Threading: {@link #load()} on any thread, before the agent starts: loading JNA's native library
  * takes tens of milliseconds in a cold JVM, in which an agent that had not started draining would
@@ -30,10 +31,8 @@ final class BatchScheduling
     /** Linux's {@code SCHED_BATCH} ({@code sched.h}). */
     private static final int SCHED_BATCH = 3;
     /**
-     * Cycles in a row that must find every ring nearly empty before the agent steps back again. With
-     * the thresholds of {@link JournalAgent} (half full: behind; an eighth: caught up), runs of
-     * {@code JournalLossCheck} lost no record where SCHED_BATCH throughout lost some in more than a
-     * third (docs/BENCHMARKS.md, eleventh session).
+     * Cycles in a row that must find every ring nearly empty (under an eighth, see
+     * {@link JournalAgent}) before the agent steps back again.
      */
     static final int CALM_CYCLES = 16;
 

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a
  * {@link PacedIdleStrategy} (it parks between cycles that took little), under Linux's
- * {@code SCHED_BATCH} from {@link #onStart()} while it keeps up, unless the journal says not
+ * {@code SCHED_BATCH} from {@link #onStart()} while it keeps up when the journal asks for it
  * ({@link BatchScheduling});
  * it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
  * workers' rings are handed over once, by {@link #workerRings} (a volatile write the agent reads
@@ -125,7 +125,8 @@ final class JournalAgent implements Agent, MessageHandler
             final String notApplied = scheduling.start();
             if (notApplied != null && !POLICY_REPORTED.getAndSet(true))
             {
-                LOG.info("journal agents run under the default scheduling policy: {}", notApplied);
+                LOG.info("journal agents run under the default scheduling policy: {} " +
+                    "(JournalConfig.agentBatchScheduling(false) stops them trying)", notApplied);
             }
         }
         appender = queue.createAppender();

@@ -105,7 +105,7 @@ public final class JournalConfig
     private ClockReads clockReads = ClockReads.HAND_OVER;
     private long blockSize;
     private long agentMaxParkNanos = 1_000_000L;
-    private boolean agentBatchScheduling = true;
+    private boolean agentBatchScheduling;
 
     /**
      * The directory journals go in, one subdirectory per run ({@code run-<date>-<time>-<pid>}).
@@ -400,11 +400,13 @@ public final class JournalConfig
      * running thread when it wakes: the agent, which wakes every 100 µs or so under load, then
      * waits for a free core or the next scheduler tick instead of taking a worker's. An agent that
      * finds a ring more than half full goes back to the default policy until it has caught up, so
-     * that its rings do not fill and lose records. Set through JNA (which OpenHFT
-     * affinity brings), at the agent's start; where that cannot be done (another OS, no JNA) the
-     * agent runs as any thread and the journal logs why, once a JVM. On by default.
+     * that its rings do not fill and lose records; with both cores of a 2-vCPU machine busy it
+     * can still find a ring full first (docs/BENCHMARKS.md, eleventh session), which is why this
+     * is off by default. Set through JNA (which OpenHFT affinity brings), at the agent's start;
+     * where that cannot be done (another OS, no JNA) the agent runs as any thread and the journal
+     * logs why, once a JVM.
      *
-     * @param batch false to leave the agent's thread under the default policy.
+     * @param batch true to run the agent's thread under SCHED_BATCH while it keeps up.
      * @return this.
      */
     public JournalConfig agentBatchScheduling(final boolean batch)
@@ -414,9 +416,9 @@ public final class JournalConfig
     }
 
     /**
-     * ASYNC: whether the agent's thread runs under {@code SCHED_BATCH} (Linux).
+     * ASYNC: whether the agent's thread runs under {@code SCHED_BATCH} (Linux) while it keeps up.
      *
-     * @return true by default.
+     * @return false by default.
      */
     public boolean agentBatchScheduling()
     {
