@@ -25,7 +25,9 @@ import java.util.Map;
  *
  * The second argument is the journal's {@link JournalConfig.RingFull}: LOSE (the default) or WAIT;
  * a third, {@code keep}, leaves the journal where it is and prints its directory (for {@code du -sk}:
- * the bytes a packet costs on disk).
+ * the bytes a packet costs on disk). A run that lost records also prints each {@code LOST} record's count
+ * and when the agent journaled it, in milliseconds after the run's start. {@code -DringCapacity=<bytes>} and
+ * {@code -DagentBatchScheduling=true} set those two {@link JournalConfig} settings.
  */
 public final class JournalLossCheck
 {
@@ -51,7 +53,9 @@ public final class JournalLossCheck
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
             .maxQueueSize(1024)
             .queueHardCap(8 * 1024)
-            .journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC).onRingFull(ringFull));
+            .journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC).onRingFull(ringFull)
+                .ringCapacity(Integer.getInteger("ringCapacity", JournalConfig.DEFAULT_RING_CAPACITY))
+                .agentBatchScheduling(Boolean.getBoolean("agentBatchScheduling")));
         String upstream = "in";
         for (int i = 0; i < 4; i++)
         {
@@ -80,9 +84,19 @@ public final class JournalLossCheck
         }
         final JournalReader journal = JournalReader.read(root);
         final Map<JournalRecord.Kind, Long> counts = new EnumMap<>(JournalRecord.Kind.class);
+        final StringBuilder losses = new StringBuilder();
+        long runStart = 0;
         for (final JournalRecord r : journal.records())
         {
             counts.merge(r.kind(), 1L, Long::sum);
+            if (r.kind() == JournalRecord.Kind.RUN_START)
+            {
+                runStart = r.nanos();
+            }
+            else if (r.kind() == JournalRecord.Kind.LOST)
+            {
+                losses.append(String.format(" %d at %.1f ms;", r.value(), (r.nanos() - runStart) / 1e6));
+            }
         }
         final long calls = counts.getOrDefault(JournalRecord.Kind.PROCESS_END, 0L);
         System.out.printf("format 1.%d: %d packets in %.2f s (%.0f/s); records read %d %s; ring messages lost %d; " +
@@ -90,6 +104,10 @@ public final class JournalLossCheck
             journal.formatMinor(), packets, (end - start) / 1e9, packets / ((end - start) / 1e9),
             journal.records().size(), counts, journal.lostRecords(), calls, 4 * packets + 8,
             100.0 * calls / (4 * packets + 8));
+        if (losses.length() > 0)
+        {
+            System.out.println("lost (count, and when the agent journaled it, after the run's start):" + losses);
+        }
         if (args.length > 2 && "keep".equals(args[2]))
         {
             System.out.println("journal kept in " + root);

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * 0 keeps an idle worker's spinning out of its CPU time), {@code journal} ({@code SYNC} or
  * {@code ASYNC}: a journal in a temporary directory, deleted at the end; the ASYNC journal agent's
  * CPU per packet is printed apart from the workers'), {@code clockReads} ({@code HAND_OVER}, the default, or
- * {@code EVERY_CALL}: which journaled calls read the clock), {@code gc} ({@code true}: a
+ * {@code EVERY_CALL}: which journaled calls read the clock), {@code agentBatchScheduling} ({@code true}: the
+ * ASYNC agent under {@code SCHED_BATCH}, {@link JournalConfig#agentBatchScheduling}), {@code gc} ({@code true}: a
  * {@code System.gc()} before each round, so that the graph runs from the old generation, as a
  * service's does after its first collections and as JMH's {@code -gc true} makes it).
  */
@@ -66,7 +67,8 @@ public final class ChainCpuPerPacket
         if (journalMode != null)
         {
             builder.journal(new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.valueOf(journalMode))
-                .clockReads(JournalConfig.ClockReads.valueOf(System.getProperty("clockReads", "HAND_OVER"))));
+                .clockReads(JournalConfig.ClockReads.valueOf(System.getProperty("clockReads", "HAND_OVER")))
+                .agentBatchScheduling(Boolean.getBoolean("agentBatchScheduling")));
         }
         String upstream = "in";
         for (int i = 0; i < stages; i++)
