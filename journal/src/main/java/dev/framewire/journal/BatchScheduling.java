@@ -17,8 +17,8 @@ import java.util.function.IntUnaryOperator;
  * <p>Measured on B5's journaled chain (2 vCPUs, docs/BENCHMARKS.md): the agent woke onto the
  * worker's core and took it for its duty cycle; under {@code SCHED_BATCH} it waits for the core the
  * adding thread yields. With the two cores busy it can wait long enough for a ring to fill, hence
- * the way back, which does not always come in time: the journal asks for this only when its
- * {@code agentBatchScheduling} is set, off by default.
+ * the way back. The journal asks for this when its {@code agentBatchScheduling} is set, on by
+ * default since the rings are 4 MiB: with 1 MiB rings the way back did not always come in time.
  *
  * <p>Threading: {@link #load()} on any thread, before the agent starts: loading JNA's native library
  * takes tens of milliseconds in a cold JVM, in which an agent that had not started draining would

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link JournalConfig#agentBatchScheduling}: the ASYNC journal's agent thread runs under Linux's
- * SCHED_BATCH when the journal asks for it, and under the default policy by default. Read from
+ * SCHED_BATCH by default, and under the default policy when the journal turns it off. Read from
  * {@code /proc/self/task/<tid>/stat} (field 41, the policy), so Linux only.
  */
 @Timeout(60)
@@ -34,18 +34,18 @@ class JournalAgentSchedulingTest
     Path dir;
 
     @Test
-    void theAgentRunsUnderSchedBatchWhenTheJournalAsks() throws Exception
+    void theAgentRunsUnderSchedBatchByDefault() throws Exception
     {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
-        assertEquals(List.of(SCHED_BATCH), agentPolicies(
-            JournalRoundTripTest.config(dir, JournalConfig.Mode.ASYNC).agentBatchScheduling(true)));
+        assertEquals(List.of(SCHED_BATCH), agentPolicies(JournalRoundTripTest.config(dir, JournalConfig.Mode.ASYNC)));
     }
 
     @Test
-    void theAgentKeepsTheDefaultPolicyByDefault() throws Exception
+    void theAgentKeepsTheDefaultPolicyWhenTheJournalTurnsItOff() throws Exception
     {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
-        assertEquals(List.of(SCHED_OTHER), agentPolicies(JournalRoundTripTest.config(dir, JournalConfig.Mode.ASYNC)));
+        assertEquals(List.of(SCHED_OTHER), agentPolicies(
+            JournalRoundTripTest.config(dir, JournalConfig.Mode.ASYNC).agentBatchScheduling(false)));
     }
 
     /** Opens a journal, waits for its agent's first duty cycle (after its start) and reads the policy of each agent thread. */

@@ -27,7 +27,7 @@ import java.util.Map;
  * a third, {@code keep}, leaves the journal where it is and prints its directory (for {@code du -sk}:
  * the bytes a packet costs on disk). A run that lost records also prints each {@code LOST} record's count
  * and when the agent journaled it, in milliseconds after the run's start. {@code -DringCapacity=<bytes>} and
- * {@code -DagentBatchScheduling=true} set those two {@link JournalConfig} settings.
+ * {@code -DagentBatchScheduling=false} set those two {@link JournalConfig} settings.
  */
 public final class JournalLossCheck
 {
@@ -47,15 +47,17 @@ public final class JournalLossCheck
         final JournalConfig.RingFull ringFull = args.length > 1 ? JournalConfig.RingFull.valueOf(args[1]) :
             JournalConfig.RingFull.LOSE;
         final Path root = Files.createTempDirectory("framewire-losscheck");
+        final JournalConfig journalConfig = new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC)
+            .onRingFull(ringFull).ringCapacity(Integer.getInteger("ringCapacity", JournalConfig.DEFAULT_RING_CAPACITY));
+        journalConfig.agentBatchScheduling(Boolean.parseBoolean(
+            System.getProperty("agentBatchScheduling", Boolean.toString(journalConfig.agentBatchScheduling()))));
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputStream("in")
             .outputStream("out")
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
             .maxQueueSize(1024)
             .queueHardCap(8 * 1024)
-            .journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC).onRingFull(ringFull)
-                .ringCapacity(Integer.getInteger("ringCapacity", JournalConfig.DEFAULT_RING_CAPACITY))
-                .agentBatchScheduling(Boolean.getBoolean("agentBatchScheduling")));
+            .journal(journalConfig);
         String upstream = "in";
         for (int i = 0; i < 4; i++)
         {

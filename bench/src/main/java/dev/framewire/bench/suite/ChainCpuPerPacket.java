@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * 0 keeps an idle worker's spinning out of its CPU time), {@code journal} ({@code SYNC} or
  * {@code ASYNC}: a journal in a temporary directory, deleted at the end; the ASYNC journal agent's
  * CPU per packet is printed apart from the workers'), {@code clockReads} ({@code HAND_OVER}, the default, or
- * {@code EVERY_CALL}: which journaled calls read the clock), {@code agentBatchScheduling} ({@code true}: the
- * ASYNC agent under {@code SCHED_BATCH}, {@link JournalConfig#agentBatchScheduling}), {@code gc} ({@code true}: a
+ * {@code EVERY_CALL}: which journaled calls read the clock), {@code agentBatchScheduling} ({@code false}: the
+ * ASYNC agent under the default policy, not {@code SCHED_BATCH}, see {@link JournalConfig#agentBatchScheduling}), {@code gc} ({@code true}: a
  * {@code System.gc()} before each round, so that the graph runs from the old generation, as a
  * service's does after its first collections and as JMH's {@code -gc true} makes it).
  */
@@ -66,9 +66,11 @@ public final class ChainCpuPerPacket
         final Path journalRoot = journalMode == null ? null : Files.createTempDirectory("framewire-chain-cpu");
         if (journalMode != null)
         {
-            builder.journal(new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.valueOf(journalMode))
-                .clockReads(JournalConfig.ClockReads.valueOf(System.getProperty("clockReads", "HAND_OVER")))
-                .agentBatchScheduling(Boolean.getBoolean("agentBatchScheduling")));
+            final JournalConfig journal = new JournalConfig().directory(journalRoot).mode(JournalConfig.Mode.valueOf(journalMode))
+                .clockReads(JournalConfig.ClockReads.valueOf(System.getProperty("clockReads", "HAND_OVER")));
+            journal.agentBatchScheduling(Boolean.parseBoolean(
+                System.getProperty("agentBatchScheduling", Boolean.toString(journal.agentBatchScheduling()))));
+            builder.journal(journal);
         }
         String upstream = "in";
         for (int i = 0; i < stages; i++)

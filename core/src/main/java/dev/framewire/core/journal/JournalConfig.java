@@ -94,7 +94,7 @@ public final class JournalConfig
      * The default size of each ASYNC ring: 4 MiB, about 87,000 records of 48 bytes (a graph input's, in
      * the shared ring): at 1.5 M graph inputs a second, an agent kept off the cores for about 58 ms
      * before its first record is lost. On two cores, with the adding thread and the worker busy, the
-     * agent went without a core for 20-35 ms at times, longer than 1 MiB held.
+     * agent fell 20-35 ms behind at times, longer than 1 MiB held.
      */
     public static final int DEFAULT_RING_CAPACITY = 4 << 20;
 
@@ -110,7 +110,7 @@ public final class JournalConfig
     private ClockReads clockReads = ClockReads.HAND_OVER;
     private long blockSize;
     private long agentMaxParkNanos = 1_000_000L;
-    private boolean agentBatchScheduling;
+    private boolean agentBatchScheduling = true;
 
     /**
      * The directory journals go in, one subdirectory per run ({@code run-<date>-<time>-<pid>}).
@@ -405,13 +405,15 @@ public final class JournalConfig
      * running thread when it wakes: the agent, which wakes every 100 µs or so under load, then
      * waits for a free core or the next scheduler tick instead of taking a worker's. An agent that
      * finds a ring more than half full goes back to the default policy until it has caught up, so
-     * that its rings do not fill and lose records; with both cores of a 2-vCPU machine busy it
-     * can still find a ring full first (docs/BENCHMARKS.md, eleventh session), which is why this
-     * is off by default. Set through JNA (which OpenHFT affinity brings), at the agent's start;
-     * where that cannot be done (another OS, no JNA) the agent runs as any thread and the journal
-     * logs why, once a JVM.
+     * that its rings do not fill and lose records. On by default since the rings are 4 MiB
+     * ({@link #DEFAULT_RING_CAPACITY}): with 1 MiB rings, both cores of a 2-vCPU machine busy could
+     * keep the agent off them for longer than a ring held, under either policy (docs/BENCHMARKS.md,
+     * eleventh and twelfth sessions). Set through JNA (which OpenHFT affinity brings), at the
+     * agent's start; where that cannot be done (another OS, no JNA) the agent runs as any thread
+     * and the journal logs why, once a JVM. Turn it off for an agent that should preempt as any
+     * thread does (a machine with a core to spare gains nothing from it).
      *
-     * @param batch true to run the agent's thread under SCHED_BATCH while it keeps up.
+     * @param batch true (the default) to run the agent's thread under SCHED_BATCH while it keeps up.
      * @return this.
      */
     public JournalConfig agentBatchScheduling(final boolean batch)
@@ -423,7 +425,7 @@ public final class JournalConfig
     /**
      * ASYNC: whether the agent's thread runs under {@code SCHED_BATCH} (Linux) while it keeps up.
      *
-     * @return false by default.
+     * @return true by default.
      */
     public boolean agentBatchScheduling()
     {
