@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
@@ -322,6 +323,72 @@ class JournalCallsTest
                 assertEquals(i % 2 == 0 ? JournalRecord.VALUE_LONG : JournalRecord.VALUE_DOUBLE, emit.valueKind(),
                     "call " + i);
             }
+        }
+    }
+
+    @Test
+    void entriesEitherSideOfOneByteVarintsReadBackExactly(@TempDir final Path edges) throws Exception
+    {
+        // a folded entry's varints through the writer (JournalWriter.stage) and back, each of its
+        // numbers just under and just over a byte's reach: node 63 and 64, stream 127 and 128,
+        // value and timestamp steps of 63, 64, -64 and -65 (zigzag 126, 128, 127 and 129); calls
+        // 0, 4 and 8 fit a byte each, the others do not by one number; the calls begin at the
+        // worker's reading, so their nanos steps are 0
+        final int[] nodes = {0, 63, 64, 1, 63, 2, 0, 64, 5};
+        final int[] streams = {0, 127, 128, 5, 127, 1, 128, 0, 3};
+        final long[] timestampSteps = {0, 64, -64, -65, 1, 63, -65, 64, 63};
+        final long[] valueSteps = {0, 64, -65, 63, 1, -65, -64, 64, -64};
+        final int calls = nodes.length;
+        final long[] timestamps = new long[calls];
+        final long[] values = new long[calls];
+        for (int i = 0; i < calls; i++)
+        {
+            timestamps[i] = (i == 0 ? 1000 : timestamps[i - 1]) + timestampSteps[i];
+            values[i] = (i == 0 ? 0 : values[i - 1]) + valueSteps[i];
+        }
+        final Path edgesRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(edges, JournalConfig.Mode.ASYNC)))
+        {
+            edgesRun = writer.runDirectory();
+            final String[] nodeNames = new String[65];
+            final String[] streamNames = new String[129];
+            Arrays.setAll(nodeNames, n -> "node" + n);
+            Arrays.setAll(streamNames, n -> "stream" + n);
+            streamNames[126] = "in"; // the streams the config captures and checksums, neither emitted here
+            streamNames[125] = "out";
+            writer.runStart("node { calculator: \"X\" }", 42L, "0.1.0-test", nodeNames, streamNames,
+                JournalRoundTripTest.WORKERS, new int[nodeNames.length][0]);
+            final Thread worker = new Thread(() ->
+            {
+                for (int i = 0; i < calls; i++)
+                {
+                    writer.processBeginSameWorker(WORKER, nodes[i], timestamps[i]);
+                    writer.emit(WORKER, nodes[i], streams[i], timestamps[i], JournalSink.LONG, values[i]);
+                    writer.processEnd(WORKER, nodes[i], timestamps[i]);
+                }
+            }, "calls");
+            worker.start();
+            worker.join();
+            writer.runEnd("done");
+        }
+        final JournalReader reader = JournalReader.read(edgesRun);
+        assertFalse(reader.isDamaged());
+        final List<JournalRecord> emits = new ArrayList<>();
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.worker() == WORKER && r.kind() == EMIT)
+            {
+                emits.add(r);
+            }
+        }
+        assertEquals(calls, emits.size());
+        for (int i = 0; i < calls; i++)
+        {
+            final JournalRecord emit = emits.get(i);
+            assertEquals(nodes[i], emit.node(), "call " + i);
+            assertEquals(streams[i], emit.stream(), "call " + i);
+            assertEquals(timestamps[i], emit.timestamp(), "call " + i);
+            assertEquals(values[i], emit.value(), "call " + i);
         }
     }
 
