@@ -13,8 +13,8 @@ import java.util.function.LongConsumer;
  *   <li>a cycle that took at least {@link #ENOUGH_WORK} records: the next one at once (the rings
  *       are filling fast);</li>
  *   <li>a cycle that took fewer: a park of the pace, {@link #PACE_NANOS} (100 µs) for rings of
- *       1 MiB or more (the default is 4 MiB): the time a producer writing 1 GB a second takes to fill a tenth of a ring, so
- *       shorter for smaller rings. A pace under {@link #MIN_PACE_NANOS} (a ring under 512 KiB) is
+ *       1 MiB or more (the default is 4 MiB): the time a producer writing 1 GB a second takes to
+ *       fill a tenth of a 1 MiB ring, so shorter for smaller rings. A pace under {@link #MIN_PACE_NANOS} (a ring under 512 KiB) is
  *       not kept: a park that short lasts Linux's 50 µs timer slack anyway, so such an agent goes
  *       on at once after any work, as Agrona's backoff did;</li>
  *   <li>an empty cycle: a park from the pace, doubling with each empty cycle in a row up to the
@@ -35,8 +35,8 @@ final class PacedIdleStrategy implements IdleStrategy
     /** A cycle that took fewer records than this parks before the next. */
     static final int ENOUGH_WORK = 1024;
     /**
-     * The park after a cycle that took little, with rings of 1 MiB or more: at B5's 1.5 M packets a second,
-     * about 150 records gather.
+     * The park after a cycle that took little, with rings of 1 MiB or more: at B5's 1.5 M packets
+     * a second, about 150 records gather.
      */
     static final long PACE_NANOS = 100_000L;
     /** The shortest pace kept: below it the agent goes on at once after any work. */

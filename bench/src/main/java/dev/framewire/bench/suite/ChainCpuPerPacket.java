@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * 0 keeps an idle worker's spinning out of its CPU time), {@code journal} ({@code SYNC} or
  * {@code ASYNC}: a journal in a temporary directory, deleted at the end; the ASYNC journal agent's
  * CPU per packet is printed apart from the workers'), {@code clockReads} ({@code HAND_OVER}, the default, or
- * {@code EVERY_CALL}: which journaled calls read the clock), {@code agentBatchScheduling} ({@code false}: the
- * ASYNC agent under the default policy, not {@code SCHED_BATCH}, see {@link JournalConfig#agentBatchScheduling}), {@code gc} ({@code true}: a
+ * {@code EVERY_CALL}: which journaled calls read the clock), {@code agentBatchScheduling}
+ * ({@code false}: the ASYNC agent under the default policy, not {@code SCHED_BATCH}, see
+ * {@link JournalConfig#agentBatchScheduling}), {@code gc} ({@code true}: a
  * {@code System.gc()} before each round, so that the graph runs from the old generation, as a
  * service's does after its first collections and as JMH's {@code -gc true} makes it).
  */
