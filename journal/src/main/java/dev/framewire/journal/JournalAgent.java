@@ -36,11 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Threading: its own thread, under an Agrona {@code AgentRunner} with a
  * {@link PacedIdleStrategy} (it parks between cycles that took little), under Linux's
- * {@code SCHED_BATCH} from {@link #onStart()} while it keeps up when the journal asks for it
- * ({@link BatchScheduling});
- * it owns its Chronicle appender, created in {@link #onStart()} on that thread. The
- * workers' rings are handed over once, by {@link #workerRings} (a volatile write the agent reads
- * each cycle).
+ * {@code SCHED_BATCH} from {@link #onStart()} while it keeps up, unless the journal turns that off
+ * ({@link BatchScheduling}); it owns its Chronicle appender, created in {@link #onStart()} on that
+ * thread. The workers' rings are handed over once, by {@link #workerRings} (a volatile write the
+ * agent reads each cycle).
  */
 final class JournalAgent implements Agent, MessageHandler
 {

@@ -78,9 +78,9 @@ public final class JournalConfig
          * was already published when the worker last read the clock for that node (a backlog
          * behind a graph input, say, costs one read, not one a packet). {@code nanos} stays
          * causal across threads: a packet's consumer on another thread begins no earlier than
-         * the emit that made it; on
-         * one worker it never decreases. What is lost: how long each call of such a run of calls
-         * took on its own, their time being given to the call that read the clock. The default.
+         * the emit that made it; on one worker it never decreases. What is lost: how long each
+         * call of such a run of calls took on its own, their time being given to the call that
+         * read the clock. The default.
          */
         HAND_OVER,
         /** Every call reads the clock at its begin: each call's own duration, at a clock read per call. */
@@ -94,7 +94,8 @@ public final class JournalConfig
      * The default size of each ASYNC ring: 4 MiB, about 87,000 records of 48 bytes (a graph input's, in
      * the shared ring): at 1.5 M graph inputs a second, an agent kept off the cores for about 58 ms
      * before its first record is lost. On two cores, with the adding thread and the worker busy, the
-     * agent fell 20-35 ms behind at times, longer than 1 MiB held.
+     * agent at times went about 20 ms without a core, or stayed 21-34 ms on one, longer than 1 MiB
+     * held.
      */
     public static final int DEFAULT_RING_CAPACITY = 4 << 20;
 
@@ -411,7 +412,8 @@ public final class JournalConfig
      * eleventh and twelfth sessions). Set through JNA (which OpenHFT affinity brings), at the
      * agent's start; where that cannot be done (another OS, no JNA) the agent runs as any thread
      * and the journal logs why, once a JVM. Turn it off for an agent that should preempt as any
-     * thread does (a machine with a core to spare gains nothing from it).
+     * thread does (on a machine with a core to spare for it the policy is not expected to help;
+     * not measured, the benchmark machines have two).
      *
      * @param batch true (the default) to run the agent's thread under SCHED_BATCH while it keeps up.
      * @return this.
