@@ -168,7 +168,7 @@ public final class Graph implements AutoCloseable
             node.outputs = new OutputStream[specs.length];
             for (int o = 0; o < specs.length; o++)
             {
-                node.outputs[o] = new OutputStream(this, node, o, specs[o]);
+                node.outputs[o] = new OutputStream(runState, node, o, specs[o]);
                 producers.put(specs[o].name, node.outputs[o]);
             }
         }

@@ -41,7 +41,7 @@ final class GraphInput
     {
         this.graph = graph;
         this.name = name;
-        this.stream = new OutputStream(graph, null, 0, StreamSpec.parse(name));
+        this.stream = new OutputStream(graph.runState, null, 0, StreamSpec.parse(name));
         this.roomBatched = graph.config().roomBatch > 1;
     }
 

@@ -506,7 +506,7 @@ final class Hotplug
             node.outputs = new OutputStream[specs.length];
             for (int o = 0; o < specs.length; o++)
             {
-                node.outputs[o] = new OutputStream(graph, node, o, specs[o]);
+                node.outputs[o] = new OutputStream(graph.runState, node, o, specs[o]);
                 producers.put(specs[o].name, node.outputs[o]);
             }
         }

@@ -81,7 +81,10 @@ final class OutputStream extends OutputStreamPad1 implements Output
     final int index;
     final String tag;
     final int tagIndex;
-    final Graph graph;
+    /** What the stream needs of its graph while it runs: the journal (read per delivery). */
+    private final NodeRunState runState;
+    /** {@code max_shipment_size}, from the graph's config: a source's packets per stream per call at most. */
+    private final int maxShipmentSize;
     /** The journal's id of this stream. */
     int streamId = -1;
     InputQueue[] mirrors = new InputQueue[0];
@@ -95,9 +98,10 @@ final class OutputStream extends OutputStreamPad1 implements Output
     /** Set once a consumer dropped out of the run: emits are released instead of delivered. */
     boolean discarding;
 
-    OutputStream(final Graph graph, final Node node, final int index, final StreamSpec spec)
+    OutputStream(final NodeRunState runState, final Node node, final int index, final StreamSpec spec)
     {
-        this.graph = graph;
+        this.runState = runState;
+        this.maxShipmentSize = runState.config().maxShipmentSize;
         this.node = node;
         this.index = index;
         this.name = spec.name;
@@ -220,14 +224,14 @@ final class OutputStream extends OutputStreamPad1 implements Output
      */
     private void checkShipment(final Object value)
     {
-        if (staged >= graph.config().maxShipmentSize)
+        if (staged >= maxShipmentSize)
         {
             if (value instanceof Payload)
             {
                 ((Payload)value).release();
             }
             throw new IllegalStateException("source node '" + node.name + "' emitted more than max_shipment_size " +
-                graph.config().maxShipmentSize + " packets on stream '" + name + "' in one call; emit the rest in " +
+                maxShipmentSize + " packets on stream '" + name + "' in one call; emit the rest in " +
                 "the next call (it is called again until it stops)");
         }
         if (value instanceof Payload)
@@ -379,7 +383,7 @@ final class OutputStream extends OutputStreamPad1 implements Output
         if (boundMoved)
         {
             publishedBound = b;
-            final JournalSink journal = graph.journal;
+            final JournalSink journal = runState.journal();
             // a bound that is more than the last packet implies (a close, setNextTimestampBound)
             // is journaled, and is the only kind a queue stores: a packet settles its stream up to
             // itself. After a failed or discarded delivery a queue may lack the packet, so it is
@@ -447,7 +451,7 @@ final class OutputStream extends OutputStreamPad1 implements Output
     {
         final boolean isPayload = value instanceof Payload;
         final int consumers = discarding ? 0 : mirrors.length;
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = runState.journal();
         if (journal != null && node != null)
         {
             journal.emit(node.runningOn.id, node.id, streamId, timestamp, EngineJournal.value(value), word);
