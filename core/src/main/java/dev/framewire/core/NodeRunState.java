@@ -5,9 +5,11 @@ import dev.framewire.offheap.PayloadPool;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * What a {@link Node} (and its {@link Lane}s) needs of its {@link Graph} while the graph runs: the
- * stop flag, the journal, the clock, the memory governor and pool, the source gate, and the calls a
- * node makes as it opens, closes and fails. A node sees its graph only through it.
+ * What a {@link Node} (and its {@link Lane}s and {@link OutputStream}s) needs of its {@link Graph}
+ * while the graph runs: the stop flag, the journal, the clock, the memory governor and pool, the
+ * source gate, and the calls a node makes as it opens, closes and fails. A node sees its graph only
+ * through it; its output streams (and graph inputs' streams) take the journal and
+ * {@code max_shipment_size} from it.
  *
  * <p>One implementation, the graph's own ({@link Graph#runState}): C2 devirtualises the calls.
  * The two a node makes on every run, {@link #isStopping()} and {@link #timesProcessCalls()}, read
@@ -24,7 +26,10 @@ interface NodeRunState
     /** Any thread, a volatile read: whether the run is stopping (it failed or was cancelled, or is ending). */
     boolean isStopping();
 
-    /** Workers and lane runners, a plain read: the run's journal, or null; set before any worker starts. */
+    /**
+     * Workers, lane runners and graph inputs' adders, a plain read: the run's journal, or null; set
+     * before any worker starts or graph input takes a packet.
+     */
     JournalSink journal();
 
     /** Workers and lane runners, a plain read: whether {@code process} calls are timed; set before the start. */
