@@ -14,9 +14,10 @@ import java.util.function.LongConsumer;
  *       are filling fast);</li>
  *   <li>a cycle that took fewer: a park of the pace, {@link #PACE_NANOS} (100 µs) for rings of
  *       1 MiB or more (the default is 4 MiB): the time a producer writing 1 GB a second takes to
- *       fill a tenth of a 1 MiB ring, so shorter for smaller rings. A pace under {@link #MIN_PACE_NANOS} (a ring under 512 KiB) is
- *       not kept: a park that short lasts Linux's 50 µs timer slack anyway, so such an agent goes
- *       on at once after any work, as Agrona's backoff did;</li>
+ *       fill a tenth of a 1 MiB ring, so shorter for smaller rings. A pace under
+ *       {@link #MIN_PACE_NANOS} (a ring under 512 KiB) is not kept: a park that short lasts
+ *       Linux's 50 µs timer slack anyway, so such an agent goes on at once after any work, as
+ *       Agrona's backoff did;</li>
  *   <li>an empty cycle: a park from the pace, doubling with each empty cycle in a row up to the
  *       journal's {@code agentMaxParkNanos}.</li>
  * </ul>

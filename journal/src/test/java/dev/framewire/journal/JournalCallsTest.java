@@ -61,12 +61,7 @@ class JournalCallsTest
             run = writer.runDirectory();
             JournalRoundTripTest.start(writer);
             // worker 0's thread: the first to journal with its id, so the owner of its ring
-            final AtomicReference<Throwable> failed = new AtomicReference<>();
-            final Thread worker = new Thread(() -> runCalls(writer), "calls");
-            worker.setUncaughtExceptionHandler((t, e) -> failed.set(e));
-            worker.start();
-            worker.join();
-            assertNull(failed.get());
+            onTheWorkersThread(() -> runCalls(writer));
             // the calls after the idle are still staged: the run's end journals them
             writer.runEnd("done");
         }
@@ -215,7 +210,7 @@ class JournalCallsTest
         {
             badRun = writer.runDirectory();
             JournalRoundTripTest.start(writer);
-            final Thread worker = new Thread(() ->
+            onTheWorkersThread(() ->
             {
                 for (int i = 0; i < 3; i++)
                 {
@@ -223,9 +218,7 @@ class JournalCallsTest
                     writer.processBegin(WORKER, node, i);
                     writer.processEnd(WORKER, node, i);
                 }
-            }, "calls");
-            worker.start();
-            worker.join();
+            });
             writer.runEnd("done"); // the three calls go as one record
         }
         final JournalDamage damage = onlyDamage(badRun);
@@ -276,7 +269,7 @@ class JournalCallsTest
         {
             extremeRun = writer.runDirectory();
             JournalRoundTripTest.start(writer);
-            final Thread worker = new Thread(() ->
+            onTheWorkersThread(() ->
             {
                 for (int i = 0; i < timestamps.length; i++)
                 {
@@ -288,9 +281,7 @@ class JournalCallsTest
                     }
                     writer.processEnd(WORKER, i % 3, timestamps[i]);
                 }
-            }, "calls");
-            worker.start();
-            worker.join();
+            });
             writer.runEnd("done");
         }
         final JournalReader reader = JournalReader.read(extremeRun);
@@ -358,7 +349,7 @@ class JournalCallsTest
             streamNames[125] = "out";
             writer.runStart("node { calculator: \"X\" }", 42L, "0.1.0-test", nodeNames, streamNames,
                 JournalRoundTripTest.WORKERS, new int[nodeNames.length][0]);
-            final Thread worker = new Thread(() ->
+            onTheWorkersThread(() ->
             {
                 for (int i = 0; i < calls; i++)
                 {
@@ -366,9 +357,7 @@ class JournalCallsTest
                     writer.emit(WORKER, nodes[i], streams[i], timestamps[i], JournalSink.LONG, values[i]);
                     writer.processEnd(WORKER, nodes[i], timestamps[i]);
                 }
-            }, "calls");
-            worker.start();
-            worker.join();
+            });
             writer.runEnd("done");
         }
         final JournalReader reader = JournalReader.read(edgesRun);
@@ -390,6 +379,20 @@ class JournalCallsTest
             assertEquals(timestamps[i], emit.timestamp(), "call " + i);
             assertEquals(values[i], emit.value(), "call " + i);
         }
+    }
+
+    /**
+     * Runs a worker's journal calls on a thread of their own (its ring's one producer), waits for it
+     * and fails the test with whatever the calls threw.
+     */
+    private static void onTheWorkersThread(final Runnable calls) throws InterruptedException
+    {
+        final AtomicReference<Throwable> failed = new AtomicReference<>();
+        final Thread worker = new Thread(calls, "calls");
+        worker.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+        worker.start();
+        worker.join();
+        assertNull(failed.get());
     }
 
     @Test
@@ -541,9 +544,7 @@ class JournalCallsTest
         {
             smallRun = writer.runDirectory();
             JournalRoundTripTest.start(writer);
-            final Thread worker = new Thread(() -> runCalls(writer, stride), "calls");
-            worker.start();
-            worker.join();
+            onTheWorkersThread(() -> runCalls(writer, stride));
             writer.runEnd("done");
         }
         final Path file = JournalFiles.cycleFiles(smallRun).get(0);
