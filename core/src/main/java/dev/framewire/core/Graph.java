@@ -434,6 +434,10 @@ public final class Graph implements AutoCloseable
         if (config.journal != null)
         {
             journal = EngineJournal.open(journalProvider, config, scheduler.nodes, streamIds, scheduler.workers);
+            for (final Worker worker : scheduler.workers)
+            {
+                worker.journal = journal.worker(worker.id);
+            }
         }
         for (int i = 0; i < nodes.length; i++)
         {

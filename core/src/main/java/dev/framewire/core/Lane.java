@@ -2,6 +2,7 @@ package dev.framewire.core;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 
@@ -156,10 +157,10 @@ final class Lane implements CalculatorContext
         this.runner = runner;
         if (!node.runState.isStopping())
         {
-            final JournalSink journal = node.runState.journal();
+            final WorkerJournal journal = runner.journal;
             if (journal != null)
             {
-                journal.processBegin(runner.id, node.id, timestamp);
+                journal.processBegin(node.id, timestamp);
             }
             final NodeProcessEvent event = Node.JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
             if (event != null)
@@ -193,7 +194,7 @@ final class Lane implements CalculatorContext
             }
             if (journal != null)
             {
-                journal.processEnd(runner.id, node.id, timestamp);
+                journal.processEnd(node.id, timestamp);
             }
         }
         DONE.setRelease(this, true);

@@ -2,6 +2,7 @@ package dev.framewire.core;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 
@@ -1290,27 +1291,27 @@ final class Node extends NodeHotPad implements CalculatorContext
      */
     private void journalBegin(final boolean inputSetTaken)
     {
-        final JournalSink journal = runState.journal();
+        final WorkerJournal journal = runningOn.journal;
         if (journal != null)
         {
             if (inputsFromItsWorker ||
                 inputSetTaken && oneInputHandedOver && journal.reusesReadings() && solo.publishedBeforeLastReading())
             {
-                journal.processBeginSameWorker(runningOn.id, id, inputTimestamp);
+                journal.processBeginSameWorker(id, inputTimestamp);
             }
             else
             {
-                journal.processBegin(runningOn.id, id, inputTimestamp);
+                journal.processBegin(id, inputTimestamp);
             }
         }
     }
 
     private void journalEnd()
     {
-        final JournalSink journal = runState.journal();
+        final WorkerJournal journal = runningOn.journal;
         if (journal != null)
         {
-            journal.processEnd(runningOn.id, id, inputTimestamp);
+            journal.processEnd(id, inputTimestamp);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 
 import java.lang.invoke.MethodHandles;
@@ -451,10 +452,10 @@ final class OutputStream extends OutputStreamPad1 implements Output
     {
         final boolean isPayload = value instanceof Payload;
         final int consumers = discarding ? 0 : mirrors.length;
-        final JournalSink journal = runState.journal();
-        if (journal != null && node != null)
+        final WorkerJournal journal = node == null ? null : node.runningOn.journal;
+        if (journal != null)
         {
-            journal.emit(node.runningOn.id, node.id, streamId, timestamp, EngineJournal.value(value), word);
+            journal.emit(node.id, streamId, timestamp, EngineJournal.value(value), word);
         }
         final PacketObserver[] observers = this.observers;
         if (observers.length > 0)

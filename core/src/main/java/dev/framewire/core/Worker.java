@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
 
 import net.openhft.affinity.Affinity;
 import org.agrona.concurrent.Agent;
@@ -115,6 +116,12 @@ final class Worker extends WorkerPad1 implements Agent
     private volatile long commandsDone;
     /** Position among the graph's workers: the journal's worker id. */
     final int id;
+    /**
+     * The journal's part for this worker, through which the calls it runs are journaled
+     * ({@link JournalSink#worker}); null when the graph keeps no journal. Set before the workers
+     * start.
+     */
+    WorkerJournal journal;
     final int cpu;
     private final MpscArrayQueue<Node> inbox;
     private final NodeHeap heap;
@@ -351,10 +358,10 @@ final class Worker extends WorkerPad1 implements Agent
     /** This thread: tells the journal, if any, that the worker stops running calls for a while. */
     private void journalIdle()
     {
-        final JournalSink journal = scheduler.journal();
+        final WorkerJournal journal = this.journal;
         if (journal != null)
         {
-            journal.workerIdle(id);
+            journal.idle();
         }
     }
 

@@ -161,7 +161,8 @@ class ModuleDescriptorTest
             .map(n -> n.substring("dev.framewire.core.".length())).collect(Collectors.toCollection(TreeSet::new)),
             "dev.framewire.core's public types; the runtime there is package-private");
         assertEquals(Set.of("dev.framewire.core.journal.JournalConfig", "dev.framewire.core.journal.JournalProvider",
-            "dev.framewire.core.journal.JournalSink"), publicTypes.get("dev.framewire.core.journal"));
+            "dev.framewire.core.journal.JournalSink", "dev.framewire.core.journal.WorkerJournal"),
+            publicTypes.get("dev.framewire.core.journal"));
         for (final String pkg : List.of("dev.framewire.core.calculators", "dev.framewire.core.calculators.image",
             "dev.framewire.core.calculators.video"))
         {

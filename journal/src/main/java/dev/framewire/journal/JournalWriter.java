@@ -2,6 +2,7 @@ package dev.framewire.journal;
 
 import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -149,8 +150,13 @@ public final class JournalWriter extends JournalSink
         }
     }
 
-    abstract static class WorkerRingPad0
+    abstract static class WorkerRingPad0 extends WorkerJournal
     {
+        WorkerRingPad0(final JournalSink sink, final int workerId)
+        {
+            super(sink, workerId);
+        }
+
         byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
         byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
         byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
@@ -159,6 +165,11 @@ public final class JournalWriter extends JournalSink
 
     abstract static class WorkerRingFields extends WorkerRingPad0
     {
+        WorkerRingFields(final JournalSink sink, final int workerId)
+        {
+            super(sink, workerId);
+        }
+
         /**
          * The thread whose calls go on this ring: null until the first thread journals with the
          * worker's id, then that thread for good. Written once, under the {@code createdLanes}
@@ -198,6 +209,11 @@ public final class JournalWriter extends JournalSink
 
     abstract static class WorkerRingPad1 extends WorkerRingFields
     {
+        WorkerRingPad1(final JournalSink sink, final int workerId)
+        {
+            super(sink, workerId);
+        }
+
         byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
         byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
         byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
@@ -242,13 +258,106 @@ public final class JournalWriter extends JournalSink
          */
         final int stagedMaxLength;
 
-        WorkerRing(final int workerId, final int capacity)
+        /** The journal this ring is a worker's part of. */
+        final JournalWriter writer;
+
+        WorkerRing(final JournalWriter writer, final int workerId, final int capacity)
         {
+            super(writer, workerId);
+            this.writer = writer;
             ring = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
             stagedMaxLength = Math.min(staged.capacity(), ring.maxMsgLength());
             staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.PACKED_CALLS);
             staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
+        }
+
+        // The worker's journal ({@link JournalWriter#worker}): its own thread stages its calls here
+        // without looking the ring up; any other thread's call, or one this ring does not take as
+        // it is (a nested call, an emit not folded, the first call before the thread owns the
+        // ring, a closed journal), goes through the writer's method with the worker's id.
+
+        @Override
+        public void processBegin(final int nodeId, final long inputTimestamp)
+        {
+            if (owner == Thread.currentThread() && !writer.closed)
+            {
+                writer.openStaged(this, nodeId, inputTimestamp, true);
+            }
+            else
+            {
+                writer.processBegin(workerId(), nodeId, inputTimestamp);
+            }
+        }
+
+        @Override
+        public void processBeginSameWorker(final int nodeId, final long inputTimestamp)
+        {
+            if (owner == Thread.currentThread() && writer.readsAtHandOver && !readingStale && !writer.closed)
+            {
+                writer.openStaged(this, nodeId, inputTimestamp, false);
+            }
+            else
+            {
+                writer.processBeginSameWorker(workerId(), nodeId, inputTimestamp);
+            }
+        }
+
+        @Override
+        public boolean reusesReadings()
+        {
+            return writer.readsAtHandOver;
+        }
+
+        @Override
+        public void emit(final int nodeId, final int streamId, final long timestamp, final Object value, final long word)
+        {
+            if (owner == Thread.currentThread() && foldsEmit(nodeId, streamId, timestamp) && !writer.closed)
+            {
+                writer.fold(this, streamId, value, word);
+            }
+            else
+            {
+                writer.emit(workerId(), nodeId, streamId, timestamp, value, word);
+            }
+        }
+
+        @Override
+        public void processEnd(final int nodeId, final long inputTimestamp)
+        {
+            if (owner == Thread.currentThread() && endsCall(nodeId, inputTimestamp) && !writer.closed)
+            {
+                writer.stage(this, nodeId, inputTimestamp);
+            }
+            else
+            {
+                writer.processEnd(workerId(), nodeId, inputTimestamp);
+            }
+        }
+
+        @Override
+        public void idle()
+        {
+            if (owner == Thread.currentThread() && !writer.closed)
+            {
+                writer.idle(this);
+            }
+            else
+            {
+                writer.workerIdle(workerId());
+            }
+        }
+
+        /** The owner's: whether the emit is the open call's first packet at its input timestamp, folded into its entry. */
+        boolean foldsEmit(final int nodeId, final int streamId, final long timestamp)
+        {
+            return callOpen && emitStream < 0 && callNode == nodeId && callTimestamp == timestamp && streamId >= 0;
+        }
+
+        /** The owner's: whether the end is the open call's, staged as its entry. */
+        boolean endsCall(final int nodeId, final long inputTimestamp)
+        {
+            return callOpen && callNode == nodeId && callTimestamp == inputTimestamp;
         }
     }
 
@@ -617,7 +726,7 @@ public final class JournalWriter extends JournalSink
             final WorkerRing[] rings = new WorkerRing[workerNames.length];
             for (int w = 0; w < rings.length; w++)
             {
-                rings[w] = new WorkerRing(w, ringCapacity);
+                rings[w] = new WorkerRing(this, w, ringCapacity);
             }
             this.workerRings = rings;
             agent.workerRings(rings);
@@ -808,21 +917,26 @@ public final class JournalWriter extends JournalSink
         {
             return;
         }
-        final int kind = valueKind(streamId, value, true);
         if (ring != null)
         {
             final WorkerRing own = ownRing(workerId);
-            if (own != null && own.callOpen && own.emitStream < 0 && own.callNode == nodeId &&
-                own.callTimestamp == timestamp && streamId >= 0)
+            if (own != null && own.foldsEmit(nodeId, streamId, timestamp))
             {
-                // the call's packet at its input timestamp: it goes in with the call's entry
-                own.emitStream = streamId;
-                own.emitKind = kind;
-                own.emitValue = value(kind, value, word);
+                fold(own, streamId, value, word);
                 return;
             }
         }
+        final int kind = valueKind(streamId, value, true);
         record(EMIT, kind, workerId, nodeId, streamId, timestamp, value(kind, value, word));
+    }
+
+    /** ASYNC, the worker's thread: the call's packet at its input timestamp goes in with the call's entry. */
+    private void fold(final WorkerRing own, final int streamId, final Object value, final long word)
+    {
+        final int kind = valueKind(streamId, value, true);
+        own.emitStream = streamId;
+        own.emitKind = kind;
+        own.emitValue = value(kind, value, word);
     }
 
     /**
@@ -843,7 +957,7 @@ public final class JournalWriter extends JournalSink
         final WorkerRing own = ring == null ? null : ownRing(workerId);
         if (own != null)
         {
-            openStaged(own, workerId, nodeId, inputTimestamp, true);
+            openStaged(own, nodeId, inputTimestamp, true);
             return;
         }
         record(JournalDescriptor.PROCESS_BEGIN, 0, workerId, nodeId, -1, inputTimestamp, 0);
@@ -872,7 +986,7 @@ public final class JournalWriter extends JournalSink
             processBegin(workerId, nodeId, inputTimestamp);
             return;
         }
-        openStaged(own, workerId, nodeId, inputTimestamp, false);
+        openStaged(own, nodeId, inputTimestamp, false);
     }
 
     /**
@@ -882,12 +996,11 @@ public final class JournalWriter extends JournalSink
      * clock read now ({@code readClock}), or at the worker's last reading, taken after the calls
      * before it went (so that a call never begins before the end of those).
      */
-    private void openStaged(
-        final WorkerRing own, final int workerId, final int nodeId, final long inputTimestamp, final boolean readClock)
+    private void openStaged(final WorkerRing own, final int nodeId, final long inputTimestamp, final boolean readClock)
     {
         if (own.callOpen)
         {
-            openCall(own, workerId, own.ring);
+            openCall(own, own.workerId(), own.ring);
         }
         if (readClock)
         {
@@ -899,6 +1012,20 @@ public final class JournalWriter extends JournalSink
         own.callTimestamp = inputTimestamp;
         own.emitStream = -1;
         own.callOpen = true;
+    }
+
+    /**
+     * The worker's part of the journal: in ASYNC mode its ring, which its own thread stages calls
+     * on without finding the ring by the worker's id; in SYNC mode the sink's methods.
+     *
+     * @param workerId the worker's id, as named at {@link #runStart}.
+     * @return the worker's journal.
+     */
+    @Override
+    public WorkerJournal worker(final int workerId)
+    {
+        final WorkerRing[] rings = this.workerRings;
+        return workerId >= 0 && workerId < rings.length ? rings[workerId] : super.worker(workerId);
     }
 
     /** ASYNC under {@link JournalConfig.ClockReads#HAND_OVER}: a worker's call may begin at its last reading. */
@@ -923,9 +1050,8 @@ public final class JournalWriter extends JournalSink
             return;
         }
         final WorkerRing own = ring == null ? null : ownRing(workerId);
-        if (own != null && own.callOpen && own.callNode == nodeId && own.callTimestamp == inputTimestamp)
+        if (own != null && own.endsCall(nodeId, inputTimestamp))
         {
-            own.callOpen = false;
             stage(own, nodeId, inputTimestamp);
             return;
         }
@@ -939,6 +1065,7 @@ public final class JournalWriter extends JournalSink
      */
     private void stage(final WorkerRing own, final int nodeId, final long inputTimestamp)
     {
+        own.callOpen = false;
         final UnsafeBuffer staged = own.staged;
         final int stream = own.emitStream;
         if (own.stagedCalls == 0)
@@ -1024,9 +1151,15 @@ public final class JournalWriter extends JournalSink
         final WorkerRing own = ownRing(workerId);
         if (own != null)
         {
-            flushStaged(own, own.ring);
-            own.readingStale = true;
+            idle(own);
         }
+    }
+
+    /** ASYNC, the worker's thread: its staged calls go on its ring, and its next call reads the clock. */
+    private void idle(final WorkerRing own)
+    {
+        flushStaged(own, own.ring);
+        own.readingStale = true;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.framewire.journal;
 
 import dev.framewire.core.journal.JournalConfig;
+import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
 import dev.framewire.offheap.PoolContext;
@@ -43,9 +44,10 @@ class JournalAllocationTest
                 .captureStreams("in").checksumStreams("out").ringCapacity(1 << 24)))
         {
             JournalRoundTripTest.start(writer);
+            final WorkerJournal worker = writer.worker(0);
             final Payload frame = pool.acquire(1024);
             final Payload input = pool.acquire(64);
-            rounds(writer, frame, input, 0, WARM_UP);
+            rounds(writer, worker, frame, input, 0, WARM_UP);
             writer.flush(5_000_000_000L);
             // Steady state is what is measured: on a loaded machine the JIT may not yet have
             // compiled (and scalar-replaced) every path when the first window starts, and what the
@@ -58,7 +60,7 @@ class JournalAllocationTest
             for (int window = 0; window < WINDOWS && allocated >= 4096; window++, from += ROUNDS)
             {
                 final long before = threads.getThreadAllocatedBytes(self);
-                rounds(writer, frame, input, from, ROUNDS);
+                rounds(writer, worker, frame, input, from, ROUNDS);
                 allocated = Math.min(allocated, threads.getThreadAllocatedBytes(self) - before);
                 writer.flush(5_000_000_000L);
             }
@@ -71,8 +73,9 @@ class JournalAllocationTest
         }
     }
 
-    private static void rounds(
-        final JournalWriter writer, final Payload frame, final Payload input, final int from, final int count)
+    /** Worker 0's first call of a round through the writer's methods, its second through its own journal. */
+    private static void rounds(final JournalWriter writer, final WorkerJournal worker, final Payload frame,
+        final Payload input, final int from, final int count)
     {
         for (int i = from; i < from + count; i++)
         {
@@ -85,12 +88,12 @@ class JournalAllocationTest
             writer.bound(0, 2, i + 1);
             writer.processEnd(0, 1, i);
             // ASYNC: a call with nothing in between, staged, and the staging let go now and then
-            writer.processBegin(0, 2, i);
-            writer.emit(0, 2, 3, i, JournalWriter.LONG, i);
-            writer.processEnd(0, 2, i);
+            worker.processBeginSameWorker(2, i);
+            worker.emit(2, 3, i, JournalWriter.LONG, i);
+            worker.processEnd(2, i);
             if (i % 50 == 0)
             {
-                writer.workerIdle(0);
+                worker.idle();
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.framewire.journal;
 
 import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ import static dev.framewire.journal.JournalRecord.Kind.PROCESS_BEGIN;
 import static dev.framewire.journal.JournalRecord.Kind.PROCESS_END;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,30 +69,36 @@ class JournalCallsTest
         }
     }
 
+    /** The calls through the writer's methods that take the worker's id. */
     private static void runCalls(final JournalWriter writer)
     {
-        runCalls(writer, 1);
+        runCalls(writer, new WorkerJournal(writer, WORKER), 1);
     }
 
-    /** The calls, call i at timestamp {@code i * stride}, every other one emitting {@code i * 10 * stride}. */
-    private static void runCalls(final JournalWriter writer, final long stride)
+    /**
+     * The calls, call i at timestamp {@code i * stride}, every other one emitting
+     * {@code i * 10 * stride}; through {@code worker}, either the writer's own worker journal
+     * ({@link JournalWriter#worker}) or the base class, which calls the writer's methods with the
+     * worker's id.
+     */
+    private static void runCalls(final JournalWriter writer, final WorkerJournal worker, final long stride)
     {
         for (int i = 0; i < CALLS; i++)
         {
             final long ts = i * stride;
-            writer.processBegin(WORKER, NODE, ts);
+            worker.processBegin(NODE, ts);
             if (i % 2 == 0)
             {
-                writer.emit(WORKER, NODE, STREAM, ts, JournalSink.LONG, ts * 10);
+                worker.emit(NODE, STREAM, ts, JournalSink.LONG, ts * 10);
             }
-            writer.processEnd(WORKER, NODE, ts);
+            worker.processEnd(NODE, ts);
             if (i == DROP_AFTER)
             {
                 writer.drop(WORKER, NODE, STREAM, ts, JournalSink.POLICY);
             }
             if (i == IDLE_AFTER)
             {
-                writer.workerIdle(WORKER);
+                worker.idle();
             }
         }
     }
@@ -101,6 +109,101 @@ class JournalCallsTest
         final JournalReader reader = JournalReader.read(run);
         assertEquals(JournalDescriptor.FORMAT_MINOR, reader.formatMinor());
         assertCallsReadBack(reader);
+    }
+
+    @Test
+    void theWorkersOwnJournalJournalsItsCallsAsTheMethodsWithItsId(@TempDir final Path own) throws Exception
+    {
+        final Path ownRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(own, JournalConfig.Mode.ASYNC)))
+        {
+            ownRun = writer.runDirectory();
+            JournalRoundTripTest.start(writer);
+            final WorkerJournal worker = writer.worker(WORKER);
+            assertNotEquals(WorkerJournal.class, worker.getClass(), "ASYNC: the worker's ring, not the base class");
+            assertEquals(WORKER, worker.workerId());
+            onTheWorkersThread(() -> runCalls(writer, worker, 1));
+            writer.runEnd("done");
+        }
+        assertCallsReadBack(JournalReader.read(ownRun));
+    }
+
+    @Test
+    void aWorkersJournalUsedFromAnotherThreadJournalsThroughTheSharedRing(@TempDir final Path other) throws Exception
+    {
+        final Path otherRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(other, JournalConfig.Mode.ASYNC)))
+        {
+            otherRun = writer.runDirectory();
+            JournalRoundTripTest.start(writer);
+            final WorkerJournal worker = writer.worker(WORKER);
+            onTheWorkersThread(() -> runCalls(writer, worker, 1));
+            // the graph's owner closing a node after the workers stopped: the ring has its producer
+            worker.processBegin(NODE, CALLS);
+            worker.emit(NODE, STREAM, CALLS, JournalSink.LONG, 7);
+            worker.processEnd(NODE, CALLS);
+            worker.idle();
+            writer.runEnd("done");
+        }
+        final JournalReader reader = JournalReader.read(otherRun);
+        assertFalse(reader.isDamaged());
+        assertEquals(0, reader.lostRecords());
+        final List<JournalRecord> last = new ArrayList<>();
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.worker() == WORKER && r.timestamp() == CALLS)
+            {
+                last.add(r);
+            }
+        }
+        assertEquals(List.of(PROCESS_BEGIN, EMIT, PROCESS_END), last.stream().map(JournalRecord::kind).toList(),
+            last.toString());
+        assertEquals(7, last.get(1).value());
+        assertEquals(CALLS + 1, begins(reader.records()), "the worker's calls and the owner's");
+    }
+
+    @Test
+    void aWorkersJournalAfterTheWriterClosedIgnoresTheCalls(@TempDir final Path closed) throws Exception
+    {
+        final JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(closed, JournalConfig.Mode.ASYNC));
+        JournalRoundTripTest.start(writer);
+        final WorkerJournal worker = writer.worker(WORKER);
+        onTheWorkersThread(() ->
+        {
+            worker.processBegin(NODE, 1);
+            worker.processEnd(NODE, 1);
+        });
+        writer.runEnd("done");
+        writer.close();
+        final Runnable calls = () ->
+        {
+            worker.processBeginSameWorker(NODE, 2);
+            worker.emit(NODE, STREAM, 2, JournalSink.LONG, 2);
+            worker.processEnd(NODE, 2);
+            worker.idle();
+        };
+        onTheWorkersThread(calls); // neither the ring's owner nor a thread that ever journaled
+        calls.run();
+        final JournalReader reader = JournalReader.read(writer.runDirectory());
+        assertEquals(1, begins(reader.records()), "the call before the close, none after");
+    }
+
+    @Test
+    void aSyncWritersWorkerJournalCallsItsMethods(@TempDir final Path sync) throws Exception
+    {
+        final Path syncRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(sync, JournalConfig.Mode.SYNC)))
+        {
+            syncRun = writer.runDirectory();
+            JournalRoundTripTest.start(writer);
+            final WorkerJournal worker = writer.worker(WORKER);
+            assertEquals(WorkerJournal.class, worker.getClass());
+            onTheWorkersThread(() -> runCalls(writer, worker, 1));
+            writer.runEnd("done");
+        }
+        final JournalReader reader = JournalReader.read(syncRun);
+        assertEquals(CALLS, begins(reader.records()));
+        assertEquals(CALLS / 2, reader.records().stream().filter(r -> r.kind() == EMIT).count());
     }
 
     @Test
@@ -544,7 +647,7 @@ class JournalCallsTest
         {
             smallRun = writer.runDirectory();
             JournalRoundTripTest.start(writer);
-            onTheWorkersThread(() -> runCalls(writer, stride));
+            onTheWorkersThread(() -> runCalls(writer, new WorkerJournal(writer, WORKER), stride));
             writer.runEnd("done");
         }
         final Path file = JournalFiles.cycleFiles(smallRun).get(0);

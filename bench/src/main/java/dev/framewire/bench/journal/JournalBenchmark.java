@@ -2,6 +2,7 @@ package dev.framewire.bench.journal;
 
 import dev.framewire.bench.suite.Suite;
 import dev.framewire.core.journal.JournalConfig;
+import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.journal.JournalRecord;
 import dev.framewire.journal.JournalWriter;
 import dev.framewire.journal.PayloadChecksum;
@@ -87,6 +88,7 @@ public class JournalBenchmark
     private PayloadPool pool;
     private Payload frame;
     private JournalWriter writer;
+    private WorkerJournal worker;
     private long ops;
 
     @Setup(Level.Trial)
@@ -103,6 +105,7 @@ public class JournalBenchmark
             .checksumStreams("frames").ringCapacity(RING_BYTES));
         writer.runStart("bench", 1, "bench", new String[]{"source", "detector"}, new String[]{"in", "frames", "out"},
             new String[]{"worker-0"}, new int[][]{{0}, {1}});
+        worker = writer.worker(0);
     }
 
     /** ASYNC: lets the agent empty the ring (untimed), so that every iteration starts alike. */
@@ -131,7 +134,9 @@ public class JournalBenchmark
             throw new IllegalStateException(writer.failures() + " appends failed", writer.firstFailure());
         }
         // SYNC journals a call as three records (begin, emit, end); ASYNC stages it as one entry
-        final boolean calls = params.getBenchmark().endsWith(".call") || params.getBenchmark().endsWith(".callSameWorker");
+        final String benchmark = params.getBenchmark();
+        final boolean calls = benchmark.endsWith(".call") || benchmark.endsWith(".callSameWorker") ||
+            benchmark.endsWith(".callWorkerJournal");
         final long records = (count(run) - PREAMBLE) / (calls && mode.equals("SYNC") ? 3 : 1);
         System.out.printf("%n  %s: %,d ops, %,d records in the journal, %,d lost to a full ring (%.2f %%)%n", mode,
             ops, records, lost, 100.0 * lost / Math.max(1, ops));
@@ -240,6 +245,21 @@ public class JournalBenchmark
         writer.processBeginSameWorker(0, 1, ts);
         writer.emit(0, 1, 2, ts, JournalWriter.LONG, ts);
         writer.processEnd(0, 1, ts);
+    }
+
+    /**
+     * {@link #callSameWorker} as the engine makes it: through the worker's journal
+     * ({@code JournalWriter.worker}), which the engine takes once per worker, so that no call
+     * looks the worker's ring up by its id.
+     */
+    @Benchmark
+    public void callWorkerJournal()
+    {
+        final long ts = ops++;
+        final WorkerJournal worker = this.worker;
+        worker.processBeginSameWorker(1, ts);
+        worker.emit(1, 2, ts, JournalWriter.LONG, ts);
+        worker.processEnd(1, ts);
     }
 
     @Benchmark

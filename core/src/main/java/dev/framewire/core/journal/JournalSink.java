@@ -19,7 +19,9 @@ package dev.framewire.core.journal;
  * <ul>
  *   <li>{@link #graphInput}, {@link #emit}, {@link #processBegin}, {@link #processBeginSameWorker}, {@link #processEnd},
  *       {@link #drop} and {@link #bound} are the hot path: called from worker threads (and a graph
- *       input's adding thread) for every packet, they must not allocate, block, or throw;</li>
+ *       input's adding thread) for every packet, they must not allocate, block, or throw; so are
+ *       the methods of the {@link WorkerJournal} each worker takes from {@link #worker}, through
+ *       which the engine makes the events of the calls a worker runs;</li>
  *   <li>the journal never fails the run: an event it cannot record is counted and logged, not
  *       thrown;</li>
  *   <li>{@link #subgraphAdded}, {@link #subgraphRemoved} and {@link #subgraphLeft} are rare and
@@ -27,7 +29,8 @@ package dev.framewire.core.journal;
  *       lock: they may allocate, and wait briefly to be in order with what was journaled before
  *       them;</li>
  *   <li>threading: {@link #runStart} before any other call (the engine calls it before its
- *       workers start, which publishes what it sets); then the event methods from any thread;
+ *       workers start, which publishes what it sets), then {@link #worker} for each worker; then
+ *       the event methods from any thread;
  *       {@link #runEnd} and {@link #close()} after the workers have stopped; calls after
  *       {@code close()} are ignored.</li>
  * </ul>
@@ -155,6 +158,21 @@ public abstract class JournalSink implements AutoCloseable
     public boolean reusesReadings()
     {
         return false;
+    }
+
+    /**
+     * The part of the journal one worker writes through: the events of the calls it runs, and its
+     * idling ({@link WorkerJournal}). The engine takes one per worker after {@link #runStart} and
+     * before the workers start, and makes those events of the worker through it, not through this
+     * sink's methods. By default, a {@link WorkerJournal} that passes them on to this sink with
+     * the worker's id.
+     *
+     * @param workerId the worker's id, as named at {@link #runStart}.
+     * @return the worker's journal.
+     */
+    public WorkerJournal worker(final int workerId)
+    {
+        return new WorkerJournal(this, workerId);
     }
 
     /**
