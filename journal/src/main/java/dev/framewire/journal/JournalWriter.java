@@ -223,7 +223,9 @@ public final class JournalWriter extends JournalSink
     /**
      * A worker's ASYNC ring: single producer, the thread that first journals with the worker's id
      * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
-     * the many-to-one ring, so the one-to-one ring never sees two producers.
+     * the many-to-one ring, so the one-to-one ring never sees two producers. It is also the
+     * worker's {@link WorkerJournal} ({@link #worker}), through which the engine journals the
+     * worker's calls without the writer looking the ring up by the worker's id.
      *
      * <p>The worker's calls are staged here, 4 to 41 bytes each (see
      * {@link JournalDescriptor#PACKED_CALLS}), and go on the ring as one PACKED_CALLS message when
@@ -272,7 +274,7 @@ public final class JournalWriter extends JournalSink
             staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
         }
 
-        // The worker's journal ({@link JournalWriter#worker}): its own thread stages its calls here
+        // The worker's journal (JournalWriter.worker): its own thread stages its calls here
         // without looking the ring up; any other thread's call, or one this ring does not take as
         // it is (a nested call, an emit not folded, the first call before the thread owns the
         // ring, a closed journal), goes through the writer's method with the worker's id.

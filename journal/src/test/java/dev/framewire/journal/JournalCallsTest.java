@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import static dev.framewire.journal.JournalRecord.Kind.DROP;
 import static dev.framewire.journal.JournalRecord.Kind.EMIT;
@@ -23,7 +24,6 @@ import static dev.framewire.journal.JournalRecord.Kind.PROCESS_BEGIN;
 import static dev.framewire.journal.JournalRecord.Kind.PROCESS_END;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -111,40 +111,46 @@ class JournalCallsTest
         assertCallsReadBack(reader);
     }
 
+    /**
+     * A run whose worker makes {@link #runCalls} through its own journal ({@link JournalWriter#worker}),
+     * after which this thread makes {@code more} through it.
+     *
+     * @return the run's directory.
+     */
+    private static Path runThroughItsJournal(
+        final Path dir, final JournalConfig.Mode mode, final Consumer<WorkerJournal> more) throws Exception
+    {
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(dir, mode)))
+        {
+            JournalRoundTripTest.start(writer);
+            final WorkerJournal worker = writer.worker(WORKER);
+            assertEquals(WORKER, worker.workerId());
+            assertEquals(mode == JournalConfig.Mode.ASYNC, worker.getClass() != WorkerJournal.class,
+                "ASYNC: the worker's ring; SYNC: the base class, which calls the writer's methods");
+            onTheWorkersThread(() -> runCalls(writer, worker, 1));
+            more.accept(worker);
+            writer.runEnd("done");
+            return writer.runDirectory();
+        }
+    }
+
     @Test
     void theWorkersOwnJournalJournalsItsCallsAsTheMethodsWithItsId(@TempDir final Path own) throws Exception
     {
-        final Path ownRun;
-        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(own, JournalConfig.Mode.ASYNC)))
-        {
-            ownRun = writer.runDirectory();
-            JournalRoundTripTest.start(writer);
-            final WorkerJournal worker = writer.worker(WORKER);
-            assertNotEquals(WorkerJournal.class, worker.getClass(), "ASYNC: the worker's ring, not the base class");
-            assertEquals(WORKER, worker.workerId());
-            onTheWorkersThread(() -> runCalls(writer, worker, 1));
-            writer.runEnd("done");
-        }
-        assertCallsReadBack(JournalReader.read(ownRun));
+        assertCallsReadBack(JournalReader.read(runThroughItsJournal(own, JournalConfig.Mode.ASYNC, worker -> { })));
     }
 
     @Test
     void aWorkersJournalUsedFromAnotherThreadJournalsThroughTheSharedRing(@TempDir final Path other) throws Exception
     {
-        final Path otherRun;
-        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(other, JournalConfig.Mode.ASYNC)))
+        // the graph's owner closing a node after the workers stopped: the ring has its producer
+        final Path otherRun = runThroughItsJournal(other, JournalConfig.Mode.ASYNC, worker ->
         {
-            otherRun = writer.runDirectory();
-            JournalRoundTripTest.start(writer);
-            final WorkerJournal worker = writer.worker(WORKER);
-            onTheWorkersThread(() -> runCalls(writer, worker, 1));
-            // the graph's owner closing a node after the workers stopped: the ring has its producer
             worker.processBegin(NODE, CALLS);
             worker.emit(NODE, STREAM, CALLS, JournalSink.LONG, 7);
             worker.processEnd(NODE, CALLS);
             worker.idle();
-            writer.runEnd("done");
-        }
+        });
         final JournalReader reader = JournalReader.read(otherRun);
         assertFalse(reader.isDamaged());
         assertEquals(0, reader.lostRecords());
@@ -191,17 +197,7 @@ class JournalCallsTest
     @Test
     void aSyncWritersWorkerJournalCallsItsMethods(@TempDir final Path sync) throws Exception
     {
-        final Path syncRun;
-        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(sync, JournalConfig.Mode.SYNC)))
-        {
-            syncRun = writer.runDirectory();
-            JournalRoundTripTest.start(writer);
-            final WorkerJournal worker = writer.worker(WORKER);
-            assertEquals(WorkerJournal.class, worker.getClass());
-            onTheWorkersThread(() -> runCalls(writer, worker, 1));
-            writer.runEnd("done");
-        }
-        final JournalReader reader = JournalReader.read(syncRun);
+        final JournalReader reader = JournalReader.read(runThroughItsJournal(sync, JournalConfig.Mode.SYNC, worker -> { }));
         assertEquals(CALLS, begins(reader.records()));
         assertEquals(CALLS / 2, reader.records().stream().filter(r -> r.kind() == EMIT).count());
     }
