@@ -8,8 +8,9 @@ import org.agrona.concurrent.NanoClock;
  * What a {@link Node} (and its {@link Lane}s and {@link OutputStream}s) needs of its {@link Graph}
  * while the graph runs: the stop flag, the journal, the clock, the memory governor and pool, the
  * source gate, and the calls a node makes as it opens, closes and fails. A node sees its graph only
- * through it; its output streams (and graph inputs' streams) take the journal and
- * {@code max_shipment_size} from it.
+ * through it; its output streams (and graph inputs' streams) take the journal (for their bounds;
+ * a node's packets go through its worker's {@code WorkerJournal}) and {@code max_shipment_size}
+ * from it.
  *
  * <p>One implementation, the graph's own ({@link Graph#runState}): C2 devirtualises the calls.
  * The two a node makes on every run, {@link #isStopping()} and {@link #timesProcessCalls()}, read

@@ -82,7 +82,7 @@ final class OutputStream extends OutputStreamPad1 implements Output
     final int index;
     final String tag;
     final int tagIndex;
-    /** What the stream needs of its graph while it runs: the journal (read per delivery). */
+    /** What the stream needs of its graph while it runs: the journal, for the bounds a flush moves. */
     private final NodeRunState runState;
     /** {@code max_shipment_size}, from the graph's config: a source's packets per stream per call at most. */
     private final int maxShipmentSize;

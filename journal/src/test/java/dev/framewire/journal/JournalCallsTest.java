@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -174,24 +175,50 @@ class JournalCallsTest
         final JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(closed, JournalConfig.Mode.ASYNC));
         JournalRoundTripTest.start(writer);
         final WorkerJournal worker = writer.worker(WORKER);
-        onTheWorkersThread(() ->
+        // a whole staging's worth, and an idle that lets it go: on the ring if it were drained
+        final Runnable calls = () ->
+        {
+            for (int i = 0; i < CALLS; i++)
+            {
+                worker.processBeginSameWorker(NODE, 1000 + i);
+                worker.emit(NODE, STREAM, 1000 + i, JournalSink.LONG, i);
+                worker.processEnd(NODE, 1000 + i);
+            }
+            worker.idle();
+        };
+        final CountDownLatch opened = new CountDownLatch(1);
+        final CountDownLatch shut = new CountDownLatch(1);
+        final AtomicReference<Throwable> failed = new AtomicReference<>();
+        // the ring's owner: one call before the close, the calls after it
+        final Thread owner = new Thread(() ->
         {
             worker.processBegin(NODE, 1);
             worker.processEnd(NODE, 1);
-        });
+            worker.idle();
+            opened.countDown();
+            try
+            {
+                shut.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+            calls.run();
+        }, "owner");
+        owner.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+        owner.start();
+        opened.await();
         writer.runEnd("done");
         writer.close();
-        final Runnable calls = () ->
-        {
-            worker.processBeginSameWorker(NODE, 2);
-            worker.emit(NODE, STREAM, 2, JournalSink.LONG, 2);
-            worker.processEnd(NODE, 2);
-            worker.idle();
-        };
+        shut.countDown();
+        owner.join();
+        assertNull(failed.get());
         onTheWorkersThread(calls); // neither the ring's owner nor a thread that ever journaled
         calls.run();
         final JournalReader reader = JournalReader.read(writer.runDirectory());
         assertEquals(1, begins(reader.records()), "the call before the close, none after");
+        assertEquals("done", reader.runEnd().text());
     }
 
     @Test
