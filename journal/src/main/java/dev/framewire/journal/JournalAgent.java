@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * ASYNC mode's journal agent: drains the writers' rings into Chronicle (each worker's one-to-one
  * ring and the many-to-one ring of every other thread, up to {@link #DRAIN_LIMIT} messages from
  * each a duty cycle), a message's bytes copied as they are (the rings hold the on-disk layout of
- * {@link JournalDescriptor} but the checksum: a record, or a worker's PACKED_CALLS record of up to 64
+ * {@link JournalDescriptor} but the checksum: a record, or a worker's DENSE_CALLS record of up to 64
  * calls) into a BATCH document of up to 64 KiB, appended
  * with one CRC32C at the end of the cycle or when full, computed here so that the writers do not
  * pay for it (a cycle that took one record appends it alone, with its own checksum); and

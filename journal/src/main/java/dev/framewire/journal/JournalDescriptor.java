@@ -4,11 +4,13 @@ import net.openhft.chronicle.bytes.Bytes;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -123,6 +125,27 @@ import java.util.zip.CRC32C;
  *     zigzag varint  nanos - the entry before's (adders on several threads may go back a little)
  *   = per entry, GRAPH_INPUT (worker -1, node -1, aux the value kind). The entries fill the record
  *   exactly, as PACKED_CALLS's.
+ *
+ *   DENSE_CALLS (kind 21, since 1.9; ASYNC, what PACKED_CALLS became): one worker's calls in a row,
+ *   the header as PACKED_CALLS's (kind 21), then count entries of 1 to 42 bytes each, a field
+ *   left out when it repeats:
+ *     varint  head = zigzag32(node - the entry before's node (the first: 0)) &lt;&lt; 5 | flags
+ *             flags: 1 FOLDED         a packet is folded in
+ *                    2 SAME_STREAM    (FOLDED only) its value kind and stream are those of the
+ *                                     record's last entry of this node with a packet folded in
+ *                    4 SAME_VALUE     (FOLDED only) its value is the record's last folded value
+ *                    8 SAME_TIMESTAMP its input timestamp is the entry before's (the first: the header's)
+ *                   16 SAME_NANOS     its begin nanos are the entry before's (the first: the header's)
+ *     if FOLDED and not SAME_STREAM: value kind (byte), varint emit stream
+ *     if FOLDED and not SAME_VALUE:  zigzag varint emit value - the record's last folded value (0 before the first)
+ *     if not SAME_TIMESTAMP:         zigzag varint input timestamp - the entry before's
+ *     if not SAME_NANOS:             varint begin nanos - the entry before's (as an unsigned long)
+ *   zigzag32 folds the node's difference as an int (it wraps as one). A chain's call is 1 to 4
+ *   bytes: the next node, the same stream as that node's last call, the same value and timestamp
+ *   as the call before and, at a reading handed over, the same nanos. A SAME_STREAM or SAME_VALUE
+ *   flag without FOLDED, a SAME_STREAM for a node with no folded entry before it in the record, or
+ *   a node difference of more than 32 bits is a corrupt record, as are entries that do not fill
+ *   the record exactly. Read as CALLS.
  * </pre>
  *
  * <p>The checksum is CRC32C (Castagnoli; {@link java.util.zip.CRC32C}, as any CRC32C library
@@ -157,14 +180,19 @@ import java.util.zip.CRC32C;
  * the shared ring in a row as varint entries, 4 to 8 bytes each for a stream of packets, where
  * each was a 44-byte record in a batch: most of the agent's time went into the kernel zeroing the
  * mapped file's fresh pages, so into bytes written), which a 1.7 reader skips as a kind it does not
- * know (and so misses those inputs).
+ * know (and so misses those inputs). Version 1.9 writes {@link #DENSE_CALLS} instead of
+ * PACKED_CALLS (the same calls, a field that repeats the call before's left out: a chain's call
+ * went from 6 bytes to 1 to 4, and the journaled chain from about 33 bytes a packet to about 17;
+ * the agent's CPU on two cores comes out of the worker's and the adder's), which a 1.8 reader
+ * skips as a kind it does not know (and so misses those calls); a 1.9 reader still reads
+ * PACKED_CALLS.
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 8;
+    static final int FORMAT_MINOR = 9;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
@@ -181,6 +209,8 @@ final class JournalDescriptor
     static final int PACKED_CALLS_MINOR = 7;
     /** The first minor version with {@link #PACKED_INPUTS} records. */
     static final int PACKED_INPUTS_MINOR = 8;
+    /** The first minor version with {@link #DENSE_CALLS} records. */
+    static final int DENSE_CALLS_MINOR = 9;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -279,6 +309,27 @@ final class JournalDescriptor
     static final int PACKED_ENTRIES_OFFSET = FIXED_LENGTH;
     /** PACKED_CALLS: an entry's most bytes (node 5, value kind 1, stream 5, value, timestamp and nanos 10 each). */
     static final int PACKED_ENTRY_MAX_LENGTH = 5 + 1 + 5 + 3 * VARINT_MAX_LENGTH;
+    /**
+     * Since 1.9, ASYNC only: what PACKED_CALLS became, the same header and calls, each entry
+     * leaving out what repeats (see the layout above): a chain's call in 1 to 4 bytes rather than
+     * 4 to 8. Not a {@link JournalRecord.Kind}: the reader gives the records each entry stands
+     * for, as CALLS.
+     */
+    static final int DENSE_CALLS = 21;
+    /** DENSE_CALLS: an entry's most bytes (head 6, value kind 1, stream 5, value, timestamp and nanos 10 each). */
+    static final int DENSE_ENTRY_MAX_LENGTH = 6 + 1 + 5 + 3 * VARINT_MAX_LENGTH;
+    /** DENSE_CALLS entry flag: a packet is folded in. */
+    static final int DENSE_FOLDED = 1;
+    /** DENSE_CALLS entry flag: the packet's kind and stream are the node's last folded ones in the record. */
+    static final int DENSE_SAME_STREAM = 2;
+    /** DENSE_CALLS entry flag: the packet's value is the record's last folded value. */
+    static final int DENSE_SAME_VALUE = 4;
+    /** DENSE_CALLS entry flag: the input timestamp is the entry before's. */
+    static final int DENSE_SAME_TIMESTAMP = 8;
+    /** DENSE_CALLS entry flag: the begin nanos are the entry before's. */
+    static final int DENSE_SAME_NANOS = 16;
+    /** DENSE_CALLS: the head's bits below the node's difference. */
+    static final int DENSE_FLAG_BITS = 5;
     /**
      * Since 1.8, ASYNC only: graph inputs in a row, as the journal agent took them off the shared
      * ring, each a varint entry (see the layout above). Not a {@link JournalRecord.Kind}: the
@@ -454,8 +505,115 @@ final class JournalDescriptor
     }
 
     /**
-     * Reads the entries of a {@link #PACKED_CALLS} record one after the other, each field a
-     * varint and most of them differences from the entry before.
+     * Writes the entries of a {@link #DENSE_CALLS} record: remembers what the next entry's
+     * fields are differences from, and the value kind and stream each node last folded a packet
+     * into (a direct-mapped table of 64 nodes: a node whose slot another took since is written in
+     * full, which the format allows).
+     *
+     * <p>Threading: one thread at a time (a worker's ring's owner, see {@link JournalWriter}).
+     */
+    static final class DenseCallsEncoder
+    {
+        private static final int SHAPES = 64;
+        /** Per slot: the node it remembers, plus one (0: none yet in this record). */
+        private final int[] shapeNode = new int[SHAPES];
+        /** Per slot: value kind &lt;&lt; 32 | stream. */
+        private final long[] shape = new long[SHAPES];
+        private int lastNode;
+        private long lastValue;
+        private long lastTimestamp;
+        private long lastNanos;
+
+        /** A record begins whose header holds {@code timestamp} and {@code nanos}, the first entry's. */
+        void reset(final long timestamp, final long nanos)
+        {
+            lastNode = 0;
+            lastValue = 0;
+            lastTimestamp = timestamp;
+            lastNanos = nanos;
+            Arrays.fill(shapeNode, 0);
+        }
+
+        /**
+         * Writes one call's entry at {@code index}.
+         *
+         * @param stream the stream of the packet folded in, -1 for none ({@code kind} and
+         *               {@code value} are then not read).
+         * @return where the next entry goes: at most {@link #DENSE_ENTRY_MAX_LENGTH} bytes on.
+         */
+        int put(
+            final byte[] bytes,
+            final int index,
+            final int node,
+            final int stream,
+            final int kind,
+            final long value,
+            final long timestamp,
+            final long nanos)
+        {
+            int flags = 0;
+            boolean sameStream = false;
+            if (stream >= 0)
+            {
+                flags = DENSE_FOLDED;
+                final int slot = node & SHAPES - 1;
+                final long folded = (long)kind << 32 | stream;
+                sameStream = shapeNode[slot] == node + 1 && shape[slot] == folded;
+                if (sameStream)
+                {
+                    flags |= DENSE_SAME_STREAM;
+                }
+                else
+                {
+                    shapeNode[slot] = node + 1;
+                    shape[slot] = folded;
+                }
+                if (value == lastValue)
+                {
+                    flags |= DENSE_SAME_VALUE;
+                }
+            }
+            if (timestamp == lastTimestamp)
+            {
+                flags |= DENSE_SAME_TIMESTAMP;
+            }
+            if (nanos == lastNanos)
+            {
+                flags |= DENSE_SAME_NANOS;
+            }
+            final int step = node - lastNode;
+            lastNode = node;
+            int at = putVarint(bytes, index, ((step << 1 ^ step >> 31) & 0xFFFF_FFFFL) << DENSE_FLAG_BITS | flags);
+            if (stream >= 0)
+            {
+                if (!sameStream)
+                {
+                    bytes[at++] = (byte)kind;
+                    at = putVarint(bytes, at, stream);
+                }
+                if (value != lastValue)
+                {
+                    at = putVarint(bytes, at, zigzag(value - lastValue));
+                    lastValue = value;
+                }
+            }
+            if (timestamp != lastTimestamp)
+            {
+                at = putVarint(bytes, at, zigzag(timestamp - lastTimestamp));
+                lastTimestamp = timestamp;
+            }
+            if (nanos != lastNanos)
+            {
+                at = putVarint(bytes, at, nanos - lastNanos);
+                lastNanos = nanos;
+            }
+            return at;
+        }
+    }
+
+    /**
+     * Reads the entries of a {@link #PACKED_CALLS} or {@link #DENSE_CALLS} record one after the
+     * other, each field a varint and most of them differences from the entry before.
      *
      * <p>Threading: one thread at a time.
      */
@@ -469,29 +627,47 @@ final class JournalDescriptor
         long value;
         long timestamp;
         long beginNanos;
+        /** When {@link #next} returned false for a DENSE_CALLS entry whose flags do not hold: why. */
+        String fault;
         /** What the next entry's differences are from. */
         private long lastValue;
+        private boolean dense;
+        /** DENSE_CALLS: per node, value kind &lt;&lt; 32 | stream of its last folded entry in the record. */
+        private final Long2LongHashMap shapes = new Long2LongHashMap(-1);
 
         /**
          * Starts at the first entry of the record in {@code body}'s first {@code limit} bytes, at
-         * least {@link #PACKED_ENTRIES_OFFSET}.
+         * least {@link #PACKED_ENTRIES_OFFSET}: a DENSE_CALLS record's when {@code dense}, else a
+         * PACKED_CALLS record's.
          */
-        void reset(final DirectBuffer body, final int limit)
+        void reset(final DirectBuffer body, final int limit, final boolean dense)
         {
             start(body, limit, PACKED_ENTRIES_OFFSET);
             timestamp = body.getLong(PACKED_BASE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
             beginNanos = body.getLong(PACKED_BASE_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
             lastValue = 0;
+            node = 0;
+            fault = null;
+            this.dense = dense;
+            if (dense)
+            {
+                shapes.clear();
+            }
         }
 
         /**
          * Reads the next entry into the fields.
          *
-         * @return false when it runs past the record's end or a varint is longer than 10 bytes
-         * (the fields are then not to be used).
+         * @return false when it runs past the record's end, a varint is longer than 10 bytes, or
+         * a DENSE_CALLS entry's flags do not hold ({@link #fault} says how); the fields are then
+         * not to be used.
          */
         boolean next()
         {
+            if (dense)
+            {
+                return nextDense();
+            }
             final long nodeAndFlag = varint();
             if (position < 0)
             {
@@ -514,6 +690,73 @@ final class JournalDescriptor
             timestamp += unzigzag(varint());
             beginNanos += varint();
             return position >= 0;
+        }
+
+        private boolean nextDense()
+        {
+            final long head = varint();
+            if (position < 0)
+            {
+                return false;
+            }
+            final int flags = (int)head & (1 << DENSE_FLAG_BITS) - 1;
+            final long step = head >>> DENSE_FLAG_BITS;
+            final boolean folded = (flags & DENSE_FOLDED) != 0;
+            if (step > 0xFFFF_FFFFL)
+            {
+                return broken("has a node difference of more than 32 bits");
+            }
+            if (!folded && (flags & (DENSE_SAME_STREAM | DENSE_SAME_VALUE)) != 0)
+            {
+                return broken("has a packet's flags but no packet");
+            }
+            node += (int)step >>> 1 ^ -((int)step & 1);
+            if (folded)
+            {
+                if ((flags & DENSE_SAME_STREAM) != 0)
+                {
+                    final long shape = shapes.get(node);
+                    if (shape == -1)
+                    {
+                        return broken("repeats the stream of node " + node + ", which folded no packet before it");
+                    }
+                    valueKind = (int)(shape >>> 32);
+                    stream = (int)shape;
+                }
+                else
+                {
+                    valueKind = nextByte();
+                    stream = (int)varint();
+                    shapes.put(node, (long)valueKind << 32 | stream & 0xFFFF_FFFFL);
+                }
+                if ((flags & DENSE_SAME_VALUE) == 0)
+                {
+                    lastValue += unzigzag(varint());
+                }
+                value = lastValue;
+            }
+            else
+            {
+                stream = -1;
+                valueKind = 0;
+                value = 0;
+            }
+            if ((flags & DENSE_SAME_TIMESTAMP) == 0)
+            {
+                timestamp += unzigzag(varint());
+            }
+            if ((flags & DENSE_SAME_NANOS) == 0)
+            {
+                beginNanos += varint();
+            }
+            return position >= 0;
+        }
+
+        private boolean broken(final String why)
+        {
+            fault = why;
+            position = -1;
+            return false;
         }
     }
 

@@ -280,9 +280,14 @@ public final class JournalReader
                 packedInputs(body, length, position, sequence);
                 return;
             }
+            if (kind == JournalDescriptor.DENSE_CALLS && decoder.minor >= JournalDescriptor.DENSE_CALLS_MINOR)
+            {
+                packedCalls(body, length, position, sequence, true);
+                return;
+            }
             if (kind == JournalDescriptor.PACKED_CALLS && decoder.minor >= JournalDescriptor.PACKED_CALLS_MINOR)
             {
-                packedCalls(body, length, position, sequence);
+                packedCalls(body, length, position, sequence, false);
                 return;
             }
             if (kind == JournalDescriptor.CALLS && decoder.minor >= JournalDescriptor.CALLS_MINOR)
@@ -294,19 +299,22 @@ public final class JournalReader
         }
 
         /**
-         * The entries of a PACKED_CALLS record, as {@link #calls}: read through once to check that
-         * its count of entries fills it exactly (its checksum held, so one that does not is the
-         * writer's fault: reported, and the record skipped), then given one by one.
+         * The entries of a PACKED_CALLS or DENSE_CALLS ({@code dense}) record, as {@link #calls}:
+         * read through once to check that its count of entries fills it exactly and that a dense
+         * entry's flags hold (its checksum held, so one that does not is the writer's fault:
+         * reported, and the record skipped), then given one by one.
          */
-        private void packedCalls(final DirectBuffer body, final int length, final long position, final long sequence)
+        private void packedCalls(
+            final DirectBuffer body, final int length, final long position, final long sequence, final boolean dense)
         {
+            final String kind = dense ? "DENSE_CALLS" : "PACKED_CALLS";
             final int count = length >= JournalDescriptor.PACKED_ENTRIES_OFFSET ?
                 body.getInt(JournalDescriptor.CALLS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
             final JournalDescriptor.PackedEntries entries = packed;
             int read = 0;
             if (count >= 1)
             {
-                entries.reset(body, length);
+                entries.reset(body, length, dense);
                 while (read < count && entries.next())
                 {
                     read++;
@@ -314,13 +322,14 @@ public final class JournalReader
             }
             if (count < 1 || read != count || entries.position != length)
             {
-                count(1, position, sequence, "a PACKED_CALLS record of " + length + " bytes claims " + count +
-                    " calls, " + (count < 1 ? "but a record holds at least one" : read < count ?
+                count(1, position, sequence, "a " + kind + " record of " + length + " bytes claims " + count +
+                    " calls, " + (count < 1 ? "but a record holds at least one" :
+                    entries.fault != null ? "but its entry " + (read + 1) + " " + entries.fault : read < count ?
                     "but its entries run past its end after " + read : "but they end at byte " + entries.position));
                 return;
             }
             final int worker = body.getInt(JournalDescriptor.CALLS_WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            entries.reset(body, length);
+            entries.reset(body, length, dense);
             entries.next();
             for (int i = 0; i < count; i++)
             {
@@ -332,7 +341,7 @@ public final class JournalReader
                 final long begin = entries.beginNanos;
                 final long end = i + 1 < count && entries.next() ? entries.beginNanos :
                     body.getLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
-                entry("PACKED_CALLS", i, count, position, sequence, worker, node, stream, valueKind, value, timestamp,
+                entry(kind, i, count, position, sequence, worker, node, stream, valueKind, value, timestamp,
                     begin, end);
             }
         }
@@ -410,7 +419,8 @@ public final class JournalReader
         }
 
         /**
-         * Call {@code i} of the {@code count} in a CALLS (1.6) or PACKED_CALLS (1.7) record: given
+         * Call {@code i} of the {@code count} in a CALLS (1.6), PACKED_CALLS (1.7) or DENSE_CALLS (1.9)
+         * record: given
          * as the records it stands for (as a CALL record's), with a record number of its own; one
          * whose fields make no sense is reported and skipped, and the others are read.
          */

@@ -198,13 +198,8 @@ public final class JournalWriter extends JournalSink
         int stagedCalls;
         /** The staged message's bytes so far, header included. */
         int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
-        /**
-         * The last staged entry's timestamp and nanos, and the last folded-in value: what the next
-         * entry is a difference from.
-         */
-        long lastTimestamp;
-        long lastNanos;
-        long lastValue;
+        /** Writes the staged entries: what the next one is a difference from, and what it repeats. */
+        final JournalDescriptor.DenseCallsEncoder entries = new JournalDescriptor.DenseCallsEncoder();
     }
 
     abstract static class WorkerRingPad1 extends WorkerRingFields
@@ -227,8 +222,8 @@ public final class JournalWriter extends JournalSink
      * worker's {@link WorkerJournal} ({@link #worker}), through which the engine journals the
      * worker's calls without the writer looking the ring up by the worker's id.
      *
-     * <p>The worker's calls are staged here, 4 to 41 bytes each (see
-     * {@link JournalDescriptor#PACKED_CALLS}), and go on the ring as one PACKED_CALLS message when
+     * <p>The worker's calls are staged here, 1 to 42 bytes each (see
+     * {@link JournalDescriptor#DENSE_CALLS}), and go on the ring as one DENSE_CALLS message when
      * {@link #STAGED_CALLS} have ended or the next might not fit the ring's longest message, when
      * another record of the worker comes (so that the file keeps the worker's order), when the
      * worker idles ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most
@@ -245,11 +240,11 @@ public final class JournalWriter extends JournalSink
 
         final OneToOneRingBuffer ring;
         /**
-         * The PACKED_CALLS message being put together: its header (kind and worker set here) and
+         * The DENSE_CALLS message being put together: its header (kind and worker set here) and
          * entries. On the heap: the entries' bytes are plain array stores.
          */
         final byte[] stagedBytes = new byte[
-            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
+            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.DENSE_ENTRY_MAX_LENGTH];
         /** {@link #stagedBytes}, for the header's fields and the copy into the ring. */
         final UnsafeBuffer staged = new UnsafeBuffer(stagedBytes);
         /**
@@ -270,7 +265,7 @@ public final class JournalWriter extends JournalSink
             ring = new OneToOneRingBuffer(new UnsafeBuffer(
                 ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
             stagedMaxLength = Math.min(staged.capacity(), ring.maxMsgLength());
-            staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.PACKED_CALLS);
+            staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.DENSE_CALLS);
             staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
         }
 
@@ -995,7 +990,7 @@ public final class JournalWriter extends JournalSink
     }
 
     /**
-     * ASYNC on a worker's own ring: the call is staged when it ends, as one PACKED_CALLS entry
+     * ASYNC on a worker's own ring: the call is staged when it ends, as one DENSE_CALLS entry
      * (with the first packet it emits at its input timestamp), unless another record of this
      * worker comes first (then its BEGIN goes in before that record, see openCall). It begins at a
      * clock read now ({@code readClock}), or at the worker's last reading, taken after the calls
@@ -1064,7 +1059,7 @@ public final class JournalWriter extends JournalSink
     }
 
     /**
-     * ASYNC, the worker's thread: a call ended; its entry goes into the staged PACKED_CALLS
+     * ASYNC, the worker's thread: a call ended; its entry goes into the staged DENSE_CALLS
      * message, which goes on the ring when full. Its end is the next call's begin, or the flush's
      * clock read.
      */
@@ -1078,34 +1073,20 @@ public final class JournalWriter extends JournalSink
             // the first entry's timestamp and nanos are differences from the header's
             staged.putLong(JournalDescriptor.PACKED_BASE_NANOS_OFFSET, own.callNanos);
             staged.putLong(JournalDescriptor.PACKED_BASE_TIMESTAMP_OFFSET, inputTimestamp);
-            own.lastNanos = own.callNanos;
-            own.lastTimestamp = inputTimestamp;
-            own.lastValue = 0;
+            own.entries.reset(inputTimestamp, own.callNanos);
         }
-        final byte[] bytes = own.stagedBytes;
-        int at = JournalDescriptor.putVarint(bytes, own.stagedLength,
-            (nodeId & 0xFFFF_FFFFL) << 1 | (stream < 0 ? 0 : 1));
-        if (stream >= 0)
-        {
-            bytes[at++] = (byte)own.emitKind;
-            at = JournalDescriptor.putVarint(bytes, at, stream);
-            at = JournalDescriptor.putVarint(bytes, at, JournalDescriptor.zigzag(own.emitValue - own.lastValue));
-            own.lastValue = own.emitValue;
-        }
-        at = JournalDescriptor.putVarint(bytes, at, JournalDescriptor.zigzag(inputTimestamp - own.lastTimestamp));
-        at = JournalDescriptor.putVarint(bytes, at, own.callNanos - own.lastNanos);
-        own.lastTimestamp = inputTimestamp;
-        own.lastNanos = own.callNanos;
+        final int at = own.entries.put(own.stagedBytes, own.stagedLength, nodeId, stream, own.emitKind, own.emitValue,
+            inputTimestamp, own.callNanos);
         own.stagedLength = at;
         if (++own.stagedCalls == WorkerRing.STAGED_CALLS ||
-            at + JournalDescriptor.PACKED_ENTRY_MAX_LENGTH > own.stagedMaxLength)
+            at + JournalDescriptor.DENSE_ENTRY_MAX_LENGTH > own.stagedMaxLength)
         {
             flushStaged(own, own.ring);
         }
     }
 
     /**
-     * ASYNC: the worker's staged calls, if any, onto a ring as one PACKED_CALLS message, the last one
+     * ASYNC: the worker's staged calls, if any, onto a ring as one DENSE_CALLS message, the last one
      * ending now: its own ring from its thread, the many-to-one ring from another (at
      * {@link #runEnd}). A full ring loses them all (counted, one a call) or, under
      * {@link JournalConfig.RingFull#WAIT}, waits for room.
@@ -1124,10 +1105,10 @@ public final class JournalWriter extends JournalSink
         final long now = System.nanoTime();
         own.staged.putLong(JournalDescriptor.CALLS_END_NANOS_OFFSET, now);
         own.reading = now;
-        int index = ring.tryClaim(JournalDescriptor.PACKED_CALLS, length);
+        int index = ring.tryClaim(JournalDescriptor.DENSE_CALLS, length);
         if (index <= 0 && waitsForRoom)
         {
-            index = claimWaiting(ring, JournalDescriptor.PACKED_CALLS, length);
+            index = claimWaiting(ring, JournalDescriptor.DENSE_CALLS, length);
         }
         if (index > 0)
         {

@@ -33,9 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ASYNC journals since format 1.6: a worker's calls are staged and go on its ring as one record
  * when 64 have ended, when another record of the worker comes, when the worker idles and when the
  * run ends; one clock read a call, at its begin, each call ending where the next one begins, the
- * last of a record when it went. Format 1.7 writes them as PACKED_CALLS (varint entries, mostly
- * differences); a 1.6 journal's CALLS (32-byte entries), kept as a test resource written by the
- * 1.6 writer, still reads. Every call reads back in the worker's order with its fields, extreme
+ * last of a record when it went. Format 1.9 writes them as DENSE_CALLS (varint entries, mostly
+ * differences, a field that repeats the entry before's left out); a 1.8 journal's PACKED_CALLS and
+ * a 1.6 journal's CALLS (32-byte entries), each kept as a test resource written by that version's
+ * writer, still read. Every call reads back in the worker's order with its fields, extreme
  * values exactly; a record whose count lies under an intact checksum is reported, never read
  * past its end.
  */
@@ -238,7 +239,17 @@ class JournalCallsTest
         assertCallsReadBack(reader);
     }
 
-    /** The calls {@link #runCalls} made, as read back (1.6's CALLS and 1.7's PACKED_CALLS alike). */
+    @Test
+    void aFormatOneEightJournalsPackedCallsStillReadBack() throws Exception
+    {
+        final JournalReader reader = JournalReader.read(JournalDamageTest.unzipRun(dir.resolve("old"),
+            "/journal/format-1.8.zip"));
+        assertEquals(8, reader.formatMinor());
+        assertFalse(reader.isDamaged());
+        assertCallsReadBack(reader);
+    }
+
+    /** The calls {@link #runCalls} made, as read back (1.6's CALLS, 1.8's PACKED_CALLS and 1.9's DENSE_CALLS alike). */
     private static void assertCallsReadBack(final JournalReader reader)
     {
         assertEquals(0, reader.lostRecords());
@@ -298,10 +309,10 @@ class JournalCallsTest
     }
 
     @Test
-    void aPackedCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
+    void aDenseCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
     {
         final Path file = JournalFiles.cycleFiles(run).get(0);
-        final long[] calls = firstRecordOfKind(file, JournalDescriptor.PACKED_CALLS);
+        final long[] calls = firstRecordOfKind(file, JournalDescriptor.DENSE_CALLS);
         final JournalFileBytes bytes = new JournalFileBytes(file);
         assertEquals(64, bytes.readInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET), "the first staging went out full");
         final int length = recordLength(bytes, calls);
@@ -311,7 +322,7 @@ class JournalCallsTest
         bytes.fixChecksum(calls[1]);
         JournalDamage damage = onlyDamage(run);
         assertEquals(JournalDamage.Kind.CORRUPT_RECORD, damage.kind());
-        assertTrue(damage.toString().contains("a PACKED_CALLS record of " + length +
+        assertTrue(damage.toString().contains("a DENSE_CALLS record of " + length +
             " bytes claims 1000 calls, but its entries run past its end after 64"), damage.toString());
         // those 64 calls are lost together, the other calls read
         JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
@@ -322,10 +333,107 @@ class JournalCallsTest
         bytes.pokeInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET, 10);
         bytes.fixChecksum(calls[1]);
         damage = onlyDamage(run);
-        assertTrue(damage.toString().contains("a PACKED_CALLS record of " + length + " bytes claims 10 calls, but they " +
+        assertTrue(damage.toString().contains("a DENSE_CALLS record of " + length + " bytes claims 10 calls, but they " +
             "end at byte "), damage.toString());
         ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
         assertEquals(CALLS - 64, begins(ex.readable().records()));
+    }
+
+    @Test
+    void aDenseEntryWhoseFlagsDoNotHoldIsReportedAndItsRecordSkipped() throws Exception
+    {
+        final Path file = JournalFiles.cycleFiles(run).get(0);
+        final long[] calls = firstRecordOfKind(file, JournalDescriptor.DENSE_CALLS);
+        final JournalFileBytes bytes = new JournalFileBytes(file);
+        final int length = recordLength(bytes, calls);
+        final long head = calls[0] + JournalDescriptor.PACKED_ENTRIES_OFFSET;
+        // call 0: node 1 (a step of 1 from 0), a packet folded in (value 0, the record's first),
+        // its timestamp and nanos the header's: one byte, its packet's kind and stream after it
+        final int first = JournalDescriptor.DENSE_FOLDED | JournalDescriptor.DENSE_SAME_VALUE |
+            JournalDescriptor.DENSE_SAME_TIMESTAMP | JournalDescriptor.DENSE_SAME_NANOS;
+        assertEquals(2 << JournalDescriptor.DENSE_FLAG_BITS | first, bytes.readInt(head) & 0xFF);
+
+        final int original = bytes.readInt(head);
+        bytes.pokeInt(head, original | JournalDescriptor.DENSE_SAME_STREAM);
+        bytes.fixChecksum(calls[1]);
+        JournalDamage damage = onlyDamage(run);
+        assertEquals(JournalDamage.Kind.CORRUPT_RECORD, damage.kind());
+        assertTrue(damage.toString().contains("a DENSE_CALLS record of " + length + " bytes claims 64 calls, but " +
+            "its entry 1 repeats the stream of node 1, which folded no packet before it"), damage.toString());
+        JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
+        assertEquals(CALLS - 64, begins(ex.readable().records()), "that record's calls skipped together");
+
+        bytes.pokeInt(head, original & ~JournalDescriptor.DENSE_FOLDED);
+        bytes.fixChecksum(calls[1]);
+        damage = onlyDamage(run);
+        assertTrue(damage.toString().contains("its entry 1 has a packet's flags but no packet"), damage.toString());
+        ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
+        assertEquals(CALLS - 64, begins(ex.readable().records()));
+        assertEquals("done", ex.readable().runEnd().text());
+    }
+
+    @Test
+    void aChainsCallTakesOneToFourBytes(@TempDir final Path chain) throws Exception
+    {
+        // a four-node chain on one worker, as B5 runs it: each node emits the packet it took, at
+        // its timestamp, onto a stream of its own; the first call of a packet reads the clock,
+        // the other three begin at that reading
+        final Path chainRun;
+        try (JournalWriter writer = JournalWriter.open(JournalRoundTripTest.config(chain, JournalConfig.Mode.ASYNC)))
+        {
+            chainRun = writer.runDirectory();
+            final String[] nodeNames = {"a", "b", "c", "d"};
+            final String[] streamNames = {"in", "out", "s0", "s1", "s2", "s3"};
+            writer.runStart("node { calculator: \"X\" }", 42L, "0.1.0-test", nodeNames, streamNames,
+                JournalRoundTripTest.WORKERS, new int[nodeNames.length][0]);
+            final WorkerJournal worker = writer.worker(WORKER);
+            final int[] emitted = {2, 3, 4, 5}; // not "out": the config checksums it
+            onTheWorkersThread(() ->
+            {
+                for (long packet = 0; packet < 16; packet++)
+                {
+                    for (int node = 0; node < 4; node++)
+                    {
+                        if (node == 0)
+                        {
+                            worker.processBegin(node, packet);
+                        }
+                        else
+                        {
+                            worker.processBeginSameWorker(node, packet);
+                        }
+                        worker.emit(node, emitted[node], packet, JournalSink.LONG, 1000 + packet);
+                        worker.processEnd(node, packet);
+                    }
+                }
+            });
+            writer.runEnd("done");
+        }
+        final Path file = JournalFiles.cycleFiles(chainRun).get(0);
+        final long[] calls = firstRecordOfKind(file, JournalDescriptor.DENSE_CALLS);
+        final JournalFileBytes bytes = new JournalFileBytes(file);
+        assertEquals(64, bytes.readInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET));
+        // a packet's four calls: the first 2 bytes of head (a step of -3), a value's and a
+        // timestamp's difference and its nanos (up to 10 bytes); the others 1 byte each; each
+        // node's first packet 2 more (its packet's kind and stream)
+        final int entries = recordLength(bytes, calls) - JournalDescriptor.PACKED_ENTRIES_OFFSET;
+        assertTrue(entries <= 16 * (2 + 1 + 1 + 10 + 3) + 4 * 2, "64 calls in " + entries + " bytes");
+        assertTrue(entries >= 64, "at least a byte a call: " + entries);
+        final JournalReader reader = JournalReader.read(chainRun);
+        assertFalse(reader.isDamaged());
+        int emits = 0;
+        for (final JournalRecord r : reader.records())
+        {
+            if (r.kind() == EMIT)
+            {
+                final long packet = r.timestamp();
+                assertEquals(1000 + packet, r.value(), r::toString);
+                assertEquals("s" + emits % 4, r.streamName(), r::toString);
+                assertEquals(emits / 4, packet, r::toString);
+                emits++;
+            }
+        }
+        assertEquals(64, emits);
     }
 
     @Test
@@ -348,7 +456,7 @@ class JournalCallsTest
             writer.runEnd("done"); // the three calls go as one record
         }
         final JournalDamage damage = onlyDamage(badRun);
-        assertTrue(damage.toString().contains("call 2 of 3 in a PACKED_CALLS record: ") &&
+        assertTrue(damage.toString().contains("call 2 of 3 in a DENSE_CALLS record: ") &&
             damage.toString().contains("it is skipped"), damage.toString());
         final JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(badRun));
         final List<Long> read = new ArrayList<>();
@@ -447,10 +555,10 @@ class JournalCallsTest
     void entriesEitherSideOfOneByteVarintsReadBackExactly(@TempDir final Path edges) throws Exception
     {
         // a folded entry's varints through the writer (JournalWriter.stage) and back, each of its
-        // numbers just under and just over a byte's reach: node 63 and 64, stream 127 and 128,
-        // value and timestamp steps of 63, 64, -64 and -65 (zigzag 126, 128, 127 and 129); calls
-        // 0, 4 and 8 fit a byte each, the others do not by one number; the calls begin at the
-        // worker's reading, so their nanos steps are 0
+        // numbers just under and just over a byte's reach: stream 127 and 128, value and timestamp
+        // steps of 63, 64, -64 and -65 (zigzag 126, 128, 127 and 129), node steps of 63, 1, -63
+        // and 62 (a head of 1 or 2 bytes: 2 from a step of 2 on); the calls begin at the worker's
+        // reading, so their nanos steps are 0 (left out)
         final int[] nodes = {0, 63, 64, 1, 63, 2, 0, 64, 5};
         final int[] streams = {0, 127, 128, 5, 127, 1, 128, 0, 3};
         final long[] timestampSteps = {0, 64, -64, -65, 1, 63, -65, 64, 63};
@@ -522,9 +630,93 @@ class JournalCallsTest
     }
 
     @Test
-    void randomEntriesRoundTripThroughTheCodec()
+    void randomDenseEntriesRoundTripThroughTheCodec()
     {
-        // the writer's encoding (as JournalWriter.stage writes it) against the reader's cursor
+        // the writer's encoder against the reader's cursor, on entries that repeat the one before
+        // (or a node's last stream) half the time, so that every flag is set and left out
+        final Random random = new Random(20261128L);
+        final byte[] bytes =
+            new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.DENSE_ENTRY_MAX_LENGTH];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final JournalDescriptor.DenseCallsEncoder encoder = new JournalDescriptor.DenseCallsEncoder();
+        final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
+        for (int round = 0; round < 2_000; round++)
+        {
+            final int n = 1 + random.nextInt(64);
+            final int[] nodes = new int[n];
+            final int[] streams = new int[n];
+            final int[] kinds = new int[n];
+            final long[] values = new long[n];
+            final long[] timestamps = new long[n];
+            final long[] nanos = new long[n];
+            final long baseTimestamp = wide(random);
+            final long baseNanos = wide(random);
+            buffer.putLong(JournalDescriptor.PACKED_BASE_TIMESTAMP_OFFSET, baseTimestamp);
+            buffer.putLong(JournalDescriptor.PACKED_BASE_NANOS_OFFSET, baseNanos);
+            encoder.reset(baseTimestamp, baseNanos);
+            int at = JournalDescriptor.PACKED_ENTRIES_OFFSET;
+            for (int i = 0; i < n; i++)
+            {
+                final boolean repeat = i > 0 && random.nextBoolean();
+                nodes[i] = repeat ? nodes[i - 1 - random.nextInt(i)] :
+                    random.nextBoolean() ? random.nextInt(130) : random.nextInt() | random.nextInt(2) << 31;
+                streams[i] = random.nextInt(3) == 0 ? -1 : repeat && random.nextBoolean() ? lastStream(nodes, streams, i) :
+                    random.nextBoolean() ? random.nextInt(8) : random.nextInt(Integer.MAX_VALUE);
+                kinds[i] = streams[i] < 0 ? 0 : 1 + random.nextInt(2);
+                values[i] = streams[i] < 0 ? 0 : repeat && i > 0 ? values[i - 1] : wide(random);
+                timestamps[i] = repeat ? (i == 0 ? baseTimestamp : timestamps[i - 1]) : wide(random);
+                nanos[i] = repeat && random.nextBoolean() ? (i == 0 ? baseNanos : nanos[i - 1]) : wide(random);
+                final int before = at;
+                at = encoder.put(bytes, at, nodes[i], streams[i], kinds[i], values[i], timestamps[i], nanos[i]);
+                assertTrue(at - before >= 1 && at - before <= JournalDescriptor.DENSE_ENTRY_MAX_LENGTH);
+            }
+            entries.reset(buffer, at, true);
+            for (int i = 0; i < n; i++)
+            {
+                assertTrue(entries.next(), "entry " + i + ": " + entries.fault);
+                assertEquals(nodes[i], entries.node);
+                assertEquals(streams[i], entries.stream);
+                assertEquals(kinds[i], entries.valueKind);
+                assertEquals(values[i], entries.value);
+                assertEquals(timestamps[i], entries.timestamp);
+                assertEquals(nanos[i], entries.beginNanos);
+            }
+            assertEquals(at, entries.position, "round " + round + ": the entries fill the record exactly");
+            entries.reset(buffer, at - 1, true);
+            int read = 0;
+            while (read < n && entries.next())
+            {
+                read++;
+            }
+            assertEquals(n - 1, read, "round " + round + ": cut short by a byte, the last entry runs past the end");
+        }
+        // a node's difference of more than 32 bits: corrupt, not wrapped
+        final int at = JournalDescriptor.putVarint(bytes, JournalDescriptor.PACKED_ENTRIES_OFFSET,
+            (1L << 33) << JournalDescriptor.DENSE_FLAG_BITS | JournalDescriptor.DENSE_SAME_TIMESTAMP |
+                JournalDescriptor.DENSE_SAME_NANOS);
+        entries.reset(buffer, at, true);
+        assertFalse(entries.next());
+        assertEquals("has a node difference of more than 32 bits", entries.fault);
+    }
+
+    /** The stream of the last entry before {@code i} of {@code nodes[i]}'s node that folded a packet in; -1 if none. */
+    private static int lastStream(final int[] nodes, final int[] streams, final int i)
+    {
+        for (int j = i - 1; j >= 0; j--)
+        {
+            if (nodes[j] == nodes[i] && streams[j] >= 0)
+            {
+                return streams[j];
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void randomPackedEntriesRoundTripThroughTheCodec()
+    {
+        // format 1.7's and 1.8's encoding (as their JournalWriter.stage wrote it, kept here as the
+        // one writer of PACKED_CALLS) against the reader's cursor
         final Random random = new Random(20261127L);
         final byte[] bytes =
             new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
@@ -565,7 +757,7 @@ class JournalCallsTest
                 lastTimestamp = timestamps[i];
                 lastNanos = nanos[i];
             }
-            entries.reset(buffer, at);
+            entries.reset(buffer, at, false);
             for (int i = 0; i < n; i++)
             {
                 assertTrue(entries.next(), "round " + round + ", entry " + i);
@@ -578,7 +770,7 @@ class JournalCallsTest
             }
             assertEquals(at, entries.position, "round " + round + ": the entries fill the record exactly");
             // cut short by one byte: the last entry runs past the end, never reads beyond it
-            entries.reset(buffer, at - 1);
+            entries.reset(buffer, at - 1, false);
             int read = 0;
             while (read < n && entries.next())
             {
@@ -674,7 +866,7 @@ class JournalCallsTest
             writer.runEnd("done");
         }
         final Path file = JournalFiles.cycleFiles(smallRun).get(0);
-        final long[] first = firstRecordOfKind(file, JournalDescriptor.PACKED_CALLS);
+        final long[] first = firstRecordOfKind(file, JournalDescriptor.DENSE_CALLS);
         final JournalFileBytes bytes = new JournalFileBytes(file);
         final int count = bytes.readInt(first[0] + JournalDescriptor.CALLS_COUNT_OFFSET);
         assertTrue(count < 64 && recordLength(bytes, first) <= 512, "the first staging went out at " + count +

@@ -73,13 +73,14 @@ public class JournalBenchmark
     /** The header and the run start, written before the ops, and the run end after them. */
     private static final int PREAMBLE = 3;
     /**
-     * Record kinds of the journal's format 1.8 that hold other records: the agent's BATCH and
-     * PACKED_INPUTS, a worker's CALLS and PACKED_CALLS.
+     * Record kinds of the journal's format 1.9 that hold other records: the agent's BATCH and
+     * PACKED_INPUTS, a worker's CALLS, PACKED_CALLS and DENSE_CALLS.
      */
     private static final byte BATCH = 14;
     private static final byte CALLS = 18;
     private static final byte PACKED_CALLS = 19;
     private static final byte PACKED_INPUTS = 20;
+    private static final byte DENSE_CALLS = 21;
 
     @Param({"SYNC", "ASYNC"})
     public String mode;
@@ -187,13 +188,13 @@ public class JournalBenchmark
 
     /**
      * The ops a record stands for (the layouts of {@code JournalDescriptor}): a worker's staged calls
-     * (CALLS, PACKED_CALLS: count (int) at 8) one per call, the agent's packed graph inputs
+     * (CALLS, PACKED_CALLS, DENSE_CALLS: count (int) at 8) one per call, the agent's packed graph inputs
      * (PACKED_INPUTS: count at 8) one per input, its LOST records none, any other one.
      */
     private static long ops(final Bytes<?> bytes, final long record)
     {
         final byte kind = bytes.readByte(record);
-        if (kind == CALLS || kind == PACKED_CALLS || kind == PACKED_INPUTS)
+        if (kind == CALLS || kind == PACKED_CALLS || kind == DENSE_CALLS || kind == PACKED_INPUTS)
         {
             return bytes.readInt(record + 8);
         }
