@@ -683,9 +683,7 @@ final class JournalDescriptor
             }
             else
             {
-                stream = -1;
-                valueKind = 0;
-                value = 0;
+                noPacket();
             }
             timestamp += unzigzag(varint());
             beginNanos += varint();
@@ -737,9 +735,7 @@ final class JournalDescriptor
             }
             else
             {
-                stream = -1;
-                valueKind = 0;
-                value = 0;
+                noPacket();
             }
             if ((flags & DENSE_SAME_TIMESTAMP) == 0)
             {
@@ -750,6 +746,14 @@ final class JournalDescriptor
                 beginNanos += varint();
             }
             return position >= 0;
+        }
+
+        /** The entry just read folded no packet in. */
+        private void noPacket()
+        {
+            stream = -1;
+            valueKind = 0;
+            value = 0;
         }
 
         private boolean broken(final String why)

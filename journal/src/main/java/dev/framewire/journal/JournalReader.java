@@ -419,10 +419,10 @@ public final class JournalReader
         }
 
         /**
-         * Call {@code i} of the {@code count} in a CALLS (1.6), PACKED_CALLS (1.7) or DENSE_CALLS (1.9)
-         * record: given
-         * as the records it stands for (as a CALL record's), with a record number of its own; one
-         * whose fields make no sense is reported and skipped, and the others are read.
+         * Call {@code i} of the {@code count} in a CALLS (1.6), PACKED_CALLS (1.7) or DENSE_CALLS
+         * (1.9) record: given as the records it stands for (as a CALL record's), with a record
+         * number of its own; one whose fields make no sense is reported and skipped, and the others
+         * are read.
          */
         private void entry(
             final String what,
