@@ -182,7 +182,7 @@ import java.util.zip.CRC32C;
  * mapped file's fresh pages, so into bytes written), which a 1.7 reader skips as a kind it does not
  * know (and so misses those inputs). Version 1.9 writes {@link #DENSE_CALLS} instead of
  * PACKED_CALLS (the same calls, a field that repeats the call before's left out: a chain's call
- * went from 6 bytes to 1 to 4, and the journaled chain from about 33 bytes a packet to about 17;
+ * went from 6 bytes to 1 to 4, and the journaled chain from about 33 bytes a packet to about 16;
  * the agent's CPU on two cores comes out of the worker's and the adder's), which a 1.8 reader
  * skips as a kind it does not know (and so misses those calls); a 1.9 reader still reads
  * PACKED_CALLS.
@@ -716,7 +716,8 @@ final class JournalDescriptor
                     final long shape = shapes.get(node);
                     if (shape == -1)
                     {
-                        return broken("repeats the stream of node " + node + ", which folded no packet before it");
+                        return broken("repeats the stream of node " + node +
+                            ", which folded no packet before it in the record");
                     }
                     valueKind = (int)(shape >>> 32);
                     stream = (int)shape;

@@ -359,7 +359,7 @@ class JournalCallsTest
         JournalDamage damage = onlyDamage(run);
         assertEquals(JournalDamage.Kind.CORRUPT_RECORD, damage.kind());
         assertTrue(damage.toString().contains("a DENSE_CALLS record of " + length + " bytes claims 64 calls, but " +
-            "its entry 1 repeats the stream of node 1, which folded no packet before it"), damage.toString());
+            "its entry 1 repeats the stream of node 1, which folded no packet before it in the record"), damage.toString());
         JournalException ex = assertThrows(JournalException.class, () -> JournalReader.read(run));
         assertEquals(CALLS - 64, begins(ex.readable().records()), "that record's calls skipped together");
 
