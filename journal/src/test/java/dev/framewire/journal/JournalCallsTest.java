@@ -373,7 +373,7 @@ class JournalCallsTest
     }
 
     @Test
-    void aChainsCallTakesOneToFourBytes(@TempDir final Path chain) throws Exception
+    void aChainsCallsAfterAPacketsFirstTakeAByteEach(@TempDir final Path chain) throws Exception
     {
         // a four-node chain on one worker, as B5 runs it: each node emits the packet it took, at
         // its timestamp, onto a stream of its own; the first call of a packet reads the clock,
@@ -413,12 +413,29 @@ class JournalCallsTest
         final long[] calls = firstRecordOfKind(file, JournalDescriptor.DENSE_CALLS);
         final JournalFileBytes bytes = new JournalFileBytes(file);
         assertEquals(64, bytes.readInt(calls[0] + JournalDescriptor.CALLS_COUNT_OFFSET));
-        // a packet's four calls: the first 2 bytes of head (a step of -3), a value's and a
-        // timestamp's difference and its nanos (up to 10 bytes); the others 1 byte each; each
-        // node's first packet 2 more (its packet's kind and stream)
-        final int entries = recordLength(bytes, calls) - JournalDescriptor.PACKED_ENTRIES_OFFSET;
-        assertTrue(entries <= 16 * (2 + 1 + 1 + 10 + 3) + 4 * 2, "64 calls in " + entries + " bytes");
-        assertTrue(entries >= 64, "at least a byte a call: " + entries);
+        // entry by entry: a packet's first call is its head (2 bytes: a step of -3; 1 for the
+        // first packet), its value's and timestamp's steps (1 byte each, none for the first
+        // packet) and its clock reading's step (up to 10 bytes); each of the three others is its
+        // head alone, 1 byte; each node's first packet adds its kind and stream (2 bytes)
+        final int length = recordLength(bytes, calls);
+        final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
+        entries.reset(new UnsafeBuffer(bytes.read(calls[0], length)), length, true);
+        for (int call = 0; call < 64; call++)
+        {
+            final int from = entries.position;
+            assertTrue(entries.next(), "call " + call + ": " + entries.fault);
+            final int taken = entries.position - from - (call < 4 ? 2 : 0);
+            if (call % 4 != 0)
+            {
+                assertEquals(1, taken, "call " + call + ", a chain's call after the packet's first");
+            }
+            else
+            {
+                assertTrue(taken >= 1 && taken <= (call == 0 ? 1 : 4) + JournalDescriptor.VARINT_MAX_LENGTH,
+                    "call " + call + ", a packet's first: " + taken + " bytes");
+            }
+        }
+        assertEquals(length, entries.position, "the 64 entries fill the record");
         final JournalReader reader = JournalReader.read(chainRun);
         assertFalse(reader.isDamaged());
         int emits = 0;
@@ -682,13 +699,7 @@ class JournalCallsTest
                 assertEquals(nanos[i], entries.beginNanos);
             }
             assertEquals(at, entries.position, "round " + round + ": the entries fill the record exactly");
-            entries.reset(buffer, at - 1, true);
-            int read = 0;
-            while (read < n && entries.next())
-            {
-                read++;
-            }
-            assertEquals(n - 1, read, "round " + round + ": cut short by a byte, the last entry runs past the end");
+            assertCutShortReadsAllButTheLast(entries, buffer, at, n, true, round);
         }
         // a node's difference of more than 32 bits: corrupt, not wrapped
         final int at = JournalDescriptor.putVarint(bytes, JournalDescriptor.PACKED_ENTRIES_OFFSET,
@@ -769,15 +780,25 @@ class JournalCallsTest
                 assertEquals(nanos[i], entries.beginNanos);
             }
             assertEquals(at, entries.position, "round " + round + ": the entries fill the record exactly");
-            // cut short by one byte: the last entry runs past the end, never reads beyond it
-            entries.reset(buffer, at - 1, false);
-            int read = 0;
-            while (read < n && entries.next())
-            {
-                read++;
-            }
-            assertEquals(n - 1, read, "round " + round);
+            assertCutShortReadsAllButTheLast(entries, buffer, at, n, false, round);
         }
+    }
+
+    /**
+     * The {@code n} entries ending at {@code end}, read again cut short by one byte: the last
+     * runs past the end, and the reader never reads beyond it.
+     */
+    private static void assertCutShortReadsAllButTheLast(
+        final JournalDescriptor.PackedEntries entries, final UnsafeBuffer buffer, final int end, final int n,
+        final boolean dense, final int round)
+    {
+        entries.reset(buffer, end - 1, dense);
+        int read = 0;
+        while (read < n && entries.next())
+        {
+            read++;
+        }
+        assertEquals(n - 1, read, "round " + round + ": cut short by a byte, the last entry runs past the end");
     }
 
     /** A long near 0, near a power of two, or anywhere, either sign. */
