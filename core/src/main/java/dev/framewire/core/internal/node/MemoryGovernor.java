@@ -97,7 +97,7 @@ public final class MemoryGovernor
     }
 
     /** A worker, after a run: whether nodes should shed memory now. */
-    public boolean underPressure()
+    boolean underPressure()
     {
         return pressure;
     }
