@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.node;
 
-
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;

@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.sched;
 
-
 import dev.framewire.core.Backpressure;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
