@@ -148,32 +148,55 @@ public final class Contract
         return this;
     }
 
-    boolean recordsGraphInputArrivals()
+    /**
+     * Whether the calculator reads when graph input packets came ({@link CalculatorContext#graphInputNanos(long)}).
+     *
+     * @return true when declared.
+     */
+    public boolean recordsGraphInputArrivals()
     {
         return recordsGraphInputArrivals;
     }
 
-    InputPolicy inputPolicy()
+    /**
+     * The input policy the calculator declares, or null for the node's (or the default).
+     *
+     * @return the policy, or null.
+     */
+    public InputPolicy inputPolicy()
     {
         return inputPolicy;
     }
 
-    boolean processTimestampBounds()
+    /**
+     * Whether {@code process} is called for a bound change with no packet.
+     *
+     * @return true when declared.
+     */
+    public boolean processTimestampBounds()
     {
         return processTimestampBounds;
     }
 
-    Map<String, OptionSpec> options()
+    /**
+     * The declared options, by name, in declaration order.
+     *
+     * @return an unmodifiable view.
+     */
+    public Map<String, OptionSpec> options()
     {
         return Collections.unmodifiableMap(options);
     }
 
     /** One declared option: its name, type, default and, when restricted, its valid values. */
-    static final class OptionSpec
+    public static final class OptionSpec
     {
-        final String name;
-        final OptionType type;
-        final Object defaultValue;
+        /** The option's name. */
+        public final String name;
+        /** The option's type. */
+        public final OptionType type;
+        /** Its value when the node sets none, or null. */
+        public final Object defaultValue;
         Check check;
 
         OptionSpec(final String name, final OptionType type, final Object defaultValue)
@@ -189,13 +212,13 @@ public final class Contract
          * @param value the coerced value.
          * @return null if valid, else "valid is ..." naming the valid values.
          */
-        String invalid(final Object value)
+        public String invalid(final Object value)
         {
             return check == null ? null : check.invalid(type, value);
         }
 
         /** The valid values in words, or null if any value of the type is. */
-        String valid()
+        public String valid()
         {
             return check == null ? null : check.describe(type);
         }

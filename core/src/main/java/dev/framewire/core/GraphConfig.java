@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.run.GraphPlan;
+
 import dev.framewire.core.journal.JournalConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -147,8 +149,14 @@ public final class GraphConfig
      * This config's graph-wide settings (queue sizes, executors, policies, clock) with another
      * topology: for a hot-plugged subgraph, which runs under its graph's settings
      * ({@link Graph#addSubgraph}). No type, journal, source file or side packets.
+     *
+     * @param inputs     the graph input streams.
+     * @param outputs    the graph output streams.
+     * @param topology   the nodes.
+     * @param queueSizes per-stream queue limits.
+     * @return the config.
      */
-    GraphConfig withTopology(
+    public GraphConfig withTopology(
         final List<String> inputs, final List<String> outputs, final List<NodeConfig> topology,
         final Map<String, Integer> queueSizes)
     {
@@ -175,8 +183,11 @@ public final class GraphConfig
     /**
      * Validation errors with where the config was written: an error about a node gets the node's
      * {@code file:line:column}, any other the file, when the config was read from text.
+     *
+     * @param errors validation errors.
+     * @return them, located.
      */
-    List<String> locate(final List<String> errors)
+    public List<String> locate(final List<String> errors)
     {
         if (source == null)
         {
@@ -350,6 +361,126 @@ public final class GraphConfig
     public int maxQueueSize()
     {
         return maxQueueSize;
+    }
+
+    /**
+     * Per-stream queue limits, by stream name, overriding {@link #maxQueueSize()}.
+     *
+     * @return the value.
+     */
+    public Map<String, Integer> streamQueueSizes()
+    {
+        return streamQueueSizes;
+    }
+
+    /**
+     * The most packets any queue may hold before the run fails (the hard cap).
+     *
+     * @return the value.
+     */
+    public int queueHardCap()
+    {
+        return queueHardCap;
+    }
+
+    /**
+     * Whether a deadlock fails the run instead of growing the queue that holds it up.
+     *
+     * @return the value.
+     */
+    public boolean reportDeadlock()
+    {
+        return reportDeadlock;
+    }
+
+    /**
+     * The order a worker runs its ready nodes in.
+     *
+     * @return the value.
+     */
+    public ScheduleOrder scheduleOrder()
+    {
+        return scheduleOrder;
+    }
+
+    /**
+     * Which producers a full queue holds back.
+     *
+     * @return the value.
+     */
+    public Backpressure backpressure()
+    {
+        return backpressure;
+    }
+
+    /**
+     * What a failed calculator call does to the run.
+     *
+     * @return the value.
+     */
+    public FailurePolicy failurePolicy()
+    {
+        return failurePolicy;
+    }
+
+    /**
+     * How long a call may run before the watchdog fails the run, in nanoseconds; 0 for no watchdog.
+     *
+     * @return the value.
+     */
+    public long timeoutGuardNanos()
+    {
+        return timeoutGuardNanos;
+    }
+
+    /**
+     * The clock the graph times calls and graph input arrivals with.
+     *
+     * @return the value.
+     */
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    /**
+     * What the run does when the memory budget is exceeded.
+     *
+     * @return the value.
+     */
+    public MemoryLimitPolicy memoryLimitPolicy()
+    {
+        return memoryLimitPolicy;
+    }
+
+    /**
+     * The off-heap budget of a pool the graph makes itself, in bytes; 0 for the default.
+     *
+     * @return the value.
+     */
+    public long memoryBudgetBytes()
+    {
+        return memoryBudgetBytes;
+    }
+
+    /**
+     * The most packets a source may emit in one call; 0 for no limit.
+     *
+     * @return the value.
+     */
+    public int maxShipmentSize()
+    {
+        return maxShipmentSize;
+    }
+
+    /**
+     * How many failures the run keeps for {@code Graph.failures()}.
+     *
+     * @return the value.
+     */
+    public int keptFailures()
+    {
+        return keptFailures;
     }
 
     /**
@@ -608,7 +739,7 @@ public final class GraphConfig
         }
 
         /**
-         * The watchdog (BMF's alive watch, seed 004 §3.1): when work is pending and no node has run
+         * The watchdog (BMF's alive watch): when work is pending and no node has run
          * for this long, the run fails with a report naming what waits on what: the node a worker is
          * stuck in (with its stack), the full queues, the streams whose bound does not settle.
          * 30 s by default; 0 turns it off.
@@ -648,7 +779,7 @@ public final class GraphConfig
         }
 
         /**
-         * The most packets a source may emit on one stream in one call (seed 004's shipment); it
+         * The most packets a source may emit on one stream in one call (a shipment); it
          * is called again while it has more. 64 by default.
          *
          * @param size positive.

@@ -17,17 +17,25 @@ public final class GraphException extends Exception
     /** How many failures there were in all, kept or not. */
     private final long failureCount;
 
-    GraphException(final List<GraphFailure> failures, final boolean cancelled)
+    /**
+     * A run that failed or was cancelled.
+     *
+     * @param failures  the failures, first one first.
+     * @param cancelled whether the run was cancelled.
+     */
+    public GraphException(final List<GraphFailure> failures, final boolean cancelled)
     {
         this(failures, cancelled, List.of(), failures.size(), Map.of());
     }
 
     /**
      * @param failures     the failures kept (the first and the last few), first one first.
+     * @param cancelled    whether the run was cancelled.
+     * @param blockedNodes the nodes the failures blocked (isolate policy).
      * @param failureCount how many there were in all.
      * @param counts       all of them by node and cause, when more failed than were kept.
      */
-    GraphException(
+    public GraphException(
         final List<GraphFailure> failures,
         final boolean cancelled,
         final List<String> blockedNodes,

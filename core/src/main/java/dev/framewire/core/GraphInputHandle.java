@@ -1,5 +1,10 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.run.Run;
+
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.stream.GraphInput;
+
 import dev.framewire.offheap.Payload;
 
 /**
@@ -24,10 +29,12 @@ import dev.framewire.offheap.Payload;
  */
 public final class GraphInputHandle
 {
+    private final Run run;
     private final GraphInput input;
 
-    GraphInputHandle(final GraphInput input)
+    GraphInputHandle(final Run run, final GraphInput input)
     {
+        this.run = run;
         this.input = input;
     }
 
@@ -90,7 +97,7 @@ public final class GraphInputHandle
      */
     public boolean tryAddPacket(final Object value, final long timestamp)
     {
-        return Graph.tryAdd(input, timestamp, value, 0);
+        return Run.tryAdd(input, timestamp, value, 0);
     }
 
     /**
@@ -102,7 +109,7 @@ public final class GraphInputHandle
      */
     public boolean tryAddPacket(final long value, final long timestamp)
     {
-        return Graph.tryAdd(input, timestamp, InputQueue.LONG, value);
+        return Run.tryAdd(input, timestamp, InputQueue.LONG, value);
     }
 
     /**
@@ -114,7 +121,7 @@ public final class GraphInputHandle
      */
     public boolean tryAddPacket(final double value, final long timestamp)
     {
-        return Graph.tryAdd(input, timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+        return Run.tryAdd(input, timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
     }
 
     /**
@@ -134,7 +141,7 @@ public final class GraphInputHandle
      */
     public void close()
     {
-        input.graph.closeInput(input);
+        run.closeInput(input);
     }
 
     /**

@@ -8,7 +8,12 @@ public final class QueueOverflowException extends IllegalStateException
 {
     private static final long serialVersionUID = 1L;
 
-    QueueOverflowException(final String message)
+    /**
+     * A queue past its hard cap.
+     *
+     * @param message which queue, its size and cap, and what to change.
+     */
+    public QueueOverflowException(final String message)
     {
         super(message);
     }

@@ -8,7 +8,12 @@ public final class TimestampException extends IllegalArgumentException
 {
     private static final long serialVersionUID = 1L;
 
-    TimestampException(final String message)
+    /**
+     * A timestamp out of order.
+     *
+     * @param message the stream and both timestamps.
+     */
+    public TimestampException(final String message)
     {
         super(message);
     }
