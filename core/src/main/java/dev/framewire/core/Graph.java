@@ -107,6 +107,8 @@ public final class Graph implements AutoCloseable
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private boolean completionWanted;
     private volatile boolean cancelled;
+    /** Why the run was cancelled, for its journal's end of run ({@link #cancel(String)}), or null. */
+    private volatile String cancelReason;
     private volatile boolean finished;
     private Thread guard;
     private volatile boolean recordsArrivals;
@@ -854,6 +856,23 @@ public final class Graph implements AutoCloseable
     }
 
     /**
+     * Ends the run as {@link #cancel()} does, for a reason the journal keeps in its end of run
+     * ({@code "cancelled: " + reason}, see {@link JournalSink#runEnd}): a post-mortem then tells a
+     * timed stop ({@code "duration elapsed: ..."}) or a signal ({@code "stopped: ..."}) from a cancel.
+     * The first reason given wins; a run already over keeps its ending.
+     *
+     * @param reason why, in a few words: {@code "duration elapsed: --duration 20 s"}, {@code "stopped: SIGTERM"}.
+     */
+    public void cancel(final String reason)
+    {
+        if (!finished && cancelReason == null)
+        {
+            cancelReason = reason;
+        }
+        cancel();
+    }
+
+    /**
      * Pauses every worker after its current call; packets still queue up.
      */
     public void pause()
@@ -1405,7 +1424,8 @@ public final class Graph implements AutoCloseable
         final JournalSink journal = this.journal;
         if (journal != null)
         {
-            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
+            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ?
+                (cancelReason != null ? "cancelled: " + cancelReason : "cancelled") : "done");
             journal.close();
         }
     }

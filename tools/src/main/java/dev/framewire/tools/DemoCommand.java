@@ -7,6 +7,7 @@ import dev.framewire.core.GraphFailure;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Packet;
 import dev.framewire.core.PacketObserver;
+import dev.framewire.journal.RunEnding;
 import dev.framewire.offheap.MemoryBudget;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -319,7 +320,8 @@ public final class DemoCommand implements Callable<Integer>
                 if (now >= deadline)
                 {
                     stoppedAtDeadline = !real && (fps > 0 || !running);
-                    graph.cancel();
+                    graph.cancel(running ? RunEnding.DURATION_REASON + ": --duration " + trim(duration) + " s" :
+                        "stopped: no frame came within the first-frame timeout");
                     break;
                 }
                 if (now >= next)
