@@ -104,6 +104,24 @@ public final class JournalCommand implements Runnable
     }
 
     /**
+     * Reads a journal for a replay or a diff: a damaged one up to its first damage
+     * ({@link JournalReader#upToDamage()}), saying so on standard error with where and why.
+     *
+     * @param directory a run directory or a journal root.
+     * @return the journal, or its records before the damage.
+     * @throws CommandFailure with the reader's sentence when nothing could be read (not a journal).
+     */
+    static JournalReader readUpToDamage(final Path directory)
+    {
+        final Read read = read(directory);
+        if (read.journal() == null)
+        {
+            throw new CommandFailure(read.damage());
+        }
+        return read.journal().upToDamage();
+    }
+
+    /**
      * Prints why a journal could not be read whole on standard error, each line led by the command's
      * name: one sentence when nothing could be read (not a journal, another version); else that the
      * journal is damaged (damage to its files, not a killed run), each damage with its position,

@@ -88,7 +88,14 @@ public final class JournalReplayCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final JournalReader recorded = JournalCommand.readWhole(directory);
+        // a damaged recording replays up to its first damage: its records after it cannot be put back in order
+        final JournalReader recorded = JournalCommand.readUpToDamage(directory);
+        if (recorded.cutAt() != null)
+        {
+            err.println("replay: journal " + recorded.directory() + " is damaged; replaying the " +
+                recorded.records().size() + " records before its first damage, at " + recorded.cutAt());
+            err.flush();
+        }
         final GraphConfig recordedConfig = config(recorded);
         final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
         final List<String> subgraphCapture = new ArrayList<>();
@@ -276,6 +283,12 @@ public final class JournalReplayCommand implements Callable<Integer>
             out.println("compare: scripts/framewire journal diff " + recorded.directory() + " " + replayRun);
         }
         out.flush();
+        if (recorded.cutAt() != null)
+        {
+            out.println("the replay stopped where the recording is damaged: " + recorded.cutAt() +
+                " (damage to its files, not how the run ended; `journal dump` lists every damage)");
+            out.flush();
+        }
         if (failure != null)
         {
             err.println("the replay failed:");
@@ -286,7 +299,7 @@ public final class JournalReplayCommand implements Callable<Integer>
             err.flush();
             return 1;
         }
-        return 0;
+        return recorded.cutAt() != null ? 1 : 0;
     }
 
     private static GraphConfig config(final JournalReader recorded)
