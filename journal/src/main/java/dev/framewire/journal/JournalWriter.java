@@ -513,6 +513,7 @@ public final class JournalWriter extends JournalSink
     /** The retention, applied before the new run exists. */
     private static void prune(final JournalConfig config) throws IOException
     {
+        LOG.info("{}", JournalRetention.describe(config.directory(), config.deleteOlderThan(), config.maxTotalSize()));
         final List<JournalRetention.Decision> plan = JournalRetention.plan(config.directory(),
             config.deleteOlderThan(), config.maxTotalSize(), Instant.now());
         for (final JournalRetention.Outcome outcome : JournalRetention.apply(plan))

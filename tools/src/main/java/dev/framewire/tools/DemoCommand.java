@@ -256,6 +256,10 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "framewire demo: %d camera%s %dx%d RGBA32 at %s for %s s%n", cameras,
                 cameras == 1 ? "" : "s", width, height, fps > 0 ? trim(fps) + " fps" : "full speed", trim(duration));
         }
+        if (journal.retentionLine() != null)
+        {
+            out.println("  " + journal.retentionLine());
+        }
         if (record != null)
         {
             out.printf(Locale.ROOT, "  recording the annotated video into %s as MP4 clips of %s s%n", record,

@@ -138,6 +138,10 @@ public final class JournalReplayCommand implements Callable<Integer>
             steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
                 String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
             recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
+        if (journal.retentionLine() != null)
+        {
+            out.println("  " + journal.retentionLine());
+        }
         out.flush();
 
         final Map<String, AtomicLong> counts = new LinkedHashMap<>();

@@ -418,6 +418,10 @@ public final class RunCommand implements Callable<Integer>
         out.println("  stops: " + (limit != null && limit.duration != null ? "after " + trim(limit.duration) + " s" :
             limit != null && limit.frames != null ? "after " + limit.frames + " packets on the end streams" :
             "when the sources stop") + ", or on Ctrl-C");
+        if (journal.retentionLine() != null)
+        {
+            out.println("  " + journal.retentionLine());
+        }
         out.flush();
     }
 

@@ -98,14 +98,24 @@ public final class JournalConfig
      * held.
      */
     public static final int DEFAULT_RING_CAPACITY = 4 << 20;
+    /**
+     * The default {@link #deleteOlderThan}: runs last written more than a week ago go when a journal
+     * opens. A bound by default, so that a service journaling for months does not fill its disk.
+     */
+    public static final Duration DEFAULT_DELETE_OLDER_THAN = Duration.ofDays(7);
+    /**
+     * The default {@link #maxTotalSize}: 10 GiB of runs in the directory (the camera demo journals
+     * about 0.8 GB an hour: some 12 hours of it); the oldest runs go first.
+     */
+    public static final long DEFAULT_MAX_TOTAL_SIZE = 10L << 30;
 
     private Path directory = Path.of("journals");
     private Mode mode = Mode.SYNC;
     private String rollCycle = DEFAULT_ROLL_CYCLE;
     private final Set<String> captureStreams = new LinkedHashSet<>();
     private final Set<String> checksumStreams = new LinkedHashSet<>();
-    private Duration deleteOlderThan;
-    private long maxTotalSize = -1;
+    private Duration deleteOlderThan = DEFAULT_DELETE_OLDER_THAN;
+    private long maxTotalSize = DEFAULT_MAX_TOTAL_SIZE;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private RingFull ringFull = RingFull.LOSE;
     private ClockReads clockReads = ClockReads.HAND_OVER;
@@ -238,7 +248,7 @@ public final class JournalConfig
      * older than this (see {@code dev.framewire.journal.JournalRetention}). Only directories that are Framewire journals
      * are touched, never a run being written.
      *
-     * @param age the age; null (default) keeps everything.
+     * @param age the age ({@link #DEFAULT_DELETE_OLDER_THAN} by default); null keeps runs of any age.
      * @return this.
      */
     public JournalConfig deleteOlderThan(final Duration age)
@@ -250,7 +260,7 @@ public final class JournalConfig
     /**
      * The age past which old journals are deleted on open.
      *
-     * @return the age, or null.
+     * @return the age, or null when runs of any age are kept.
      */
     public Duration deleteOlderThan()
     {
@@ -263,7 +273,7 @@ public final class JournalConfig
      * its files hold, not Chronicle's preallocated, sparse tails). The run being opened starts
      * empty and is not counted; runs being written are counted and never deleted.
      *
-     * @param bytes the budget; -1 (default) for none.
+     * @param bytes the budget ({@link #DEFAULT_MAX_TOTAL_SIZE} by default); -1 for none.
      * @return this.
      */
     public JournalConfig maxTotalSize(final long bytes)
