@@ -115,6 +115,7 @@ public final class JournalReplayCommand implements Callable<Integer>
         final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams(), subgraphCapture,
             subgraphChecksum);
 
+        final int gates = ReplayGateCalculator.letAsRecorded(recorded, config, plan.instances);
         final List<ReplayPlan.Step> steps = plan.steps;
         final Map<String, Long> expected = new LinkedHashMap<>();
         long recordedEmits = 0;
@@ -138,6 +139,11 @@ public final class JournalReplayCommand implements Callable<Integer>
             steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
                 String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
             recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
+        if (gates > 0)
+        {
+            out.println("  " + gates + " flow limiter" + (gates == 1 ? "" : "s") + " replayed from the journal: each " +
+                "lets through what the recording let through, and drops the rest");
+        }
         if (journal.retentionLine() != null)
         {
             out.println("  " + journal.retentionLine());
@@ -316,7 +322,8 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
         try
         {
-            return GraphConfigText.parse(text, "journal " + recorded.directory());
+            // timing-dependent decisions are taken from the journal: a flow limiter drops what it dropped
+            return GraphConfigText.parse(ReplayGateCalculator.inPlaceOfLimiters(text), "journal " + recorded.directory());
         }
         catch (final GraphConfigException ex)
         {
