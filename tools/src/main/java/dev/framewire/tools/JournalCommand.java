@@ -32,7 +32,7 @@ import java.util.List;
     description = "Reads run journals: dump the records, explain how a run ended, replay a run, compare two runs; " +
         "prunes old ones.",
     subcommands = {JournalDumpCommand.class, JournalPostmortemCommand.class, JournalReplayCommand.class,
-        JournalDiffCommand.class, JournalPruneCommand.class})
+        JournalDiffCommand.class, JournalPruneCommand.class, JournalTraceCommand.class, JournalTimelineCommand.class})
 public final class JournalCommand implements Runnable
 {
     @Spec
