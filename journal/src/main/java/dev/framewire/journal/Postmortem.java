@@ -835,6 +835,17 @@ public final class Postmortem
                 "process died or was killed, or is still running");
         }
         sb.append(" after ").append(seconds(endNanos - startNanos)).append('.');
+        for (final JournalRecord r : journal.records())
+        {
+            if (r.kind() == JournalRecord.Kind.NOTE && r.node() < 0 && r.text() != null &&
+                r.text().startsWith(JournalWriter.LEVEL_NOTE))
+            {
+                sb.append(" The journal was written at a lighter level (").append(r.text()).append("): it does ")
+                    .append("not hold every call, so which node was in a call, and the packets consumed and in flight ")
+                    .append("at each node, are not known (docs/JOURNAL.md, Levels).");
+                break;
+            }
+        }
         final List<NodeState> busy = new ArrayList<>();
         for (final NodeState n : nodes)
         {

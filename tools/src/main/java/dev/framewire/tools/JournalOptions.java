@@ -55,6 +55,12 @@ final class JournalOptions
             "written.")
     Long maxSize;
 
+    @Option(names = "--journal-level", paramLabel = "LEVEL",
+        description = "How much the journal records, by cost: CALLS (every call, the default), RUNS (a call per run of " +
+            "calls on a worker), IO (graph inputs and outputs only), SAMPLED (IO and one call in 64). " +
+            "docs/JOURNAL.md says what each can answer.")
+    JournalConfig.Level level;
+
     /** The run directories' names under {@link #directory} when {@link #apply} was called. */
     private final Set<String> before = new HashSet<>();
 
@@ -132,6 +138,7 @@ final class JournalOptions
             .captureStreams(subgraphCapture.toArray(new String[0]))
             .checksumStreams(sums.toArray(new String[0]))
             .checksumStreams(subgraphChecksum.toArray(new String[0]))
+            .level(level != null ? level : JournalConfig.Level.CALLS)
             .deleteOlderThan(maxAge())
             .maxTotalSize(maxSize())).build();
     }

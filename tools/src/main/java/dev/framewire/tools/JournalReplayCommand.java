@@ -6,8 +6,10 @@ import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
+import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.journal.JournalReader;
 import dev.framewire.journal.JournalRecord;
+import dev.framewire.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -108,6 +110,15 @@ public final class JournalReplayCommand implements Callable<Integer>
             else if (!journal.capture.contains(stream))
             {
                 journal.capture.add(stream);
+            }
+        }
+        // the replay journals at the recording's level, so that the two journals hold the same streams
+        for (final JournalRecord r : recorded.records())
+        {
+            if (journal.level == null && r.kind() == JournalRecord.Kind.NOTE && r.node() < 0 && r.text() != null &&
+                r.text().startsWith(JournalWriter.LEVEL_NOTE))
+            {
+                journal.level = JournalConfig.Level.values()[(int)r.value()];
             }
         }
         final List<String> subgraphChecksum = new ArrayList<>(recorded.checksumStreams());

@@ -74,6 +74,32 @@ class ReplayDecisionsTest
         assertTrue(diff.out().contains("note: not compared: the payload bytes of"), diff.toString());
     }
 
+    @Test
+    void aRunJournaledAtTheIoLevelReplaysAtItAndDiffsItsOutputs() throws Exception
+    {
+        final Path graph = Cli.write(dir, "count.pbtxt", Cli.countingGraph(300));
+        final Path recordings = dir.resolve("io");
+        final Cli.Result run = Cli.run("run", graph.toString(), "--journal", recordings.toString(), "--journal-level",
+            "IO");
+        assertEquals(0, run.exit(), run.toString());
+        final Path recorded = only(recordings);
+        final JournalReader recording = JournalReader.read(recorded);
+        assertEquals(0, recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.PROCESS_BEGIN).count(),
+            "no calls at the IO level");
+        final Path replays = dir.resolve("io-replays");
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
+            "--journal", replays.toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        final JournalReader replayed = JournalReader.read(only(replays));
+        assertEquals(0, replayed.records().stream().filter(r -> r.kind() == JournalRecord.Kind.PROCESS_BEGIN).count(),
+            "the replay journals at the recording's level");
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: 1 stream compared [out]"), diff.toString());
+        final Cli.Result pm = Cli.run("journal", "postmortem", recorded.toString());
+        assertTrue(pm.out().contains("The journal was written at a lighter level (journal level: IO)"), pm.toString());
+    }
+
     private static Path only(final Path root) throws Exception
     {
         try (Stream<Path> runs = Files.list(root))

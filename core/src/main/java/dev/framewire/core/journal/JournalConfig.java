@@ -45,6 +45,29 @@ public final class JournalConfig
         ASYNC
     }
 
+    /**
+     * How much of a run the journal records, by cost (docs/JOURNAL.md, "Levels", says what each can
+     * answer in a post-mortem). The lighter levels filter on the worker, before a record is made.
+     */
+    public enum Level
+    {
+        /** Every call: its begin and end, and every packet delivered (the default; what replay and post-mortem need). */
+        CALLS,
+        /**
+         * One record per run of calls on a worker: the run's first begin (with the first call's node
+         * and input timestamp) and, when the worker goes idle, its end; plus graph inputs, the
+         * packets on the graph's end streams (streams no node takes), drops, errors and notes.
+         */
+        RUNS,
+        /** Graph inputs and outputs only: graph inputs, the packets on the end streams, drops, errors, notes. */
+        IO,
+        /**
+         * As {@link #IO}, plus one call in {@link JournalConfig#sampleEvery()} on each worker, whole
+         * (its begin, the packets it delivered, its end).
+         */
+        SAMPLED
+    }
+
     /** ASYNC: what a thread does when the ring it journals into is full. */
     public enum RingFull
     {
@@ -111,6 +134,8 @@ public final class JournalConfig
 
     private Path directory = Path.of("journals");
     private Mode mode = Mode.SYNC;
+    private Level level = Level.CALLS;
+    private int sampleEvery = 64;
     private String rollCycle = DEFAULT_ROLL_CYCLE;
     private final Set<String> captureStreams = new LinkedHashSet<>();
     private final Set<String> checksumStreams = new LinkedHashSet<>();
@@ -166,6 +191,50 @@ public final class JournalConfig
     public Mode mode()
     {
         return mode;
+    }
+
+    /**
+     * How much the journal records: see {@link Level}.
+     *
+     * @param level CALLS (default), RUNS, IO or SAMPLED.
+     * @return this.
+     */
+    public JournalConfig level(final Level level)
+    {
+        this.level = level;
+        return this;
+    }
+
+    /**
+     * How much the journal records.
+     *
+     * @return the level.
+     */
+    public Level level()
+    {
+        return level;
+    }
+
+    /**
+     * {@link Level#SAMPLED}: each worker journals one call in this many, whole.
+     *
+     * @param calls at least 1 (default 64).
+     * @return this.
+     */
+    public JournalConfig sampleEvery(final int calls)
+    {
+        this.sampleEvery = calls;
+        return this;
+    }
+
+    /**
+     * {@link Level#SAMPLED}: one call in how many is journaled on each worker.
+     *
+     * @return the count.
+     */
+    public int sampleEvery()
+    {
+        return sampleEvery;
     }
 
     /**
@@ -482,6 +551,14 @@ public final class JournalConfig
         if (deleteOlderThan != null && deleteOlderThan.isNegative())
         {
             throw new IllegalArgumentException("journal deleteOlderThan " + deleteOlderThan + " must not be negative");
+        }
+        if (level == null)
+        {
+            throw new IllegalArgumentException("journal level must be one of " + Arrays.toString(Level.values()));
+        }
+        if (sampleEvery < 1)
+        {
+            throw new IllegalArgumentException("journal sampleEvery " + sampleEvery + " must be at least 1");
         }
         if (maxTotalSize < -1)
         {
