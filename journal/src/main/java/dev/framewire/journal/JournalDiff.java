@@ -219,9 +219,9 @@ public final class JournalDiff
         }
         if (!payloads.isEmpty())
         {
-            notes.add("not compared: the payload bytes of " + payloads + " (journaled by length only: give them to " +
-                "checksumStreams, or --checksum, in both runs to compare them); their timestamps and lengths were " +
-                "compared");
+            notes.add("not compared: the payload bytes of " + payloads + " (journaled by length only: name them in " +
+                "JournalConfig.checksumStreams in both runs to compare them by XXH64; `framewire run` checksums its " +
+                "end streams); their timestamps and lengths were compared");
         }
     }
 
