@@ -10,6 +10,8 @@ import dev.framewire.journal.JournalWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
@@ -78,11 +80,12 @@ class JournalTraceCommandTest
         assertTrue(coloured(image, 56 + 20 + 4, 56 + 20 + 16) > 20, "pass's row has bars");
     }
 
-    @Test
-    void dropsErrorsNotesAndAnUnfinishedCallAreInstantsAndAMarkedSlice() throws Exception
+    @ParameterizedTest
+    @EnumSource(JournalConfig.Mode.class)
+    void dropsErrorsNotesAndAnUnfinishedCallAreInstantsAndAMarkedSlice(final JournalConfig.Mode mode) throws Exception
     {
-        final Path root = dir.resolve("w");
-        try (JournalWriter w = JournalWriter.open(new JournalConfig().directory(root).blockSize(1 << 20)))
+        final Path root = dir.resolve("w" + mode);
+        try (JournalWriter w = JournalWriter.open(new JournalConfig().directory(root).blockSize(1 << 20).mode(mode)))
         {
             w.runStart("cfg", 1, "test", new String[]{"src", "det"}, new String[]{"in", "frames"},
                 new String[]{"w0", "w1"}, new int[][]{{0}, {1}});
@@ -99,8 +102,9 @@ class JournalTraceCommandTest
             w.error(1, 1, 1, "node 'det' failed at 1: boom");
             w.processEnd(1, 1, 1);
             w.processBegin(1, 1, 2); // never ends: the process was killed
+            w.flush(java.util.concurrent.TimeUnit.SECONDS.toNanos(10));
         }
-        final Path json = dir.resolve("w.json");
+        final Path json = dir.resolve("w" + mode + ".json");
         final Cli.Result r = Cli.run("journal", "trace", only(root).toString(), "-o", json.toString());
         assertEquals(0, r.exit(), r.toString());
         final List<JsonObject> events = check(json);
@@ -113,14 +117,18 @@ class JournalTraceCommandTest
             }
         }
         assertEquals(List.of("drop (policy) frames", "note", "error"), instants);
-        final JsonObject unfinished = events.stream().filter(e -> e.get("ph").getAsString().equals("X") &&
-            e.getAsJsonObject("args").has("unfinished") && e.get("pid").getAsInt() == 2).findFirst().orElseThrow();
-        assertEquals("det", unfinished.get("name").getAsString());
-        assertEquals("2", unfinished.getAsJsonObject("args").get("timestamp").getAsString());
+        if (mode == JournalConfig.Mode.SYNC)
+        {
+            // ASYNC journals a call when it ends: a killed run's call in progress is not in it (docs/JOURNAL.md)
+            final JsonObject unfinished = events.stream().filter(e -> e.get("ph").getAsString().equals("X") &&
+                e.getAsJsonObject("args").has("unfinished") && e.get("pid").getAsInt() == 2).findFirst().orElseThrow();
+            assertEquals("det", unfinished.get("name").getAsString());
+            assertEquals("2", unfinished.getAsJsonObject("args").get("timestamp").getAsString());
+        }
         // graph inputs start arrows from the adding thread's track; the counter says what is queued
         assertTrue(events.stream().anyMatch(e -> e.get("ph").getAsString().equals("C") &&
             e.getAsJsonObject("args").has("frames")), "a queued-packets counter per stream");
-        final Path png = dir.resolve("w.png");
+        final Path png = dir.resolve("w" + mode + ".png");
         assertEquals(0, Cli.run("journal", "timeline", only(root).toString(), "--png", png.toString()).exit());
         assertNotNull(ImageIO.read(png.toFile()));
     }
