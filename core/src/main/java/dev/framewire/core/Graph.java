@@ -385,6 +385,19 @@ public final class Graph implements AutoCloseable
     }
 
     /**
+     * Ends the run as {@link #cancel()} does, for a reason the journal keeps in its end of run
+     * ({@code "cancelled: " + reason}): a post-mortem then tells a timed stop
+     * ({@code "duration elapsed: ..."}) or a signal ({@code "stopped: ..."}) from a cancel.
+     * The first reason given wins; a run already over keeps its ending.
+     *
+     * @param reason why, in a few words: {@code "duration elapsed: --duration 20 s"}, {@code "stopped: SIGTERM"}.
+     */
+    public void cancel(final String reason)
+    {
+        run.cancel(reason);
+    }
+
+    /**
      * Pauses every worker after its current call; packets still queue up.
      */
     public void pause()

@@ -116,10 +116,12 @@ public final class JournalDiff
     private final List<String> streams;
     private final Difference first;
     private final List<Difference> differences;
+    private final List<String> notes;
 
-    private JournalDiff(final List<String> streams, final List<Difference> differences)
+    private JournalDiff(final List<String> streams, final List<Difference> differences, final List<String> notes)
     {
         this.streams = Collections.unmodifiableList(streams);
+        this.notes = List.copyOf(notes);
         this.differences = Collections.unmodifiableList(differences);
         Difference min = null;
         for (final Difference d : differences)
@@ -143,6 +145,8 @@ public final class JournalDiff
     {
         final Map<String, List<JournalRecord>> a = emitsByStream(expected);
         final Map<String, List<JournalRecord>> b = emitsByStream(actual);
+        final boolean aCut = expected.cutAt() != null;
+        final boolean bCut = actual.cutAt() != null;
         final List<String> names = new ArrayList<>(a.keySet());
         for (final String name : b.keySet())
         {
@@ -159,13 +163,66 @@ public final class JournalDiff
         }
         for (final String name : names)
         {
-            final Difference d = compare(name, a.getOrDefault(name, List.of()), b.getOrDefault(name, List.of()));
+            final Difference d = compare(name, a.getOrDefault(name, List.of()), b.getOrDefault(name, List.of()), aCut,
+                bCut);
             if (d != null)
             {
                 differences.add(d);
             }
         }
-        return new JournalDiff(names, differences);
+        final List<String> notes = new ArrayList<>();
+        cutNote(notes, "expected", expected);
+        cutNote(notes, "actual", actual);
+        uncompared(notes, names, a, b);
+        return new JournalDiff(names, differences, notes);
+    }
+
+    private static void cutNote(final List<String> notes, final String which, final JournalReader journal)
+    {
+        final JournalDamage cut = journal.cutAt();
+        if (cut != null)
+        {
+            notes.add("the " + which + " journal is damaged: compared up to its damage, where it stopped at " + cut +
+                "; each stream's packets after that point in the other journal are not compared");
+        }
+    }
+
+    /** What the journals hold too little of to compare: values recorded by timestamp only. */
+    private static void uncompared(
+        final List<String> notes, final List<String> names, final Map<String, List<JournalRecord>> a,
+        final Map<String, List<JournalRecord>> b)
+    {
+        final List<String> objects = new ArrayList<>();
+        final List<String> payloads = new ArrayList<>();
+        for (final String name : names)
+        {
+            final List<JournalRecord> x = a.getOrDefault(name, List.of());
+            final List<JournalRecord> y = b.getOrDefault(name, List.of());
+            final JournalRecord r = !x.isEmpty() ? x.get(0) : !y.isEmpty() ? y.get(0) : null;
+            if (r == null)
+            {
+                continue;
+            }
+            if (r.valueKind() == JournalRecord.VALUE_NONE)
+            {
+                objects.add(name);
+            }
+            else if (r.valueKind() == JournalRecord.VALUE_PAYLOAD)
+            {
+                payloads.add(name);
+            }
+        }
+        if (!objects.isEmpty())
+        {
+            notes.add("not compared: the values of " + objects + " (Java objects, journaled by timestamp only); " +
+                "their timestamps were compared");
+        }
+        if (!payloads.isEmpty())
+        {
+            notes.add("not compared: the payload bytes of " + payloads + " (journaled by length only: name them in " +
+                "JournalConfig.checksumStreams in both runs to compare them by XXH64; `framewire run` checksums its " +
+                "end streams); their timestamps and lengths were compared");
+        }
     }
 
     /**
@@ -178,6 +235,8 @@ public final class JournalDiff
     {
         final List<JournalRecord> a = subgraphSteps(expected);
         final List<JournalRecord> b = subgraphSteps(actual);
+        final boolean aCut = expected.cutAt() != null;
+        final boolean bCut = actual.cutAt() != null;
         final int n = Math.min(a.size(), b.size());
         for (int i = 0; i < n; i++)
         {
@@ -189,9 +248,9 @@ public final class JournalDiff
                     ", got " + y);
             }
         }
-        if (a.size() == b.size())
+        if (a.size() == b.size() || (aCut && a.size() < b.size()) || (bCut && b.size() < a.size()))
         {
-            return null;
+            return null; // equal, or the longer one goes on past the other's damage
         }
         final boolean expectedLonger = a.size() > b.size();
         final JournalRecord extra = expectedLonger ? a.get(n) : b.get(n);
@@ -247,7 +306,9 @@ public final class JournalDiff
         return emits;
     }
 
-    private static Difference compare(final String stream, final List<JournalRecord> a, final List<JournalRecord> b)
+    private static Difference compare(
+        final String stream, final List<JournalRecord> a, final List<JournalRecord> b, final boolean aCut,
+        final boolean bCut)
     {
         final int n = Math.min(a.size(), b.size());
         for (int i = 0; i < n; i++)
@@ -271,9 +332,9 @@ public final class JournalDiff
                     Timestamp.toString(x.timestamp()) + ": expected " + describe(x) + ", got " + describe(y));
             }
         }
-        if (a.size() == b.size())
+        if (a.size() == b.size() || (aCut && a.size() < b.size()) || (bCut && b.size() < a.size()))
         {
-            return null;
+            return null; // equal, or the longer one goes on past the other's damage
         }
         final boolean expectedLonger = a.size() > b.size();
         final JournalRecord extra = expectedLonger ? a.get(n) : b.get(n);
@@ -318,6 +379,17 @@ public final class JournalDiff
     public List<Difference> differences()
     {
         return differences;
+    }
+
+    /**
+     * What the comparison could not cover: the part after a journal's damage, values journaled by
+     * timestamp or length only.
+     *
+     * @return sentences, empty when everything journaled was compared.
+     */
+    public List<String> notes()
+    {
+        return notes;
     }
 
     /**

@@ -75,6 +75,7 @@ public final class JournalReader
     private final boolean endsIncomplete;
     private final List<String> notes;
     private final List<JournalDamage> damage;
+    private final JournalDamage cutAt;
 
     private JournalReader(final Path directory, final Decoder d, final List<JournalDamage> damage)
     {
@@ -98,6 +99,74 @@ public final class JournalReader
         this.endsIncomplete = d.endsIncomplete;
         this.notes = List.copyOf(d.notes);
         this.damage = List.copyOf(damage);
+        this.cutAt = null;
+    }
+
+    /** {@link #upToDamage()}: the records before the first damage, as an intact journal cut there. */
+    private JournalReader(final JournalReader whole, final List<JournalRecord> records, final JournalDamage cutAt)
+    {
+        this.directory = whole.directory;
+        this.records = Collections.unmodifiableList(records);
+        this.formatMajor = whole.formatMajor;
+        this.formatMinor = whole.formatMinor;
+        this.headerEpochMillis = whole.headerEpochMillis;
+        this.headerNanos = whole.headerNanos;
+        this.configHash = whole.configHash;
+        this.configText = whole.configText;
+        this.engineVersion = whole.engineVersion;
+        this.nodeNames = whole.nodeNames;
+        this.streamNames = whole.streamNames;
+        this.workerNames = whole.workerNames;
+        this.nodeInputs = whole.nodeInputs;
+        this.captureStreams = whole.captureStreams;
+        this.checksumStreams = whole.checksumStreams;
+        this.runEnd = null; // a RUN_END is the last record: past any damage
+        long lost = 0;
+        for (final JournalRecord r : records)
+        {
+            lost += r.kind() == JournalRecord.Kind.LOST ? r.value() : 0;
+        }
+        this.lostRecords = lost;
+        this.endsIncomplete = false;
+        this.notes = whole.notes;
+        this.damage = List.of();
+        this.cutAt = cutAt;
+    }
+
+    /**
+     * The journal as far as it can be trusted in order: the records before its first damage, as an
+     * intact journal that ends there (no end of run), which {@link #cutAt()} names. What a replay or
+     * a diff needs: the records after a damaged region are readable, but what the damage held
+     * (graph inputs, emits) is gone, so nothing after it can be reproduced in order.
+     *
+     * @return this journal when it is intact; else the records before the first damage.
+     */
+    public JournalReader upToDamage()
+    {
+        if (damage.isEmpty())
+        {
+            return this;
+        }
+        final JournalDamage first = damage.get(0);
+        final List<JournalRecord> before = new ArrayList<>();
+        for (final JournalRecord r : records)
+        {
+            if (r.index() < first.recordIndex())
+            {
+                before.add(r);
+            }
+        }
+        return new JournalReader(this, before, first);
+    }
+
+    /**
+     * Where this journal was cut by {@link #upToDamage()}.
+     *
+     * @return the damage it stops before, or null for a journal read whole.
+     */
+    public JournalDamage cutAt()
+    {
+        return cutAt;
     }
 
     /**

@@ -183,6 +183,28 @@ public final class JournalRetention
     }
 
     /**
+     * A journal config's retention in a sentence, as a writer logs it when it opens and the tools
+     * print it at start: "journal retention (DIR): runs last written more than 7 days ago, then the
+     * oldest beyond 10.0 GiB in all, are deleted when a journal opens; never a run being written".
+     *
+     * @param directory the journal directory.
+     * @param maxAge    the age past which runs go, or null for none.
+     * @param maxBytes  the total size, or -1 for none.
+     * @return the sentence.
+     */
+    public static String describe(final Path directory, final Duration maxAge, final long maxBytes)
+    {
+        if (maxAge == null && maxBytes < 0)
+        {
+            return "journal retention (" + directory + "): none, every run is kept (the disk is the limit)";
+        }
+        return "journal retention (" + directory + "): " + (maxAge != null ? "runs last written more than " +
+            age(maxAge) + " ago" + (maxBytes >= 0 ? ", then " : "") : "") + (maxBytes >= 0 ? "the oldest runs " +
+            "beyond " + bytes(maxBytes) + " in all" : "") + ", are deleted when a journal opens; never a run being " +
+            "written";
+    }
+
+    /**
      * Bytes in words, binary units: "512 B", "1.5 KiB", "230.4 MiB", "2.0 GiB".
      *
      * @param bytes a count.

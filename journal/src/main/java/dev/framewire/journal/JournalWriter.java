@@ -96,6 +96,12 @@ public final class JournalWriter extends JournalSink
     private static final String SUBGRAPH_SEPARATOR = dev.framewire.core.SubgraphExpander.SEPARATOR;
 
     private final JournalConfig.Mode mode;
+    private final JournalConfig.Level level;
+    private final int sampleEvery;
+    /** Per stream id: whether no node takes it (set at run start): what the lighter levels keep of packets. */
+    private boolean[] endStreams = new boolean[0];
+    /** The workers' journals at a lighter level, made before the workers start; ended at {@link #runEnd}. */
+    private final java.util.List<LevelWorkerJournal> levelJournals = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Path runDirectory;
     private final JournalFiles.WriterLock lock;
     private final JournalFiles.CyclePreparer cycles;
@@ -381,6 +387,8 @@ public final class JournalWriter extends JournalSink
         final SingleChronicleQueue queue)
     {
         this.mode = config.mode();
+        this.level = config.level();
+        this.sampleEvery = config.sampleEvery();
         this.captureNames = config.captureStreams().toArray(new String[0]);
         this.checksumNames = config.checksumStreams().toArray(new String[0]);
         this.runDirectory = runDirectory;
@@ -513,6 +521,7 @@ public final class JournalWriter extends JournalSink
     /** The retention, applied before the new run exists. */
     private static void prune(final JournalConfig config) throws IOException
     {
+        LOG.info("{}", JournalRetention.describe(config.directory(), config.deleteOlderThan(), config.maxTotalSize()));
         final List<JournalRetention.Decision> plan = JournalRetention.plan(config.directory(),
             config.deleteOlderThan(), config.maxTotalSize(), Instant.now());
         for (final JournalRetention.Outcome outcome : JournalRetention.apply(plan))
@@ -773,7 +782,32 @@ public final class JournalWriter extends JournalSink
         {
             dc.close();
         }
+        final boolean[] ends = new boolean[streamNames.length];
+        java.util.Arrays.fill(ends, true);
+        if (nodeInputStreams != null)
+        {
+            for (final int[] inputs : nodeInputStreams)
+            {
+                for (final int s : inputs == null ? new int[0] : inputs)
+                {
+                    if (s >= 0 && s < ends.length)
+                    {
+                        ends[s] = false;
+                    }
+                }
+            }
+        }
+        this.endStreams = ends;
+        if (level != JournalConfig.Level.CALLS)
+        {
+            // a reader (post-mortem, replay) must know that the calls are not all here
+            note(-1, -1, Long.MIN_VALUE, level.ordinal(), LEVEL_NOTE + level + (level == JournalConfig.Level.SAMPLED ?
+                ", one call in " + sampleEvery : ""));
+        }
     }
+
+    /** The NOTE a journal at a level lighter than every call starts with; its value is the level's ordinal. */
+    public static final String LEVEL_NOTE = "journal level: ";
 
     private static boolean[] flags(
         final String[] names, final Map<String, Integer> ids, final String[] streamNames, final String what)
@@ -830,6 +864,11 @@ public final class JournalWriter extends JournalSink
             return;
         }
         ended = true;
+        // a lighter level's run of calls still open (the last calls, made as the workers stopped) ends here
+        for (final LevelWorkerJournal level : levelJournals)
+        {
+            level.endRun();
+        }
         // ASYNC: the workers' rings first, so that what follows, on the many-to-one ring, comes
         // after their records in the file, RUN_END last
         flush(TimeUnit.SECONDS.toNanos(5));
@@ -1025,7 +1064,14 @@ public final class JournalWriter extends JournalSink
     public WorkerJournal worker(final int workerId)
     {
         final WorkerRing[] rings = this.workerRings;
-        return workerId >= 0 && workerId < rings.length ? rings[workerId] : super.worker(workerId);
+        final WorkerJournal inner = workerId >= 0 && workerId < rings.length ? rings[workerId] : super.worker(workerId);
+        if (level == JournalConfig.Level.CALLS)
+        {
+            return inner;
+        }
+        final LevelWorkerJournal filtered = new LevelWorkerJournal(this, workerId, inner, level, sampleEvery, endStreams);
+        levelJournals.add(filtered);
+        return filtered;
     }
 
     /** ASYNC under {@link JournalConfig.ClockReads#HAND_OVER}: a worker's call may begin at its last reading. */

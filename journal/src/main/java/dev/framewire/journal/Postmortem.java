@@ -782,6 +782,18 @@ public final class Postmortem
     }
 
     /**
+     * How the run ended: done, duration elapsed, stopped, cancelled, failed, or killed (no end of
+     * run in the journal; on a damaged journal, its end may also have been in the damaged part).
+     *
+     * @return the ending.
+     */
+    public RunEnding ending()
+    {
+        final JournalRecord end = journal.runEnd();
+        return RunEnding.of(end == null ? null : end.text());
+    }
+
+    /**
      * The last ERROR record.
      *
      * @return it, or null.
@@ -814,15 +826,26 @@ public final class Postmortem
                 .append("): that is damage to its files, not how the run ended; what follows is from the ")
                 .append(journal.records().size()).append(" records that could be read, and its counts miss what was ")
                 .append("in the damaged parts. ");
-            sb.append(end != null ? "The run ended " + end.text() : "No end of run was read: the process died or " +
-                "was killed, or is still running, or its end was in the damaged part");
+            sb.append(end != null ? "The run " + RunEnding.phrase(end.text()) : "No end of run was read: the process " +
+                "died or was killed, or is still running, or its end was in the damaged part");
         }
         else
         {
-            sb.append(end != null ? "The run ended " + end.text() : "The journal has no end of run: the process died " +
-                "or was killed, or is still running");
+            sb.append(end != null ? "The run " + RunEnding.phrase(end.text()) : "The journal has no end of run: the " +
+                "process died or was killed, or is still running");
         }
         sb.append(" after ").append(seconds(endNanos - startNanos)).append('.');
+        for (final JournalRecord r : journal.records())
+        {
+            if (r.kind() == JournalRecord.Kind.NOTE && r.node() < 0 && r.text() != null &&
+                r.text().startsWith(JournalWriter.LEVEL_NOTE))
+            {
+                sb.append(" The journal was written at a lighter level (").append(r.text()).append("): it does ")
+                    .append("not hold every call, so which node was in a call, and the packets consumed and in flight ")
+                    .append("at each node, are not known (docs/JOURNAL.md, Levels).");
+                break;
+            }
+        }
         final List<NodeState> busy = new ArrayList<>();
         for (final NodeState n : nodes)
         {

@@ -25,6 +25,11 @@ import java.util.regex.Pattern;
  * link exactly, and strictly increase on a stream). A hop is a publisher's session paired with the
  * subscribers that saw it connect.
  *
+ * <p>A message the subscriber rejects has a NOTE of its own, {@code remote subscriber: session S
+ * rejected: WHY} at the message's timestamp: a hop counts it as rejected, and not as received though
+ * another session's packet had the same timestamp (a restarted publisher starts again from its
+ * first timestamps); only the subscriber's EMITs after the session connected count as received.
+ *
  * <p>Not in the journal: whether the publisher sent a packet or dropped it under {@code DROP}; a
  * packet sent but never received was dropped by the publisher, lost with a receiver restart, or
  * came after the receiving side stopped, and the report says which of those its position allows.
@@ -35,6 +40,7 @@ public final class RemoteHops
     public static final int LISTED = 10;
     private static final String PUBLISHER_NOTE = "remote publisher: ";
     private static final String SUBSCRIBER_NOTE = "remote subscriber: ";
+    private static final String REJECTED = " rejected: ";
     private static final Pattern CONNECTED = Pattern.compile("session (-?\\d+) connected, stream id (-?\\d+)");
     private static final Pattern STREAM_ID = Pattern.compile("stream id (-?\\d+)");
 
@@ -43,8 +49,8 @@ public final class RemoteHops
      *
      * @param timestamp its timestamp.
      * @param sequence  its sequence number (the publisher's count of packets before it).
-     * @param where     {@code "before the first received"}, {@code "between received packets"} or
-     *                  {@code "after the last received"}.
+     * @param where     {@code "before the first received"}, {@code "between received packets"},
+     *                  {@code "after the last received"} or {@code "rejected by the subscriber"}.
      */
     public record Missing(long timestamp, long sequence, String where)
     {
@@ -62,8 +68,12 @@ public final class RemoteHops
      *                           this session connect.
      * @param subscriberNode     the subscriber node, or null.
      * @param sent               packets the publisher was given.
-     * @param received           packets of those the subscriber emitted.
-     * @param missing            how many were sent and never received.
+     * @param received           packets of those the subscriber emitted (from this session: a packet at the
+     *                           timestamp of another session's, or one this session's subscriber rejected,
+     *                           does not count).
+     * @param rejected           messages of this session the subscriber rejected (a timestamp below its
+     *                           stream's bound: a restarted or second publisher; a malformed message).
+     * @param missing            how many were sent and never received (rejected ones included).
      * @param firstMissing       the first {@link #LISTED} of them.
      * @param lastSent           the last timestamp sent, or Long.MIN_VALUE.
      * @param lastReceived       the last timestamp received, or Long.MIN_VALUE.
@@ -73,7 +83,7 @@ public final class RemoteHops
      */
     public record Hop(
         String publisherRun, String publisherNode, String stream, int session, int streamId,
-        String subscriberRun, String subscriberNode, long sent, long received, long missing,
+        String subscriberRun, String subscriberNode, long sent, long received, long rejected, long missing,
         List<Missing> firstMissing, long lastSent, long lastReceived, String subscriberEnd, String subscriberLastNote)
     {
     }
@@ -130,6 +140,9 @@ public final class RemoteHops
         JournalReader sj = null;
         int subscriber = -1;
         String lastNote = null;
+        long connectedNanos = Long.MIN_VALUE;
+        long rejected = 0;
+        final Set<Long> rejectedAt = new HashSet<>();
         for (final JournalReader j : journals)
         {
             for (final JournalRecord r : j.records())
@@ -142,10 +155,19 @@ public final class RemoteHops
                     {
                         sj = j;
                         subscriber = r.node();
+                        connectedNanos = r.nanos();
                     }
                     if (j == sj && r.node() == subscriber)
                     {
-                        lastNote = r.text().substring(SUBSCRIBER_NOTE.length());
+                        if (r.text().startsWith(REJECTED, SUBSCRIBER_NOTE.length() + ("session " + session).length()))
+                        {
+                            rejected++;
+                            rejectedAt.add(r.timestamp());
+                        }
+                        else
+                        {
+                            lastNote = r.text().substring(SUBSCRIBER_NOTE.length());
+                        }
                     }
                 }
             }
@@ -163,13 +185,15 @@ public final class RemoteHops
                 listed.add(new Missing(sent.get(i), i, "no subscriber journal"));
             }
             return new Hop(pj.directory().toString(), pj.nodeNames().get(note.node()), stream, session, streamId, null,
-                null, sent.size(), 0, sent.size(), listed, lastSent, Long.MIN_VALUE, null, null);
+                null, sent.size(), 0, 0, sent.size(), listed, lastSent, Long.MIN_VALUE, null, null);
         }
         // the subscriber's data stream: of the streams it emits, the one that shares the most timestamps
         final Map<Integer, Set<Long>> emitted = new LinkedHashMap<>();
         for (final JournalRecord r : sj.records())
         {
-            if (r.kind() == JournalRecord.Kind.EMIT && r.node() == subscriber)
+            // what the subscriber emitted once this session was connected: another session's earlier packets
+            // may share these timestamps (a restarted publisher starts again from its first)
+            if (r.kind() == JournalRecord.Kind.EMIT && r.node() == subscriber && r.nanos() >= connectedNanos)
             {
                 emitted.computeIfAbsent(r.stream(), s -> new HashSet<>()).add(r.timestamp());
             }
@@ -181,7 +205,7 @@ public final class RemoteHops
             long common = 0;
             for (final long t : sent)
             {
-                if (timestamps.contains(t))
+                if (timestamps.contains(t) && !rejectedAt.contains(t))
                 {
                     common++;
                 }
@@ -197,7 +221,7 @@ public final class RemoteHops
         long count = 0;
         for (final long t : sent)
         {
-            if (received.contains(t))
+            if (received.contains(t) && !rejectedAt.contains(t))
             {
                 count++;
                 firstReceived = Math.min(firstReceived, t);
@@ -208,7 +232,11 @@ public final class RemoteHops
         for (int i = 0; i < sent.size() && listed.size() < LISTED; i++)
         {
             final long t = sent.get(i);
-            if (!received.contains(t))
+            if (rejectedAt.contains(t))
+            {
+                listed.add(new Missing(t, i, "rejected by the subscriber"));
+            }
+            else if (!received.contains(t))
             {
                 listed.add(new Missing(t, i, count == 0 || t > lastReceived ? "after the last received" :
                     t < firstReceived ? "before the first received" : "between received packets"));
@@ -216,7 +244,8 @@ public final class RemoteHops
         }
         final JournalRecord end = sj.runEnd();
         return new Hop(pj.directory().toString(), pj.nodeNames().get(note.node()), stream, session, streamId,
-            sj.directory().toString(), sj.nodeNames().get(subscriber), sent.size(), count, sent.size() - count, listed,
+            sj.directory().toString(), sj.nodeNames().get(subscriber), sent.size(), count, rejected, sent.size() - count,
+            listed,
             lastSent, lastReceived, end == null ? null : end.text(), lastNote);
     }
 }

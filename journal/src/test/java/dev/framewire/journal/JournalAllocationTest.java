@@ -36,12 +36,25 @@ class JournalAllocationTest
     @EnumSource(JournalConfig.Mode.class)
     void theHotPathAllocatesNothing(final JournalConfig.Mode mode) throws Exception
     {
+        hotPath(mode, JournalConfig.Level.CALLS);
+    }
+
+    /** The lighter levels' filter in front of the worker's journal allocates nothing either. */
+    @ParameterizedTest
+    @EnumSource(value = JournalConfig.Level.class, names = {"RUNS", "IO", "SAMPLED"})
+    void theLighterLevelsAllocateNothing(final JournalConfig.Level level) throws Exception
+    {
+        hotPath(JournalConfig.Mode.ASYNC, level);
+    }
+
+    private void hotPath(final JournalConfig.Mode mode, final JournalConfig.Level level) throws Exception
+    {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long self = Thread.currentThread().getId();
         try (PayloadPool pool = new PayloadPool(new PoolContext().leakTracking(false));
             JournalWriter writer = JournalWriter.open(new JournalConfig().directory(dir).mode(mode)
-                .captureStreams("in").checksumStreams("out").ringCapacity(1 << 24)))
+                .captureStreams("in").checksumStreams("out").ringCapacity(1 << 24).level(level).sampleEvery(8)))
         {
             JournalRoundTripTest.start(writer);
             final WorkerJournal worker = writer.worker(0);
@@ -68,8 +81,8 @@ class JournalAllocationTest
             input.release();
             assertEquals(0, writer.failures());
             // 1,100,000 records: a single allocation per record would be 17 MB
-            System.out.println(mode + ": " + allocated + " bytes allocated for " + ROUNDS * 11 + " records");
-            assertTrue(allocated < 4096, mode + ": " + allocated + " bytes allocated for " + ROUNDS * 11 + " records");
+            System.out.println(mode + " " + level + ": " + allocated + " bytes allocated for " + ROUNDS * 11 + " records");
+            assertTrue(allocated < 4096, mode + " " + level + ": " + allocated + " bytes allocated for " + ROUNDS * 11 + " records");
         }
     }
 

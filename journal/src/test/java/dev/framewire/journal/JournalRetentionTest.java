@@ -125,7 +125,9 @@ class JournalRetentionTest
     {
         final Path old = run(10);
         age(old, Instant.now().minus(Duration.ofDays(30)));
-        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(dir).blockSize(1 << 20)))
+        // no retention on this open (the default's 7 days would take the old run now): the plan below does it
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(dir).blockSize(1 << 20)
+            .deleteOlderThan(null)))
         {
             final Path open = writer.runDirectory();
             age(open, Instant.now().minus(Duration.ofDays(30)));
@@ -178,6 +180,46 @@ class JournalRetentionTest
             assertFalse(Files.exists(mixed.resolve(JournalFiles.LOCK)));
             assertTrue(Files.exists(photos.resolve("a.jpg")), "a directory that is no journal stays");
             assertEquals(List.of(recent, writer.runDirectory()), JournalFiles.runs(dir));
+        }
+    }
+
+    @Test
+    void theDefaultIsBoundedByAgeAndSizeAndNeverTakesARunBeingWritten() throws Exception
+    {
+        final JournalConfig defaults = new JournalConfig();
+        assertEquals(Duration.ofDays(7), defaults.deleteOlderThan());
+        assertEquals(10L << 30, defaults.maxTotalSize());
+        assertEquals("journal retention (" + dir + "): runs last written more than 7 days ago, then the oldest runs " +
+            "beyond 10.0 GiB in all, are deleted when a journal opens; never a run being written",
+            JournalRetention.describe(dir, defaults.deleteOlderThan(), defaults.maxTotalSize()));
+        assertEquals("journal retention (" + dir + "): none, every run is kept (the disk is the limit)",
+            JournalRetention.describe(dir, null, -1));
+
+        final Path eightDays = run(10);
+        final Path sixDays = run(10);
+        age(eightDays, Instant.now().minus(Duration.ofDays(8)));
+        age(sixDays, Instant.now().minus(Duration.ofDays(6)));
+        try (JournalWriter writing = JournalWriter.open(new JournalConfig().directory(dir).blockSize(1 << 20)))
+        {
+            final Path open = writing.runDirectory();
+            assertFalse(Files.exists(eightDays), "older than the default age: gone when a journal opens");
+            assertTrue(Files.exists(sixDays));
+            // a run being written is never pruned, however old its files look
+            age(open, Instant.now().minus(Duration.ofDays(30)));
+            try (JournalWriter next = JournalWriter.open(new JournalConfig().directory(dir).blockSize(1 << 20)))
+            {
+                assertEquals(List.of(sixDays, open, next.runDirectory()), JournalFiles.runs(dir));
+            }
+            JournalRoundTripTest.start(writing);
+            writing.runEnd("done");
+        }
+        // explicitly unbounded: keeps every age
+        final Path old = run(10);
+        age(old, Instant.now().minus(Duration.ofDays(400)));
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(dir).blockSize(1 << 20)
+            .deleteOlderThan(null).maxTotalSize(-1)))
+        {
+            assertTrue(Files.exists(old));
         }
     }
 

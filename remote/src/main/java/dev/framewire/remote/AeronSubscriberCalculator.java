@@ -99,7 +99,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     /**
      * How the journal NOTEs a subscriber writes when a publisher connects or goes begin (their value
      * is the publisher's Aeron session id): {@code remote subscriber: session S connected, stream id
-     * N, channel C, from SOURCE} and {@code remote subscriber: session S gone, ...: WHY}.
+     * N, channel C, from SOURCE} and {@code remote subscriber: session S gone, ...: WHY}; and one per
+     * message it rejects, {@code remote subscriber: session S rejected: WHY}, at the message's
+     * timestamp when it has one (UNSET otherwise), so that a post-mortem counts per link what was
+     * sent, received and rejected.
      */
     public static final String JOURNAL_NOTE = "remote subscriber: ";
 
@@ -650,7 +653,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         final String late = late(timestamp);
         if (late != null)
         {
-            reject(session, late);
+            reject(session, timestamp, late);
             skipRest(session, whole);
             return Action.CONTINUE;
         }
@@ -739,7 +742,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         if (late != null)
         {
             payload.release();
-            reject(session, late);
+            reject(session, timestamp, late);
             return;
         }
         data.add(payload, timestamp);
@@ -756,6 +759,13 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
 
     private void reject(final int session, final String why)
     {
+        reject(session, Timestamp.UNSET, why);
+    }
+
+    private void reject(final int session, final long timestamp, final String why)
+    {
+        // a rejection already allocates its text; its note lets a post-mortem count it against the session
+        ctx.journalNote(timestamp, session, JOURNAL_NOTE + "session " + session + " rejected: " + why);
         ctx.countDrop();
         rejected++;
         lastRejection = why;

@@ -7,6 +7,7 @@ import dev.framewire.core.GraphFailure;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Packet;
 import dev.framewire.core.PacketObserver;
+import dev.framewire.journal.RunEnding;
 import dev.framewire.offheap.MemoryBudget;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -255,6 +256,10 @@ public final class DemoCommand implements Callable<Integer>
             out.printf(Locale.ROOT, "framewire demo: %d camera%s %dx%d RGBA32 at %s for %s s%n", cameras,
                 cameras == 1 ? "" : "s", width, height, fps > 0 ? trim(fps) + " fps" : "full speed", trim(duration));
         }
+        if (journal.retentionLine() != null)
+        {
+            out.println("  " + journal.retentionLine());
+        }
         if (record != null)
         {
             out.printf(Locale.ROOT, "  recording the annotated video into %s as MP4 clips of %s s%n", record,
@@ -319,7 +324,8 @@ public final class DemoCommand implements Callable<Integer>
                 if (now >= deadline)
                 {
                     stoppedAtDeadline = !real && (fps > 0 || !running);
-                    graph.cancel();
+                    graph.cancel(running ? RunEnding.DURATION_REASON + ": --duration " + trim(duration) + " s" :
+                        "stopped: no frame came within the first-frame timeout");
                     break;
                 }
                 if (now >= next)

@@ -32,7 +32,7 @@ import java.util.List;
     description = "Reads run journals: dump the records, explain how a run ended, replay a run, compare two runs; " +
         "prunes old ones.",
     subcommands = {JournalDumpCommand.class, JournalPostmortemCommand.class, JournalReplayCommand.class,
-        JournalDiffCommand.class, JournalPruneCommand.class})
+        JournalDiffCommand.class, JournalPruneCommand.class, JournalTraceCommand.class, JournalTimelineCommand.class})
 public final class JournalCommand implements Runnable
 {
     @Spec
@@ -101,6 +101,24 @@ public final class JournalCommand implements Runnable
             throw new CommandFailure(read.damage());
         }
         return read.journal();
+    }
+
+    /**
+     * Reads a journal for a replay or a diff: a damaged one up to its first damage
+     * ({@link JournalReader#upToDamage()}), saying so on standard error with where and why.
+     *
+     * @param directory a run directory or a journal root.
+     * @return the journal, or its records before the damage.
+     * @throws CommandFailure with the reader's sentence when nothing could be read (not a journal).
+     */
+    static JournalReader readUpToDamage(final Path directory)
+    {
+        final Read read = read(directory);
+        if (read.journal() == null)
+        {
+            throw new CommandFailure(read.damage());
+        }
+        return read.journal().upToDamage();
     }
 
     /**

@@ -42,18 +42,28 @@ public final class JournalDiffCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final JournalReader a = JournalCommand.readWhole(expected);
-        final JournalReader b = JournalCommand.readWhole(actual);
+        final JournalReader a = JournalCommand.readUpToDamage(expected);
+        final JournalReader b = JournalCommand.readUpToDamage(actual);
         final JournalDiff diff = JournalDiff.compare(a, b);
         final PrintWriter out = spec.commandLine().getOut();
         out.println("A: " + a.directory());
         out.println("B: " + b.directory());
+        final boolean cut = a.cutAt() != null || b.cutAt() != null;
+        for (final JournalReader j : new JournalReader[]{a, b})
+        {
+            if (j.cutAt() != null)
+            {
+                spec.commandLine().getErr().println("diff: journal " + j.directory() + " is damaged; compared up to " +
+                    "its first damage, where it stopped: " + j.cutAt());
+                spec.commandLine().getErr().flush();
+            }
+        }
         if (diff.identical())
         {
-            out.println("identical: " + diff.streams().size() + " stream" + (diff.streams().size() == 1 ? "" : "s") +
-                " compared " + diff.streams());
-            out.flush();
-            return 0;
+            out.println((cut ? "identical up to the damage: " : "identical: ") + diff.streams().size() + " stream" +
+                (diff.streams().size() == 1 ? "" : "s") + " compared " + diff.streams());
+            notes(out, diff);
+            return cut ? 1 : 0;
         }
         out.println("differ: first at " + diff.firstDifference());
         final int others = diff.differences().size() - 1;
@@ -73,7 +83,16 @@ public final class JournalDiffCommand implements Callable<Integer>
                 out.println("  ... and " + (others - MORE) + " more");
             }
         }
-        out.flush();
+        notes(out, diff);
         return 1;
+    }
+
+    private static void notes(final PrintWriter out, final JournalDiff diff)
+    {
+        for (final String note : diff.notes())
+        {
+            out.println("note: " + note);
+        }
+        out.flush();
     }
 }

@@ -2,6 +2,7 @@ package dev.framewire.tools;
 
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.journal.JournalConfig;
+import dev.framewire.journal.JournalRetention;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -45,13 +46,20 @@ final class JournalOptions
 
     @Option(names = "--journal-max-age", paramLabel = "AGE", converter = Retention.AgeConverter.class,
         description = "When the journal opens, delete runs in the journal directory last written longer ago than " +
-            "AGE (90s, 30m, 12h, 7d, 2w); never a run being written.")
+            "AGE (90s, 30m, 12h, 7d, 2w; default 7d; none keeps every age); never a run being written.")
     Duration maxAge;
 
     @Option(names = "--journal-max-size", paramLabel = "SIZE", converter = Retention.SizeConverter.class,
         description = "When the journal opens, delete the oldest runs in the journal directory until the rest hold " +
-            "at most SIZE (bytes, or 500M, 10G: binary units); never a run being written.")
+            "at most SIZE (bytes, or 500M, 10G: binary units; default 10G; none for no bound); never a run being " +
+            "written.")
     Long maxSize;
+
+    @Option(names = "--journal-level", paramLabel = "LEVEL",
+        description = "How much the journal records, by cost: CALLS (every call, the default), RUNS (a call per run of " +
+            "calls on a worker), IO (graph inputs and outputs only), SAMPLED (IO and one call in 64). " +
+            "docs/JOURNAL.md says what each can answer.")
+    JournalConfig.Level level;
 
     /** The run directories' names under {@link #directory} when {@link #apply} was called. */
     private final Set<String> before = new HashSet<>();
@@ -130,8 +138,32 @@ final class JournalOptions
             .captureStreams(subgraphCapture.toArray(new String[0]))
             .checksumStreams(sums.toArray(new String[0]))
             .checksumStreams(subgraphChecksum.toArray(new String[0]))
-            .deleteOlderThan(maxAge)
-            .maxTotalSize(maxSize == null ? -1 : maxSize)).build();
+            .level(level != null ? level : JournalConfig.Level.CALLS)
+            .deleteOlderThan(maxAge())
+            .maxTotalSize(maxSize())).build();
+    }
+
+    /** The age bound: the default, the flag's, or null after {@code --journal-max-age none}. */
+    private Duration maxAge()
+    {
+        return maxAge == null ? JournalConfig.DEFAULT_DELETE_OLDER_THAN : maxAge == Retention.NO_AGE_LIMIT ? null :
+            maxAge;
+    }
+
+    private long maxSize()
+    {
+        return maxSize == null ? JournalConfig.DEFAULT_MAX_TOTAL_SIZE : maxSize;
+    }
+
+    /**
+     * The retention in a line, for a command to print at start (and the flags that change it).
+     *
+     * @return the line, or null with {@code --no-journal}.
+     */
+    String retentionLine()
+    {
+        return off ? null : JournalRetention.describe(directory, maxAge(), maxSize()) +
+            " (--journal-max-age, --journal-max-size; none for no bound)";
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.framewire.journal.JournalReader;
 import dev.framewire.journal.JournalRecord;
 import dev.framewire.journal.Postmortem;
 import dev.framewire.journal.RemoteHops;
+import dev.framewire.journal.RunEnding;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -87,7 +88,8 @@ public final class JournalPostmortemCommand implements Callable<Integer>
             journals.add(journal);
             final JournalRecord runEnd = journal.runEnd();
             out.printf(Locale.ROOT, "journal %s: %d records, %s%n", journal.directory(), journal.records().size(),
-                runEnd != null ? "the run ended " + runEnd.text() : "no end of run (the process died, or still runs)");
+                runEnd != null ? "the run " + RunEnding.phrase(runEnd.text()) : "no end of run (the process died, or " +
+                "still runs)");
         }
         out.println();
         final List<RemoteHops.Hop> hops = RemoteHops.of(journals);
@@ -105,8 +107,9 @@ public final class JournalPostmortemCommand implements Callable<Integer>
                 hop.stream(), hop.session(), hop.streamId(), hop.subscriberNode() == null ?
                 "no subscriber among these journals saw this session" : hop.subscriberNode() + " (" +
                 hop.subscriberRun() + ")");
-            out.printf(Locale.ROOT, "    sent %d (last %s), received %d (last %s), sent but never received %d%n",
-                hop.sent(), ts(hop.lastSent()), hop.received(), ts(hop.lastReceived()), hop.missing());
+            out.printf(Locale.ROOT, "    sent %d (last %s), received %d (last %s), rejected %d, sent but never " +
+                "received %d%n", hop.sent(), ts(hop.lastSent()), hop.received(), ts(hop.lastReceived()), hop.rejected(),
+                hop.missing());
             for (final RemoteHops.Missing m : hop.firstMissing())
             {
                 out.printf(Locale.ROOT, "      never received: timestamp %s, sequence %d, %s%n", ts(m.timestamp()),
@@ -119,13 +122,14 @@ public final class JournalPostmortemCommand implements Callable<Integer>
             if (hop.subscriberNode() != null)
             {
                 out.printf(Locale.ROOT, "    the receiving side stopped after %s: its run %s; its last word on the " +
-                    "session: %s%n", ts(hop.lastReceived()), hop.subscriberEnd() != null ? "ended " +
-                    hop.subscriberEnd() : "has no end in its journal (the process died, or still runs)",
+                    "session: %s%n", ts(hop.lastReceived()), hop.subscriberEnd() != null ?
+                    RunEnding.phrase(hop.subscriberEnd()) : "has no end in its journal (the process died, or still runs)",
                     hop.subscriberLastNote());
                 if (hop.missing() > 0)
                 {
-                    out.println("    (a packet never received was dropped by the publisher under DROP, lost with a " +
-                        "receiver restart, or sent after the receiving side stopped)");
+                    out.println("    (a packet never received was rejected by the subscriber (its timestamp below the " +
+                        "stream's bound: a restarted or second publisher), dropped by the publisher under DROP, lost " +
+                        "with a receiver restart, or sent after the receiving side stopped)");
                 }
             }
         }
@@ -148,7 +152,10 @@ public final class JournalPostmortemCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "journal %s%s: %d records over %s, %s%n", journal.directory(),
             partial ? " (DAMAGED in " + damage.size() + (damage.size() == 1 ? " place" : " places") +
                 ": what could be read, before and after the damage)" : "", journal.records().size(),
-            seconds(end - start), runEnd != null ? "the run ended " + runEnd.text() : "no end of run");
+            seconds(end - start), runEnd != null ? "the run " + RunEnding.phrase(runEnd.text()) : "no end of run");
+        out.printf(Locale.ROOT, "ending: %s%n", runEnd == null && partial ? RunEnding.KILLED.word() + " (no end of " +
+            "run was read: the process died or was killed, or its end was in the damaged part)" : pm.ending().word() +
+            (runEnd == null ? " (no end of run: the process died or was killed, or still runs)" : ""));
 
         out.println();
         out.println("streams (timestamps; in flight = emitted - consumed - dropped, per consumer):");

@@ -6,8 +6,10 @@ import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
+import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.journal.JournalReader;
 import dev.framewire.journal.JournalRecord;
+import dev.framewire.journal.JournalWriter;
 import dev.framewire.offheap.Payload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,7 +90,14 @@ public final class JournalReplayCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final JournalReader recorded = JournalCommand.readWhole(directory);
+        // a damaged recording replays up to its first damage: its records after it cannot be put back in order
+        final JournalReader recorded = JournalCommand.readUpToDamage(directory);
+        if (recorded.cutAt() != null)
+        {
+            err.println("replay: journal " + recorded.directory() + " is damaged; replaying the " +
+                recorded.records().size() + " records before its first damage, at " + recorded.cutAt());
+            err.flush();
+        }
         final GraphConfig recordedConfig = config(recorded);
         final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
         final List<String> subgraphCapture = new ArrayList<>();
@@ -103,11 +112,21 @@ public final class JournalReplayCommand implements Callable<Integer>
                 journal.capture.add(stream);
             }
         }
+        // the replay journals at the recording's level, so that the two journals hold the same streams
+        for (final JournalRecord r : recorded.records())
+        {
+            if (journal.level == null && r.kind() == JournalRecord.Kind.NOTE && r.node() < 0 && r.text() != null &&
+                r.text().startsWith(JournalWriter.LEVEL_NOTE))
+            {
+                journal.level = JournalConfig.Level.values()[(int)r.value()];
+            }
+        }
         final List<String> subgraphChecksum = new ArrayList<>(recorded.checksumStreams());
         subgraphChecksum.removeAll(plan.base);
         final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams(), subgraphCapture,
             subgraphChecksum);
 
+        final int gates = ReplayGateCalculator.letAsRecorded(recorded, config, plan.instances);
         final List<ReplayPlan.Step> steps = plan.steps;
         final Map<String, Long> expected = new LinkedHashMap<>();
         long recordedEmits = 0;
@@ -131,6 +150,15 @@ public final class JournalReplayCommand implements Callable<Integer>
             steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
                 String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
             recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
+        if (gates > 0)
+        {
+            out.println("  " + gates + " flow limiter" + (gates == 1 ? "" : "s") + " replayed from the journal: each " +
+                "lets through what the recording let through, and drops the rest");
+        }
+        if (journal.retentionLine() != null)
+        {
+            out.println("  " + journal.retentionLine());
+        }
         out.flush();
 
         final Map<String, AtomicLong> counts = new LinkedHashMap<>();
@@ -276,6 +304,12 @@ public final class JournalReplayCommand implements Callable<Integer>
             out.println("compare: scripts/framewire journal diff " + recorded.directory() + " " + replayRun);
         }
         out.flush();
+        if (recorded.cutAt() != null)
+        {
+            out.println("the replay stopped where the recording is damaged: " + recorded.cutAt() +
+                " (damage to its files, not how the run ended; `journal dump` lists every damage)");
+            out.flush();
+        }
         if (failure != null)
         {
             err.println("the replay failed:");
@@ -286,7 +320,7 @@ public final class JournalReplayCommand implements Callable<Integer>
             err.flush();
             return 1;
         }
-        return 0;
+        return recorded.cutAt() != null ? 1 : 0;
     }
 
     private static GraphConfig config(final JournalReader recorded)
@@ -299,7 +333,8 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
         try
         {
-            return GraphConfigText.parse(text, "journal " + recorded.directory());
+            // timing-dependent decisions are taken from the journal: a flow limiter drops what it dropped
+            return GraphConfigText.parse(ReplayGateCalculator.inPlaceOfLimiters(text), "journal " + recorded.directory());
         }
         catch (final GraphConfigException ex)
         {

@@ -223,7 +223,8 @@ final class ReplayPlan
         final GraphConfig template;
         try
         {
-            template = GraphConfigText.parseStructure(subgraph.templateText(), "the template of subgraph '" +
+            template = GraphConfigText.parseStructure(ReplayGateCalculator.inPlaceOfLimiters(subgraph.templateText()),
+                "the template of subgraph '" +
                 subgraph.name() + "' in journal " + recorded.directory());
         }
         catch (final GraphConfigException ex)

@@ -48,9 +48,18 @@ final class Retention
         }
     }
 
+    /** {@code --journal-max-age none}: runs of any age are kept (compared by identity). */
+    static final Duration NO_AGE_LIMIT = Duration.ofSeconds(Long.MAX_VALUE);
+    /** {@code --journal-max-size none}. */
+    static final long NO_SIZE_LIMIT = -1;
+
     static Duration age(final String value)
     {
         final String text = value.strip();
+        if ("none".equalsIgnoreCase(text))
+        {
+            return NO_AGE_LIMIT;
+        }
         final Matcher m = AGE.matcher(text);
         if (m.matches())
         {
@@ -93,16 +102,20 @@ final class Retention
             }
         }
         throw new TypeConversionException("'" + value + "' is not an age; give a whole number and a unit: 90s, " +
-            "30m, 12h, 7d or 2w (or ISO-8601, such as P7D)");
+            "30m, 12h, 7d or 2w (or ISO-8601, such as P7D), or none");
     }
 
     static long size(final String value)
     {
+        if ("none".equalsIgnoreCase(value.strip()))
+        {
+            return NO_SIZE_LIMIT;
+        }
         final Matcher m = SIZE.matcher(value.strip());
         if (!m.matches())
         {
             throw new TypeConversionException("'" + value + "' is not a size; give bytes, or a number with K, M, G " +
-                "or T (binary: 1K = 1024 bytes), such as 500M or 10G");
+                "or T (binary: 1K = 1024 bytes), such as 500M or 10G, or none");
         }
         final int shift;
         switch (m.group(2).toLowerCase(Locale.ROOT))

@@ -5,6 +5,7 @@ import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
 import dev.framewire.core.NodeConfig;
+import dev.framewire.journal.RunEnding;
 import dev.framewire.offheap.MemoryBudget;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -417,6 +418,10 @@ public final class RunCommand implements Callable<Integer>
         out.println("  stops: " + (limit != null && limit.duration != null ? "after " + trim(limit.duration) + " s" :
             limit != null && limit.frames != null ? "after " + limit.frames + " packets on the end streams" :
             "when the sources stop") + ", or on Ctrl-C");
+        if (journal.retentionLine() != null)
+        {
+            out.println("  " + journal.retentionLine());
+        }
         out.flush();
     }
 
@@ -451,17 +456,17 @@ public final class RunCommand implements Callable<Integer>
             }
             if (stopRequested)
             {
-                graph.cancel();
+                graph.cancel("stopped: Ctrl-C or SIGTERM");
                 return "Ctrl-C or SIGTERM";
             }
             if (frames > 0 && total(ends) >= frames)
             {
-                graph.cancel();
+                graph.cancel("stopped: frame count reached, --frames " + frames);
                 return "--frames " + frames;
             }
             if (after >= deadline)
             {
-                graph.cancel();
+                graph.cancel(RunEnding.DURATION_REASON + ": --duration " + trim(limit.duration) + " s");
                 return "--duration " + trim(limit.duration);
             }
             if (after >= next)

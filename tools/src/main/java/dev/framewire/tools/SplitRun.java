@@ -7,6 +7,7 @@ import dev.framewire.core.GraphFailure;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Packet;
 import dev.framewire.core.PacketObserver;
+import dev.framewire.journal.RunEnding;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Long2LongHashMap;
 import picocli.CommandLine.Model.CommandSpec;
@@ -158,7 +159,7 @@ final class SplitRun
                     final long now = System.nanoTime();
                     if (now >= deadline)
                     {
-                        graph.cancel();
+                        graph.cancel(RunEnding.DURATION_REASON + ": --duration " + duration + " s");
                         break;
                     }
                     if (now >= next)
@@ -418,7 +419,7 @@ final class SplitRun
             if (!graph.awaitDone((long)(duration * SECOND) + 3 * START_TIMEOUT, TimeUnit.NANOSECONDS))
             {
                 out.println("the cameras' streams did not close in time; cancelling");
-                graph.cancel();
+                graph.cancel("stopped: the cameras' streams did not close in time");
             }
             try
             {

@@ -307,6 +307,7 @@ class JournalCommandTest
 
         for (final String command : new String[]{"replay", "diff"})
         {
+            // both go up to the damage, then say where they stopped and why (exit 1: the answer is partial)
             final Cli.Result r = command.equals("diff") ? Cli.run("journal", "diff", journal.toString(),
                 journal.toString()) : Cli.run("journal", "replay", journal.toString(), "--no-journal");
             assertEquals(1, r.exit(), r.toString());
@@ -372,6 +373,34 @@ class JournalCommandTest
         assertTrue(pm.out().contains("The run ended done"), pm.toString());
         assertFalse(pm.out().contains("no end of run") || pm.out().contains("killed"), pm.toString());
         assertFalse(pm.err().contains("\tat "), pm.toString());
+
+        // replay and diff go up to the damage, then say where they stopped and why
+        final String where = "file " + cq4.getFileName() + ", byte " + at + " (Chronicle index 0x";
+        final Path replays = dir.resolve("replays");
+        final Cli.Result replay = Cli.run("journal", "replay", journal.toString(), "--journal", replays.toString());
+        assertEquals(1, replay.exit(), replay.toString());
+        assertTrue(replay.err().contains("is damaged; replaying the " + middle + " records before its first damage, " +
+            "at " + where), replay.toString());
+        assertTrue(replay.out().contains("replayed in "), replay.toString());
+        assertTrue(replay.out().contains("the replay stopped where the recording is damaged: " + where) &&
+            replay.out().contains("record #" + middle + "): checksum mismatch"), replay.toString());
+        assertFalse(replay.err().contains("\tat ") || replay.out().contains("\tat "), replay.toString());
+        final Path replayed;
+        try (Stream<Path> runs = Files.list(replays))
+        {
+            replayed = runs.findFirst().orElseThrow();
+        }
+        final Cli.Result diff = Cli.run("journal", "diff", journal.toString(), replayed.toString());
+        assertEquals(1, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical up to the damage: "), diff.toString());
+        assertTrue(diff.out().contains("note: the expected journal is damaged: compared up to its damage, where it " +
+            "stopped at " + where), diff.toString());
+        assertTrue(diff.err().contains("is damaged; compared up to its first damage, where it stopped: " + where),
+            diff.toString());
+        // the same diff of the replay against a whole run that goes on past the damage finds the packets equal too
+        final Cli.Result whole = Cli.run("journal", "diff", replayed.toString(), journal.toString());
+        assertEquals(1, whole.exit(), whole.toString());
+        assertTrue(whole.out().contains("identical up to the damage: "), whole.toString());
     }
 
     /** The offsets of a .cq4 file's data documents (Chronicle headers without the meta-data bit). */

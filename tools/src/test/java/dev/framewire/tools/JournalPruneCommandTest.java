@@ -148,7 +148,8 @@ class JournalPruneCommandTest
         final Path root = dir.resolve("journal");
         final Path old = journaledRun(root, 5);
         age(old, Duration.ofDays(30));
-        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(root)))
+        // no retention on this open (the default's 7 days would take the old run now): prune below does it
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig().directory(root).deleteOlderThan(null)))
         {
             final Path open = writer.runDirectory();
             age(open, Duration.ofDays(30));
@@ -225,6 +226,31 @@ class JournalPruneCommandTest
         assertTrue(none.err().contains("--journal-max-age and --journal-max-size prune the journal directory when " +
             "the run's journal opens, and --no-journal opens none"), none.toString());
         assertEquals(List.of(bySize), runs(root));
+    }
+
+    @Test
+    void runIsBoundedByDefaultAndSaysSoAtStart() throws Exception
+    {
+        final Path root = dir.resolve("journal");
+        final Path old = journaledRun(root, 5);
+        final Path week = journaledRun(root, 5);
+        age(old, Duration.ofDays(8));
+        age(week, Duration.ofDays(6));
+        final Cli.Result r = Cli.run("run", Cli.write(dir, "e.pbtxt", Cli.countingGraph(5)).toString(),
+            "--journal", root.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("  journal retention (" + root + "): runs last written more than 7 days ago, " +
+            "then the oldest runs beyond 10.0 GiB in all, are deleted when a journal opens; never a run being " +
+            "written (--journal-max-age, --journal-max-size; none for no bound)"), r.toString());
+        assertFalse(runs(root).contains(old), "past the default age: " + runs(root));
+        assertTrue(runs(root).contains(week));
+
+        age(week, Duration.ofDays(30));
+        final Cli.Result keep = Cli.run("run", Cli.write(dir, "f.pbtxt", Cli.countingGraph(5)).toString(),
+            "--journal", root.toString(), "--journal-max-age", "none", "--journal-max-size", "none");
+        assertEquals(0, keep.exit(), keep.toString());
+        assertTrue(keep.out().contains("journal retention (" + root + "): none, every run is kept"), keep.toString());
+        assertTrue(runs(root).contains(week), "none keeps every age");
     }
 
     @Test

@@ -110,16 +110,109 @@ class RemoteHopsTest
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("tx stream 'in' -> Aeron session " + hop.session() + ", stream id " + STREAM_ID +
             " -> rx"), r.toString());
-        assertTrue(r.out().contains("sent 60 (last 590), received 50 (last 490), sent but never received 10"),
+        assertTrue(r.out().contains("sent 60 (last 590), received 50 (last 490), rejected 0, sent but never received 10"),
             r.toString());
         assertTrue(r.out().contains("never received: timestamp 500, sequence 50, after the last received"),
             r.toString());
-        assertTrue(r.out().contains("the receiving side stopped after 490: its run ended cancelled"), r.toString());
+        assertTrue(r.out().contains("the receiving side stopped after 490: its run was cancelled (no reason given)"), r.toString());
 
         // one journal alone: the hop has no subscriber to pair with
         final List<RemoteHops.Hop> alone = RemoteHops.of(List.of(txJournal));
         assertNull(alone.get(0).subscriberNode());
         assertEquals(60, alone.get(0).missing());
+    }
+
+    @Test
+    void aSecondPublisherStartingAgainFromItsFirstTimestampIsCountedRejectedNotReceived() throws Exception
+    {
+        final Path txJournals = dir.resolve("tx");
+        final Path tx2Journals = dir.resolve("tx2");
+        final Path rxJournals = dir.resolve("rx");
+        final AtomicLong received = new AtomicLong();
+        final AtomicLong connects = new AtomicLong();
+        final AtomicLong rejections = new AtomicLong();
+        try (Graph first = new Graph(publisher(txJournals, STREAM_ID + 1));
+            Graph second = new Graph(publisher(tx2Journals, STREAM_ID + 1));
+            Graph receiver = new Graph(GraphConfig.builder()
+                .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+                .node("rx", n -> n.calculator(AeronSubscriberCalculator.NAME).outputStream("out", "STATUS:status")
+                    .option("channel", "aeron:ipc").option("stream_id", (long)(STREAM_ID + 1)))
+                .outputStream("out", "status")
+                .journal(new JournalConfig().directory(rxJournals))
+                .build()))
+        {
+            receiver.observe("out", p -> received.incrementAndGet());
+            receiver.observe("status", p ->
+            {
+                if (p.get(RemoteStatus.class).kind() == RemoteStatus.Kind.CONNECTED)
+                {
+                    connects.incrementAndGet();
+                }
+            });
+            receiver.start();
+            first.start();
+            await("the subscriber to see the first publisher", () -> connects.get() == 1);
+            for (long ts = 0; ts < 50; ts++)
+            {
+                first.input("in").addPacket(ts * 3, ts * 10);
+            }
+            await("50 packets across", () -> received.get() == 50);
+            // a second publisher (a restarted one, as far as the subscriber can tell) sends from timestamp 0 again:
+            // its first 50 are below the stream's bound and rejected, its last 10 go through
+            second.start();
+            await("the subscriber to see the second publisher", () -> connects.get() == 2);
+            for (long ts = 0; ts < 60; ts++)
+            {
+                second.input("in").addPacket(ts * 3, ts * 10);
+            }
+            await("the second publisher's last 10 across", () -> received.get() == 60);
+            rejections.set(receiver.dropCount("rx"));
+            receiver.cancel();
+            assertThrows(GraphException.class, receiver::waitUntilDone);
+            first.closeAllInputs();
+            second.closeAllInputs();
+            first.waitUntilDone();
+            second.waitUntilDone();
+        }
+        assertEquals(50, rejections.get(), "the subscriber's own count of rejected messages");
+        final JournalReader one = JournalReader.read(txJournals);
+        final JournalReader two = JournalReader.read(tx2Journals);
+        final JournalReader rx = JournalReader.read(rxJournals);
+        final List<RemoteHops.Hop> hops = RemoteHops.of(List.of(one, two, rx));
+        assertEquals(2, hops.size(), hops.toString());
+        final RemoteHops.Hop a = hops.get(0);
+        assertEquals(50, a.sent());
+        assertEquals(50, a.received());
+        assertEquals(0, a.rejected());
+        assertEquals(0, a.missing());
+        final RemoteHops.Hop b = hops.get(1);
+        assertNotEquals(a.session(), b.session());
+        assertEquals(60, b.sent());
+        assertEquals(10, b.received(), "only the packets above the first publisher's last count as received");
+        assertEquals(50, b.rejected());
+        assertEquals(50, b.missing());
+        assertEquals("rejected by the subscriber", b.firstMissing().get(0).where());
+        assertEquals(0, b.firstMissing().get(0).timestamp());
+
+        final Cli.Result r = Cli.run("journal", "postmortem", txJournals.toString(), tx2Journals.toString(),
+            rxJournals.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("sent 60 (last 590), received 10 (last 590), rejected 50, sent but never received " +
+            "50"), r.toString());
+        assertTrue(r.out().contains("sent 50 (last 490), received 50 (last 490), rejected 0, sent but never received " +
+            "0"), r.toString());
+    }
+
+    private static GraphConfig publisher(final Path journals, final int streamId)
+    {
+        return GraphConfig.builder()
+            .inputStream("in")
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .node("tx", n -> n.calculator(AeronPublisherCalculator.NAME).inputStream("in")
+                .option("channel", "aeron:ipc").option("stream_id", (long)streamId).option("policy", "DROP")
+                .option("linger_ms", 200L).option("term_length", 1L << 20))
+            .journal(new JournalConfig().directory(journals))
+            .build();
     }
 
     private static void await(final String what, final BooleanSupplier condition) throws InterruptedException

@@ -45,6 +45,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ASYNC_WAIT_JOURNAL/1}: the same with {@link JournalConfig.RingFull#WAIT}: a full ring
  *       makes the worker (and the adder) wait for the agent, so the journal keeps every record and the
  *       chain runs at the agent's pace when it is the slower.</li>
+ *   <li>{@code ASYNC_RUNS_JOURNAL/1}, {@code ASYNC_IO_JOURNAL/1}, {@code ASYNC_SAMPLED_JOURNAL/1}: the
+ *       ASYNC journal at the lighter levels ({@link JournalConfig.Level}): a call per run of calls;
+ *       graph inputs and outputs only; and those with one call in 64.</li>
  * </ul>
  * The journal goes to a temporary directory deleted at the end of the trial. The contenders are
  * named so that {@code BenchReport}'s "ratio to Framewire" is the ratio to the journal-off row.
@@ -60,7 +63,7 @@ public class B5JournalBenchmark
     static final int STAGES = 4;
 
     @Param({"FRAMEWIRE/1", "SYNC_JOURNAL/1", "ASYNC_JOURNAL/1", "ASYNC_OTHER_POLICY_JOURNAL/1", "ASYNC_EVERY_CALL_JOURNAL/1",
-        "ASYNC_WAIT_JOURNAL/1"})
+        "ASYNC_WAIT_JOURNAL/1", "ASYNC_RUNS_JOURNAL/1", "ASYNC_IO_JOURNAL/1", "ASYNC_SAMPLED_JOURNAL/1"})
     public String contender;
 
     private final Arrivals arrivals = new Arrivals();
@@ -104,6 +107,14 @@ public class B5JournalBenchmark
                 root = Files.createTempDirectory("framewire-b5-journal");
                 builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC)
                     .onRingFull(JournalConfig.RingFull.WAIT));
+                break;
+            case "ASYNC_RUNS_JOURNAL/1":
+            case "ASYNC_IO_JOURNAL/1":
+            case "ASYNC_SAMPLED_JOURNAL/1":
+                root = Files.createTempDirectory("framewire-b5-journal");
+                builder.journal(new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC)
+                    .level(JournalConfig.Level.valueOf(contender.substring("ASYNC_".length(),
+                        contender.indexOf("_JOURNAL")))));
                 break;
             default:
                 throw new IllegalArgumentException("unknown contender " + contender);

@@ -45,6 +45,29 @@ public final class JournalConfig
         ASYNC
     }
 
+    /**
+     * How much of a run the journal records, by cost (docs/JOURNAL.md, "Levels", says what each can
+     * answer in a post-mortem). The lighter levels filter on the worker, before a record is made.
+     */
+    public enum Level
+    {
+        /** Every call: its begin and end, and every packet delivered (the default; what replay and post-mortem need). */
+        CALLS,
+        /**
+         * One record per run of calls on a worker: the run's first begin (with the first call's node
+         * and input timestamp) and, when the worker goes idle, its end; plus graph inputs, the
+         * packets on the graph's end streams (streams no node takes), drops, errors and notes.
+         */
+        RUNS,
+        /** Graph inputs and outputs only: graph inputs, the packets on the end streams, drops, errors, notes. */
+        IO,
+        /**
+         * As {@link #IO}, plus one call in {@link JournalConfig#sampleEvery()} on each worker, whole
+         * (its begin, the packets it delivered, its end).
+         */
+        SAMPLED
+    }
+
     /** ASYNC: what a thread does when the ring it journals into is full. */
     public enum RingFull
     {
@@ -98,14 +121,26 @@ public final class JournalConfig
      * held.
      */
     public static final int DEFAULT_RING_CAPACITY = 4 << 20;
+    /**
+     * The default {@link #deleteOlderThan}: runs last written more than a week ago go when a journal
+     * opens. A bound by default, so that a service journaling for months does not fill its disk.
+     */
+    public static final Duration DEFAULT_DELETE_OLDER_THAN = Duration.ofDays(7);
+    /**
+     * The default {@link #maxTotalSize}: 10 GiB of runs in the directory (the camera demo journals
+     * about 0.8 GB an hour: some 12 hours of it); the oldest runs go first.
+     */
+    public static final long DEFAULT_MAX_TOTAL_SIZE = 10L << 30;
 
     private Path directory = Path.of("journals");
     private Mode mode = Mode.SYNC;
+    private Level level = Level.CALLS;
+    private int sampleEvery = 64;
     private String rollCycle = DEFAULT_ROLL_CYCLE;
     private final Set<String> captureStreams = new LinkedHashSet<>();
     private final Set<String> checksumStreams = new LinkedHashSet<>();
-    private Duration deleteOlderThan;
-    private long maxTotalSize = -1;
+    private Duration deleteOlderThan = DEFAULT_DELETE_OLDER_THAN;
+    private long maxTotalSize = DEFAULT_MAX_TOTAL_SIZE;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private RingFull ringFull = RingFull.LOSE;
     private ClockReads clockReads = ClockReads.HAND_OVER;
@@ -156,6 +191,50 @@ public final class JournalConfig
     public Mode mode()
     {
         return mode;
+    }
+
+    /**
+     * How much the journal records: see {@link Level}.
+     *
+     * @param level CALLS (default), RUNS, IO or SAMPLED.
+     * @return this.
+     */
+    public JournalConfig level(final Level level)
+    {
+        this.level = level;
+        return this;
+    }
+
+    /**
+     * How much the journal records.
+     *
+     * @return the level.
+     */
+    public Level level()
+    {
+        return level;
+    }
+
+    /**
+     * {@link Level#SAMPLED}: each worker journals one call in this many, whole.
+     *
+     * @param calls at least 1 (default 64).
+     * @return this.
+     */
+    public JournalConfig sampleEvery(final int calls)
+    {
+        this.sampleEvery = calls;
+        return this;
+    }
+
+    /**
+     * {@link Level#SAMPLED}: one call in how many is journaled on each worker.
+     *
+     * @return the count.
+     */
+    public int sampleEvery()
+    {
+        return sampleEvery;
     }
 
     /**
@@ -238,7 +317,7 @@ public final class JournalConfig
      * older than this (see {@code dev.framewire.journal.JournalRetention}). Only directories that are Framewire journals
      * are touched, never a run being written.
      *
-     * @param age the age; null (default) keeps everything.
+     * @param age the age ({@link #DEFAULT_DELETE_OLDER_THAN} by default); null keeps runs of any age.
      * @return this.
      */
     public JournalConfig deleteOlderThan(final Duration age)
@@ -250,7 +329,7 @@ public final class JournalConfig
     /**
      * The age past which old journals are deleted on open.
      *
-     * @return the age, or null.
+     * @return the age, or null when runs of any age are kept.
      */
     public Duration deleteOlderThan()
     {
@@ -263,7 +342,7 @@ public final class JournalConfig
      * its files hold, not Chronicle's preallocated, sparse tails). The run being opened starts
      * empty and is not counted; runs being written are counted and never deleted.
      *
-     * @param bytes the budget; -1 (default) for none.
+     * @param bytes the budget ({@link #DEFAULT_MAX_TOTAL_SIZE} by default); -1 for none.
      * @return this.
      */
     public JournalConfig maxTotalSize(final long bytes)
@@ -472,6 +551,14 @@ public final class JournalConfig
         if (deleteOlderThan != null && deleteOlderThan.isNegative())
         {
             throw new IllegalArgumentException("journal deleteOlderThan " + deleteOlderThan + " must not be negative");
+        }
+        if (level == null)
+        {
+            throw new IllegalArgumentException("journal level must be one of " + Arrays.toString(Level.values()));
+        }
+        if (sampleEvery < 1)
+        {
+            throw new IllegalArgumentException("journal sampleEvery " + sampleEvery + " must be at least 1");
         }
         if (maxTotalSize < -1)
         {

@@ -300,7 +300,8 @@ public abstract class JournalSink implements AutoCloseable
      * Ends the run's journal, after the workers have stopped. May wait for records still on their
      * way to be written.
      *
-     * @param how "done", "failed" or "cancelled".
+     * @param how "done", "failed", "cancelled", or "cancelled: " and the reason given to
+     *            {@code Graph.cancel(String)} ("duration elapsed: ...", "stopped: ...").
      */
     public abstract void runEnd(String how);
 

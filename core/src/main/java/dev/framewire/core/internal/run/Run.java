@@ -87,6 +87,8 @@ public final class Run implements AutoCloseable
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private boolean completionWanted;
     private volatile boolean cancelled;
+    /** Why the run was cancelled, for its journal's end of run ({@link #cancel(String)}), or null. */
+    private volatile String cancelReason;
     private volatile boolean finished;
     private Thread guard;
     /** The memory budget's soft and hard limits as they bear on this run. */
@@ -605,6 +607,16 @@ public final class Run implements AutoCloseable
         return done.await(timeout, unit);
     }
 
+    /** The API graph's {@code cancel(String)}, whose javadoc is the contract. */
+    public void cancel(final String reason)
+    {
+        if (!finished && cancelReason == null)
+        {
+            cancelReason = reason;
+        }
+        cancel();
+    }
+
     /** The API graph's {@code cancel}, whose javadoc is the contract. */
     public void cancel()
     {
@@ -986,7 +998,8 @@ public final class Run implements AutoCloseable
         final JournalSink journal = runState.journal;
         if (journal != null)
         {
-            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
+            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ?
+                (cancelReason != null ? "cancelled: " + cancelReason : "cancelled") : "done");
             journal.close();
         }
     }
