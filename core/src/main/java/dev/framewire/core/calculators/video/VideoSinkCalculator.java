@@ -68,10 +68,12 @@ import java.util.concurrent.TimeUnit;
  * run; only an ffmpeg that does not finish in that time is killed. ffmpeg exiting early (a full
  * disk, a refused url) fails the node with ffmpeg's last stderr lines.
  *
- * <p>MP4 and MOV files are written fragmented ({@code empty_moov}, a fragment at each key frame
- * and at least every second): a process killed outright leaves a file playable up to its last
- * fragment, where a plain MP4 whose index was never written plays nothing. A {@code url} with
- * strftime fields ({@code /rec/cam1-%Y%m%dT%H%M%S.mp4}) names segments by their start (UTC).
+ * <p>This sink re-encodes what the graph hands it (for the demo, the annotated motion view). To
+ * record a camera, record its own stream with the video source's {@code record_dir} instead:
+ * copied, not re-encoded, in fragmented segments that a kill -9 does not make unplayable. The
+ * sink's MP4 is a plain one (its index written at the end, so that a stream with B-frames reads
+ * back at the same timestamps), so the JVM killed outright leaves it unplayable; any stop of the
+ * run finishes it. A {@code url} with strftime fields ({@code /rec/cam1-%Y%m%dT%H%M%S.mp4}) names segments by their start (UTC).
  *
  * <p>Urls are shown with their password masked ({@link Redaction}) in logs and errors.
  *
@@ -319,8 +321,6 @@ public final class VideoSinkCalculator implements Calculator
             }
         }
         final String guessed = container.isBlank() && isStream(url) ? "mpegts" : container;
-        final boolean mp4 = guessed.equals("mp4") || guessed.equals("mov") || guessed.isBlank() &&
-            (url.toLowerCase(Locale.ROOT).endsWith(".mp4") || url.toLowerCase(Locale.ROOT).endsWith(".mov"));
         if (segmentSeconds > 0)
         {
             final String seconds = String.format(Locale.ROOT, "%s", segmentSeconds);
@@ -337,11 +337,6 @@ public final class VideoSinkCalculator implements Calculator
             }
             c.add("-reset_timestamps");
             c.add("0");
-            if (mp4)
-            {
-                c.add("-segment_format_options");
-                c.add(Recording.MP4_FLAGS);
-            }
             if (hasStrftime(url))
             {
                 c.add("-strftime");
@@ -355,13 +350,6 @@ public final class VideoSinkCalculator implements Calculator
             {
                 c.add("-f");
                 c.add(guessed);
-            }
-            if (mp4)
-            {
-                c.add("-movflags");
-                c.add("+frag_keyframe+empty_moov+default_base_moof");
-                c.add("-frag_duration");
-                c.add("1000000");
             }
             c.add(url);
         }
