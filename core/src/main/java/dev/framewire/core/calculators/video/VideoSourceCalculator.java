@@ -265,6 +265,7 @@ public final class VideoSourceCalculator implements Calculator
         thread.setDaemon(true);
         readerThread = thread;
         thread.start();
+        reader.health.register();
         StallWatch.add(reader);
     }
 
@@ -482,6 +483,7 @@ public final class VideoSourceCalculator implements Calculator
             return;
         }
         StallWatch.remove(reader);
+        reader.health.unregister();
         reader.stop();
         final Thread thread = readerThread;
         readerThread = null;
@@ -802,6 +804,8 @@ public final class VideoSourceCalculator implements Calculator
         private final long connectNanos;
         private final NutDemuxer demuxer = new NutDemuxer();
         private final RateLimitedLog attemptLog = new RateLimitedLog(ATTEMPT_LOG_NANOS);
+        /** What the operator's metrics read. */
+        final CameraHealth health;
         private ByteBuffer drain;
         private long nextSweepMillis;
 
@@ -833,6 +837,7 @@ public final class VideoSourceCalculator implements Calculator
         {
             this.stallNanos = stallNanos;
             this.connectNanos = connectNanos;
+            this.health = new CameraHealth(node, url);
             this.node = node;
             this.url = url;
             this.live = live;
@@ -1022,6 +1027,7 @@ public final class VideoSourceCalculator implements Calculator
             while (!stopping)
             {
                 attempts++;
+                health.onAttempt(attempts);
                 final Attempt attempt = new Attempt();
                 FfmpegProcess child = null;
                 streaming = false;
@@ -1092,6 +1098,7 @@ public final class VideoSourceCalculator implements Calculator
                 if (connected || !reportedDown)
                 {
                     // one DISCONNECTED per dropout: from connected, or the first failure at start
+                    health.onDisconnected();
                     publishInfo(DISCONNECTED, new VideoStatus(VideoStatus.Kind.DISCONNECTED, url, 0, 0, why, attempts));
                     reportedDown = true;
                     connected = false;
@@ -1188,6 +1195,7 @@ public final class VideoSourceCalculator implements Calculator
                     return;
                 }
                 attempt.frames++;
+                health.onFrame(frameBytes, System.nanoTime());
                 attempt.lastPtsMicros = demuxer.ptsMicros();
                 // ffmpeg's muxer writes a time that went back as the last time + 1 tick: a step
                 // no real stream makes (11 us at 90 kHz) unless one tick is its frame interval

@@ -164,6 +164,15 @@ class CameraRecordingTest
             final long millis = (System.nanoTime() - back) / 1_000_000;
             // within the backoff (1 s at most), the connect timeout's cycle and a second of frames
             assertTrue(millis <= 5_000, "frames came back after " + millis + " ms");
+            // what the operator's metrics read
+            final CameraHealth health = CameraHealth.open().stream().filter(h -> h.node().equals("cam")).findFirst()
+                .orElseThrow();
+            assertEquals(CameraHealth.State.STREAMING, health.state());
+            assertTrue(health.reconnects() >= 1, "reconnects " + health.reconnects());
+            assertTrue(health.frames() >= during + 30 - 4, "frames " + health.frames()); // 4 read ahead at most
+            final long bytes = health.bytes();
+            assertTrue(bytes > 0 && bytes % (320 * 240) == 0, "bytes " + bytes + " are whole 320x240 gray frames");
+            assertTrue(health.frameAgeSeconds(System.nanoTime()) < 2, "a fresh frame");
             graph.cancel();
         }
         finally
