@@ -64,8 +64,17 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code auto});</li>
  *   <li>{@code on_resize} ("reopen"): what a mid-stream frame size change does, see below;</li>
  *   <li>{@code queue_frames} (4): frames read ahead of the graph, 1..64;</li>
- *   <li>{@code ffmpeg_path} ("ffmpeg"): the executable.</li>
+ *   <li>{@code ffmpeg_path} ("ffmpeg"): the executable;</li>
+ *   <li>{@code low_delay} (true): for a live url, {@link #LOW_DELAY} before the input options: the
+ *       first frame within about a second instead of ffmpeg's 5 s of probing;</li>
+ *   <li>{@code record_dir} (""): record the camera's own stream, copied, beside the decoded one
+ *       ({@link Recording}): {@code record_segment_seconds} (60), {@code record_format} ("mp4",
+ *       fragmented, or "ts"), {@code record_keep_hours} and {@code record_keep_mb} (0: no limit).</li>
  * </ul>
+ *
+ * <p><b>Passwords</b>: the url is shown masked ({@link Redaction}) in every log line, error,
+ * status, journal note and JFR event; ffmpeg gets a url with a password through an owner-only
+ * list file, never its command line ({@link Command}). {@link CameraHealth} is what metrics read.
  *
  * <p><b>Timestamps</b> are the stream's own presentation times in microseconds (rounded down),
  * as ffmpeg passes them with {@code -copyts} and {@code -fps_mode passthrough}: the same times
@@ -105,8 +114,10 @@ import java.util.concurrent.locks.LockSupport;
  * frame's time, {@code -ss}) and the new size is reported on {@code STATUS}.
  *
  * <p><b>Processes</b>: {@code close} (which the graph calls on close, cancellation and failure)
- * kills ffmpeg and whatever it started, forcibly, waits for them and joins the reader thread:
- * none is left behind. ffmpeg missing is an error at {@code open} naming the node and how to
+ * stops ffmpeg with one SIGTERM, so that a recording's open segment is finished (a second one
+ * after 1 s, SIGKILL after {@value #STOP_GRACE_MS} ms), reads and drops what it still writes,
+ * waits for it and joins the reader thread: none is left behind. ffmpeg dies with the JVM, kill -9
+ * included ({@link FfmpegProcess}, "No orphans"). ffmpeg missing is an error at {@code open} naming the node and how to
  * install it.
  *
  * <p>Threading: {@code open}, {@code process}, {@code close} on the node's worker; one reader
