@@ -2,7 +2,8 @@
 # How many 1080p30 H.264 cameras this machine carries, three ways, interleaved in one run:
 #   ffmpeg   ffmpeg alone decoding the file to null (the ceiling: decode only)
 #   gst      GStreamer: filesrc ! qtdemux ! h264parse ! avdec_h264 ! videoconvert ! GRAY8 ! videoscale 960x540 ! fakesink
-#   framewire  a graph: VideoSourceCalculator (GRAY8, ffmpeg decodes and converts) -> MotionDetectorCalculator
+#   framewire  a graph: VideoSourceCalculator (ffmpeg decodes, scales to a 640-wide GRAY8 detection
+#            stream, as graphs/video_ingest.pbtxt asks) -> MotionDetectorCalculator
 # Each decodes the same file as fast as it can; cameras = frames per second / 30.
 #   scripts/camera-bench.sh [ROUNDS] [SECONDS_OF_VIDEO]
 # Needs ffmpeg, gst-launch-1.0 (gstreamer1.0-libav, -plugins-good, -plugins-base) and the framewire jar.
@@ -26,6 +27,7 @@ node {
   output_stream: "VIDEO:cam"
   option { name: "url" string_value: "$FILE" }
   option { name: "pixel_format" string_value: "GRAY8" }
+  option { name: "width" int_value: 640 }
 }
 node {
   name: "cam_motion"
