@@ -66,7 +66,8 @@ class ModuleDescriptorTest
         "dev.framewire.core.calculators.StandardCalculators",
         "dev.framewire.core.calculators.PacketCollector",
         "dev.framewire.core.calculators.image.BoxListDescriptor",
-        "dev.framewire.core.calculators.video.VideoStatus");
+        "dev.framewire.core.calculators.video.VideoStatus",
+        "dev.framewire.core.calculators.video.CameraHealth");
 
     /** The flag Agrona needs, for Agrona as the named module it is on the module path. */
     private static final String AGRONA_NAMED = "--add-exports=java.base/jdk.internal.misc=org.agrona";

@@ -6,6 +6,7 @@ import dev.framewire.core.Contract;
 import dev.framewire.core.Input;
 import dev.framewire.core.OptionType;
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.log.RateLimitedLog;
 import dev.framewire.offheap.Payload;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
@@ -103,6 +104,8 @@ public final class AeronPublisherCalculator implements Calculator
     private long sentBound = Timestamp.UNSTARTED;
     /** Messages given up, packets and control; volatile (written on the rare path) for the report line. */
     private volatile long dropped;
+    /** Drop warnings: one line per 10 s, with how many it stands for. */
+    private final RateLimitedLog dropLog = new RateLimitedLog(10_000_000_000L);
     /** Messages refused at least once as back-pressured; volatile for the report line. */
     private volatile long backPressured;
     /** Messages refused at least once for want of a subscriber; volatile for the report line. */
@@ -433,14 +436,18 @@ public final class AeronPublisherCalculator implements Calculator
             ctx.countDrop();
         }
         dropped++;
-        if (dropped == 1 || Long.bitCount(dropped) == 1)
+        final long now = System.nanoTime();
+        if (dropLog.record(now)) // the first at once, then one line per 10 s with the count
         {
+            final long count = dropLog.takeCount();
+            final long window = dropLog.windowMillis(now);
             RemoteStreamEvent.emit(node, channel, streamId, "dropped", "", RemoteDescriptor.typeName(type) +
                 (type == CLOSE ? "" : " at " + Timestamp.toString(timestamp)) + ": " +
                 (result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured"), dropped, 0);
-            LOG.warn("node '{}': dropped the {}{} for {} stream id {}: {} ({} dropped so far; {})", node,
-                RemoteDescriptor.typeName(type), type == CLOSE ? "" : " at " + Timestamp.toString(timestamp), channel, streamId,
-                result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured", dropped,
+            LOG.warn("node '{}': dropped {} packet{}{}, the last the {}{}, for {} stream id {}: {} ({} dropped so far; {})",
+                node, count, count == 1 ? "" : "s", window == 0 ? "" : " in the last " + window / 1000 + " s",
+                RemoteDescriptor.typeName(type), type == CLOSE ? "" : " at " + Timestamp.toString(timestamp), channel,
+                streamId, result == Publication.NOT_CONNECTED ? "no subscriber connected" : "back-pressured", dropped,
                 ctx.isCancelled() ? "the run is cancelled" : type == CLOSE ? "linger_ms is over" : "policy DROP");
         }
         return false;

@@ -147,8 +147,9 @@ public final class DemoCommand implements Callable<Integer>
     private List<String> sources = new ArrayList<>();
 
     @Option(names = "--record", paramLabel = "DIR",
-        description = "Also record each camera's annotated video into DIR as MP4 clips (CAMERA-NNNNN.mp4) of " +
-            "--record-segment seconds. Needs ffmpeg.")
+        description = "Record into DIR: each --source camera's own stream, copied without re-encoding, in " +
+            "segments DIR/CAMERA/CAMERA-<UTC start>.mp4 of --record-segment seconds; and each camera's motion view " +
+            "(gray, half size, boxes drawn), re-encoded, as DIR/CAMERA-motion-NNNNN.mp4. Needs ffmpeg.")
     private Path record;
 
     @Option(names = "--record-segment", defaultValue = "60", paramLabel = "S",
@@ -262,8 +263,9 @@ public final class DemoCommand implements Callable<Integer>
         }
         if (record != null)
         {
-            out.printf(Locale.ROOT, "  recording the annotated video into %s as MP4 clips of %s s%n", record,
-                trim(recordSegment));
+            out.printf(Locale.ROOT, "  recording into %s, in segments of %s s: %s%n", record, trim(recordSegment),
+                sources.isEmpty() ? "each camera's motion view (re-encoded)" :
+                "each camera's own stream (copied) and its motion view (re-encoded)");
         }
         out.printf(Locale.ROOT, "  camera -> flow limiter -> gray -> half size -> motion -> annotate -> snapshots " +
             "(1 frame in %d, into %s)%n", snapshotEvery, snapshots);

@@ -105,6 +105,8 @@ final class DemoGraph
 
     static final String VIDEO_SOURCE = "VideoSourceCalculator";
     static final String VIDEO_SINK = "VideoSinkCalculator";
+    static final String COLOR_CONVERT = "ColorConvertCalculator";
+    static final String PASS_THROUGH = "PassThroughCalculator";
 
     private final String source;
     private final GraphConfig config;
@@ -312,9 +314,23 @@ final class DemoGraph
                 // a real camera in the synthetic one's place: same node, same output stream
                 node.setCalculator(VIDEO_SOURCE).clearOption();
                 setOption(node, "url", video.sources().get(cameraIndex++));
-                setOption(node, "pixel_format", "RGBA32");
+                // ffmpeg hands over gray, 1 byte a pixel where RGBA was 4: the chain's gray
+                // conversion becomes a pass-through (below)
+                setOption(node, "pixel_format", "GRAY8");
                 setOption(node, "realtime", Boolean.TRUE);
+                if (video.record() != null)
+                {
+                    // the camera's own stream, copied, in segments named by camera and start
+                    setOption(node, "record_dir", video.record().toString());
+                    setOption(node, "record_segment_seconds", video.segmentSeconds());
+                }
                 cameraExecutors.add(node.hasExecutor() ? node.getExecutor() : GraphConfig.DEFAULT_EXECUTOR);
+            }
+            else if (node.getCalculator().equals(COLOR_CONVERT) && !video.sources().isEmpty() &&
+                node.getOptionList().stream().anyMatch(o -> o.getName().equals("conversion") &&
+                    o.getStringValue().equals("RGBA_TO_GRAY8")))
+            {
+                node.setCalculator(PASS_THROUGH).clearOption(); // the frames are gray already
             }
             else if (node.getCalculator().equals(CAMERA))
             {
@@ -338,12 +354,13 @@ final class DemoGraph
         executor(edited, GraphConfig.DEFAULT_EXECUTOR).setNumThreads(settings.workers());
         if (video.record() != null)
         {
-            // each chain's annotated frames, as the snapshot sink gets them, into MP4 clips
+            // each chain's motion view (what the snapshot sink gets: gray, half size, boxes drawn),
+            // re-encoded into MP4 clips; a real camera's own stream is recorded by its source
             for (final Chain chain : chains)
             {
-                final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_record")
+                final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_motion_record")
                     .setCalculator(VIDEO_SINK).setExecutor("recorder").addInputStream(chain.endStream());
-                setOption(sink, "url", video.record().resolve(chain.camera() + ".mp4").toString());
+                setOption(sink, "url", video.record().resolve(chain.camera() + "-motion.mp4").toString());
                 setOption(sink, "segment_seconds", video.segmentSeconds());
             }
             executor(edited, "recorder").setNumThreads(Math.min(chains.size(), 4));

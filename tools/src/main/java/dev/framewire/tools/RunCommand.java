@@ -111,6 +111,11 @@ public final class RunCommand implements Callable<Integer>
             "the JIT compiles (default: ${DEFAULT-VALUE}).")
     private double warmup;
 
+    @Option(names = "--metrics-bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+        description = "Address the metrics and health endpoint listens on (default: ${DEFAULT-VALUE}; 0.0.0.0 " +
+            "for all).")
+    private String metricsBind;
+
     @Option(names = "--metrics-port", paramLabel = "N",
         description = "Serve the graph's metrics (packets, drops, queues, calls and their time, off-heap memory) in " +
             "Prometheus text format at http://127.0.0.1:N/metrics while the run lasts; loopback only, 0 for any free " +
@@ -162,8 +167,9 @@ public final class RunCommand implements Callable<Integer>
             describe(out, config, topology);
             if (metricsPort != null)
             {
-                metrics = MetricsEndpoint.start(graph, graphName(), metricsPort);
-                out.println("  metrics: " + metrics.url() + " (Prometheus text format, while the run lasts)");
+                metrics = MetricsEndpoint.start(graph, graphName(), metricsBind, metricsPort);
+                out.println("  metrics: " + metrics.url() + " (Prometheus text format, while the run lasts); health: " +
+                    metrics.url().replace(MetricsEndpoint.PATH, MetricsEndpoint.READY) + " and " + MetricsEndpoint.LIVE);
                 out.flush();
             }
             Runtime.getRuntime().addShutdownHook(hook);

@@ -173,10 +173,14 @@ class DemoGraphTest
         assertEquals("VideoSourceCalculator", nodes.get("cam0").calculator());
         assertEquals("rtsp://127.0.0.1:8554/a", nodes.get("cam0").options().get("url"));
         assertEquals("/tmp/b.mp4", nodes.get("cam1").options().get("url"));
-        assertEquals("VideoSinkCalculator", nodes.get("cam1_record").calculator());
-        assertEquals(List.of("cam1_annotated"), nodes.get("cam1_record").inputStreams());
-        assertEquals(Path.of("rec", "cam1.mp4").toString(), nodes.get("cam1_record").options().get("url"));
-        assertEquals(30.0, nodes.get("cam1_record").options().get("segment_seconds"));
+        assertEquals("GRAY8", nodes.get("cam0").options().get("pixel_format"), "ffmpeg hands over gray");
+        assertEquals("PassThroughCalculator", nodes.get("cam0_gray").calculator(), "no RGBA to convert");
+        assertEquals("rec", nodes.get("cam0").options().get("record_dir"), "the camera's own stream, copied");
+        assertEquals(30.0, nodes.get("cam0").options().get("record_segment_seconds"));
+        assertEquals("VideoSinkCalculator", nodes.get("cam1_motion_record").calculator());
+        assertEquals(List.of("cam1_annotated"), nodes.get("cam1_motion_record").inputStreams());
+        assertEquals(Path.of("rec", "cam1-motion.mp4").toString(), nodes.get("cam1_motion_record").options().get("url"));
+        assertEquals(30.0, nodes.get("cam1_motion_record").options().get("segment_seconds"));
         assertFalse(nodes.containsKey("cam2"));
     }
 

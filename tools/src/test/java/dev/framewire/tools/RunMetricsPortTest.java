@@ -92,6 +92,45 @@ class RunMetricsPortTest
     }
 
     @Test
+    void aClientSendingHalfARequestBlocksNoOtherScrapeAndHealthAnswers() throws Exception
+    {
+        final Path file = Cli.write(dir, "counting.pbtxt", Cli.countingGraph(Long.MAX_VALUE));
+        final CliInBackground run = new CliInBackground("run", file.toString(), "--duration", "8",
+            "--metrics-port", "0", "--metrics-bind", "127.0.0.1", "--no-journal");
+        final Matcher url = URL.matcher("");
+        await(() -> url.reset(run.out()).find(), "the metrics line", run);
+        final URI uri = URI.create(url.group(1));
+        try (java.net.Socket slow = new java.net.Socket("127.0.0.1", uri.getPort()))
+        {
+            slow.getOutputStream().write("GET /metr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            slow.getOutputStream().flush();
+            final long start = System.nanoTime();
+            final HttpResponse<String> scrape = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(3))
+                .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, scrape.statusCode());
+            assertTrue(System.nanoTime() - start < 3_000_000_000L);
+            assertEquals(200, get(uri.resolve(MetricsEndpoint.LIVE)).statusCode());
+            final HttpResponse<String> ready = get(uri.resolve(MetricsEndpoint.READY));
+            assertEquals(200, ready.statusCode(), ready.body());
+            assertTrue(ready.body().contains("graph running"), ready.body());
+            // the half request is dropped after the request time, not kept for ever
+            slow.setSoTimeout(20_000);
+            assertEquals(-1, slow.getInputStream().read(), "the server closes a request that never completes");
+        }
+        final Cli.Result r = run.result();
+        assertEquals(0, r.exit(), r.toString());
+    }
+
+    @Test
+    void anUnknownBindAddressIsNamed() throws Exception
+    {
+        final Path file = Cli.write(dir, "small.pbtxt", Cli.countingGraph(5));
+        final Cli.Result bad = Cli.run("run", file.toString(), "--metrics-port", "0", "--metrics-bind", "no.such.host.invalid",
+            "--no-journal");
+        assertTrue(bad.exit() != 0 && bad.err().contains("--metrics-bind no.such.host.invalid"), bad.toString());
+    }
+
+    @Test
     void withoutTheFlagNothingListens() throws Exception
     {
         final Path file = Cli.write(dir, "counting.pbtxt", Cli.countingGraph(Long.MAX_VALUE));

@@ -1,5 +1,9 @@
 package dev.framewire.core.calculators.video;
 
+import dev.framewire.core.internal.log.Redaction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,7 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,11 +37,43 @@ import java.util.concurrent.TimeUnit;
  * from then on the child's exit is the pipe's end of file (or a broken pipe for a writer), as with
  * an ordinary pipe. The FIFO's name is removed at once; the open ends live on.
  *
+ * <p><b>No orphans.</b> A child must die with the JVM, {@code kill -9} included, or it keeps a
+ * camera's UDP port bound and a restarted service gets "Address already in use". Without JNI of
+ * our own the JVM cannot ask the kernel for that itself, so the child is started through
+ * util-linux's {@code setpriv --pdeathsig KILL}, which sets {@code PR_SET_PDEATHSIG} and execs the
+ * next program in the same process: the kernel sends the child SIGKILL when its parent dies.
+ * The kernel ties that to the <em>thread</em> that spawned the child, not the process, so every
+ * child is spawned from one daemon thread that lives as long as the JVM
+ * ({@code framewire-ffmpeg-spawner}); a child spawned from a worker or a reader thread would be
+ * killed when that thread ends. The child also runs in a session of its own ({@code setsid}):
+ * Ctrl-C in a terminal then reaches only the JVM, whose shutdown stops each ffmpeg gracefully
+ * (a recording's last segment finished), rather than every ffmpeg at once in the middle of a
+ * write. Both tools are in util-linux, on every Linux; without them (another OS) the child is
+ * started as is, and a warning says once that it may outlive a killed JVM.
+ *
+ * <p><b>Stopping</b>: {@link #terminate()} sends SIGTERM, on which ffmpeg stops reading, writes
+ * its outputs' trailers and exits (a recording loses nothing); {@link #kill()} sends SIGKILL.
+ * {@link #terminate(long)} does the first and the second after a grace time, so a hung ffmpeg
+ * cannot hold a stop up.
+ *
+ * <p>Its stderr lines are kept with any url's password masked ({@link Redaction}), since ffmpeg
+ * names its input in its messages.
+ *
  * <p>Threading: {@link #kill()} and the queries are safe from any thread; the channel has one
  * user at a time.
  */
 final class FfmpegProcess
 {
+    private static final Logger LOG = LoggerFactory.getLogger(FfmpegProcess.class);
+    /** Spawns every child, so the parent-death signal is tied to a thread that never ends. */
+    private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r ->
+    {
+        final Thread t = new Thread(r, "framewire-ffmpeg-spawner");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final List<String> WRAPPER = wrapper();
+
     /** Lines of stderr kept for reports. */
     static final int STDERR_LINES = 20;
 
@@ -40,6 +83,7 @@ final class FfmpegProcess
     private final Thread stderrReader;
     private final ArrayDeque<String> stderrTail = new ArrayDeque<>(STDERR_LINES);
     private volatile boolean killed;
+    private volatile boolean terminating; // benign race: two stops at once send two signals, as a second does anyway
 
     private FfmpegProcess(final String name, final Process process, final FileChannel channel)
     {
@@ -90,7 +134,7 @@ final class FfmpegProcess
             keep = FileChannel.open(fifo, StandardOpenOption.READ, StandardOpenOption.WRITE);
             ours = reading ? FileChannel.open(fifo, StandardOpenOption.READ) :
                 FileChannel.open(fifo, StandardOpenOption.WRITE);
-            final ProcessBuilder builder = new ProcessBuilder(command);
+            final ProcessBuilder builder = new ProcessBuilder(wrap(command));
             if (reading)
             {
                 builder.redirectOutput(fifo.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -100,7 +144,9 @@ final class FfmpegProcess
                 builder.redirectInput(fifo.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
             }
             builder.redirectError(ProcessBuilder.Redirect.PIPE);
-            final Process process = builder.start();
+            // a recording's segment names (strftime) are in UTC, whatever the host's zone
+            builder.environment().put("TZ", "UTC");
+            final Process process = spawn(builder);
             keep.close();
             keep = null;
             final FfmpegProcess child = new FfmpegProcess(name, process, ours);
@@ -114,6 +160,105 @@ final class FfmpegProcess
             Files.deleteIfExists(fifo);
             Files.deleteIfExists(dir);
         }
+    }
+
+    /**
+     * Starts a process on the spawner thread (see the class javadoc, "No orphans").
+     *
+     * @param builder the process, its command already {@link #wrap wrapped}.
+     * @return it, running.
+     * @throws IOException if it cannot be started.
+     */
+    static Process spawn(final ProcessBuilder builder) throws IOException
+    {
+        final Future<Process> started = SPAWNER.submit(builder::start);
+        boolean interrupted = false;
+        try
+        {
+            while (true)
+            {
+                try
+                {
+                    return started.get();
+                }
+                catch (final InterruptedException ex)
+                {
+                    interrupted = true; // the child is being started: take it, or it would be lost
+                }
+            }
+        }
+        catch (final ExecutionException ex)
+        {
+            if (ex.getCause() instanceof IOException)
+            {
+                throw (IOException)ex.getCause();
+            }
+            throw new IOException("cannot start " + Redaction.redact(String.join(" ", builder.command())), ex.getCause());
+        }
+        finally
+        {
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The command line run: {@code setpriv --pdeathsig KILL -- setsid -- command...} where those
+     * exist, else the command.
+     *
+     * @param command ffmpeg's.
+     * @return what to start.
+     */
+    static List<String> wrap(final List<String> command)
+    {
+        if (WRAPPER.isEmpty())
+        {
+            return command;
+        }
+        final List<String> wrapped = new ArrayList<>(WRAPPER.size() + command.size());
+        wrapped.addAll(WRAPPER);
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    /** Whether children die with the JVM ({@code setpriv} found). */
+    static boolean diesWithJvm()
+    {
+        return !WRAPPER.isEmpty();
+    }
+
+    private static List<String> wrapper()
+    {
+        final String setpriv = onPath("setpriv");
+        final String setsid = onPath("setsid");
+        if (setpriv == null)
+        {
+            LOG.warn("setpriv (util-linux) not found: an ffmpeg child may outlive a JVM killed with kill -9 " +
+                "(install util-linux)");
+            return List.of();
+        }
+        final List<String> w = new ArrayList<>(List.of(setpriv, "--pdeathsig", "KILL", "--"));
+        if (setsid != null)
+        {
+            w.add(setsid);
+            w.add("--");
+        }
+        return List.copyOf(w);
+    }
+
+    private static String onPath(final String name)
+    {
+        final String path = System.getenv("PATH");
+        for (final String dir : (path == null ? "/usr/bin:/bin" : path + ":/usr/bin:/bin").split(":"))
+        {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name)))
+            {
+                return Path.of(dir, name).toString();
+            }
+        }
+        return null;
     }
 
     private static void mkfifo(final Path fifo) throws IOException
@@ -189,6 +334,51 @@ final class FfmpegProcess
         process.destroyForcibly();
         awaitExit(10_000);
         closeQuietly(channel);
+    }
+
+    /**
+     * Asks the child to finish (SIGTERM: ffmpeg stops reading its input, writes its outputs'
+     * trailers and exits). Returns at once.
+     */
+    void terminate()
+    {
+        process.destroy();
+    }
+
+    /**
+     * {@link #terminate()}, again after a second if it still runs, then {@link #kill()} if it has
+     * not exited after {@code graceMillis} (on a JVM-wide timer thread). Returns at once; a second
+     * call does nothing.
+     *
+     * @param graceMillis how long ffmpeg has to finish.
+     */
+    void terminate(final long graceMillis)
+    {
+        if (terminating)
+        {
+            return; // one sequence: more signals at once would make ffmpeg abandon its outputs
+        }
+        terminating = true;
+        terminate();
+        // a second SIGTERM after a moment: ffmpeg's first only ends its loop, its second also
+        // interrupts a read that waits on a silent network (its interrupt callback counts signals)
+        final long second = Math.min(1_000, graceMillis / 2);
+        final Executor later = CompletableFuture.delayedExecutor(second, TimeUnit.MILLISECONDS);
+        later.execute(() ->
+        {
+            if (process.isAlive())
+            {
+                terminate();
+                CompletableFuture.delayedExecutor(graceMillis - second, TimeUnit.MILLISECONDS).execute(() ->
+                {
+                    if (process.isAlive())
+                    {
+                        LOG.warn("{} did not finish within {} ms of SIGTERM: killed", this, graceMillis);
+                        kill();
+                    }
+                });
+            }
+        });
     }
 
     /**
@@ -297,7 +487,7 @@ final class FfmpegProcess
                     {
                         stderrTail.pollFirst();
                     }
-                    stderrTail.addLast(line);
+                    stderrTail.addLast(Redaction.redact(line));
                 }
             }
         }

@@ -6,6 +6,7 @@ import dev.framewire.core.Contract;
 import dev.framewire.core.Input;
 import dev.framewire.core.OptionType;
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.log.Redaction;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
 import org.slf4j.Logger;
@@ -62,9 +63,19 @@ import java.util.concurrent.TimeUnit;
  * timestamp; the file keeps them in microseconds. Reading the file back with the video source
  * gives the same timestamps.
  *
- * <p>{@code close} closes ffmpeg's stdin and waits (up to 30 s) for it to finish the file; if
- * the run was cancelled or failed, it kills it instead. ffmpeg exiting early (a full disk, a
- * refused url) fails the node with ffmpeg's last stderr lines.
+ * <p>{@code close} closes ffmpeg's stdin and waits (up to 30 s, or 10 s when the run was
+ * cancelled or failed) for it to finish the file: every frame written is in it, whatever ended the
+ * run; only an ffmpeg that does not finish in that time is killed. ffmpeg exiting early (a full
+ * disk, a refused url) fails the node with ffmpeg's last stderr lines.
+ *
+ * <p>This sink re-encodes what the graph hands it (for the demo, the annotated motion view). To
+ * record a camera, record its own stream with the video source's {@code record_dir} instead:
+ * copied, not re-encoded, in fragmented segments that a kill -9 does not make unplayable. The
+ * sink's MP4 is a plain one (its index written at the end, so that a stream with B-frames reads
+ * back at the same timestamps), so the JVM killed outright leaves it unplayable; any stop of the
+ * run finishes it. A {@code url} with strftime fields ({@code /rec/cam1-%Y%m%dT%H%M%S.mp4}) names segments by their start (UTC).
+ *
+ * <p>Urls are shown with their password masked ({@link Redaction}) in logs and errors.
  *
  * <p>Threading: called on the node's worker only. Per-slot {@code ByteBuffer} views of the
  * frames (a view has its own position, so a frame shared with other readers is safe) are kept
@@ -78,6 +89,7 @@ public final class VideoSinkCalculator implements Calculator
 
     private String node;
     private String url;
+    private String shownUrl;
     private String ffmpeg;
     private String codec;
     private long crf;
@@ -120,6 +132,7 @@ public final class VideoSinkCalculator implements Calculator
     {
         node = ctx.nodeName();
         url = ctx.options().getString("url");
+        shownUrl = Redaction.redact(url);
         if (url.isBlank())
         {
             throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): option 'url' is empty; give a " +
@@ -234,8 +247,8 @@ public final class VideoSinkCalculator implements Calculator
         format = frame.format();
         origin = Math.min(0, timestamp);
         final List<String> command = command();
-        LOG.info("node '{}' ({}): recording {}x{} {} to {}: {}", node, NAME, width, height, format, url,
-            String.join(" ", command));
+        LOG.info("node '{}' ({}): recording {}x{} {} to {}: {}", node, NAME, width, height, format, shownUrl,
+            Redaction.redact(String.join(" ", command)));
         child = FfmpegProcess.startWriting(command, "ffmpeg-" + node);
         try
         {
@@ -251,7 +264,7 @@ public final class VideoSinkCalculator implements Calculator
     {
         final FfmpegProcess c = child;
         final int code = c.awaitExitOrKill(2_000);
-        return new IOException("node '" + node + "' (" + NAME + "): " + what + " to ffmpeg for " + url + " failed (" +
+        return new IOException("node '" + node + "' (" + NAME + "): " + what + " to ffmpeg for " + shownUrl + " failed (" +
             ex.getMessage() + "); ffmpeg " + (code >= 0 ? "exited with code " + code : "was killed") +
             "; its last stderr lines:\n" + c.stderrTail(), ex);
     }
@@ -324,7 +337,12 @@ public final class VideoSinkCalculator implements Calculator
             }
             c.add("-reset_timestamps");
             c.add("0");
-            c.add(segmentPattern(url));
+            if (hasStrftime(url))
+            {
+                c.add("-strftime");
+                c.add("1");
+            }
+            c.add(hasStrftime(url) ? url : segmentPattern(url));
         }
         else
         {
@@ -336,6 +354,12 @@ public final class VideoSinkCalculator implements Calculator
             c.add(url);
         }
         return c;
+    }
+
+    /** Whether a file pattern names segments by time ({@code %Y}, {@code %m}, {@code %H} ...). */
+    static boolean hasStrftime(final String url)
+    {
+        return url.matches(".*%[YmdHMSFTs].*");
     }
 
     private static boolean isStream(final String url)
@@ -372,12 +396,8 @@ public final class VideoSinkCalculator implements Calculator
         {
             return;
         }
-        if (ctx.isCancelled())
-        {
-            c.kill();
-            LOG.warn("node '{}' ({}): run cancelled or failed: ffmpeg killed; {} may be incomplete", node, NAME, url);
-            return;
-        }
+        final boolean cancelled = ctx.isCancelled();
+        final long waitMillis = cancelled ? 10_000 : 30_000;
         try
         {
             c.channel().close(); // end of input: ffmpeg finishes the file
@@ -386,14 +406,24 @@ public final class VideoSinkCalculator implements Calculator
         {
             // it is being closed; the exit code tells
         }
-        final int code = c.awaitExitOrKill(30_000);
+        final int code = c.awaitExitOrKill(waitMillis);
+        final String target = segmentSeconds > 0 ? "the segments " + (hasStrftime(url) ? url : segmentPattern(url)) :
+            shownUrl;
         if (code != 0)
         {
-            throw new IOException("node '" + node + "' (" + NAME + "): ffmpeg " + (code < 0 ?
-                "did not finish " + url + " within 30 s and was killed" : "exited with code " + code + " finishing " +
-                url) + " after " + frames + " frames; its last stderr lines:\n" + c.stderrTail());
+            final String what = "node '" + node + "' (" + NAME + "): ffmpeg " + (code < 0 ? "did not finish " + target +
+                " within " + waitMillis / 1000 + " s and was killed (the last fragment may be lost)" :
+                "exited with code " + code + " finishing " + target) + " after " + frames + " frames; its last " +
+                "stderr lines:\n" + c.stderrTail();
+            if (cancelled)
+            {
+                LOG.warn("{} (the run was cancelled or failed)", what);
+                return;
+            }
+            throw new IOException(what);
         }
-        LOG.info("node '{}' ({}): {} frames written to {}", node, NAME, frames, url);
+        LOG.info("node '{}' ({}): {} frames written to {}{}", node, NAME, frames, target,
+            cancelled ? " (the run was cancelled: every frame received was written)" : "");
     }
 
     /** Frames written, for tests. */

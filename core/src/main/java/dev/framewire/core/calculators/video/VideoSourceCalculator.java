@@ -6,6 +6,8 @@ import dev.framewire.core.Contract;
 import dev.framewire.core.OptionType;
 import dev.framewire.core.Output;
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.log.RateLimitedLog;
+import dev.framewire.core.internal.log.Redaction;
 import dev.framewire.core.jfr.VideoSourceEvent;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PayloadPool;
@@ -14,6 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -56,8 +64,17 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code auto});</li>
  *   <li>{@code on_resize} ("reopen"): what a mid-stream frame size change does, see below;</li>
  *   <li>{@code queue_frames} (4): frames read ahead of the graph, 1..64;</li>
- *   <li>{@code ffmpeg_path} ("ffmpeg"): the executable.</li>
+ *   <li>{@code ffmpeg_path} ("ffmpeg"): the executable;</li>
+ *   <li>{@code low_delay} (true): for a live url, {@link #LOW_DELAY} before the input options: the
+ *       first frame within about a second instead of ffmpeg's 5 s of probing;</li>
+ *   <li>{@code record_dir} (""): record the camera's own stream, copied, beside the decoded one
+ *       ({@link Recording}): {@code record_segment_seconds} (60), {@code record_format} ("mp4",
+ *       fragmented, or "ts"), {@code record_keep_hours} and {@code record_keep_mb} (0: no limit).</li>
  * </ul>
+ *
+ * <p><b>Passwords</b>: the url is shown masked ({@link Redaction}) in every log line, error,
+ * status, journal note and JFR event; ffmpeg gets a url with a password through an owner-only
+ * list file, never its command line ({@link Command}). {@link CameraHealth} is what metrics read.
  *
  * <p><b>Timestamps</b> are the stream's own presentation times in microseconds (rounded down),
  * as ffmpeg passes them with {@code -copyts} and {@code -fps_mode passthrough}: the same times
@@ -97,8 +114,10 @@ import java.util.concurrent.locks.LockSupport;
  * frame's time, {@code -ss}) and the new size is reported on {@code STATUS}.
  *
  * <p><b>Processes</b>: {@code close} (which the graph calls on close, cancellation and failure)
- * kills ffmpeg and whatever it started, forcibly, waits for them and joins the reader thread:
- * none is left behind. ffmpeg missing is an error at {@code open} naming the node and how to
+ * stops ffmpeg with one SIGTERM, so that a recording's open segment is finished (a second one
+ * after 1 s, SIGKILL after {@value #STOP_GRACE_MS} ms), reads and drops what it still writes,
+ * waits for it and joins the reader thread: none is left behind. ffmpeg dies with the JVM, kill -9
+ * included ({@link FfmpegProcess}, "No orphans"). ffmpeg missing is an error at {@code open} naming the node and how to
  * install it.
  *
  * <p>Threading: {@code open}, {@code process}, {@code close} on the node's worker; one reader
@@ -123,6 +142,10 @@ public final class VideoSourceCalculator implements Calculator
     private static final Logger LOG = LoggerFactory.getLogger(VideoSourceCalculator.class);
     private static final String NAME = "VideoSourceCalculator";
     private static final long MAX_WAIT_NANOS = 10_000_000L;
+    /** How long ffmpeg has to finish its outputs after SIGTERM before it is killed. */
+    static final long STOP_GRACE_MS = 5_000;
+    /** At most one line per this about failed connection attempts in a row. */
+    private static final long ATTEMPT_LOG_NANOS = 30_000_000_000L;
     private static final long NONE = Long.MIN_VALUE;
 
     static final int FRAME = 0;
@@ -173,6 +196,16 @@ public final class VideoSourceCalculator implements Calculator
             .option("on_resize", OptionType.STRING, "reopen")
             .option("queue_frames", OptionType.LONG, 4L)
             .option("ffmpeg_path", OptionType.STRING, Ffmpeg.DEFAULT)
+            .option("low_delay", OptionType.BOOLEAN, true)
+            .option("record_dir", OptionType.STRING, "")
+            .option("record_segment_seconds", OptionType.DOUBLE, 60.0)
+            .option("record_format", OptionType.STRING, "mp4")
+            .option("record_keep_hours", OptionType.DOUBLE, 0.0)
+            .option("record_keep_mb", OptionType.LONG, 0L)
+            .oneOf("record_format", "mp4", "ts")
+            .range("record_segment_seconds", 0.0, false, 86_400.0)
+            .range("record_keep_hours", 0.0, true, 1_000_000.0)
+            .range("record_keep_mb", 0, Long.MAX_VALUE / 1_000_000L)
             .oneOf("pixel_format", "GRAY8", "RGB24", "RGBA32", "NV12", "I420")
             .range("width", 0, 16384)
             .range("height", 0, 16384)
@@ -187,12 +220,13 @@ public final class VideoSourceCalculator implements Calculator
     }
 
     @Override
-    public void open(final CalculatorContext ctx)
+    public void open(final CalculatorContext ctx) throws IOException
     {
         this.ctx = ctx;
         node = ctx.nodeName();
-        url = ctx.options().getString("url");
-        if (url.isBlank())
+        final String secretUrl = ctx.options().getString("url");
+        url = Redaction.redact(secretUrl); // what every message, status and note shows
+        if (secretUrl.isBlank())
         {
             throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): option 'url' is empty; give " +
                 "a file path or a stream url such as rtsp://camera/stream");
@@ -211,12 +245,30 @@ public final class VideoSourceCalculator implements Calculator
         final long max = Math.max(initial, ctx.options().getLong("reconnect_max_ms"));
         final long stallTimeoutNanos = ctx.options().getLong("stall_timeout_ms") * 1_000_000L;
         final long connectTimeoutNanos = ctx.options().getLong("connect_timeout_ms") * 1_000_000L;
-        final boolean live = isLive(url);
-        final Command command = new Command(ffmpeg, version, url, format,
+        final boolean live = isLive(secretUrl);
+        final String recordDir = ctx.options().getString("record_dir");
+        Recording recording = null;
+        if (!recordDir.isBlank())
+        {
+            recording = new Recording(node, Path.of(recordDir), ctx.options().getDouble("record_segment_seconds"),
+                ctx.options().getString("record_format"), ctx.options().getDouble("record_keep_hours"),
+                ctx.options().getLong("record_keep_mb"));
+            try
+            {
+                recording.prepare();
+            }
+            catch (final IOException ex)
+            {
+                throw new IOException("node '" + node + "' (" + NAME + "): option 'record_dir': cannot make " +
+                    recording.dir() + " (" + ex + "); give a directory this process can write", ex);
+            }
+            LOG.info("node '{}' ({}): recording {} into {}", node, NAME, url, recording);
+        }
+        final Command command = new Command(ffmpeg, version, secretUrl, format,
             (int)ctx.options().getLong("width"), (int)ctx.options().getLong("height"),
             ctx.options().getDouble("fps"), ctx.options().getBoolean("realtime") && !live,
             ctx.options().getBoolean("loop") && !live, ctx.options().getString("input_options"),
-            ctx.options().getString("hwaccel"));
+            ctx.options().getString("hwaccel"), live && ctx.options().getBoolean("low_delay"), recording);
         reader = new Reader(node, url, live, command, format, ctx.pool(),
             (int)ctx.options().getLong("queue_frames"), initial, max, ctx.options().getLong("reconnect_give_up"),
             "fail".equals(ctx.options().getString("on_resize")), stallTimeoutNanos, connectTimeoutNanos);
@@ -224,6 +276,7 @@ public final class VideoSourceCalculator implements Calculator
         thread.setDaemon(true);
         readerThread = thread;
         thread.start();
+        reader.health.register();
         StallWatch.add(reader);
     }
 
@@ -441,6 +494,7 @@ public final class VideoSourceCalculator implements Calculator
             return;
         }
         StallWatch.remove(reader);
+        reader.health.unregister();
         reader.stop();
         final Thread thread = readerThread;
         readerThread = null;
@@ -483,7 +537,16 @@ public final class VideoSourceCalculator implements Calculator
 
     // ====================================================================== the ffmpeg command
 
-    /** The ffmpeg command line of a source, built once per attempt; only the seek changes. */
+    /**
+     * The ffmpeg command line of a source, built once per attempt; only the seek changes.
+     *
+     * <p>A url with a password ({@code rtsp://user:secret@camera/}) never goes on the command
+     * line, which every local user can read ({@code /proc/PID/cmdline}, {@code ps}). It goes into
+     * an ffconcat list file, readable by the owner only, in a private temporary directory, and
+     * ffmpeg opens that list with its concat demuxer ({@code -f concat -safe 0}), which opens the
+     * url with the options given in the list's {@code option} lines. The list lives only while
+     * ffmpeg opens it ({@link #forget}).
+     */
     static final class Command
     {
         final String ffmpeg;
@@ -497,11 +560,17 @@ public final class VideoSourceCalculator implements Calculator
         final boolean loop;
         final String inputOptions;
         final String hwaccel;
+        final boolean lowDelay;
+        final Recording recording;
+        /** The list file of the attempt running, when the url has a password; the reader's. */
+        private Path list;
 
         Command(final String ffmpeg, final int[] version, final String url, final PixelFormat format, final int width,
             final int height, final double fps, final boolean realtime, final boolean loop, final String inputOptions,
-            final String hwaccel)
+            final String hwaccel, final boolean lowDelay, final Recording recording)
         {
+            this.lowDelay = lowDelay;
+            this.recording = recording;
             this.ffmpeg = ffmpeg;
             this.version = version;
             this.url = url;
@@ -521,7 +590,7 @@ public final class VideoSourceCalculator implements Calculator
          * @param seekMicros where to start in a file, or {@link Long#MIN_VALUE} for its start.
          * @return the arguments.
          */
-        List<String> build(final long seekMicros)
+        List<String> build(final long seekMicros) throws IOException
         {
             final List<String> c = new ArrayList<>();
             c.add(ffmpeg);
@@ -535,12 +604,27 @@ public final class VideoSourceCalculator implements Calculator
                 c.add("-hwaccel");
                 c.add(hwaccel.trim());
             }
+            final List<String> input = new ArrayList<>();
+            if (lowDelay)
+            {
+                // a live stream's first frame without ffmpeg's default 5 s of probing and its
+                // input buffer: 32 KB / 0.2 s still find the codec's parameters a recording's
+                // MP4 header needs (less does not: the copy then has no size), and frames are
+                // passed on as they come. Measured on 127.0.0.1, H.264 MPEG-TS over UDP: first
+                // frame 0.7 s after start, against 1.7 s at 500 KB / 1 s and 5-6 s by default
+                input.addAll(LOW_DELAY);
+            }
             for (final String option : inputOptions.trim().split("\\s+"))
             {
                 if (!option.isEmpty())
                 {
-                    c.add(option);
+                    input.add(option); // after ours: ffmpeg takes an option's last value
                 }
+            }
+            final boolean hidden = Redaction.hasPassword(url);
+            if (!hidden)
+            {
+                c.addAll(input);
             }
             if (realtime)
             {
@@ -558,8 +642,27 @@ public final class VideoSourceCalculator implements Calculator
                     Math.floorMod(seekMicros, 1_000_000L)));
             }
             c.add("-copyts");
-            c.add("-i");
-            c.add(url);
+            if (hidden)
+            {
+                list = writeList(input);
+                c.add("-f");
+                c.add("concat");
+                c.add("-safe");
+                c.add("0");
+                c.add("-protocol_whitelist");
+                c.add("file,rtsp,rtsps,rtp,srtp,udp,tcp,tls,http,https,httpproxy,srt,rtmp,rtmps,crypto");
+                c.add("-i");
+                c.add(list.toString());
+            }
+            else
+            {
+                c.add("-i");
+                c.add(url);
+            }
+            if (recording != null)
+            {
+                c.addAll(recording.outputArgs());
+            }
             c.add("-map");
             c.add("0:v:0");
             c.add("-an");
@@ -609,7 +712,62 @@ public final class VideoSourceCalculator implements Calculator
         {
             return Ffmpeg.atLeast(version, major, minor);
         }
+
+        /**
+         * The ffconcat list of a url with a password: the url, then the input options as the
+         * list's {@code option NAME VALUE} lines (an option without a value gets "1"), in a file
+         * only its owner reads.
+         */
+        private Path writeList(final List<String> input) throws IOException
+        {
+            forget();
+            final Path dir = Files.createTempDirectory("framewire-camera-"); // 0700 on POSIX
+            final Path file = dir.resolve("input.ffconcat");
+            final StringBuilder text = new StringBuilder("ffconcat version 1.0\nfile '")
+                .append(url.replace("'", "'\\''")).append("'\n");
+            for (int i = 0; i < input.size(); i++)
+            {
+                final String name = input.get(i);
+                if (!name.startsWith("-") || name.length() < 2)
+                {
+                    throw new IOException("input_options: '" + name + "' is not an option name (-name); with a " +
+                        "password in the url the options go into ffmpeg's concat list as NAME VALUE pairs");
+                }
+                final boolean valued = i + 1 < input.size() && !input.get(i + 1).startsWith("-");
+                text.append("option ").append(name.substring(1)).append(' ')
+                    .append(valued ? input.get(++i) : "1").append('\n');
+            }
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+            {
+                w.write(text.toString());
+            }
+            return file;
+        }
+
+        /** Deletes the list file of the last attempt, if any: ffmpeg has read it, or is gone. */
+        void forget()
+        {
+            final Path file = list;
+            list = null;
+            if (file != null)
+            {
+                try
+                {
+                    Files.deleteIfExists(file);
+                    Files.deleteIfExists(file.getParent());
+                }
+                catch (final IOException ex)
+                {
+                    LOG.warn("{}: cannot delete the camera list file {}: {}", NAME, file, ex.toString());
+                }
+            }
+        }
     }
+
+    /** Input options of a live source with {@code low_delay}, before the user's. */
+    static final List<String> LOW_DELAY = List.of("-fflags", "nobuffer", "-flags", "low_delay",
+        "-probesize", "32768", "-analyzeduration", "200000");
 
     /**
      * ffmpeg's {@code -pix_fmt} name of a format.
@@ -656,6 +814,11 @@ public final class VideoSourceCalculator implements Calculator
         private final long stallNanos;
         private final long connectNanos;
         private final NutDemuxer demuxer = new NutDemuxer();
+        private final RateLimitedLog attemptLog = new RateLimitedLog(ATTEMPT_LOG_NANOS);
+        /** What the operator's metrics read. */
+        final CameraHealth health;
+        private ByteBuffer drain;
+        private long nextSweepMillis;
 
         // the ring: slots written by the reader, read by the worker
         private final int mask;
@@ -685,6 +848,7 @@ public final class VideoSourceCalculator implements Calculator
         {
             this.stallNanos = stallNanos;
             this.connectNanos = connectNanos;
+            this.health = new CameraHealth(node, url);
             this.node = node;
             this.url = url;
             this.live = live;
@@ -772,21 +936,41 @@ public final class VideoSourceCalculator implements Calculator
             if (streaming ? since != 0 && now - since > stallNanos : now - attemptStartNanos > connectNanos)
             {
                 stallKilled = child;
-                LOG.warn("node '{}' ({}): {} from {} for {} ms: killing {}", node, NAME,
+                LOG.warn("node '{}' ({}): {} from {} for {} ms: stopping {}", node, NAME,
                     streaming ? "no data" : "no video header", url, (streaming ? stallNanos : connectNanos) / 1_000_000,
                     child);
-                child.kill();
+                child.terminate(STOP_GRACE_MS);
             }
         }
 
-        /** Stops the reader: no more attempts, ffmpeg killed. */
+        /**
+         * The {@link StallWatch} thread only: applies the recording's retention, every 10 s.
+         *
+         * @param nowMillis the wall clock.
+         */
+        void sweep(final long nowMillis)
+        {
+            final Recording recording = command.recording;
+            if (recording != null && nowMillis >= nextSweepMillis)
+            {
+                nextSweepMillis = nowMillis + 10_000;
+                final int deleted = recording.sweep(nowMillis);
+                if (deleted > 0)
+                {
+                    LOG.info("node '{}' ({}): deleted {} recording segment(s) of {} (retention: {})", node, NAME,
+                        deleted, recording.dir(), recording.describe());
+                }
+            }
+        }
+
+        /** Stops the reader: no more attempts; ffmpeg asked to finish (killed after the grace time). */
         void stop()
         {
             stopping = true;
             final FfmpegProcess child = current;
             if (child != null)
             {
-                child.kill();
+                child.terminate(STOP_GRACE_MS);
             }
             final Thread t = thread;
             if (t != null)
@@ -854,6 +1038,7 @@ public final class VideoSourceCalculator implements Calculator
             while (!stopping)
             {
                 attempts++;
+                health.onAttempt(attempts);
                 final Attempt attempt = new Attempt();
                 FfmpegProcess child = null;
                 streaming = false;
@@ -882,8 +1067,9 @@ public final class VideoSourceCalculator implements Calculator
                 {
                     if (child != null)
                     {
-                        attempt.exitCode = attempt.clean ? child.awaitExitOrKill(5_000) : killAndCode(child);
+                        attempt.exitCode = finish(child, attempt.clean);
                     }
+                    command.forget();
                     current = null;
                 }
                 if (stopping)
@@ -896,7 +1082,7 @@ public final class VideoSourceCalculator implements Calculator
                     failures = 0;
                     continue; // reopen at once; the new size is reported by the next CONNECTED
                 }
-                final String why = describe(child, attempt);
+                final String why = describe(child, attempt, true);
                 if (attempt.fatal != null || attempt.resized)
                 {
                     publishInfo(FAILED, attempt.fatal != null ? attempt.fatal : why);
@@ -923,13 +1109,23 @@ public final class VideoSourceCalculator implements Calculator
                 if (connected || !reportedDown)
                 {
                     // one DISCONNECTED per dropout: from connected, or the first failure at start
+                    health.onDisconnected();
                     publishInfo(DISCONNECTED, new VideoStatus(VideoStatus.Kind.DISCONNECTED, url, 0, 0, why, attempts));
                     reportedDown = true;
                     connected = false;
                 }
                 else
                 {
-                    LOG.warn("node '{}' ({}): attempt {} to connect to {} failed: {}", node, NAME, attempts, url, why);
+                    // ffmpeg's stderr was shown with the dropout; repeats say how many, and the last line
+                    final long now = System.nanoTime();
+                    if (attemptLog.record(now))
+                    {
+                        final long count = attemptLog.takeCount();
+                        final long window = attemptLog.windowMillis(now);
+                        LOG.warn("node '{}' ({}): {} attempt{} to connect to {} failed{} (attempt {}); the last: {}",
+                            node, NAME, count, count == 1 ? "" : "s", url, window == 0 ? "" : " in the last " +
+                            window / 1000 + " s", attempts, describe(child, attempt, false));
+                    }
                 }
                 if (giveUp > 0 && failures >= giveUp)
                 {
@@ -968,6 +1164,7 @@ public final class VideoSourceCalculator implements Calculator
             }
             final long frameBytes = format.frameBytes(height, format.minStride(width));
             attempt.connected = true;
+            command.forget(); // ffmpeg has read the list: the password leaves the disk
             streaming = true;
             publishInfo(CONNECTED, new VideoStatus(VideoStatus.Kind.CONNECTED, url, width, height,
                 width + "x" + height + " " + format + " (ffmpeg time base " + demuxer.timeBase() + ")", attempts));
@@ -1009,6 +1206,7 @@ public final class VideoSourceCalculator implements Calculator
                     return;
                 }
                 attempt.frames++;
+                health.onFrame(frameBytes, System.nanoTime());
                 attempt.lastPtsMicros = demuxer.ptsMicros();
                 // ffmpeg's muxer writes a time that went back as the last time + 1 tick: a step
                 // no real stream makes (11 us at 90 kHz) unless one tick is its frame interval
@@ -1028,13 +1226,45 @@ public final class VideoSourceCalculator implements Calculator
             }
         }
 
-        private int killAndCode(final FfmpegProcess child)
+        /**
+         * Ends an attempt's ffmpeg: one that ended its stream is waited for; any other is asked
+         * to finish (SIGTERM, so a recording's segment gets its end) while what it still writes
+         * is read and dropped (it would block on a full pipe otherwise), and killed if it has not
+         * finished within {@link #STOP_GRACE_MS}.
+         */
+        private int finish(final FfmpegProcess child, final boolean clean)
         {
-            child.kill();
-            return child.exitCode();
+            if (clean)
+            {
+                return child.awaitExitOrKill(STOP_GRACE_MS);
+            }
+            child.terminate(STOP_GRACE_MS);
+            ByteBuffer scratch = drain;
+            if (scratch == null)
+            {
+                scratch = ByteBuffer.allocateDirect(64 * 1024); // once per source, on a stop
+                drain = scratch;
+            }
+            try
+            {
+                while (child.channel().read(scratch.clear()) >= 0)
+                {
+                    // dropped: the graph is not taking frames any more
+                }
+            }
+            catch (final IOException ex)
+            {
+                // killed after the grace time (its channel closed): nothing more to read
+            }
+            final int code = child.awaitExitOrKill(STOP_GRACE_MS);
+            if (command.recording != null)
+            {
+                command.recording.dropEmptyLast();
+            }
+            return code;
         }
 
-        private String describe(final FfmpegProcess child, final Attempt attempt)
+        private String describe(final FfmpegProcess child, final Attempt attempt, final boolean stderrTail)
         {
             final StringBuilder why = new StringBuilder();
             if (child != null && stallKilled == child)
@@ -1051,9 +1281,13 @@ public final class VideoSourceCalculator implements Calculator
                         "; ffmpeg exited with code " + attempt.exitCode);
                 }
             }
-            if (child != null)
+            if (child != null && stderrTail)
             {
                 why.append("; ffmpeg's last stderr lines:\n").append(child.stderrTail());
+            }
+            else if (child != null && !child.lastStderrLine().isEmpty())
+            {
+                why.append("; ffmpeg: ").append(child.lastStderrLine());
             }
             return why.toString();
         }
@@ -1196,6 +1430,7 @@ public final class VideoSourceCalculator implements Calculator
                     try
                     {
                         reader.checkStall(now);
+                        reader.sweep(System.currentTimeMillis());
                     }
                     catch (final RuntimeException ex)
                     {

@@ -1,0 +1,118 @@
+package dev.framewire.core.calculators.video;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Live cameras for the camera tests, all on 127.0.0.1: an H.264 MPEG-TS sender over UDP (as an
+ * IP camera's stream), GStreamer's RTSP server (Debian's python3-gi and gir1.2-gst-rtsp-server-1.0),
+ * and ffprobe's count of a recording's frames.
+ */
+final class CameraTestSupport
+{
+    private CameraTestSupport()
+    {
+    }
+
+    /** An H.264 MPEG-TS stream of testsrc2, 30 fps, a key frame every 10 frames, sent to udp://127.0.0.1:port. */
+    static Process h264Sender(final int port) throws IOException
+    {
+        return new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-re",
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "10", "-pix_fmt", "yuv420p",
+            "-f", "mpegts", "udp://127.0.0.1:" + port + "?pkt_size=1316")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    /**
+     * Frames in a video file as ffprobe counts them by decoding it.
+     *
+     * @param errors set to what ffprobe printed at level error, if not null.
+     */
+    static long probeFrames(final Path file, final StringBuilder errors) throws Exception
+    {
+        final Process p = new ProcessBuilder("ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+            "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.toString())
+            .redirectError(ProcessBuilder.Redirect.PIPE).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        final String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        if (errors != null)
+        {
+            errors.append(err);
+        }
+        return out.isEmpty() ? 0 : Long.parseLong(out.split("\\R")[0].trim());
+    }
+
+    /** Whether GStreamer's RTSP server can be run from Debian's python. */
+    static boolean rtspServerAvailable()
+    {
+        try
+        {
+            final Process p = new ProcessBuilder("/usr/bin/python3", "-c", "import gi; gi.require_version('GstRtspServer', " +
+                "'1.0'); from gi.repository import GstRtspServer").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            return false;
+        }
+    }
+
+    /** A running RTSP server: {@link #port}, stopped by {@link #close}. */
+    static final class RtspServer implements AutoCloseable
+    {
+        final Process process;
+        final int port;
+
+        private RtspServer(final Process process, final int port)
+        {
+            this.process = process;
+            this.port = port;
+        }
+
+        /**
+         * Starts rtsp_server.py (a test resource) on a port (0 for any free one), with basic auth
+         * when a user is given; waits for it to listen.
+         */
+        static RtspServer start(final Path dir, final int port, final String user, final String password)
+            throws Exception
+        {
+            final Path script = dir.resolve("rtsp_server.py");
+            if (!Files.exists(script))
+            {
+                try (var in = CameraTestSupport.class.getResourceAsStream("/video/rtsp_server.py"))
+                {
+                    Files.copy(in, script);
+                }
+            }
+            final List<String> command = user == null ? List.of("/usr/bin/python3", script.toString(), "" + port) :
+                List.of("/usr/bin/python3", script.toString(), "" + port, user, password);
+            final Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            final BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            final String line = out.readLine(); // "ready PORT", or null if it failed
+            if (line == null || !line.startsWith("ready "))
+            {
+                p.destroyForcibly();
+                throw new IllegalStateException("the RTSP server did not start on port " + port + ": " + line);
+            }
+            return new RtspServer(p, Integer.parseInt(line.substring(6).trim()));
+        }
+
+        @Override
+        public void close() throws InterruptedException
+        {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

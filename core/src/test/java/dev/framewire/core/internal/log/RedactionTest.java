@@ -1,0 +1,39 @@
+package dev.framewire.core.internal.log;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RedactionTest
+{
+    @Test
+    void masksThePasswordKeepsTheUser()
+    {
+        assertEquals("rtsp://admin:***@192.168.1.64:554/Streaming/Channels/101",
+            Redaction.redact("rtsp://admin:pa55@192.168.1.64:554/Streaming/Channels/101"));
+        assertEquals("rtsp://:***@cam/x", Redaction.redact("rtsp://:secret@cam/x"));
+        assertEquals("rtsp://u:***@cam", Redaction.redact("rtsp://u:p@ss@cam"), "a password with '@' in it");
+    }
+
+    @Test
+    void masksEveryUrlInALine()
+    {
+        assertEquals("[rtsp @ 0x1] rtsp://a:***@h/1 and srt://b:***@h:9000 failed: 401",
+            Redaction.redact("[rtsp @ 0x1] rtsp://a:x@h/1 and srt://b:y@h:9000 failed: 401"));
+    }
+
+    @Test
+    void leavesTextWithoutAPasswordAlone()
+    {
+        final String plain = "udp://127.0.0.1:5000?pkt_size=1316";
+        assertSame(plain, Redaction.redact(plain));
+        assertEquals("rtsp://admin@cam/1", Redaction.redact("rtsp://admin@cam/1"));
+        assertEquals("mail me at a@b.c", Redaction.redact("mail me at a@b.c"));
+        assertFalse(Redaction.hasPassword("rtsp://admin@cam/1"));
+        assertTrue(Redaction.hasPassword("rtsp://admin:x@cam/1"));
+        assertEquals(null, Redaction.redact(null));
+    }
+}
