@@ -3,6 +3,7 @@ package dev.framewire.bench.image;
 import dev.framewire.core.calculators.image.BilinearResizer;
 import dev.framewire.core.calculators.image.ImageKernels;
 import dev.framewire.core.calculators.image.MotionKernel;
+import dev.framewire.core.calculators.image.SampleMap;
 import dev.framewire.offheap.PixelFormat;
 import org.agrona.UnsafeApi;
 import org.opencv.core.Core;
@@ -66,7 +67,7 @@ public class ImageKernelBenchmark
     final BilinearResizer bilinearRgba = new BilinearResizer();
     final MotionKernel motion = new MotionKernel();
     final int[] boxes = new int[5 * 16];
-    final byte[] table = new byte[256];
+    final SampleMap sampleMap = new SampleMap(BRIGHTNESS, CONTRAST);
 
     Frames rgba;
     Frames rgbaOut;
@@ -133,10 +134,6 @@ public class ImageKernelBenchmark
         previous = new Frames(width, height, 1);
         diff = new Mat();
         motion.reset(width, height, 16);
-        for (int v = 0; v < 256; v++)
-        {
-            table[v] = (byte)Math.max(0, Math.min(255, Math.round((v - 128) * CONTRAST + 128 + BRIGHTNESS)));
-        }
     }
 
     /**
@@ -160,7 +157,7 @@ public class ImageKernelBenchmark
             Imgproc.cvtColor(yuv.mat, grayCv.mat, isNv12 ? Imgproc.COLOR_YUV2GRAY_NV12 : Imgproc.COLOR_YUV2GRAY_I420);
             worst.append(", ").append(format).append("ToGray ")
                 .append(Frames.check(format + " to gray", grayOut, grayCv, 0, false));
-            ImageKernels.yuvToRgba(format, yuv.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
+            kernels.yuvToRgba(format, yuv.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
             Imgproc.cvtColor(yuv.mat, rgbaCv.mat, isNv12 ? Imgproc.COLOR_YUV2RGBA_NV12 : Imgproc.COLOR_YUV2RGBA_I420);
             worst.append(", ").append(format).append("ToRgba ")
                 .append(Frames.check(format + " to RGBA", rgbaOut, rgbaCv, 0, false));
@@ -188,6 +185,11 @@ public class ImageKernelBenchmark
         fw_brightnessRgba();
         Core.convertScaleAbs(rgbaCv.mat, rgbaCv.mat, CONTRAST, 128 * (1 - CONTRAST) + BRIGHTNESS);
         worst.append(", brightnessRgba ").append(Frames.check("brightness/contrast", rgbaOut, rgbaCv, 1, true));
+        grayOut.copyOf(gray);
+        grayCv.copyOf(gray);
+        fw_brightnessGray();
+        cv_brightnessGray();
+        worst.append(", brightnessGray ").append(Frames.check("brightness/contrast gray", grayOut, grayCv, 1, false));
         return worst.toString();
     }
 
@@ -243,7 +245,7 @@ public class ImageKernelBenchmark
     @Benchmark
     public void fw_nv12ToRgba()
     {
-        ImageKernels.yuvToRgba(PixelFormat.NV12, nv12.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
+        kernels.yuvToRgba(PixelFormat.NV12, nv12.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
     }
 
     @Benchmark
@@ -255,7 +257,7 @@ public class ImageKernelBenchmark
     @Benchmark
     public void fw_i420ToRgba()
     {
-        ImageKernels.yuvToRgba(PixelFormat.I420, i420.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
+        kernels.yuvToRgba(PixelFormat.I420, i420.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
     }
 
     @Benchmark
@@ -407,7 +409,7 @@ public class ImageKernelBenchmark
     @Benchmark
     public void fw_brightnessRgba()
     {
-        ImageKernels.mapSamples(table, rgbaOut.buffer, rgbaOut.stride, rgbaOut.stride, height, true);
+        sampleMap.apply(rgbaOut.buffer, rgbaOut.stride, rgbaOut.stride, height, true);
     }
 
     @Benchmark
@@ -419,7 +421,7 @@ public class ImageKernelBenchmark
     @Benchmark
     public void fw_brightnessGray()
     {
-        ImageKernels.mapSamples(table, grayOut.buffer, grayOut.stride, grayOut.stride, height, false);
+        sampleMap.apply(grayOut.buffer, grayOut.stride, grayOut.stride, height, false);
     }
 
     @Benchmark

@@ -35,6 +35,7 @@ public final class BilinearResizer
     private int[] y1 = new int[0];
     private int[] wy = new int[0];
     private byte[] row = new byte[0];
+    private int[] pixels = new int[0];
     private int[] upper = new int[0];
     private int[] lower = new int[0];
     private int[] out = new int[0];
@@ -69,32 +70,21 @@ public final class BilinearResizer
         this.dstWidth = dstWidth;
         this.dstHeight = dstHeight;
         this.channels = channels;
-        final int samples = dstWidth * channels;
-        final int[] x0 = new int[dstWidth];
-        final int[] x1 = new int[dstWidth];
-        final int[] wx = new int[dstWidth];
-        axis(srcWidth, dstWidth, x0, x1, wx);
-        lo = new int[samples];
-        hi = new int[samples];
-        weight = new int[samples];
-        for (int dx = 0; dx < dstWidth; dx++)
-        {
-            for (int c = 0; c < channels; c++)
-            {
-                final int i = dx * channels + c;
-                lo[i] = x0[dx] * channels + c;
-                hi[i] = x1[dx] * channels + c;
-                weight[i] = wx[dx];
-            }
-        }
+        // gray: one int a sample; RGBA: two, R and B then G and A, in 16-bit lanes (see horizontal)
+        final int samples = channels == 1 ? dstWidth : 2 * dstWidth;
+        lo = new int[dstWidth];
+        hi = new int[dstWidth];
+        weight = new int[dstWidth];
+        axis(srcWidth, dstWidth, lo, hi, weight);
         y0 = new int[dstHeight];
         y1 = new int[dstHeight];
         wy = new int[dstHeight];
         axis(srcHeight, dstHeight, y0, y1, wy);
-        row = new byte[srcWidth * channels];
+        row = new byte[srcWidth];
+        pixels = new int[srcWidth];
         upper = new int[samples];
         lower = new int[samples];
-        out = new int[samples];
+        out = new int[dstWidth];
     }
 
     /** For each output position: the two input positions either side and the 8-bit weight of the second. */
@@ -136,10 +126,11 @@ public final class BilinearResizer
      */
     public void resize(final DirectBuffer src, final int srcStride, final DirectBuffer dst, final int dstStride)
     {
-        final int samples = dstWidth * channels;
+        final int samples = upper.length;
         final int rowBytes = srcWidth * channels;
+        final int width = dstWidth;
         ImageKernels.checkPlane(src, 0, srcStride, rowBytes, srcHeight, "source");
-        ImageKernels.checkPlane(dst, 0, dstStride, samples, dstHeight, "destination");
+        ImageKernels.checkPlane(dst, 0, dstStride, (long)width * channels, dstHeight, "destination");
         final Object sBase = src.byteArray();
         final long sAddr = src.addressOffset();
         final Object dBase = dst.byteArray();
@@ -154,11 +145,11 @@ public final class BilinearResizer
         int lowerRow = -1;
         for (int dy = 0, height = dstHeight; dy < height; dy++)
         {
-            final int a = y0[dy];
-            final int b = y1[dy];
-            if (a != upperRow)
+            final int ya = y0[dy];
+            final int yb = y1[dy];
+            if (ya != upperRow)
             {
-                if (a == lowerRow) // moving down by one input row: the lower row becomes the upper
+                if (ya == lowerRow) // moving down by one input row: the lower row becomes the upper
                 {
                     final int[] t = upper;
                     upper = lower;
@@ -167,45 +158,86 @@ public final class BilinearResizer
                 }
                 else
                 {
-                    horizontal(sBase, sAddr + (long)a * srcStride, rowBytes, upper);
+                    horizontal(sBase, sAddr + (long)ya * srcStride, rowBytes, upper);
                 }
-                upperRow = a;
+                upperRow = ya;
             }
-            if (b != lowerRow)
+            if (yb != lowerRow)
             {
-                if (b == a)
+                if (yb == ya)
                 {
                     System.arraycopy(upper, 0, lower, 0, samples);
                 }
                 else
                 {
-                    horizontal(sBase, sAddr + (long)b * srcStride, rowBytes, lower);
+                    horizontal(sBase, sAddr + (long)yb * srcStride, rowBytes, lower);
                 }
-                lowerRow = b;
+                lowerRow = yb;
             }
             final int wb = wy[dy];
             final int wt = 256 - wb;
-            for (int i = 0; i < samples; i++) // superword: int lanes
+            final long outRow = dAddr + (long)dy * dstStride;
+            if (channels == 1)
             {
-                out[i] = (upper[i] * wt + lower[i] * wb + 32768) >> 16;
+                for (int i = 0; i < width; i++) // superword: int lanes
+                {
+                    out[i] = (upper[i] * wt + lower[i] * wb + 32768) >>> 16;
+                }
+                ImageKernels.packBytes(out, width, dBase, outRow);
             }
-            ImageKernels.packBytes(out, samples, dBase, dAddr + (long)dy * dstStride);
+            else
+            {
+                for (int i = 0; i < width; i++) // superword: int lanes
+                {
+                    final int te = upper[i];
+                    final int be = lower[i];
+                    final int to = upper[width + i];
+                    final int bo = lower[width + i];
+                    final int r = ((te & 0xFFFF) * wt + (be & 0xFFFF) * wb + 32768) >>> 16;
+                    final int b = ((te >>> 16) * wt + (be >>> 16) * wb + 32768) >>> 16;
+                    final int g = ((to & 0xFFFF) * wt + (bo & 0xFFFF) * wb + 32768) >>> 16;
+                    final int a = ((to >>> 16) * wt + (bo >>> 16) * wb + 32768) >>> 16;
+                    out[i] = r | g << 8 | b << 16 | a << 24;
+                }
+                UnsafeApi.copyMemory(out, ImageKernels.INT_BASE, dBase, outRow, 4L * width);
+            }
         }
         this.upper = upper;
         this.lower = lower;
     }
 
+    /**
+     * The horizontal pass of one input row. Gray: {@code p[lo] (256 - w) + p[hi] w} per output
+     * sample. RGBA: a pixel's R and B (then G and A) are two 16-bit lanes of an int, weighted
+     * together in one multiply each ({@code 255 * 256} fits a lane); R,B lanes go to
+     * {@code into[0..width)}, G,A lanes to {@code into[width..2 width)}.
+     */
     private void horizontal(final Object base, final long address, final int rowBytes, final int[] into)
     {
-        final byte[] row = this.row;
-        UnsafeApi.copyMemory(base, address, row, UnsafeApi.arrayBaseOffset(byte[].class), rowBytes);
         final int[] lo = this.lo;
         final int[] hi = this.hi;
         final int[] weight = this.weight;
-        for (int i = 0, n = into.length; i < n; i++)
+        final int width = dstWidth;
+        if (channels == 1)
+        {
+            final byte[] row = this.row;
+            UnsafeApi.copyMemory(base, address, row, ImageKernels.BYTE_BASE, rowBytes);
+            for (int i = 0; i < width; i++)
+            {
+                final int w = weight[i];
+                into[i] = (row[lo[i]] & 0xFF) * (256 - w) + (row[hi[i]] & 0xFF) * w;
+            }
+            return;
+        }
+        final int[] px = pixels;
+        UnsafeApi.copyMemory(base, address, px, ImageKernels.INT_BASE, rowBytes);
+        for (int i = 0; i < width; i++)
         {
             final int w = weight[i];
-            into[i] = (row[lo[i]] & 0xFF) * (256 - w) + (row[hi[i]] & 0xFF) * w;
+            final int left = px[lo[i]];
+            final int right = px[hi[i]];
+            into[i] = (left & 0x00FF_00FF) * (256 - w) + (right & 0x00FF_00FF) * w;
+            into[width + i] = (left >>> 8 & 0x00FF_00FF) * (256 - w) + (right >>> 8 & 0x00FF_00FF) * w;
         }
     }
 }

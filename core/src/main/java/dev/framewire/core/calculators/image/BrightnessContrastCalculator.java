@@ -20,16 +20,14 @@ import dev.framewire.offheap.PixelFormat;
  * {@link Input#writablePayload()} gives, which is the input's own memory when this node holds
  * its only reference and a copy otherwise, so another consumer of the same frame never sees the
  * change. With the neutral settings (0, 1.0) the frame passes through untouched, with no copy.
- * The mapping is a 256-entry table made in {@code open} and applied by
- * {@link ImageKernels#mapSamples}, eight samples a long; nothing is allocated per frame.
+ * The mapping is a {@link SampleMap} made in {@code open}; nothing is allocated per frame.
  * Declares offset 0.
  */
 public final class BrightnessContrastCalculator implements Calculator
 {
     private static final String NAME = "BrightnessContrastCalculator";
 
-    private final byte[] table = new byte[256];
-    private boolean identity;
+    private SampleMap map;
 
     @Override
     public void contract(final Contract contract)
@@ -49,15 +47,7 @@ public final class BrightnessContrastCalculator implements Calculator
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'contrast' is " + contrast +
                 "; it must be a finite number");
         }
-        final long clampedBrightness = Math.max(-1024, Math.min(1024, brightness));
-        boolean same = true;
-        for (int v = 0; v < 256; v++)
-        {
-            final long out = Math.round((v - 128) * contrast + 128 + clampedBrightness);
-            table[v] = (byte)Math.max(0, Math.min(255, out));
-            same &= (table[v] & 0xFF) == v;
-        }
-        identity = same;
+        map = new SampleMap(brightness, contrast);
         ctx.setOffset(0);
     }
 
@@ -75,13 +65,13 @@ public final class BrightnessContrastCalculator implements Calculator
         {
             throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8, RGB24 or RGBA32 frames");
         }
-        if (identity)
+        if (map.isIdentity())
         {
             ctx.output(0).add(frame, input.timestamp());
             return;
         }
         final Payload out = input.writablePayload();
-        ImageKernels.mapSamples(table, out.mutableBuffer(), out.stride(), out.width() * format.bytesPerPixel(),
+        map.apply(out.mutableBuffer(), out.stride(), out.width() * format.bytesPerPixel(),
             out.height(), format == PixelFormat.RGBA32);
         ctx.output(0).add(out, input.timestamp());
     }

@@ -143,7 +143,7 @@ public final class ColorConvertCalculator implements Calculator
                 break;
             case NV12_TO_RGBA:
             case I420_TO_RGBA:
-                ImageKernels.yuvToRgba(c.from, src, srcStride, dst, dstStride, width, height);
+                kernels.yuvToRgba(c.from, src, srcStride, dst, dstStride, width, height);
                 break;
             case RGBA_TO_RGB24:
                 rgbaToRgb(src, srcStride, dst, dstStride, width, height);

@@ -28,6 +28,7 @@ public final class ImageKernels
 {
     static final long INT_BASE = UnsafeApi.arrayBaseOffset(int[].class);
     static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+    static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
 
     /** Even bytes of a long, each in its own 16-bit lane. */
     static final long EVEN_BYTES = 0x00FF_00FF_00FF_00FFL;
@@ -225,7 +226,7 @@ public final class ImageKernels
      * @param width     in pixels.
      * @param height    in pixels.
      */
-    public static void yuvToRgba(
+    public void yuvToRgba(
         final PixelFormat format,
         final DirectBuffer src,
         final int srcStride,
@@ -249,28 +250,88 @@ public final class ImageKernels
             checkPlane(src, vOffset, cStride, chromaWidth, chromaRows, "V");
         }
         checkPlane(dst, 0, dstStride, 4L * width, height, "destination");
+        final int chromaBytes = chromaWidth * step;
+        final int[] luma = pixels(width + 1);
+        final int[] rgba = values(width + 1);
+        final int[] us = chroma(width + 1);
+        final int[] vs = chromaV;
+        final byte[] bytes = rowBytes(Math.max(width, 2 * chromaBytes));
         final Object sBase = src.byteArray();
         final long sAddr = src.addressOffset();
         final Object dBase = dst.byteArray();
         final long dAddr = dst.addressOffset();
         for (int y = 0; y < height; y++)
         {
-            final long yRow = sAddr + (long)y * srcStride;
-            final long uRow = sAddr + uOffset + (long)(y >> 1) * cStride;
-            final long vRow = sAddr + vOffset + (long)(y >> 1) * cStride;
-            final long out = dAddr + (long)y * dstStride;
+            if ((y & 1) == 0) // a chroma row serves two luma rows
+            {
+                final long cRow = sAddr + (long)(y >> 1) * cStride;
+                if (nv12)
+                {
+                    UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, chromaBytes);
+                    for (int c = 0; c < chromaWidth; c++)
+                    {
+                        us[2 * c] = us[2 * c + 1] = (bytes[2 * c] & 0xFF) - 128;
+                        vs[2 * c] = vs[2 * c + 1] = (bytes[2 * c + 1] & 0xFF) - 128;
+                    }
+                }
+                else
+                {
+                    UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, chromaWidth);
+                    UnsafeApi.copyMemory(sBase, cRow + vOffset, bytes, BYTE_BASE + chromaWidth, chromaWidth);
+                    for (int c = 0; c < chromaWidth; c++)
+                    {
+                        us[2 * c] = us[2 * c + 1] = (bytes[c] & 0xFF) - 128;
+                        vs[2 * c] = vs[2 * c + 1] = (bytes[chromaWidth + c] & 0xFF) - 128;
+                    }
+                }
+            }
+            UnsafeApi.copyMemory(sBase, sAddr + (long)y * srcStride, bytes, BYTE_BASE, width);
             for (int x = 0; x < width; x++)
             {
-                final int c = (x >> 1) * step;
-                final int u = (UnsafeApi.getByte(sBase, uRow + c) & 0xFF) - 128;
-                final int v = (UnsafeApi.getByte(sBase, vRow + c) & 0xFF) - 128;
-                final int luma = Math.max(0, (UnsafeApi.getByte(sBase, yRow + x) & 0xFF) - 16) * CY + HALF;
-                final int r = clamp255((luma + CVR * v) >> 20);
-                final int g = clamp255((luma + CVG * v + CUG * u) >> 20);
-                final int b = clamp255((luma + CUB * u) >> 20);
-                UnsafeApi.putInt(dBase, out + 4L * x, 0xFF00_0000 | b << 16 | g << 8 | r);
+                luma[x] = bytes[x] & 0xFF;
             }
+            for (int x = 0; x < width; x++) // superword: int lanes, clamps without branches
+            {
+                int l = luma[x] - 16;
+                l = (l & ~(l >> 31)) * CY + HALF;
+                final int u = us[x];
+                final int v = vs[x];
+                int r = (l + CVR * v) >> 20;
+                int g = (l + CVG * v + CUG * u) >> 20;
+                int b = (l + CUB * u) >> 20;
+                r &= ~(r >> 31);
+                g &= ~(g >> 31);
+                b &= ~(b >> 31);
+                r = (r | (255 - r) >> 31) & 0xFF;
+                g = (g | (255 - g) >> 31) & 0xFF;
+                b = (b | (255 - b) >> 31) & 0xFF;
+                rgba[x] = 0xFF00_0000 | b << 16 | g << 8 | r;
+            }
+            UnsafeApi.copyMemory(rgba, INT_BASE, dBase, dAddr + (long)y * dstStride, 4L * width);
         }
+    }
+
+    private int[] chromaV = new int[0];
+    private int[] chromaU = new int[0];
+    private byte[] bytes = new byte[0];
+
+    private int[] chroma(final int n)
+    {
+        if (chromaU.length < n)
+        {
+            chromaU = new int[n];
+            chromaV = new int[n];
+        }
+        return chromaU;
+    }
+
+    private byte[] rowBytes(final int n)
+    {
+        if (bytes.length < n)
+        {
+            bytes = new byte[n];
+        }
+        return bytes;
     }
 
     static int clamp255(final int v)
