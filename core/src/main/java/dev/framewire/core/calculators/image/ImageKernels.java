@@ -35,6 +35,9 @@ public final class ImageKernels
 
     private int[] pixels = new int[0];
     private int[] values = new int[0];
+    private int[] chromaU = new int[0];
+    private int[] chromaV = new int[0];
+    private byte[] bytes = new byte[0];
     private long[] top = new long[0];
     private long[] bottom = new long[0];
     private long[] words = new long[0];
@@ -72,22 +75,17 @@ public final class ImageKernels
         }
     }
 
-    private int[] pixels(final int n)
+    /** Grows the int and byte scratch rows to hold {@code n} entries. */
+    private void scratch(final int n)
     {
         if (pixels.length < n)
         {
             pixels = new int[n];
-        }
-        return pixels;
-    }
-
-    private int[] values(final int n)
-    {
-        if (values.length < n)
-        {
             values = new int[n];
+            chromaU = new int[n];
+            chromaV = new int[n];
+            bytes = new byte[n];
         }
-        return values;
     }
 
     private void words(final int n)
@@ -140,8 +138,9 @@ public final class ImageKernels
     {
         checkPlane(src, 0, srcStride, 4L * width, height, "source");
         checkPlane(dst, 0, dstStride, width, height, "destination");
-        final int[] px = pixels(width);
-        final int[] gray = values(width);
+        scratch(width);
+        final int[] px = pixels;
+        final int[] gray = values;
         final Object sBase = src.byteArray();
         final long sAddr = src.addressOffset();
         final Object dBase = dst.byteArray();
@@ -251,11 +250,12 @@ public final class ImageKernels
         }
         checkPlane(dst, 0, dstStride, 4L * width, height, "destination");
         final int chromaBytes = chromaWidth * step;
-        final int[] luma = pixels(width + 1);
-        final int[] rgba = values(width + 1);
-        final int[] us = chroma(width + 1);
+        scratch(Math.max(width + 1, 2 * chromaBytes));
+        final int[] luma = pixels;
+        final int[] rgba = values;
+        final int[] us = chromaU;
         final int[] vs = chromaV;
-        final byte[] bytes = rowBytes(Math.max(width, 2 * chromaBytes));
+        final byte[] bytes = this.bytes;
         final Object sBase = src.byteArray();
         final long sAddr = src.addressOffset();
         final Object dBase = dst.byteArray();
@@ -309,34 +309,6 @@ public final class ImageKernels
             }
             UnsafeApi.copyMemory(rgba, INT_BASE, dBase, dAddr + (long)y * dstStride, 4L * width);
         }
-    }
-
-    private int[] chromaV = new int[0];
-    private int[] chromaU = new int[0];
-    private byte[] bytes = new byte[0];
-
-    private int[] chroma(final int n)
-    {
-        if (chromaU.length < n)
-        {
-            chromaU = new int[n];
-            chromaV = new int[n];
-        }
-        return chromaU;
-    }
-
-    private byte[] rowBytes(final int n)
-    {
-        if (bytes.length < n)
-        {
-            bytes = new byte[n];
-        }
-        return bytes;
-    }
-
-    static int clamp255(final int v)
-    {
-        return v < 0 ? 0 : (v > 255 ? 255 : v);
     }
 
     /**
