@@ -388,18 +388,19 @@ public final class ImageKernels
                 {
                     final long p = t[i];
                     final long q = b[i];
-                    w[i] = ((p & EVEN_BYTES) + (p >>> 8 & EVEN_BYTES) + (q & EVEN_BYTES) + (q >>> 8 & EVEN_BYTES) +
-                        0x0002_0002_0002_0002L) >>> 2 & EVEN_BYTES;
+                    final long lanes = ((p & EVEN_BYTES) + (p >>> 8 & EVEN_BYTES) + (q & EVEN_BYTES) +
+                        (q >>> 8 & EVEN_BYTES) + 0x0002_0002_0002_0002L) >>> 2 & EVEN_BYTES;
+                    final long pairs = (lanes | lanes >>> 8) & 0x0000_FFFF_0000_FFFFL; // 4 bytes, squeezed
+                    w[i] = (pairs | pairs >>> 16) & 0xFFFF_FFFFL;
                 }
                 int i = 0;
                 for (; i + 2 <= whole; i += 2)
                 {
-                    UnsafeApi.putLong(dBase, out + 4L * i, squeeze(w[i]) | squeeze(w[i + 1]) << 32);
+                    UnsafeApi.putLong(dBase, out + 4L * i, w[i] | w[i + 1] << 32);
                 }
                 for (int x = 4 * i; x < width; x++)
                 {
-                    final long word = w[x >> 2] >>> (16 * (x & 3));
-                    UnsafeApi.putByte(dBase, out + x, (byte)word);
+                    UnsafeApi.putByte(dBase, out + x, (byte)(w[x >> 2] >>> (8 * (x & 3))));
                 }
             }
             else
@@ -425,13 +426,6 @@ public final class ImageKernels
                 }
             }
         }
-    }
-
-    /** Four bytes in the 16-bit lanes of a long to four consecutive bytes. */
-    private static long squeeze(final long lanes)
-    {
-        final long pairs = (lanes | lanes >>> 8) & 0x0000_FFFF_0000_FFFFL;
-        return (pairs | pairs >>> 16) & 0xFFFF_FFFFL;
     }
 
     /**
