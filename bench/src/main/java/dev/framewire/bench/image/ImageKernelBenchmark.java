@@ -30,9 +30,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Each image kernel on off-heap frames, one thread, beside OpenCV 4.9 (its Java bindings, the
- * matching call on the same bytes: {@code cv_*}) and the memory floor (an off-heap to off-heap
- * copy of the input's bytes: {@code floor_*}). Method names are {@code <contender>_<kernel>}, so
- * a run's table reads kernel by kernel.
+ * matching call on the same bytes: {@code *_cv}) and the memory floor (an off-heap to off-heap
+ * copy of the input's bytes: {@code copyFloor_*}). Method names are {@code <kernel>_<contender>}
+ * ({@code _fw} is Framewire's): JMH runs benchmarks in name order, so a kernel and OpenCV's
+ * counterpart run one right after the other, and a machine whose load drifts during the run
+ * treats both alike.
  *
  * <p>The benchmark checks its own answer: the trial's setup runs every kernel once on random
  * frames and fails unless its result equals OpenCV's within the documented rounding
@@ -162,33 +164,33 @@ public class ImageKernelBenchmark
             worst.append(", ").append(format).append("ToRgba ")
                 .append(Frames.check(format + " to RGBA", rgbaOut, rgbaCv, 0, false));
         }
-        fw_halveGray();
-        cv_halveGray();
+        halveGray_fw();
+        halveGray_cv();
         worst.append(", halveGray ").append(Frames.check("half size gray", halfGray, halfGrayCv, 0, false));
-        fw_halveRgba();
-        cv_halveRgba();
+        halveRgba_fw();
+        halveRgba_cv();
         worst.append(", halveRgba ").append(Frames.check("half size RGBA", halfRgba, halfRgbaCv, 0, false));
-        fw_bilinearGray();
-        cv_bilinearGray();
+        bilinearGray_fw();
+        bilinearGray_cv();
         worst.append(", bilinearGray ").append(Frames.check("bilinear gray", smallGray, smallGrayCv, 1, false));
-        fw_bilinearRgba();
-        cv_bilinearRgba();
+        bilinearRgba_fw();
+        bilinearRgba_cv();
         worst.append(", bilinearRgba ").append(Frames.check("bilinear RGBA", smallRgba, smallRgbaCv, 1, false));
         checkMotion();
         rgbaOut.copyOf(rgba);
         rgbaCv.copyOf(rgba);
-        fw_boxes();
+        boxes_fw();
         drawBoxesCv(rgbaCv);
         worst.append(", boxes ").append(Frames.check("boxes", rgbaOut, rgbaCv, 0, false));
         rgbaOut.copyOf(rgba);
         rgbaCv.copyOf(rgba);
-        fw_brightnessRgba();
+        brightnessRgba_fw();
         Core.convertScaleAbs(rgbaCv.mat, rgbaCv.mat, CONTRAST, 128 * (1 - CONTRAST) + BRIGHTNESS);
         worst.append(", brightnessRgba ").append(Frames.check("brightness/contrast", rgbaOut, rgbaCv, 1, true));
         grayOut.copyOf(gray);
         grayCv.copyOf(gray);
-        fw_brightnessGray();
-        cv_brightnessGray();
+        brightnessGray_fw();
+        brightnessGray_cv();
         worst.append(", brightnessGray ").append(Frames.check("brightness/contrast gray", grayOut, grayCv, 1, false));
         return worst.toString();
     }
@@ -219,49 +221,49 @@ public class ImageKernelBenchmark
     // ---- color
 
     @Benchmark
-    public void fw_rgbaToGray()
+    public void rgbaToGray_fw()
     {
         kernels.rgbaToGray(rgba.buffer, rgba.stride, grayOut.buffer, grayOut.stride, width, height);
     }
 
     @Benchmark
-    public void cv_rgbaToGray()
+    public void rgbaToGray_cv()
     {
         Imgproc.cvtColor(rgba.mat, grayCv.mat, Imgproc.COLOR_RGBA2GRAY);
     }
 
     @Benchmark
-    public void fw_i420ToGray()
+    public void i420ToGray_fw()
     {
         ImageKernels.yuvToGray(PixelFormat.I420, i420.buffer, width, grayOut.buffer, grayOut.stride, width, height);
     }
 
     @Benchmark
-    public void cv_i420ToGray()
+    public void i420ToGray_cv()
     {
         Imgproc.cvtColor(i420.mat, grayCv.mat, Imgproc.COLOR_YUV2GRAY_I420);
     }
 
     @Benchmark
-    public void fw_nv12ToRgba()
+    public void nv12ToRgba_fw()
     {
         kernels.yuvToRgba(PixelFormat.NV12, nv12.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
     }
 
     @Benchmark
-    public void cv_nv12ToRgba()
+    public void nv12ToRgba_cv()
     {
         Imgproc.cvtColor(nv12.mat, rgbaCv.mat, Imgproc.COLOR_YUV2RGBA_NV12);
     }
 
     @Benchmark
-    public void fw_i420ToRgba()
+    public void i420ToRgba_fw()
     {
         kernels.yuvToRgba(PixelFormat.I420, i420.buffer, width, rgbaOut.buffer, rgbaOut.stride, width, height);
     }
 
     @Benchmark
-    public void cv_i420ToRgba()
+    public void i420ToRgba_cv()
     {
         Imgproc.cvtColor(i420.mat, rgbaCv.mat, Imgproc.COLOR_YUV2RGBA_I420);
     }
@@ -269,50 +271,50 @@ public class ImageKernelBenchmark
     // ---- resize
 
     @Benchmark
-    public void fw_halveGray()
+    public void halveGray_fw()
     {
         kernels.halveGray(gray.buffer, gray.stride, halfGray.buffer, halfGray.stride, width / 2, height / 2);
     }
 
     @Benchmark
-    public void cv_halveGray()
+    public void halveGray_cv()
     {
         Imgproc.resize(gray.mat, halfGrayCv.mat, new Size(width / 2, height / 2), 0, 0, Imgproc.INTER_AREA);
     }
 
     @Benchmark
-    public void fw_halveRgba()
+    public void halveRgba_fw()
     {
         kernels.halveRgba(rgba.buffer, rgba.stride, halfRgba.buffer, halfRgba.stride, width / 2, height / 2);
     }
 
     @Benchmark
-    public void cv_halveRgba()
+    public void halveRgba_cv()
     {
         Imgproc.resize(rgba.mat, halfRgbaCv.mat, new Size(width / 2, height / 2), 0, 0, Imgproc.INTER_AREA);
     }
 
     @Benchmark
-    public void fw_bilinearGray()
+    public void bilinearGray_fw()
     {
         bilinearGray.resize(gray.buffer, gray.stride, smallGray.buffer, smallGray.stride);
     }
 
     @Benchmark
-    public void cv_bilinearGray()
+    public void bilinearGray_cv()
     {
         Imgproc.resize(gray.mat, smallGrayCv.mat, new Size(smallGray.width, smallGray.height), 0, 0,
             Imgproc.INTER_LINEAR);
     }
 
     @Benchmark
-    public void fw_bilinearRgba()
+    public void bilinearRgba_fw()
     {
         bilinearRgba.resize(rgba.buffer, rgba.stride, smallRgba.buffer, smallRgba.stride);
     }
 
     @Benchmark
-    public void cv_bilinearRgba()
+    public void bilinearRgba_cv()
     {
         Imgproc.resize(rgba.mat, smallRgbaCv.mat, new Size(smallRgba.width, smallRgba.height), 0, 0,
             Imgproc.INTER_LINEAR);
@@ -321,13 +323,13 @@ public class ImageKernelBenchmark
     // ---- motion: each call compares one frame with the one before, alternating between two
 
     @Benchmark
-    public int fw_motionStill()
+    public int motionStill_fw()
     {
         return motionStep(stillNext);
     }
 
     @Benchmark
-    public int fw_motionNoise()
+    public int motionNoise_fw()
     {
         return motionStep(noisy);
     }
@@ -346,13 +348,13 @@ public class ImageKernelBenchmark
     }
 
     @Benchmark
-    public int cv_motionStill()
+    public int motionStill_cv()
     {
         return cvMotion(stillNext);
     }
 
     @Benchmark
-    public int cv_motionNoise()
+    public int motionNoise_cv()
     {
         return cvMotion(noisy);
     }
@@ -367,7 +369,7 @@ public class ImageKernelBenchmark
     // ---- drawing and brightness, in place
 
     @Benchmark
-    public void fw_boxes()
+    public void boxes_fw()
     {
         for (int i = 0; i < 4; i++)
         {
@@ -387,7 +389,7 @@ public class ImageKernelBenchmark
     }
 
     @Benchmark
-    public void cv_boxes()
+    public void boxes_cv()
     {
         drawBoxesCv(rgbaCv);
     }
@@ -407,25 +409,25 @@ public class ImageKernelBenchmark
     }
 
     @Benchmark
-    public void fw_brightnessRgba()
+    public void brightnessRgba_fw()
     {
         sampleMap.apply(rgbaOut.buffer, rgbaOut.stride, rgbaOut.stride, height, true);
     }
 
     @Benchmark
-    public void cv_brightnessRgba()
+    public void brightnessRgba_cv()
     {
         Core.convertScaleAbs(rgbaCv.mat, rgbaCv.mat, CONTRAST, 128 * (1 - CONTRAST) + BRIGHTNESS);
     }
 
     @Benchmark
-    public void fw_brightnessGray()
+    public void brightnessGray_fw()
     {
         sampleMap.apply(grayOut.buffer, grayOut.stride, grayOut.stride, height, false);
     }
 
     @Benchmark
-    public void cv_brightnessGray()
+    public void brightnessGray_cv()
     {
         Core.convertScaleAbs(grayCv.mat, grayCv.mat, CONTRAST, 128 * (1 - CONTRAST) + BRIGHTNESS);
     }
@@ -433,19 +435,19 @@ public class ImageKernelBenchmark
     // ---- the memory floor: the input's bytes copied off-heap to off-heap
 
     @Benchmark
-    public void floor_rgba()
+    public void copyFloor_rgba()
     {
         UnsafeApi.copyMemory(rgba.buffer.addressOffset(), rgbaOut.buffer.addressOffset(), rgba.buffer.capacity());
     }
 
     @Benchmark
-    public void floor_gray()
+    public void copyFloor_gray()
     {
         UnsafeApi.copyMemory(gray.buffer.addressOffset(), grayOut.buffer.addressOffset(), gray.buffer.capacity());
     }
 
     @Benchmark
-    public void floor_yuv()
+    public void copyFloor_yuv()
     {
         UnsafeApi.copyMemory(i420.buffer.addressOffset(), rgbaOut.buffer.addressOffset(), i420.buffer.capacity());
     }

@@ -36,12 +36,12 @@ public final class MotionNoiseCheck
             final long t0 = System.nanoTime();
             for (int i = 0; i < 100; i++)
             {
-                bench.fw_motionStill();
+                bench.motionStill_fw();
             }
             final long t1 = System.nanoTime();
             for (int i = 0; i < 100; i++)
             {
-                bench.fw_motionNoise();
+                bench.motionNoise_fw();
             }
             final long t2 = System.nanoTime();
             if (round >= warmup)

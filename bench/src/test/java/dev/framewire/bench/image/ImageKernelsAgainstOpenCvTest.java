@@ -35,8 +35,8 @@ class ImageKernelsAgainstOpenCvTest
     {
         final ImageKernelBenchmark bench = new ImageKernelBenchmark();
         bench.setUp(64, 32, 7);
-        bench.fw_halveGray();
-        bench.cv_halveGray();
+        bench.halveGray_fw();
+        bench.halveGray_cv();
         bench.halfGray.buffer.putByte(33, (byte)(bench.halfGrayCv.buffer.getByte(33) + 1));
         assertThrows(IllegalStateException.class, () -> Frames.check("half", bench.halfGray, bench.halfGrayCv, 0, false));
     }
@@ -47,8 +47,8 @@ class ImageKernelsAgainstOpenCvTest
         final ImageKernelBenchmark bench = new ImageKernelBenchmark();
         bench.setUp(64, 32, 9);
         bench.check();
-        bench.fw_motionNoise();
+        bench.motionNoise_fw();
         bench.expectedNoisyChanges = 1;
-        assertThrows(IllegalStateException.class, bench::fw_motionNoise);
+        assertThrows(IllegalStateException.class, bench::motionNoise_fw);
     }
 }
