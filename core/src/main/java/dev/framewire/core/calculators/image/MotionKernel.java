@@ -138,7 +138,8 @@ public final class MotionKernel
             UnsafeApi.copyMemory(nBase, nRow, a, ImageKernels.LONG_BASE, width);
             UnsafeApi.copyMemory(pBase, pRow, b, ImageKernels.LONG_BASE, width);
             UnsafeApi.copyMemory(nBase, nRow, pBase, pRow, width);
-            for (int i = 0; i < words; i++) // superword: long lanes
+            long any = 0;
+            for (int i = 0; i < words; i++) // superword: long lanes, and an OR reduction
             {
                 final long p = a[i];
                 final long q = b[i];
@@ -148,7 +149,13 @@ public final class MotionKernel
                 final long qo = q >>> 8 & EVEN;
                 final long e = ((pe | LANE_BIAS) - qe + bias | (qe | LANE_BIAS) - pe + bias) & BIT9;
                 final long o = ((po | LANE_BIAS) - qo + bias | (qo | LANE_BIAS) - po + bias) & BIT9;
-                m[i] = e >>> 9 | o >>> 1;
+                final long bits = e >>> 9 | o >>> 1;
+                m[i] = bits;
+                any |= bits;
+            }
+            if (any == 0) // a still row: nothing to look at pixel by pixel
+            {
+                continue;
             }
             final int cellRow = (y / cell) * cellsX;
             for (int i = 0; i < words; i++)
