@@ -66,6 +66,10 @@ class ModuleDescriptorTest
         "dev.framewire.core.calculators.StandardCalculators",
         "dev.framewire.core.calculators.PacketCollector",
         "dev.framewire.core.calculators.image.BoxListDescriptor",
+        "dev.framewire.core.calculators.image.ImageKernels",
+        "dev.framewire.core.calculators.image.BilinearResizer",
+        "dev.framewire.core.calculators.image.MotionKernel",
+        "dev.framewire.core.calculators.image.SampleMap",
         "dev.framewire.core.calculators.video.VideoStatus",
         "dev.framewire.core.calculators.video.CameraHealth");
 

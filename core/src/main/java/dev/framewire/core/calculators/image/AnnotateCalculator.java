@@ -10,8 +10,6 @@ import dev.framewire.offheap.PixelFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import java.nio.ByteOrder;
-
 /**
  * Draws the outlines of bounding boxes into frames, in place through copy-on-write.
  *
@@ -32,7 +30,6 @@ import java.nio.ByteOrder;
  */
 public final class AnnotateCalculator implements Calculator
 {
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final String NAME = "AnnotateCalculator";
 
     private int frameInput;
@@ -125,54 +122,15 @@ public final class AnnotateCalculator implements Calculator
             }
             final long right = (long)bx + bw;
             final long bottom = (long)by + bh;
-            fill(buffer, stride, format, width, height, bx, by, right, Math.min(bottom, (long)by + t));
-            fill(buffer, stride, format, width, height, bx, Math.max(by, bottom - t), right, bottom);
-            fill(buffer, stride, format, width, height, bx, by, Math.min(right, (long)bx + t), bottom);
-            fill(buffer, stride, format, width, height, Math.max(bx, right - t), by, right, bottom);
+            ImageKernels.fillRect(buffer, stride, format, width, height, bx, by, right, Math.min(bottom, (long)by + t),
+                rgba, gray);
+            ImageKernels.fillRect(buffer, stride, format, width, height, bx, Math.max(by, bottom - t), right, bottom,
+                rgba, gray);
+            ImageKernels.fillRect(buffer, stride, format, width, height, bx, by, Math.min(right, (long)bx + t), bottom,
+                rgba, gray);
+            ImageKernels.fillRect(buffer, stride, format, width, height, Math.max(bx, right - t), by, right, bottom,
+                rgba, gray);
         }
         ctx.output(0).add(out, timestamp);
-    }
-
-    /** Fills the rectangle [x0, x1) x [y0, y1), clipped to the frame. */
-    private void fill(
-        final MutableDirectBuffer buffer,
-        final int stride,
-        final PixelFormat format,
-        final int width,
-        final int height,
-        final long x0,
-        final long y0,
-        final long x1,
-        final long y1)
-    {
-        final int xa = (int)Math.max(0, x0);
-        final int ya = (int)Math.max(0, y0);
-        final int xb = (int)Math.min(width, x1);
-        final int yb = (int)Math.min(height, y1);
-        for (int y = ya; y < yb; y++)
-        {
-            final int row = y * stride;
-            if (format == PixelFormat.GRAY8)
-            {
-                buffer.setMemory(row + xa, Math.max(0, xb - xa), (byte)gray);
-            }
-            else if (format == PixelFormat.RGBA32)
-            {
-                for (int x = xa; x < xb; x++)
-                {
-                    buffer.putInt(row + 4 * x, rgba, LE);
-                }
-            }
-            else
-            {
-                for (int x = xa; x < xb; x++)
-                {
-                    final int at = row + 3 * x;
-                    buffer.putByte(at, (byte)rgba);
-                    buffer.putByte(at + 1, (byte)(rgba >>> 8));
-                    buffer.putByte(at + 2, (byte)(rgba >>> 16));
-                }
-            }
-        }
     }
 }

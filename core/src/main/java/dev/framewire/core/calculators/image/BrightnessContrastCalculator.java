@@ -7,9 +7,6 @@ import dev.framewire.core.Input;
 import dev.framewire.core.OptionType;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
-import org.agrona.MutableDirectBuffer;
-
-import java.nio.ByteOrder;
 
 /**
  * Adjusts brightness and contrast of frames in place: each color sample {@code v} becomes
@@ -23,16 +20,14 @@ import java.nio.ByteOrder;
  * {@link Input#writablePayload()} gives, which is the input's own memory when this node holds
  * its only reference and a copy otherwise, so another consumer of the same frame never sees the
  * change. With the neutral settings (0, 1.0) the frame passes through untouched, with no copy.
- * The mapping is a 256-entry table made in {@code open}; nothing is allocated per frame.
+ * The mapping is a {@link SampleMap} made in {@code open}; nothing is allocated per frame.
  * Declares offset 0.
  */
 public final class BrightnessContrastCalculator implements Calculator
 {
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final String NAME = "BrightnessContrastCalculator";
 
-    private final int[] table = new int[256];
-    private boolean identity;
+    private SampleMap map;
 
     @Override
     public void contract(final Contract contract)
@@ -52,15 +47,7 @@ public final class BrightnessContrastCalculator implements Calculator
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': option 'contrast' is " + contrast +
                 "; it must be a finite number");
         }
-        final long clampedBrightness = Math.max(-1024, Math.min(1024, brightness));
-        boolean same = true;
-        for (int v = 0; v < 256; v++)
-        {
-            final long out = Math.round((v - 128) * contrast + 128 + clampedBrightness);
-            table[v] = (int)Math.max(0, Math.min(255, out));
-            same &= table[v] == v;
-        }
-        identity = same;
+        map = new SampleMap(brightness, contrast);
         ctx.setOffset(0);
     }
 
@@ -78,43 +65,14 @@ public final class BrightnessContrastCalculator implements Calculator
         {
             throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8, RGB24 or RGBA32 frames");
         }
-        if (identity)
+        if (map.isIdentity())
         {
             ctx.output(0).add(frame, input.timestamp());
             return;
         }
         final Payload out = input.writablePayload();
-        final MutableDirectBuffer buffer = out.mutableBuffer();
-        final int stride = out.stride();
-        final int width = out.width();
-        final int height = out.height();
-        final int[] table = this.table;
-        if (format == PixelFormat.RGBA32)
-        {
-            for (int y = 0; y < height; y++)
-            {
-                final int row = y * stride;
-                for (int x = 0; x < width; x++)
-                {
-                    final int at = row + 4 * x;
-                    final int p = buffer.getInt(at, LE);
-                    buffer.putInt(at, (p & 0xFF00_0000) | table[(p >>> 16) & 0xFF] << 16 |
-                        table[(p >>> 8) & 0xFF] << 8 | table[p & 0xFF], LE);
-                }
-            }
-        }
-        else
-        {
-            final int rowBytes = width * format.bytesPerPixel();
-            for (int y = 0; y < height; y++)
-            {
-                final int row = y * stride;
-                for (int i = row, end = row + rowBytes; i < end; i++)
-                {
-                    buffer.putByte(i, (byte)table[buffer.getByte(i) & 0xFF]);
-                }
-            }
-        }
+        map.apply(out.mutableBuffer(), out.stride(), out.width() * format.bytesPerPixel(),
+            out.height(), format == PixelFormat.RGBA32);
         ctx.output(0).add(out, input.timestamp());
     }
 }

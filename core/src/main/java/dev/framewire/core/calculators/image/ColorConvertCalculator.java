@@ -22,7 +22,10 @@ import java.util.Arrays;
  *   <li>{@code RGBA_TO_GRAY8}, {@code RGB24_TO_GRAY8}: luma with integer BT.601 weights,
  *       {@code gray = (77 * R + 150 * G + 29 * B + 128) >> 8}; alpha is ignored;</li>
  *   <li>{@code RGB24_TO_RGBA}: alpha 255;</li>
- *   <li>{@code RGBA_TO_RGB24}: alpha dropped.</li>
+ *   <li>{@code RGBA_TO_RGB24}: alpha dropped;</li>
+ *   <li>{@code NV12_TO_GRAY8}, {@code I420_TO_GRAY8}: the luma plane;</li>
+ *   <li>{@code NV12_TO_RGBA}, {@code I420_TO_RGBA}: BT.601 limited range, OpenCV's
+ *       {@code COLOR_YUV2RGBA_*} arithmetic ({@link ImageKernels#yuvToRgba}).</li>
  * </ul>
  * A frame of another format than the conversion takes fails the node, naming the format.
  *
@@ -33,6 +36,7 @@ public final class ColorConvertCalculator implements Calculator
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final String NAME = "ColorConvertCalculator";
 
+    private final ImageKernels kernels = new ImageKernels();
     private Conversion conversion;
 
     /** The conversions, each with the formats it takes and makes. */
@@ -41,7 +45,11 @@ public final class ColorConvertCalculator implements Calculator
         RGBA_TO_GRAY8(PixelFormat.RGBA32, PixelFormat.GRAY8),
         RGB24_TO_GRAY8(PixelFormat.RGB24, PixelFormat.GRAY8),
         RGB24_TO_RGBA(PixelFormat.RGB24, PixelFormat.RGBA32),
-        RGBA_TO_RGB24(PixelFormat.RGBA32, PixelFormat.RGB24);
+        RGBA_TO_RGB24(PixelFormat.RGBA32, PixelFormat.RGB24),
+        NV12_TO_GRAY8(PixelFormat.NV12, PixelFormat.GRAY8),
+        I420_TO_GRAY8(PixelFormat.I420, PixelFormat.GRAY8),
+        NV12_TO_RGBA(PixelFormat.NV12, PixelFormat.RGBA32),
+        I420_TO_RGBA(PixelFormat.I420, PixelFormat.RGBA32);
 
         final PixelFormat from;
         final PixelFormat to;
@@ -104,7 +112,7 @@ public final class ColorConvertCalculator implements Calculator
         final Payload dst = ctx.pool().acquireFrame(width, height, c.to);
         try
         {
-            convert(c, src.buffer(), src.stride(), dst.mutableBuffer(), dst.stride(), width, height);
+            convert(kernels, c, src.buffer(), src.stride(), dst.mutableBuffer(), dst.stride(), width, height);
         }
         catch (final RuntimeException ex)
         {
@@ -115,6 +123,7 @@ public final class ColorConvertCalculator implements Calculator
     }
 
     static void convert(
+        final ImageKernels kernels,
         final Conversion c,
         final DirectBuffer src,
         final int srcStride,
@@ -126,7 +135,18 @@ public final class ColorConvertCalculator implements Calculator
         switch (c)
         {
             case RGBA_TO_GRAY8:
-                rgbaToGray(src, srcStride, dst, dstStride, width, height);
+                kernels.rgbaToGray(src, srcStride, dst, dstStride, width, height);
+                break;
+            case NV12_TO_GRAY8:
+            case I420_TO_GRAY8:
+                ImageKernels.yuvToGray(c.from, src, srcStride, dst, dstStride, width, height);
+                break;
+            case NV12_TO_RGBA:
+            case I420_TO_RGBA:
+                kernels.yuvToRgba(c.from, src, srcStride, dst, dstStride, width, height);
+                break;
+            case RGBA_TO_RGB24:
+                rgbaToRgb(src, srcStride, dst, dstStride, width, height);
                 break;
             case RGB24_TO_GRAY8:
                 rgbToGray(src, srcStride, dst, dstStride, width, height);
@@ -135,57 +155,7 @@ public final class ColorConvertCalculator implements Calculator
                 rgbToRgba(src, srcStride, dst, dstStride, width, height);
                 break;
             default:
-                rgbaToRgb(src, srcStride, dst, dstStride, width, height);
-                break;
-        }
-    }
-
-    /** The red (and, shifted, green and blue) bytes of two RGBA pixels in a little-endian long, 32 bits apart. */
-    private static final long CHANNEL_PAIR = 0x0000_00FF_0000_00FFL;
-    private static final long ROUND_PAIR = 0x0000_0080_0000_0080L;
-
-    /**
-     * Gray of the two RGBA pixels in {@code p}, SWAR style: each channel of both pixels is masked
-     * into its own 32-bit lane and multiplied by its weight in one 64-bit multiply; a lane's sum is
-     * at most {@code 256 * 255 + 128}, so it never carries into the other. Half the multiplies of
-     * a pixel at a time.
-     *
-     * @return the first pixel's gray in bits 0-7, the second's in bits 8-15.
-     */
-    private static long grayPair(final long p)
-    {
-        final long sum = (p & CHANNEL_PAIR) * 77 + ((p >>> 8) & CHANNEL_PAIR) * 150 + ((p >>> 16) & CHANNEL_PAIR) * 29 +
-            ROUND_PAIR;
-        return ((sum >>> 8) & 0xFF) | ((sum >>> 32) & 0xFF00);
-    }
-
-    private static void rgbaToGray(
-        final DirectBuffer src,
-        final int srcStride,
-        final MutableDirectBuffer dst,
-        final int dstStride,
-        final int width,
-        final int height)
-    {
-        for (int y = 0; y < height; y++)
-        {
-            final int s = y * srcStride;
-            final int d = y * dstStride;
-            int x = 0;
-            for (; x + 8 <= width; x += 8)
-            {
-                final int at = s + 4 * x;
-                dst.putLong(d + x, grayPair(src.getLong(at, LE)) | grayPair(src.getLong(at + 8, LE)) << 16 |
-                    grayPair(src.getLong(at + 16, LE)) << 32 | grayPair(src.getLong(at + 24, LE)) << 48, LE);
-            }
-            for (; x < width; x++)
-            {
-                final int p = src.getInt(s + 4 * x, LE);
-                final int r = p & 0xFF;
-                final int g = (p >>> 8) & 0xFF;
-                final int b = (p >>> 16) & 0xFF;
-                dst.putByte(d + x, (byte)((77 * r + 150 * g + 29 * b + 128) >> 8));
-            }
+                throw new IllegalStateException("conversion " + c + " has no kernel");
         }
     }
 

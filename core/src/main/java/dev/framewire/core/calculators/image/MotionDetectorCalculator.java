@@ -11,7 +11,6 @@ import dev.framewire.offheap.PixelFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import java.util.Arrays;
 
 /**
  * Finds motion by differencing each GRAY8 frame against the previous one, and reports the
@@ -35,7 +34,8 @@ import java.util.Arrays;
  *
  * <p>The previous frame is a copy in an off-heap payload the calculator owns, refreshed in the
  * same pass that compares it and released in {@code close}. The grid's arrays are made on the
- * first frame (and again only on a size change); the box list is a fresh small payload per frame
+ * first frame (and again only on a size change); the difference is {@link MotionKernel}'s, SWAR
+ * on longs, the same cost for every pixel whatever changed; the box list is a fresh small payload per frame
  * from the pool, so a consumer never reads a list being rewritten. Nothing is allocated on the
  * Java heap per frame. Declares offset 0.
  */
@@ -50,16 +50,8 @@ public final class MotionDetectorCalculator implements Calculator
     private int boxesOutput;
     private int frameOutput = -1;
 
+    private final MotionKernel kernel = new MotionKernel();
     private Payload previous;
-    private int cellsX;
-    private int cellsY;
-    private int[] cellPixels = new int[0];
-    private int[] cellMinX = new int[0];
-    private int[] cellMaxX = new int[0];
-    private int[] cellMinY = new int[0];
-    private int[] cellMaxY = new int[0];
-    private boolean[] visited = new boolean[0];
-    private int[] stack = new int[0];
     private int[] boxes = new int[0];
 
     @Override
@@ -132,11 +124,11 @@ public final class MotionDetectorCalculator implements Calculator
         }
         else
         {
-            changed = difference(frame.buffer(), frame.stride(), previous.mutableBuffer(), previous.stride(),
-                width, height);
+            changed = kernel.difference(frame.buffer(), frame.stride(), previous.mutableBuffer(), previous.stride(),
+                threshold);
             if (changed > 0)
             {
-                count = regions();
+                count = kernel.regions(boxes, maxBoxes, minPixels);
             }
         }
         final Payload list = ctx.pool().acquire(BoxListDescriptor.length(count));
@@ -186,152 +178,6 @@ public final class MotionDetectorCalculator implements Calculator
         {
             to.putBytes(y * previous.stride(), from, y * frame.stride(), width);
         }
-        cellsX = (width + cell - 1) / cell;
-        cellsY = (height + cell - 1) / cell;
-        final int cells = cellsX * cellsY;
-        cellPixels = new int[cells];
-        cellMinX = new int[cells];
-        cellMaxX = new int[cells];
-        cellMinY = new int[cells];
-        cellMaxY = new int[cells];
-        visited = new boolean[cells];
-        stack = new int[cells];
-    }
-
-    /**
-     * Compares the frame with the previous one, cell by cell, and makes it the previous one in
-     * the same pass.
-     *
-     * @return changed pixels in the frame.
-     */
-    private int difference(
-        final DirectBuffer now,
-        final int nowStride,
-        final MutableDirectBuffer before,
-        final int beforeStride,
-        final int width,
-        final int height)
-    {
-        final int[] pixels = cellPixels;
-        final int[] minX = cellMinX;
-        final int[] maxX = cellMaxX;
-        final int[] minY = cellMinY;
-        final int[] maxY = cellMaxY;
-        Arrays.fill(pixels, 0);
-        Arrays.fill(minX, Integer.MAX_VALUE);
-        Arrays.fill(maxX, -1);
-        Arrays.fill(minY, Integer.MAX_VALUE);
-        Arrays.fill(maxY, -1);
-        final int threshold = this.threshold;
-        final int cell = this.cell;
-        final int cellsX = this.cellsX;
-        int changed = 0;
-        for (int y = 0; y < height; y++)
-        {
-            final int nowRow = y * nowStride;
-            final int beforeRow = y * beforeStride;
-            final int cellRow = (y / cell) * cellsX;
-            for (int cx = 0, x = 0; cx < cellsX; cx++)
-            {
-                final int end = Math.min(width, x + cell);
-                final int c = cellRow + cx;
-                int inCell = 0;
-                int lo = Integer.MAX_VALUE;
-                int hi = -1;
-                while (x < end)
-                {
-                    // eight pixels at a time: an unchanged run (a still background) costs one compare
-                    if (x + 8 <= end && now.getLong(nowRow + x) == before.getLong(beforeRow + x))
-                    {
-                        x += 8;
-                        continue;
-                    }
-                    for (final int chunkEnd = Math.min(end, x + 8); x < chunkEnd; x++)
-                    {
-                        final int n = now.getByte(nowRow + x) & 0xFF;
-                        final int b = before.getByte(beforeRow + x) & 0xFF;
-                        before.putByte(beforeRow + x, (byte)n);
-                        final int d = n - b;
-                        if (d > threshold || -d > threshold)
-                        {
-                            inCell++;
-                            lo = Math.min(lo, x);
-                            hi = x;
-                        }
-                    }
-                }
-                if (inCell > 0)
-                {
-                    changed += inCell;
-                    pixels[c] += inCell;
-                    minX[c] = Math.min(minX[c], lo);
-                    maxX[c] = Math.max(maxX[c], hi);
-                    minY[c] = Math.min(minY[c], y);
-                    maxY[c] = y;
-                }
-            }
-        }
-        return changed;
-    }
-
-    /** Joins 8-connected active cells into regions; writes the boxes of those big enough. */
-    private int regions()
-    {
-        final int cellsX = this.cellsX;
-        final int cellsY = this.cellsY;
-        final int[] pixels = cellPixels;
-        final boolean[] visited = this.visited;
-        final int[] stack = this.stack;
-        final int[] boxes = this.boxes;
-        Arrays.fill(visited, false);
-        int count = 0;
-        for (int start = 0, cells = cellsX * cellsY; start < cells && count < maxBoxes; start++)
-        {
-            if (pixels[start] == 0 || visited[start])
-            {
-                continue;
-            }
-            int top = 0;
-            stack[top++] = start;
-            visited[start] = true;
-            long sum = 0;
-            int x0 = Integer.MAX_VALUE;
-            int y0 = Integer.MAX_VALUE;
-            int x1 = -1;
-            int y1 = -1;
-            while (top > 0)
-            {
-                final int c = stack[--top];
-                sum += pixels[c];
-                x0 = Math.min(x0, cellMinX[c]);
-                x1 = Math.max(x1, cellMaxX[c]);
-                y0 = Math.min(y0, cellMinY[c]);
-                y1 = Math.max(y1, cellMaxY[c]);
-                final int cx = c % cellsX;
-                final int cy = c / cellsX;
-                for (int ny = Math.max(0, cy - 1), nyEnd = Math.min(cellsY - 1, cy + 1); ny <= nyEnd; ny++)
-                {
-                    for (int nx = Math.max(0, cx - 1), nxEnd = Math.min(cellsX - 1, cx + 1); nx <= nxEnd; nx++)
-                    {
-                        final int n = ny * cellsX + nx;
-                        if (pixels[n] != 0 && !visited[n])
-                        {
-                            visited[n] = true;
-                            stack[top++] = n;
-                        }
-                    }
-                }
-            }
-            if (sum >= minPixels)
-            {
-                final int at = 5 * count++;
-                boxes[at] = x0;
-                boxes[at + 1] = y0;
-                boxes[at + 2] = x1 - x0 + 1;
-                boxes[at + 3] = y1 - y0 + 1;
-                boxes[at + 4] = (int)sum;
-            }
-        }
-        return count;
+        kernel.reset(width, height, cell);
     }
 }
