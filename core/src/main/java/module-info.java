@@ -48,6 +48,7 @@
  * {@code .mvn/jvm.config}; {@code Graph.start()} names the one it lacks (see {@code README.md},
  * "Modules").
  */
+@SuppressWarnings("module") // the benchmarks module (dev.framewire.bench) is not in core's build
 module dev.framewire.core
 {
     requires transitive dev.framewire.offheap;
@@ -69,6 +70,11 @@ module dev.framewire.core
     exports dev.framewire.core.calculators.video;
     exports dev.framewire.core.journal;
     exports dev.framewire.core.config.proto to com.google.protobuf;
+    // the runtime, for the benchmarks that drive a worker's duty cycle themselves (HopPathBenchmark)
+    exports dev.framewire.core.internal.queue to dev.framewire.bench;
+    exports dev.framewire.core.internal.stream to dev.framewire.bench;
+    exports dev.framewire.core.internal.sched to dev.framewire.bench;
+    exports dev.framewire.core.internal.run to dev.framewire.bench;
 
     uses dev.framewire.core.CalculatorProvider;
     uses dev.framewire.core.journal.JournalProvider;

@@ -148,32 +148,32 @@ public final class Contract
         return this;
     }
 
-    boolean recordsGraphInputArrivals()
+    public boolean recordsGraphInputArrivals()
     {
         return recordsGraphInputArrivals;
     }
 
-    InputPolicy inputPolicy()
+    public InputPolicy inputPolicy()
     {
         return inputPolicy;
     }
 
-    boolean processTimestampBounds()
+    public boolean processTimestampBounds()
     {
         return processTimestampBounds;
     }
 
-    Map<String, OptionSpec> options()
+    public Map<String, OptionSpec> options()
     {
         return Collections.unmodifiableMap(options);
     }
 
     /** One declared option: its name, type, default and, when restricted, its valid values. */
-    static final class OptionSpec
+    public static final class OptionSpec
     {
-        final String name;
-        final OptionType type;
-        final Object defaultValue;
+        public final String name;
+        public final OptionType type;
+        public final Object defaultValue;
         Check check;
 
         OptionSpec(final String name, final OptionType type, final Object defaultValue)
@@ -189,13 +189,13 @@ public final class Contract
          * @param value the coerced value.
          * @return null if valid, else "valid is ..." naming the valid values.
          */
-        String invalid(final Object value)
+        public String invalid(final Object value)
         {
             return check == null ? null : check.invalid(type, value);
         }
 
         /** The valid values in words, or null if any value of the type is. */
-        String valid()
+        public String valid()
         {
             return check == null ? null : check.describe(type);
         }

@@ -1,25 +1,17 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.run.Run;
+import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.offheap.Payload;
-import dev.framewire.core.journal.JournalProvider;
-import dev.framewire.core.journal.JournalSink;
-import dev.framewire.offheap.MemoryBudget;
-import dev.framewire.offheap.PayloadPool;
-import dev.framewire.offheap.PoolContext;
-import org.agrona.concurrent.NanoClock;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import dev.framewire.offheap.PayloadPool;
+
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A running instance of a {@link GraphConfig}: start it, push timestamped packets into its input
@@ -68,54 +60,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Graph implements AutoCloseable
 {
-    private final GraphConfig config;
-    private final GraphPlan plan;
-    private final PayloadPool pool;
-    private final boolean ownPool;
-    /** The graph's own nodes, by id. */
-    private final Node[] ownNodes;
-    /** Who runs what and when: the workers, every node and queue, pause, idle and the deadlock check. */
-    final Scheduler scheduler;
-    /** Graph input streams by name, the subgraphs' too; copied on write by {@link Hotplug} under the hot-plug lock. */
-    volatile Map<String, GraphInput> inputs;
-    private final Map<String, OutputStream> producers = new HashMap<>();
-    /** The subgraphs added at run time, and the hot-plug lock. */
-    private final Hotplug hotplug;
-    private final List<OutputPoller> pollers = new ArrayList<>();
-    /**
-     * Stream name to the journal's stream id, in producer order (graph inputs first), then the
-     * hot-plugged subgraphs' streams while they are in (see {@link SubgraphJournal}).
-     */
-    private final Map<String, Integer> streamIds = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
-    JournalSink journal;
-    /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
-    JournalProvider journalProvider;
-
-    /** Nodes not closed yet, the subgraphs' too: the run ends when none is left. */
-    private final AtomicInteger openNodes = new AtomicInteger();
-
-    /** What happens when something fails, and the run's failures. */
-    private final FailureHandling failureHandling;
-    private final CountDownLatch done = new CountDownLatch(1);
-    private volatile boolean started;
-    private volatile boolean closed;
-    /**
-     * Completed by the completer thread ({@link #completion()}) once the run has ended and its
-     * workers stopped. Its monitor guards {@link #completionWanted} and the start of that thread.
-     */
-    private final CompletableFuture<Void> completion = new CompletableFuture<>();
-    private boolean completionWanted;
-    private volatile boolean cancelled;
-    private volatile boolean finished;
-    private Thread guard;
-    private volatile boolean recordsArrivals;
-    /** The memory budget's soft and hard limits as they bear on this run. */
-    final MemoryGovernor memory;
-    /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
-    private final long shipmentByteCap;
-    /** What the graph's nodes, the subgraphs' too, see of it: made before any node. */
-    final RunState runState = new RunState();
+    private final Run run;
+    /** One handle per graph input stream, made when first asked for. */
+    private final Map<GraphInput, GraphInputHandle> handles = new ConcurrentHashMap<>();
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -125,7 +72,7 @@ public final class Graph implements AutoCloseable
      */
     public Graph(final GraphConfig config)
     {
-        this(config, null);
+        this.run = new Run(config);
     }
 
     /**
@@ -137,104 +84,7 @@ public final class Graph implements AutoCloseable
      */
     public Graph(final GraphConfig config, final PayloadPool pool)
     {
-        this.config = config;
-        this.plan = new GraphPlan(config);
-        this.ownPool = pool == null;
-        this.pool = pool != null ? pool : new PayloadPool(
-            config.memoryBudgetBytes > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes) : new PoolContext());
-        this.memory = new MemoryGovernor(this.pool.budget(), runState::scheduleSources);
-        this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes, this.pool.budget());
-        final Node[] nodes = new Node[plan.nodeCount];
-        for (int i = 0; i < plan.nodeCount; i++)
-        {
-            nodes[i] = new Node(runState, i, config.nodes.get(i), plan.calculators[i], plan.options[i],
-                plan.contracts[i], plan.inputSpecs[i].length == 0, null);
-        }
-        this.ownNodes = nodes;
-        this.scheduler = new Scheduler(config, plan, runState, memory, nodes);
-        this.hotplug = new Hotplug(this, config, plan, nodes, producers, scheduler, streamIds);
-        this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
-        final Map<String, GraphInput> inputs = new LinkedHashMap<>();
-        for (int k = 0; k < config.inputStreams.size(); k++)
-        {
-            final GraphInput input = new GraphInput(this, config.inputStreams.get(k));
-            inputs.put(input.name, input);
-            producers.put(input.name, input.stream);
-        }
-        this.inputs = Collections.unmodifiableMap(inputs);
-        for (final Node node : nodes)
-        {
-            final StreamSpec[] specs = plan.outputSpecs[node.id];
-            node.outputs = new OutputStream[specs.length];
-            for (int o = 0; o < specs.length; o++)
-            {
-                node.outputs[o] = new OutputStream(runState, node, o, specs[o]);
-                producers.put(specs[o].name, node.outputs[o]);
-            }
-        }
-        for (final Node node : nodes)
-        {
-            final StreamSpec[] specs = plan.inputSpecs[node.id];
-            node.inputs = new InputPort[specs.length];
-            for (int p = 0; p < specs.length; p++)
-            {
-                final int producer = plan.producers.get(specs[p].name);
-                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : null, node, p,
-                    plan.backEdges[node.id][p], config.queueHardCap, plan.queueLimit(specs[p].name), config.roomBatch);
-                attach(producers.get(specs[p].name), queue);
-                node.inputs[p] = new InputPort(node, p, specs[p], queue);
-            }
-            node.initInputs();
-        }
-        for (int t = 0; t < plan.topoOrder.length; t++)
-        {
-            nodes[plan.topoOrder[t]].topoIndex = t;
-        }
-        for (final String stream : plan.producers.keySet())
-        {
-            final int id = streamIds.size();
-            streamIds.put(stream, id);
-            producers.get(stream).streamId = id;
-        }
-        scheduler.makeWorkers();
-    }
-
-    /**
-     * max_shipment_bytes as configured, or by default the budget's hard limit less its soft limit:
-     * sources run only under the soft limit, so a shipment within that room cannot pass the hard
-     * limit by itself; half the soft limit when the two limits are equal.
-     */
-    private static long shipmentByteCap(final long configured, final MemoryBudget budget)
-    {
-        if (configured > 0)
-        {
-            return configured;
-        }
-        if (configured < 0)
-        {
-            return Long.MAX_VALUE;
-        }
-        final long room = budget.hardLimitBytes() - budget.softLimitBytes();
-        return Math.max(1, room > 0 ? room : budget.softLimitBytes() / 2);
-    }
-
-    /** The most payload bytes, at slot size, a source may emit in one call. */
-    long shipmentByteCap()
-    {
-        return shipmentByteCap;
-    }
-
-    private void attach(final OutputStream producer, final InputQueue queue)
-    {
-        attach(producer, queue, scheduler.queues);
-    }
-
-    /** Before the producer runs: {@code queue} consumes its stream. */
-    static void attach(final OutputStream producer, final InputQueue queue, final List<InputQueue> into)
-    {
-        producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
-        producer.mirrors[producer.mirrors.length - 1] = queue;
-        into.add(queue);
+        this.run = new Run(config, pool);
     }
 
     /**
@@ -244,7 +94,7 @@ public final class Graph implements AutoCloseable
      */
     public PayloadPool pool()
     {
-        return pool;
+        return run.pool();
     }
 
     /**
@@ -254,7 +104,7 @@ public final class Graph implements AutoCloseable
      */
     public GraphConfig config()
     {
-        return config;
+        return run.config();
     }
 
     /**
@@ -267,10 +117,7 @@ public final class Graph implements AutoCloseable
      */
     public void observe(final String stream, final PacketObserver observer)
     {
-        checkNotStarted("observe");
-        final OutputStream producer = producerOf(stream);
-        producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
-        producer.observers[producer.observers.length - 1] = observer;
+        run.observe(stream, observer);
     }
 
     /**
@@ -282,63 +129,10 @@ public final class Graph implements AutoCloseable
      */
     public OutputPoller poller(final String stream)
     {
-        checkNotStarted("poller");
-        final OutputStream producer = producerOf(stream);
-        final int id = plan.producers.get(stream);
-        final InputQueue queue = new InputQueue(stream, id >= 0 ? ownNodes[id] : null, null, -1, false,
-            config.queueHardCap, plan.queueLimit(stream), 1);
-        final OutputPoller poller = new OutputPoller(this, queue);
-        queue.poller = poller;
-        attach(producer, queue);
-        pollers.add(poller);
-        return poller;
-    }
-
-    private OutputStream producerOf(final String stream)
-    {
-        final OutputStream producer = producers.get(stream);
-        if (producer == null)
-        {
-            throw new IllegalArgumentException("no node or graph input produces stream '" + stream +
-                "'; streams are " + plan.producers.keySet());
-        }
-        return producer;
-    }
-
-    private void checkNotStarted(final String what)
-    {
-        if (started)
-        {
-            throw new IllegalStateException(what + "() must be called before start(); this graph's run is " +
-                runState());
-        }
-    }
-
-    /** Before a start: this graph has not run and is not closed, or why it cannot start. */
-    private void checkStartable()
-    {
-        if (closed && !started)
-        {
-            throw new IllegalStateException("start(): this graph was closed without being started; make a new " +
-                "Graph(config) to run it");
-        }
-        if (started)
-        {
-            throw new IllegalStateException("start() was called before: this graph's run is " + runState() + ". A " +
-                "Graph runs once: wait for this run with waitUntilDone() or completion(), end it with cancel(), and " +
-                "make a new Graph(config) for another run");
-        }
-    }
-
-    /** The run's state, for messages: running, or how it ended. */
-    String runState()
-    {
-        if (!finished)
-        {
-            return cancelled ? "being cancelled" : runState.stopping ? "failing" : "running";
-        }
-        return (failureHandling.runFailed() ? "over: it failed" : cancelled ? "over: it was cancelled" :
-            "over: it is done") + (closed ? ", and the graph is closed" : "");
+        final OutputPoller[] made = new OutputPoller[1];
+        final InputQueue queue = run.pollerQueue(stream, () -> made[0].releaseCurrent());
+        made[0] = new OutputPoller(run, queue);
+        return made[0];
     }
 
     /**
@@ -348,7 +142,7 @@ public final class Graph implements AutoCloseable
      */
     public void recordGraphInputArrivals()
     {
-        recordsArrivals = true;
+        run.recordGraphInputArrivals();
     }
 
     /**
@@ -360,8 +154,7 @@ public final class Graph implements AutoCloseable
      */
     public void timeProcessCalls()
     {
-        checkNotStarted("timeProcessCalls");
-        runState.timesProcessCalls = true;
+        run.timeProcessCalls();
     }
 
     /**
@@ -369,7 +162,7 @@ public final class Graph implements AutoCloseable
      */
     public void start()
     {
-        start(Map.of());
+        run.start();
     }
 
     /**
@@ -385,138 +178,7 @@ public final class Graph implements AutoCloseable
      */
     public void start(final Map<String, ?> sidePackets)
     {
-        start(sidePackets, true);
-    }
-
-    /**
-     * Starts the run with no thread for its workers: the calling thread then runs every duty cycle
-     * itself, {@link Worker#onStart()} once and then {@link Worker#doWork()} on each worker, and
-     * adds the packets too. Not API: for {@code HopPathBenchmark} (framewire-bench), which measures
-     * the engine's own work per packet on one thread, apart from the transfers between cores that
-     * the two-thread benchmarks measure with it and that change with the host's state.
-     *
-     * @return the workers, in id order, for the caller to drive.
-     */
-    List<Worker> startWithoutWorkerThreads()
-    {
-        start(Map.of(), false);
-        return List.copyOf(scheduler.workers);
-    }
-
-    private void start(final Map<String, ?> sidePackets, final boolean workerThreads)
-    {
-        checkStartable();
-        final Node[] nodes = scheduler.nodes; // the graph's own: no subgraph is added before the start
-        journalProvider = config.journal != null ? EngineJournal.provider() : null;
-        JvmFlags.check(journalProvider);
-        final List<String> missing = new ArrayList<>();
-        for (final Node node : nodes)
-        {
-            final Map<String, Object> values = new HashMap<>();
-            for (final String spec : node.config.inputSidePackets)
-            {
-                final String name = StreamSpec.parse(spec).name;
-                if (!sidePackets.containsKey(name))
-                {
-                    missing.add("node '" + node.name + "' needs side packet '" + name + "'");
-                }
-                values.put(name, sidePackets.get(name));
-            }
-            node.sidePackets = values;
-        }
-        if (!missing.isEmpty())
-        {
-            throw new IllegalArgumentException("missing side packets: " + String.join("; ", missing) +
-                "; given were " + sidePackets.keySet());
-        }
-        wireBackpressure();
-        scheduler.makeLocalNodes();
-        if (config.journal != null)
-        {
-            journal = EngineJournal.open(journalProvider, config, scheduler.nodes, streamIds, scheduler.workers);
-            for (final Worker worker : scheduler.workers)
-            {
-                worker.journal = journal.worker(worker.id);
-            }
-        }
-        for (int i = 0; i < nodes.length; i++)
-        {
-            recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
-        }
-        synchronized (completion)
-        {
-            started = true;
-            if (completionWanted)
-            {
-                startCompleter();
-            }
-        }
-        openNodes.set(nodes.length);
-        scheduler.start(workerThreads);
-        if (nodes.length == 0)
-        {
-            checkFinishedWithoutNodes();
-        }
-        if (config.timeoutGuardNanos > 0)
-        {
-            guard = new Thread(new Watchdog(this), "framewire-timeout-guard");
-            guard.setDaemon(true);
-            guard.start();
-        }
-    }
-
-    /** Who waits on which queue: MediaPipe's upstream sources, and BMF's producers when asked. */
-    private void wireBackpressure()
-    {
-        final GraphInput[] planInputs = new GraphInput[config.inputStreams.size()];
-        for (int k = 0; k < planInputs.length; k++)
-        {
-            planInputs[k] = inputs.get(config.inputStreams.get(k));
-        }
-        wireBackpressure(scheduler.queues, plan, ownNodes, planInputs);
-    }
-
-    /**
-     * Who waits on which of {@code queues}, before any of them is used: the plan's node {@code i}
-     * is {@code planNodes[i]}, its graph input {@code k} is {@code planInputs[k]}.
-     */
-    private void wireBackpressure(
-        final List<InputQueue> queues, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
-    {
-        final Map<Node, List<InputQueue>> nodeQueues = new HashMap<>();
-        final Map<GraphInput, List<InputQueue>> inputQueues = new HashMap<>();
-        for (final InputQueue queue : queues)
-        {
-            if (queue.backEdge)
-            {
-                continue;
-            }
-            final Set<Integer> sources = plan.sourcesOfStream(queue.streamName);
-            final List<Node> wakeNodes = new ArrayList<>();
-            final List<GraphInput> wakeInputs = new ArrayList<>();
-            for (final int source : sources)
-            {
-                if (source >= 0)
-                {
-                    wakeNodes.add(planNodes[source]);
-                    nodeQueues.computeIfAbsent(planNodes[source], n -> new ArrayList<>()).add(queue);
-                }
-                else
-                {
-                    final GraphInput input = planInputs[-1 - source];
-                    wakeInputs.add(input);
-                    inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
-                }
-            }
-            if (config.backpressure == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
-            {
-                wakeNodes.add(queue.producer);
-                nodeQueues.computeIfAbsent(queue.producer, n -> new ArrayList<>()).add(queue);
-            }
-            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
-        }
-        nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
-        inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
+        run.start(sidePackets);
     }
 
     /**
@@ -532,7 +194,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
     {
-        inputFor(stream, value).add(timestamp, value, 0, true);
+        run.addPacket(stream, value, timestamp);
     }
 
     /**
@@ -545,7 +207,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
     {
-        inputFor(stream, null).add(timestamp, InputQueue.LONG, value, true);
+        run.addPacket(stream, value, timestamp);
     }
 
     /**
@@ -558,7 +220,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
     {
-        inputFor(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
+        run.addPacket(stream, value, timestamp);
     }
 
     /**
@@ -572,7 +234,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
     {
-        return tryAdd(inputFor(stream, value), timestamp, value, 0);
+        return run.tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -585,7 +247,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final long value, final long timestamp)
     {
-        return tryAdd(inputFor(stream, null), timestamp, InputQueue.LONG, value);
+        return run.tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -598,39 +260,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final double value, final long timestamp)
     {
-        return tryAdd(inputFor(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
-    }
-
-    static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
-    {
-        try
-        {
-            return input.add(timestamp, value, word, false);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt(); // cannot happen: a refusing add never waits
-            return false;
-        }
-    }
-
-    private GraphInput inputFor(final String stream, final Object value)
-    {
-        final GraphInput input = inputs.get(stream);
-        if (input == null)
-        {
-            if (value instanceof Payload)
-            {
-                ((Payload)value).release();
-            }
-            throw new IllegalArgumentException("'" + stream + "' is not a graph input stream; graph input streams are " +
-                inputs.keySet());
-        }
-        if (value != null && !(value instanceof Payload) && !started)
-        {
-            throw new IllegalStateException("graph input stream '" + stream + "' belongs to a graph not started yet");
-        }
-        return input;
+        return run.tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -643,7 +273,7 @@ public final class Graph implements AutoCloseable
      */
     public void setInputBound(final String stream, final long bound)
     {
-        inputFor(stream, null).setBound(bound);
+        run.setInputBound(stream, bound);
     }
 
     /**
@@ -653,14 +283,7 @@ public final class Graph implements AutoCloseable
      */
     public void closeInput(final String stream)
     {
-        closeInput(inputFor(stream, null));
-    }
-
-    /** A graph input's handle or {@link #closeInput(String)}: closes it (again does nothing). */
-    void closeInput(final GraphInput input)
-    {
-        input.close();
-        checkFinishedWithoutNodes();
+        run.closeInput(stream);
     }
 
     /**
@@ -673,7 +296,7 @@ public final class Graph implements AutoCloseable
      */
     public GraphInputHandle input(final String stream)
     {
-        return inputFor(stream, null).handle;
+        return handles.computeIfAbsent(run.graphInput(stream), GraphInputHandle::new);
     }
 
     /**
@@ -681,22 +304,7 @@ public final class Graph implements AutoCloseable
      */
     public void closeAllInputs()
     {
-        for (final GraphInput input : inputs.values())
-        {
-            if (!input.isClosed())
-            {
-                input.close();
-            }
-        }
-        checkFinishedWithoutNodes();
-    }
-
-    private void checkFinishedWithoutNodes()
-    {
-        if (ownNodes.length == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))
-        {
-            finish();
-        }
+        run.closeAllInputs();
     }
 
     /**
@@ -708,15 +316,7 @@ public final class Graph implements AutoCloseable
      */
     public void waitUntilIdle() throws InterruptedException
     {
-        for (final Node node : scheduler.nodes)
-        {
-            if (node.isSource)
-            {
-                throw new IllegalStateException("waitUntilIdle() is not supported on a graph with source nodes " +
-                    "(node '" + node.name + "'); use waitUntilDone()");
-            }
-        }
-        scheduler.waitUntilIdle();
+        run.waitUntilIdle();
     }
 
     /**
@@ -728,23 +328,7 @@ public final class Graph implements AutoCloseable
      */
     public void waitUntilDone() throws GraphException, InterruptedException
     {
-        if (!started)
-        {
-            throw new IllegalStateException("waitUntilDone() before start()");
-        }
-        done.await();
-        stopWorkers();
-        final GraphException failure = outcome();
-        if (failure != null)
-        {
-            throw failure;
-        }
-    }
-
-    /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
-    private GraphException outcome()
-    {
-        return failureHandling.outcome(cancelled);
+        run.waitUntilDone();
     }
 
     /**
@@ -774,56 +358,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<Void> completion()
     {
-        synchronized (completion)
-        {
-            if (!completionWanted)
-            {
-                completionWanted = true;
-                if (started)
-                {
-                    startCompleter();
-                }
-                else if (closed)
-                {
-                    completion.completeExceptionally(new GraphException(List.of(), true));
-                }
-            }
-        }
-        return completion.copy();
-    }
-
-    /** Holding the completion's monitor, once: the thread that completes it when the run has ended. */
-    private void startCompleter()
-    {
-        final Thread completer = new Thread(() ->
-        {
-            try
-            {
-                done.await();
-                stopWorkers();
-            }
-            catch (final InterruptedException ex)
-            {
-                completion.completeExceptionally(ex);
-                return;
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                completion.completeExceptionally(ex);
-                throw ex;
-            }
-            final GraphException failure = outcome();
-            if (failure == null)
-            {
-                completion.complete(null);
-            }
-            else
-            {
-                completion.completeExceptionally(failure);
-            }
-        }, "framewire-completion");
-        completer.setDaemon(true);
-        completer.start();
+        return run.completion();
     }
 
     /**
@@ -836,7 +371,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean awaitDone(final long timeout, final TimeUnit unit) throws InterruptedException
     {
-        return done.await(timeout, unit);
+        return run.awaitDone(timeout, unit);
     }
 
     /**
@@ -846,11 +381,7 @@ public final class Graph implements AutoCloseable
      */
     public void cancel()
     {
-        if (!finished)
-        {
-            cancelled = true;
-            stop();
-        }
+        run.cancel();
     }
 
     /**
@@ -858,7 +389,7 @@ public final class Graph implements AutoCloseable
      */
     public void pause()
     {
-        scheduler.pause();
+        run.pause();
     }
 
     /**
@@ -866,7 +397,7 @@ public final class Graph implements AutoCloseable
      */
     public void resume()
     {
-        scheduler.resume();
+        run.resume();
     }
 
     /**
@@ -878,35 +409,7 @@ public final class Graph implements AutoCloseable
     @Override
     public void close()
     {
-        closed = true;
-        synchronized (completion)
-        {
-            if (!started && completionWanted)
-            {
-                completion.completeExceptionally(new GraphException(List.of(), true)); // never started
-            }
-        }
-        if (started && !finished)
-        {
-            cancel();
-        }
-        try
-        {
-            stopWorkers();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        for (final OutputPoller poller : pollers)
-        {
-            poller.releaseCurrent();
-            poller.queue.drainAndRelease();
-        }
-        if (ownPool)
-        {
-            pool.close();
-        }
+        run.close();
     }
 
     /**
@@ -922,14 +425,7 @@ public final class Graph implements AutoCloseable
      */
     public long dropCount(final String node)
     {
-        for (final Node n : scheduler.nodes)
-        {
-            if (n.name.equals(node))
-            {
-                return n.drops;
-            }
-        }
-        throw new IllegalArgumentException("no node '" + node + "'; nodes are " + nodeNames());
+        return run.dropCount(node);
     }
 
     /**
@@ -942,7 +438,7 @@ public final class Graph implements AutoCloseable
      */
     public List<GraphFailure> failures()
     {
-        return failureHandling.failures();
+        return run.failures();
     }
 
     /**
@@ -952,7 +448,7 @@ public final class Graph implements AutoCloseable
      */
     public long failureCount()
     {
-        return failureHandling.failureCount();
+        return run.failureCount();
     }
 
     /**
@@ -964,7 +460,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> memoryDrops()
     {
-        return memory.drops();
+        return run.memoryDrops();
     }
 
     /**
@@ -976,7 +472,7 @@ public final class Graph implements AutoCloseable
      */
     public long memoryDropCount()
     {
-        return memory.droppedPackets();
+        return run.memoryDropCount();
     }
 
     /**
@@ -987,17 +483,7 @@ public final class Graph implements AutoCloseable
      */
     public long callCount(final String node)
     {
-        return node(node).calls;
-    }
-
-    private List<String> nodeNames()
-    {
-        final List<String> names = new ArrayList<>();
-        for (final Node n : scheduler.nodes)
-        {
-            names.add(n.name);
-        }
-        return names;
+        return run.callCount(node);
     }
 
     /**
@@ -1007,7 +493,7 @@ public final class Graph implements AutoCloseable
      */
     public String report()
     {
-        return GraphReport.of(this);
+        return run.report();
     }
 
     /**
@@ -1018,7 +504,7 @@ public final class Graph implements AutoCloseable
      */
     public GraphStats stats()
     {
-        return GraphStats.fill(this, null);
+        return GraphStats.fill(run, null);
     }
 
     /**
@@ -1031,10 +517,8 @@ public final class Graph implements AutoCloseable
      */
     public GraphStats stats(final GraphStats reuse)
     {
-        return GraphStats.fill(this, reuse);
+        return GraphStats.fill(run, reuse);
     }
-
-    // ---------------------------------------------------------------- subgraphs at run time
 
     /**
      * Adds a subgraph to the running graph, with no observers of its output streams. See
@@ -1048,7 +532,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<Void> addSubgraph(final String name, final GraphConfig template, final Map<String, ?> params)
     {
-        return addSubgraph(name, template, params, Map.of());
+        return run.addSubgraph(name, template, params);
     }
 
     /**
@@ -1096,7 +580,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers)
     {
-        return addSubgraph(name, template, params, observers, Map.of());
+        return run.addSubgraph(name, template, params, observers);
     }
 
     /**
@@ -1128,7 +612,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers, final Map<String, String> bind)
     {
-        return hotplug.add(name, template, params, observers, bind);
+        return run.addSubgraph(name, template, params, observers, bind);
     }
 
     /**
@@ -1140,7 +624,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<SubgraphRemoval> removeSubgraph(final String name)
     {
-        return removeSubgraph(name, java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(5));
+        return run.removeSubgraph(name);
     }
 
     /**
@@ -1174,7 +658,7 @@ public final class Graph implements AutoCloseable
     public CompletableFuture<SubgraphRemoval> removeSubgraph(
         final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
     {
-        return hotplug.remove(name, drainDeadline, cancelDeadline);
+        return run.removeSubgraph(name, drainDeadline, cancelDeadline);
     }
 
     /**
@@ -1184,373 +668,12 @@ public final class Graph implements AutoCloseable
      */
     public List<String> subgraphs()
     {
-        return hotplug.names();
+        return run.subgraphs();
     }
 
-    // ---------------------------------------------------------------- engine internals
-
-    /** The nodes, in config order: for reports and the watchdog. */
-    Node[] nodes()
+    /** The run behind this facade: for the engine's own tests, which look inside it. */
+    Run run()
     {
-        return scheduler.nodes;
-    }
-
-    /** Every node input and poller queue: for reports. */
-    List<InputQueue> queues()
-    {
-        return scheduler.queues;
-    }
-
-    /** The output pollers: for reports. */
-    List<OutputPoller> pollers()
-    {
-        return pollers;
-    }
-
-    /** The workers of every executor: for reports and the watchdog. */
-    List<Worker> workers()
-    {
-        return scheduler.workers;
-    }
-
-    /** Whether the run has finished (the watchdog's stop signal). */
-    boolean isFinished()
-    {
-        return finished;
-    }
-
-    NanoClock clock()
-    {
-        return config.clock;
-    }
-
-    boolean recordsArrivals()
-    {
-        return recordsArrivals;
-    }
-
-    long graphInputNanos(final long timestamp)
-    {
-        for (final GraphInput input : inputs.values())
-        {
-            final long nanos = input.arrivalNanos(timestamp);
-            if (nanos >= 0)
-            {
-                return nanos;
-            }
-        }
-        return -1;
-    }
-
-    boolean isStopping()
-    {
-        return runState.stopping;
-    }
-
-    boolean isStarted()
-    {
-        return started;
-    }
-
-    // failure handling: the engine's calls, which FailureHandling answers
-
-    /** The graph's failure policy. */
-    FailurePolicy failurePolicy()
-    {
-        return failureHandling.failurePolicy();
-    }
-
-    /** The node's worker: see {@link FailureHandling#keepsStaged(Node, Throwable)}. */
-    boolean keepsStaged(final Node node, final Throwable cause)
-    {
-        return failureHandling.keepsStaged(node, cause);
-    }
-
-    /**
-     * The node's worker: a calculator threw; what happens follows the graph's failure policy. See
-     * {@link FailureHandling#onNodeFailure(Node, long, Throwable, int, boolean)}.
-     */
-    void onNodeFailure(
-        final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
-    {
-        failureHandling.onNodeFailure(node, timestamp, cause, packets, delivered);
-    }
-
-    /** Any thread: a failure; under FAIL_RUN the run stops. See {@link FailureHandling#fail}. */
-    void fail(final String where, final long timestamp, final Throwable cause)
-    {
-        failureHandling.fail(where, timestamp, cause);
-    }
-
-    /** Any thread: a failure the run goes on after, kept and journaled. See {@link FailureHandling#recordFailure}. */
-    void recordFailure(final String where, final long timestamp, final Throwable cause)
-    {
-        failureHandling.recordFailure(where, timestamp, cause);
-    }
-
-    /** A node by name, the subgraphs' too. */
-    Node node(final String name)
-    {
-        for (final Node n : scheduler.nodes)
-        {
-            if (n.name.equals(name))
-            {
-                return n;
-            }
-        }
-        throw new IllegalArgumentException("no node '" + name + "'; nodes are " + nodeNames());
-    }
-
-    void onNodeOpened(final Node node)
-    {
-        if (node.subgraph != null)
-        {
-            node.subgraph.onNodeOpened();
-            return;
-        }
-        scheduler.onOwnNodeOpened();
-    }
-
-    void onNodeClosed(final Node node)
-    {
-        final Subgraph subgraph = node.subgraph;
-        if (subgraph != null && subgraph.onNodeClosed())
-        {
-            hotplug.onSubgraphClosed(subgraph); // before the count below, which may end the run
-        }
-        if (node.isSource && subgraph == null)
-        {
-            scheduler.onOwnSourceClosed(node);
-        }
-        if (openNodes.decrementAndGet() == 0)
-        {
-            finish();
-        }
-    }
-
-    /**
-     * Under the hot-plug lock, as a subgraph joins: counts {@code count} more open nodes, unless
-     * the run has ended (no node open).
-     */
-    boolean reserveOpenNodes(final int count)
-    {
-        int open;
-        do
-        {
-            open = openNodes.get();
-            if (open == 0 || finished || runState.stopping)
-            {
-                return false;
-            }
-        }
-        while (!openNodes.compareAndSet(open, open + count));
-        return true;
-    }
-
-    /** The journal's id of a stream, or -1 (for a drop of a whole input set, named ""). */
-    int streamId(final String stream)
-    {
-        final Integer id = streamIds.get(stream);
-        return id == null ? -1 : id;
-    }
-
-    /** Any thread: the run stops (a failure, a cancel); the workers are woken to see it. */
-    void stop()
-    {
-        runState.stopping = true;
-        scheduler.onStop();
-        for (final OutputPoller poller : pollers)
-        {
-            poller.wake();
-        }
-        finish();
-    }
-
-    private void finish()
-    {
-        finished = true;
-        done.countDown();
-        hotplug.onRunFinished();
-    }
-
-    private synchronized void stopWorkers() throws InterruptedException
-    {
-        if (!scheduler.stopWorkers())
-        {
-            return;
-        }
-        if (guard != null)
-        {
-            guard.interrupt();
-            guard.join();
-        }
-        // Workers have stopped: this thread now owns every node. Release what the run still holds.
-        for (final Node node : scheduler.nodes)
-        {
-            node.releaseLanes();
-            node.closeAfterStop();
-            node.releaseInputs();
-            for (final OutputStream output : node.outputs)
-            {
-                output.discardStaged();
-            }
-        }
-        for (final InputQueue queue : scheduler.queues)
-        {
-            if (queue.consumer != null)
-            {
-                queue.drainAndRelease();
-            }
-        }
-        final JournalSink journal = this.journal;
-        if (journal != null)
-        {
-            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
-            journal.close();
-        }
-    }
-
-    /**
-     * The graph as its nodes see it ({@link NodeRunState}): each method reads the graph's field, or
-     * calls its method, that a node used to reach directly, with the same semantics. A nested class
-     * rather than {@code Graph implements NodeRunState}: an interface's methods are public, and the
-     * graph's public API would gain them.
-     *
-     * <p>It holds the two fields a node reads on every run itself, so that a node reads them one
-     * load away, as it read the graph's: whether the run is stopping (written by the graph when it
-     * fails, is cancelled or ends) and whether calls are timed (set before the start).
-     *
-     * <p>Threading: as {@link NodeRunState} says per method.
-     */
-    final class RunState implements NodeRunState
-    {
-        /** Set once when the run fails, is cancelled or ends; read by every worker per node run. */
-        volatile boolean stopping;
-        /** Whether nodes time their {@code process} calls ({@link Graph#timeProcessCalls()}); set before start. */
-        boolean timesProcessCalls;
-
-        @Override
-        public boolean isStopping()
-        {
-            return stopping;
-        }
-
-        @Override
-        public JournalSink journal()
-        {
-            return journal;
-        }
-
-        @Override
-        public boolean timesProcessCalls()
-        {
-            return timesProcessCalls;
-        }
-
-        @Override
-        public NanoClock clock()
-        {
-            return Graph.this.clock();
-        }
-
-        @Override
-        public GraphConfig config()
-        {
-            return config;
-        }
-
-        @Override
-        public MemoryGovernor memory()
-        {
-            return memory;
-        }
-
-        @Override
-        public PayloadPool pool()
-        {
-            return pool;
-        }
-
-        @Override
-        public long graphInputNanos(final long timestamp)
-        {
-            return Graph.this.graphInputNanos(timestamp);
-        }
-
-        @Override
-        public long shipmentByteCap()
-        {
-            return shipmentByteCap;
-        }
-
-        @Override
-        public int streamId(final String stream)
-        {
-            return Graph.this.streamId(stream);
-        }
-
-        @Override
-        public boolean sourceMayRun(final Node source)
-        {
-            return scheduler.sourceMayRun(source);
-        }
-
-        @Override
-        public FailurePolicy failurePolicy()
-        {
-            return Graph.this.failurePolicy();
-        }
-
-        @Override
-        public boolean keepsStaged(final Node node, final Throwable cause)
-        {
-            return Graph.this.keepsStaged(node, cause);
-        }
-
-        @Override
-        public void onNodeFailure(
-            final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
-        {
-            Graph.this.onNodeFailure(node, timestamp, cause, packets, delivered);
-        }
-
-        @Override
-        public void recordFailure(final String where, final long timestamp, final Throwable cause)
-        {
-            Graph.this.recordFailure(where, timestamp, cause);
-        }
-
-        /** Any thread: the graph inputs, the subgraphs' too, as they are now. */
-        java.util.Collection<GraphInput> graphInputs()
-        {
-            return inputs.values();
-        }
-
-        /** Any thread, once the run has started: every source looks whether it may run now (the memory budget's call). */
-        void scheduleSources()
-        {
-            scheduler.scheduleSources();
-        }
-
-        /**
-         * Any thread: a failure outside a calculator's call (a worker's, the deadlock check's); the
-         * scheduler's, not a node's: see {@link Graph#fail}.
-         */
-        void fail(final String where, final long timestamp, final Throwable cause)
-        {
-            Graph.this.fail(where, timestamp, cause);
-        }
-
-        @Override
-        public void onNodeOpened(final Node node)
-        {
-            Graph.this.onNodeOpened(node);
-        }
-
-        @Override
-        public void onNodeClosed(final Node node)
-        {
-            Graph.this.onNodeClosed(node);
-        }
+        return run;
     }
 }

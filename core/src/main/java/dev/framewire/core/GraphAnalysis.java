@@ -1,14 +1,10 @@
 package dev.framewire.core;
 
-import java.util.ArrayList;
-import java.util.BitSet;
+import dev.framewire.core.internal.run.GraphPlan;
+import dev.framewire.core.internal.run.PlanAnalysis;
+
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,70 +33,11 @@ import java.util.Set;
  */
 public final class GraphAnalysis
 {
-    private final GraphConfig config;
-    private final String[] names;
-    private final Map<String, Integer> indexByName;
-    /** Per node, per socket: its producers, a node index or a negative graph input id (never dead). */
-    private final int[][][] sockets;
-    /** Per node: the distinct upstream node indexes, ascending (config order). */
-    private final int[][] upstream;
-    /** Per node: the distinct downstream node indexes, ascending (config order). */
-    private final int[][] downstream;
-    private final int[] topoOrder;
+    private final PlanAnalysis analysis;
 
-    private final List<String> nodes;
-    private final List<String> sourceNodes;
-    private final List<String> sinkNodes;
-    private final Set<String> strictBlocks;
-    private final Map<String, Set<String>> strictPaths;
-    private final Map<String, Set<String>> threatenedBlocks;
-    private final List<List<String>> layers;
-    private final List<String> longestPath;
-    private final double criticality;
-
-    private GraphAnalysis(final GraphPlan plan)
+    private GraphAnalysis(final PlanAnalysis analysis)
     {
-        this.config = plan.config;
-        final int n = plan.nodeCount;
-        this.names = new String[n];
-        this.indexByName = new HashMap<>();
-        this.sockets = new int[n][][];
-        this.upstream = new int[n][];
-        this.downstream = new int[n][];
-        this.topoOrder = plan.topoOrder.clone();
-
-        final List<String> nodeNames = new ArrayList<>(n);
-        final List<String> sources = new ArrayList<>();
-        final List<String> sinks = new ArrayList<>();
-        for (int i = 0; i < n; i++)
-        {
-            final NodeConfig node = config.nodes.get(i);
-            names[i] = node.name;
-            indexByName.put(node.name, i);
-            nodeNames.add(node.name);
-            if (node.inputStreams.isEmpty())
-            {
-                sources.add(node.name);
-            }
-            if (node.outputStreams.isEmpty())
-            {
-                sinks.add(node.name);
-            }
-        }
-        this.nodes = Collections.unmodifiableList(nodeNames);
-        this.sourceNodes = Collections.unmodifiableList(sources);
-        this.sinkNodes = Collections.unmodifiableList(sinks);
-
-        buildSockets(plan);
-
-        final BitSet[] ancestors = ancestors();
-        this.strictBlocks = computeStrictBlocks();
-        final BitSet onStrictPath = new BitSet(n);
-        this.strictPaths = computeStrictPaths(ancestors, onStrictPath);
-        this.threatenedBlocks = computeThreatenedBlocks(ancestors, onStrictPath);
-        this.criticality = n == 0 ? 0.0 : (double)threatenedBlocks.size() / n;
-        this.layers = computeLayers();
-        this.longestPath = computeLongestPath();
+        this.analysis = analysis;
     }
 
     /**
@@ -113,18 +50,7 @@ public final class GraphAnalysis
      */
     public static GraphAnalysis of(final GraphConfig config)
     {
-        return new GraphAnalysis(new GraphPlan(config));
-    }
-
-    /**
-     * Analyses an already validated plan, without making its calculators again.
-     *
-     * @param plan a plan that validated without errors.
-     * @return the analysis.
-     */
-    static GraphAnalysis of(final GraphPlan plan)
-    {
-        return new GraphAnalysis(plan);
+        return new GraphAnalysis(new PlanAnalysis(new GraphPlan(config)));
     }
 
     /**
@@ -134,7 +60,7 @@ public final class GraphAnalysis
      */
     public List<String> nodes()
     {
-        return nodes;
+        return analysis.nodes();
     }
 
     /**
@@ -145,7 +71,7 @@ public final class GraphAnalysis
      */
     public List<String> sourceNodes()
     {
-        return sourceNodes;
+        return analysis.sourceNodes();
     }
 
     /**
@@ -156,7 +82,7 @@ public final class GraphAnalysis
      */
     public List<String> sinkNodes()
     {
-        return sinkNodes;
+        return analysis.sinkNodes();
     }
 
     /**
@@ -168,7 +94,7 @@ public final class GraphAnalysis
      */
     public Set<String> strictBlocks()
     {
-        return strictBlocks;
+        return analysis.strictBlocks();
     }
 
     /**
@@ -179,7 +105,7 @@ public final class GraphAnalysis
      */
     public Map<String, Set<String>> strictPaths()
     {
-        return strictPaths;
+        return analysis.strictPaths();
     }
 
     /**
@@ -200,7 +126,7 @@ public final class GraphAnalysis
      */
     public Map<String, Set<String>> threatenedBlocks()
     {
-        return threatenedBlocks;
+        return analysis.threatenedBlocks();
     }
 
     /**
@@ -211,7 +137,7 @@ public final class GraphAnalysis
      */
     public double criticality()
     {
-        return criticality;
+        return analysis.criticality();
     }
 
     /**
@@ -223,7 +149,7 @@ public final class GraphAnalysis
      */
     public List<List<String>> layers()
     {
-        return layers;
+        return analysis.layers();
     }
 
     /**
@@ -235,7 +161,7 @@ public final class GraphAnalysis
      */
     public List<String> longestPath()
     {
-        return longestPath;
+        return analysis.longestPath();
     }
 
     /**
@@ -250,17 +176,7 @@ public final class GraphAnalysis
      */
     public Set<String> blockedBy(final Collection<String> failed)
     {
-        final BitSet failedSet = new BitSet(names.length);
-        for (final String name : failed)
-        {
-            final Integer i = indexByName.get(name);
-            if (i == null)
-            {
-                throw new IllegalArgumentException("'" + name + "' is not a node of the graph; its nodes are " + nodes);
-            }
-            failedSet.set(i);
-        }
-        return namesOf(blocked(failedSet));
+        return analysis.blockedBy(failed);
     }
 
     /**
@@ -271,294 +187,6 @@ public final class GraphAnalysis
      */
     public String report()
     {
-        final StringBuilder sb = new StringBuilder(512);
-        sb.append("graph: ").append(names.length).append(" nodes, graph inputs ").append(config.inputStreams)
-            .append(", graph outputs ").append(config.outputStreams).append('\n');
-        sb.append("sources: ").append(sourceNodes).append('\n');
-        sb.append("sinks: ").append(sinkNodes).append('\n');
-        sb.append("layers:\n");
-        for (int k = 0; k < layers.size(); k++)
-        {
-            sb.append("  ").append(k).append(": ").append(layers.get(k)).append('\n');
-        }
-        sb.append("longest path (").append(longestPath.size()).append(" nodes): ")
-            .append(String.join(" -> ", longestPath)).append('\n');
-        sb.append("strict blocks (").append(strictBlocks.size()).append("), each with its strict path:\n");
-        for (final Map.Entry<String, Set<String>> e : strictPaths.entrySet())
-        {
-            sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
-        }
-        sb.append("threatened blocks (").append(threatenedBlocks.size())
-            .append("), each with the upstream nodes whose failure alone blocks it:\n");
-        for (final Map.Entry<String, Set<String>> e : threatenedBlocks.entrySet())
-        {
-            sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
-        }
-        sb.append("criticality: ").append(threatenedBlocks.size()).append('/').append(names.length).append(" = ")
-            .append(String.format(Locale.ROOT, "%.3f", criticality)).append('\n');
-        return sb.toString();
-    }
-
-    @Override
-    public String toString()
-    {
-        return report();
-    }
-
-    private void buildSockets(final GraphPlan plan)
-    {
-        final int n = names.length;
-        final List<List<Integer>> down = new ArrayList<>(n);
-        for (int i = 0; i < n; i++)
-        {
-            down.add(new ArrayList<>());
-        }
-        for (int i = 0; i < n; i++)
-        {
-            final StreamSpec[] specs = plan.inputSpecs[i];
-            // Socket key: the tag, or the input's position for an untagged input (a socket of its own).
-            final Map<String, List<Integer>> byKey = new LinkedHashMap<>();
-            final BitSet up = new BitSet(n);
-            for (int p = 0; p < specs.length; p++)
-            {
-                if (plan.backEdges[i][p])
-                {
-                    continue;
-                }
-                final int producer = plan.producers.get(specs[p].name);
-                final String key = specs[p].tag.isEmpty() ? "#" + p : specs[p].tag;
-                byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(producer);
-                if (producer >= 0)
-                {
-                    up.set(producer);
-                }
-            }
-            final int[][] nodeSockets = new int[byKey.size()][];
-            int s = 0;
-            for (final List<Integer> connections : byKey.values())
-            {
-                nodeSockets[s++] = connections.stream().mapToInt(Integer::intValue).toArray();
-            }
-            sockets[i] = nodeSockets;
-            upstream[i] = up.stream().toArray();
-            for (final int u : upstream[i])
-            {
-                down.get(u).add(i);
-            }
-        }
-        for (int i = 0; i < n; i++)
-        {
-            downstream[i] = down.get(i).stream().mapToInt(Integer::intValue).toArray();
-        }
-    }
-
-    /** Per node, its transitive upstream nodes (itself excluded), by topological order. */
-    private BitSet[] ancestors()
-    {
-        final BitSet[] ancestors = new BitSet[names.length];
-        for (final int v : topoOrder)
-        {
-            final BitSet set = new BitSet(names.length);
-            for (final int u : upstream[v])
-            {
-                set.set(u);
-                set.or(ancestors[u]);
-            }
-            ancestors[v] = set;
-        }
-        return ancestors;
-    }
-
-    private Set<String> computeStrictBlocks()
-    {
-        final BitSet strict = new BitSet(names.length);
-        for (int i = 0; i < names.length; i++)
-        {
-            if (upstream[i].length == 1)
-            {
-                strict.set(i);
-            }
-        }
-        return namesOf(strict);
-    }
-
-    private Map<String, Set<String>> computeStrictPaths(final BitSet[] ancestors, final BitSet onStrictPath)
-    {
-        final Map<String, Set<String>> paths = new LinkedHashMap<>();
-        for (int i = 0; i < names.length; i++)
-        {
-            if (upstream[i].length == 1)
-            {
-                final BitSet path = (BitSet)ancestors[i].clone();
-                path.set(i);
-                onStrictPath.or(path);
-                paths.put(names[i], namesOf(path));
-            }
-        }
-        return Collections.unmodifiableMap(paths);
-    }
-
-    private Map<String, Set<String>> computeThreatenedBlocks(final BitSet[] ancestors, final BitSet onStrictPath)
-    {
-        final int n = names.length;
-        final BitSet[] threats = new BitSet[n];
-        final BitSet single = new BitSet(n);
-        for (int u = 0; u < n; u++)
-        {
-            single.clear();
-            single.set(u);
-            final BitSet blocked = blocked(single);
-            for (int b = blocked.nextSetBit(0); b >= 0; b = blocked.nextSetBit(b + 1))
-            {
-                if (!onStrictPath.get(b) && ancestors[b].get(u))
-                {
-                    if (threats[b] == null)
-                    {
-                        threats[b] = new BitSet(n);
-                    }
-                    threats[b].set(u);
-                }
-            }
-        }
-        final Map<String, Set<String>> threatened = new LinkedHashMap<>();
-        for (int b = 0; b < n; b++)
-        {
-            if (threats[b] != null)
-            {
-                threatened.put(names[b], namesOf(threats[b]));
-            }
-        }
-        return Collections.unmodifiableMap(threatened);
-    }
-
-    private List<List<String>> computeLayers()
-    {
-        final int[] layer = new int[names.length];
-        int maxLayer = -1;
-        for (final int v : topoOrder)
-        {
-            int l = 0;
-            for (final int u : upstream[v])
-            {
-                l = Math.max(l, layer[u] + 1);
-            }
-            layer[v] = l;
-            maxLayer = Math.max(maxLayer, l);
-        }
-        final List<List<String>> result = new ArrayList<>(maxLayer + 1);
-        for (int k = 0; k <= maxLayer; k++)
-        {
-            result.add(new ArrayList<>());
-        }
-        for (int i = 0; i < names.length; i++)
-        {
-            result.get(layer[i]).add(names[i]);
-        }
-        for (int k = 0; k <= maxLayer; k++)
-        {
-            result.set(k, Collections.unmodifiableList(result.get(k)));
-        }
-        return Collections.unmodifiableList(result);
-    }
-
-    private List<String> computeLongestPath()
-    {
-        final int n = names.length;
-        // length[v]: nodes on the longest path starting at v; a node with an upstream node always has
-        // a shorter one than that upstream node, so the longest of all starts in layer 0.
-        final int[] length = new int[n];
-        int start = -1;
-        for (int k = n - 1; k >= 0; k--)
-        {
-            final int v = topoOrder[k];
-            int l = 1;
-            for (final int w : downstream[v])
-            {
-                l = Math.max(l, length[w] + 1);
-            }
-            length[v] = l;
-        }
-        for (int i = 0; i < n; i++)
-        {
-            if (start < 0 || length[i] > length[start])
-            {
-                start = i;
-            }
-        }
-        final List<String> path = new ArrayList<>();
-        int v = start;
-        while (v >= 0)
-        {
-            path.add(names[v]);
-            int next = -1;
-            for (final int w : downstream[v])
-            {
-                if (length[w] == length[v] - 1)
-                {
-                    next = w;
-                    break;
-                }
-            }
-            v = next;
-        }
-        return Collections.unmodifiableList(path);
-    }
-
-    /** The BFS of §7.1: the nodes blocked when {@code failed} have failed, the failed ones excluded. */
-    private BitSet blocked(final BitSet failed)
-    {
-        final BitSet dead = (BitSet)failed.clone();
-        final int[] queue = new int[names.length];
-        int head = 0;
-        int tail = 0;
-        for (int i = failed.nextSetBit(0); i >= 0; i = failed.nextSetBit(i + 1))
-        {
-            queue[tail++] = i;
-        }
-        while (head < tail)
-        {
-            final int u = queue[head++];
-            for (final int d : downstream[u])
-            {
-                if (!dead.get(d) && hasDeadSocket(d, dead))
-                {
-                    dead.set(d);
-                    queue[tail++] = d;
-                }
-            }
-        }
-        dead.andNot(failed);
-        return dead;
-    }
-
-    private boolean hasDeadSocket(final int node, final BitSet dead)
-    {
-        for (final int[] socket : sockets[node])
-        {
-            boolean alive = false;
-            for (final int producer : socket)
-            {
-                if (producer < 0 || !dead.get(producer))
-                {
-                    alive = true;
-                    break;
-                }
-            }
-            if (!alive)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private Set<String> namesOf(final BitSet set)
-    {
-        final Set<String> result = new LinkedHashSet<>();
-        for (int i = set.nextSetBit(0); i >= 0; i = set.nextSetBit(i + 1))
-        {
-            result.add(names[i]);
-        }
-        return Collections.unmodifiableSet(result);
+        return analysis.report();
     }
 }

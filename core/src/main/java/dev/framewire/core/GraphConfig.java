@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.run.GraphPlan;
+
 import dev.framewire.core.journal.JournalConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -148,7 +150,7 @@ public final class GraphConfig
      * topology: for a hot-plugged subgraph, which runs under its graph's settings
      * ({@link Graph#addSubgraph}). No type, journal, source file or side packets.
      */
-    GraphConfig withTopology(
+    public GraphConfig withTopology(
         final List<String> inputs, final List<String> outputs, final List<NodeConfig> topology,
         final Map<String, Integer> queueSizes)
     {
@@ -176,7 +178,7 @@ public final class GraphConfig
      * Validation errors with where the config was written: an error about a node gets the node's
      * {@code file:line:column}, any other the file, when the config was read from text.
      */
-    List<String> locate(final List<String> errors)
+    public List<String> locate(final List<String> errors)
     {
         if (source == null)
         {
@@ -350,6 +352,126 @@ public final class GraphConfig
     public int maxQueueSize()
     {
         return maxQueueSize;
+    }
+
+    /**
+     * Per-stream queue limits, by stream name, overriding {@link #maxQueueSize()}.
+     *
+     * @return the value.
+     */
+    public Map<String, Integer> streamQueueSizes()
+    {
+        return streamQueueSizes;
+    }
+
+    /**
+     * The most packets any queue may hold before the run fails (the hard cap).
+     *
+     * @return the value.
+     */
+    public int queueHardCap()
+    {
+        return queueHardCap;
+    }
+
+    /**
+     * Whether a deadlock fails the run instead of growing the queue that holds it up.
+     *
+     * @return the value.
+     */
+    public boolean reportDeadlock()
+    {
+        return reportDeadlock;
+    }
+
+    /**
+     * The order a worker runs its ready nodes in.
+     *
+     * @return the value.
+     */
+    public ScheduleOrder scheduleOrder()
+    {
+        return scheduleOrder;
+    }
+
+    /**
+     * Which producers a full queue holds back.
+     *
+     * @return the value.
+     */
+    public Backpressure backpressure()
+    {
+        return backpressure;
+    }
+
+    /**
+     * What a failed calculator call does to the run.
+     *
+     * @return the value.
+     */
+    public FailurePolicy failurePolicy()
+    {
+        return failurePolicy;
+    }
+
+    /**
+     * How long a call may run before the watchdog fails the run, in nanoseconds; 0 for no watchdog.
+     *
+     * @return the value.
+     */
+    public long timeoutGuardNanos()
+    {
+        return timeoutGuardNanos;
+    }
+
+    /**
+     * The clock the graph times calls and graph input arrivals with.
+     *
+     * @return the value.
+     */
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    /**
+     * What the run does when the memory budget is exceeded.
+     *
+     * @return the value.
+     */
+    public MemoryLimitPolicy memoryLimitPolicy()
+    {
+        return memoryLimitPolicy;
+    }
+
+    /**
+     * The off-heap budget of a pool the graph makes itself, in bytes; 0 for the default.
+     *
+     * @return the value.
+     */
+    public long memoryBudgetBytes()
+    {
+        return memoryBudgetBytes;
+    }
+
+    /**
+     * The most packets a source may emit in one call; 0 for no limit.
+     *
+     * @return the value.
+     */
+    public int maxShipmentSize()
+    {
+        return maxShipmentSize;
+    }
+
+    /**
+     * How many failures the run keeps for {@code Graph.failures()}.
+     *
+     * @return the value.
+     */
+    public int keptFailures()
+    {
+        return keptFailures;
     }
 
     /**

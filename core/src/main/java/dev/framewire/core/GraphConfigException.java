@@ -12,7 +12,7 @@ public final class GraphConfigException extends IllegalArgumentException
 
     private final transient List<String> errors;
 
-    GraphConfigException(final List<String> errors)
+    public GraphConfigException(final List<String> errors)
     {
         super(errors.size() == 1 ? "invalid graph config: " + errors.get(0) :
             "invalid graph config, " + errors.size() + " errors:\n  " + String.join("\n  ", errors));

@@ -1,5 +1,8 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.run.TextExtensions;
+
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.ExtensionRegistry;
 import com.google.protobuf.TextFormat;

@@ -17,7 +17,7 @@ public final class GraphException extends Exception
     /** How many failures there were in all, kept or not. */
     private final long failureCount;
 
-    GraphException(final List<GraphFailure> failures, final boolean cancelled)
+    public GraphException(final List<GraphFailure> failures, final boolean cancelled)
     {
         this(failures, cancelled, List.of(), failures.size(), Map.of());
     }
@@ -27,7 +27,7 @@ public final class GraphException extends Exception
      * @param failureCount how many there were in all.
      * @param counts       all of them by node and cause, when more failed than were kept.
      */
-    GraphException(
+    public GraphException(
         final List<GraphFailure> failures,
         final boolean cancelled,
         final List<String> blockedNodes,

@@ -12,7 +12,7 @@ public final class GraphFailure
     private final long timestamp;
     private final Throwable cause;
 
-    GraphFailure(final String node, final long timestamp, final Throwable cause)
+    public GraphFailure(final String node, final long timestamp, final Throwable cause)
     {
         this.node = node;
         this.timestamp = timestamp;

@@ -1,5 +1,10 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.run.Run;
+
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.stream.GraphInput;
+
 import dev.framewire.offheap.Payload;
 
 /**
@@ -90,7 +95,7 @@ public final class GraphInputHandle
      */
     public boolean tryAddPacket(final Object value, final long timestamp)
     {
-        return Graph.tryAdd(input, timestamp, value, 0);
+        return Run.tryAdd(input, timestamp, value, 0);
     }
 
     /**
@@ -102,7 +107,7 @@ public final class GraphInputHandle
      */
     public boolean tryAddPacket(final long value, final long timestamp)
     {
-        return Graph.tryAdd(input, timestamp, InputQueue.LONG, value);
+        return Run.tryAdd(input, timestamp, InputQueue.LONG, value);
     }
 
     /**
@@ -114,7 +119,7 @@ public final class GraphInputHandle
      */
     public boolean tryAddPacket(final double value, final long timestamp)
     {
-        return Graph.tryAdd(input, timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
+        return Run.tryAdd(input, timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
     }
 
     /**

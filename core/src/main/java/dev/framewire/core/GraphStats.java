@@ -1,5 +1,11 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.run.Run;
+import dev.framewire.core.internal.sched.Worker;
+import dev.framewire.core.internal.stream.OutputStream;
+
 import dev.framewire.offheap.MemoryBudget;
 
 import java.util.Arrays;
@@ -46,7 +52,7 @@ public final class GraphStats
         CLOSE("close");
 
         /** How many reasons there are (a constant, for the array each node keeps; a test checks it). */
-        static final int COUNT = 5;
+        public static final int COUNT = 5;
 
         private final String tag;
 
@@ -66,7 +72,7 @@ public final class GraphStats
         }
 
         /** The engine's drop reason string (as given to {@code Node.dropped}) to an ordinal. */
-        static int indexOf(final String reason)
+        public static int indexOf(final String reason)
         {
             switch (reason)
             {
@@ -355,7 +361,7 @@ public final class GraphStats
         }
     }
 
-    private final Graph graph;
+    private final Run graph;
     /** The graph's node array this snapshot was made for: refilled in place only while it is the same. */
     private final Node[] source;
     private final NodeStats[] nodes;
@@ -370,7 +376,7 @@ public final class GraphStats
     private long memoryDrops;
     private long failures;
 
-    private GraphStats(final Graph graph, final Node[] source)
+    private GraphStats(final Run graph, final Node[] source)
     {
         this.graph = graph;
         this.source = source;
@@ -383,7 +389,7 @@ public final class GraphStats
     }
 
     /** {@link Graph#stats(GraphStats)}: refills {@code reuse} if made for these nodes, else a new one. */
-    static GraphStats fill(final Graph graph, final GraphStats reuse)
+    static GraphStats fill(final Run graph, final GraphStats reuse)
     {
         final Node[] current = graph.nodes();
         final GraphStats stats = reuse != null && reuse.graph == graph && reuse.source == current ? reuse :

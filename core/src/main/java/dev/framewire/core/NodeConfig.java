@@ -191,6 +191,36 @@ public final class NodeConfig
     }
 
     /**
+     * The registered calculator name the node was given, or null.
+     *
+     * @return the value.
+     */
+    public String calculatorName()
+    {
+        return calculatorName;
+    }
+
+    /**
+     * The calculator class the node was given, or null.
+     *
+     * @return the value.
+     */
+    public Class<? extends Calculator> calculatorClass()
+    {
+        return calculatorClass;
+    }
+
+    /**
+     * The calculator factory the node was given, or null.
+     *
+     * @return the value.
+     */
+    public Supplier<? extends Calculator> calculatorFactory()
+    {
+        return calculatorFactory;
+    }
+
+    /**
      * Builds a {@link NodeConfig}.
      */
     public static final class Builder

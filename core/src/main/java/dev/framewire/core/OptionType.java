@@ -14,7 +14,7 @@ public enum OptionType
     /** A string. */
     STRING;
 
-    Object coerce(final Object value)
+    public Object coerce(final Object value)
     {
         switch (this)
         {

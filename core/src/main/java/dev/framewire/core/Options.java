@@ -14,7 +14,7 @@ public final class Options
     private final Map<String, Object> values;
     private final List<OptionsExtension> extensions;
 
-    Options(final String nodeName, final Map<String, Object> values, final List<OptionsExtension> extensions)
+    public Options(final String nodeName, final Map<String, Object> values, final List<OptionsExtension> extensions)
     {
         this.nodeName = nodeName;
         this.values = values;

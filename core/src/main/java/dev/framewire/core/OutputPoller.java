@@ -1,5 +1,9 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.run.Run;
+import dev.framewire.core.internal.queue.PacketSlot;
+
 import dev.framewire.offheap.Payload;
 
 import java.util.concurrent.TimeUnit;
@@ -23,12 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class OutputPoller
 {
-    private final Graph graph;
+    private final Run graph;
     final InputQueue queue;
     private final PacketSlot current;
-    private volatile Thread waiter;
 
-    OutputPoller(final Graph graph, final InputQueue queue)
+    OutputPoller(final Run graph, final InputQueue queue)
     {
         this.graph = graph;
         this.queue = queue;
@@ -76,12 +79,12 @@ public final class OutputPoller
             {
                 return false;
             }
-            waiter = Thread.currentThread();
+            queue.poller.waiter = Thread.currentThread();
             if (queue.peekTimestamp() == Timestamp.UNSET && queue.bound() != Timestamp.DONE)
             {
                 LockSupport.parkNanos(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(10)));
             }
-            waiter = null;
+            queue.poller.waiter = null;
             if (Thread.interrupted())
             {
                 throw new InterruptedException("interrupted while polling stream '" + queue.streamName + "'");
@@ -117,15 +120,6 @@ public final class OutputPoller
     public int queueSize()
     {
         return queue.size();
-    }
-
-    void wake()
-    {
-        final Thread t = waiter;
-        if (t != null)
-        {
-            LockSupport.unpark(t);
-        }
     }
 
     void releaseCurrent()

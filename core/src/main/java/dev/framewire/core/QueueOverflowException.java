@@ -8,7 +8,7 @@ public final class QueueOverflowException extends IllegalStateException
 {
     private static final long serialVersionUID = 1L;
 
-    QueueOverflowException(final String message)
+    public QueueOverflowException(final String message)
     {
         super(message);
     }

@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.stream.StreamSpec;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -77,7 +79,7 @@ public final class SubgraphExpander
     }
 
     /** What a subgraph name must look like: it prefixes stream names, so it is a stream name itself. */
-    static final java.util.regex.Pattern INSTANCE_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
+    public static final java.util.regex.Pattern INSTANCE_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
 
     /**
      * One use of a subgraph template, for {@link Graph#addSubgraph}: its nodes, streams and
@@ -85,21 +87,21 @@ public final class SubgraphExpander
      * {@code name__} (a hot-plugged subgraph has no parent node whose streams it takes: its
      * boundary streams become graph streams of their own).
      */
-    static final class Instance
+    public static final class Instance
     {
-        final String name;
+        public final String name;
         /** The template's input streams as graph input streams, prefixed, in the template's order; not the bound ones. */
-        final List<String> inputs = new ArrayList<>();
+        public final List<String> inputs = new ArrayList<>();
         /** The graph's streams that template input streams are bound to, in the template's order. */
-        final List<String> bound = new ArrayList<>();
+        public final List<String> bound = new ArrayList<>();
         /** The template's output streams as graph output streams, prefixed, in the template's order. */
-        final List<String> outputs = new ArrayList<>();
+        public final List<String> outputs = new ArrayList<>();
         /** Template stream name to the graph stream it became. */
-        final Map<String, String> streams = new LinkedHashMap<>();
-        final List<NodeConfig> nodes = new ArrayList<>();
-        final Map<String, Integer> queueSizes = new LinkedHashMap<>();
+        public final Map<String, String> streams = new LinkedHashMap<>();
+        public final List<NodeConfig> nodes = new ArrayList<>();
+        public final Map<String, Integer> queueSizes = new LinkedHashMap<>();
         /** Side packet (prefixed name) to its value, from the parameters. */
-        final Map<String, Object> sidePackets = new HashMap<>();
+        public final Map<String, Object> sidePackets = new HashMap<>();
 
         Instance(final String name)
         {
@@ -118,7 +120,7 @@ public final class SubgraphExpander
      *
      * @throws GraphConfigException listing every error.
      */
-    static Instance instantiate(
+    public static Instance instantiate(
         final String name, final GraphConfig template, final Map<String, ?> params, final Map<String, String> bind)
     {
         final List<String> errors = new ArrayList<>();

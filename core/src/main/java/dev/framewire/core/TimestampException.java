@@ -8,7 +8,7 @@ public final class TimestampException extends IllegalArgumentException
 {
     private static final long serialVersionUID = 1L;
 
-    TimestampException(final String message)
+    public TimestampException(final String message)
     {
         super(message);
     }

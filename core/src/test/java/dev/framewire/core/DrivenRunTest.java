@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.sched.Worker;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -30,7 +32,7 @@ class DrivenRunTest
         graph.observe("out", packet -> seen.add(packet.getLong()));
         try
         {
-            final List<Worker> workers = graph.startWithoutWorkerThreads();
+            final List<Worker> workers = graph.run().startWithoutWorkerThreads();
             assertEquals(1, workers.size());
             final Worker worker = workers.get(0);
             worker.onStart();
@@ -74,7 +76,7 @@ class DrivenRunTest
         graph.observe("out", packet -> calls.add("second@" + packet.timestamp()));
         try
         {
-            final Worker worker = graph.startWithoutWorkerThreads().get(0);
+            final Worker worker = graph.run().startWithoutWorkerThreads().get(0);
             worker.onStart();
             while (worker.doWork() > 0)
             {

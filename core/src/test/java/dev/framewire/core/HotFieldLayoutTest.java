@@ -1,5 +1,14 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.handler.DefaultSync;
+import dev.framewire.core.internal.handler.SingleInputSync;
+import dev.framewire.core.internal.handler.SyncGroup;
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.queue.PacketSlot;
+import dev.framewire.core.internal.sched.Worker;
+import dev.framewire.core.internal.stream.InputPort;
+import dev.framewire.core.internal.stream.OutputStream;
+
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.run.JvmFlags;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.node.Node;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -49,7 +51,7 @@ class LocalScheduleTest
 
     private static Node node(final Graph graph, final String name)
     {
-        for (final Node node : graph.nodes())
+        for (final Node node : graph.run().nodes())
         {
             if (node.name.equals(name))
             {

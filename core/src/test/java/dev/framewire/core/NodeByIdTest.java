@@ -1,5 +1,8 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.sched.Scheduler;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,13 +41,13 @@ class NodeByIdTest
         {
             graph.start();
             graph.addSubgraph("first", pass, Map.of()).get(10, TimeUnit.SECONDS);
-            final Node removed = graph.node("first__p");
+            final Node removed = graph.run().node("first__p");
             graph.removeSubgraph("first", Duration.ofSeconds(5), Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
             graph.addSubgraph("second", pass, Map.of()).get(10, TimeUnit.SECONDS);
-            final Node added = graph.node("second__p");
-            final Scheduler scheduler = graph.scheduler;
-            assertSame(graph.node("a"), scheduler.nodeById(graph.node("a").id));
-            assertSame(graph.node("b"), scheduler.nodeById(graph.node("b").id));
+            final Node added = graph.run().node("second__p");
+            final Scheduler scheduler = graph.run().scheduler;
+            assertSame(graph.run().node("a"), scheduler.nodeById(graph.run().node("a").id));
+            assertSame(graph.run().node("b"), scheduler.nodeById(graph.run().node("b").id));
             assertTrue(added.id >= scheduler.nodes.length || scheduler.nodes[added.id] != added,
                 "the added node is not at its id's index: the search is what finds it");
             assertSame(added, scheduler.nodeById(added.id));

@@ -46,8 +46,8 @@ class ParkSpinTest
     {
         try (Graph graph = new Graph(chain(CORES + 1, CORES).build()))
         {
-            assertEquals(CORES, graph.scheduler.workers.size());
-            assertTrue(graph.scheduler.spinsYield(), CORES + " workers on " + CORES + " cores");
+            assertEquals(CORES, graph.run().scheduler.workers.size());
+            assertTrue(graph.run().scheduler.spinsYield(), CORES + " workers on " + CORES + " cores");
             final AtomicLong sum = new AtomicLong();
             graph.observe("out", p -> sum.addAndGet(p.getLong()));
             graph.start();
@@ -68,18 +68,18 @@ class ParkSpinTest
         {
             try (Graph graph = new Graph(chain(2, 1).build()))
             {
-                assertTrue(graph.scheduler.spinsYield(), "one core: any worker takes it");
+                assertTrue(graph.run().scheduler.spinsYield(), "one core: any worker takes it");
             }
             return;
         }
         try (Graph spare = new Graph(chain(CORES, CORES - 1).build()))
         {
-            assertEquals(CORES - 1, spare.scheduler.workers.size());
-            assertFalse(spare.scheduler.spinsYield(), (CORES - 1) + " workers on " + CORES + " cores");
+            assertEquals(CORES - 1, spare.run().scheduler.workers.size());
+            assertFalse(spare.run().scheduler.spinsYield(), (CORES - 1) + " workers on " + CORES + " cores");
         }
         try (Graph journaled = new Graph(chain(CORES, CORES - 1).journal(new JournalConfig().directory(journals)).build()))
         {
-            assertTrue(journaled.scheduler.spinsYield(),
+            assertTrue(journaled.run().scheduler.spinsYield(),
                 (CORES - 1) + " workers and the journal's agent on " + CORES + " cores");
         }
     }

@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.queue.InputQueue;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -55,7 +57,7 @@ class RefusingAddTest
         {
             graph.start();
             final GraphInputHandle in = graph.input("in");
-            final InputQueue queue = graph.nodes()[0].inputs[0].queue;
+            final InputQueue queue = graph.run().nodes()[0].inputs[0].queue;
             assertTrue(in.tryAddPacket(0L, 0));
             await("the node to take packet 0", () -> entered.get() == 1);
             for (long ts = 1; ts <= LIMIT; ts++)

@@ -1,0 +1,1422 @@
+package dev.framewire.core.internal.node;
+
+import dev.framewire.core.Calculator;
+import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.Contract;
+import dev.framewire.core.FailurePolicy;
+import dev.framewire.core.Input;
+import dev.framewire.core.InputPolicy;
+import dev.framewire.core.MemoryLimitException;
+import dev.framewire.core.NodeConfig;
+import dev.framewire.core.Options;
+import dev.framewire.core.Output;
+import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.handler.InputSync;
+import dev.framewire.core.internal.handler.SingleInputSync;
+import dev.framewire.core.internal.queue.HeldBack;
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.run.MemoryGovernor;
+import dev.framewire.core.internal.run.Subgraph;
+import dev.framewire.core.internal.sched.ScheduleState;
+import dev.framewire.core.internal.sched.Worker;
+import dev.framewire.core.internal.stream.InputPort;
+import dev.framewire.core.internal.stream.OutputStream;
+import dev.framewire.core.internal.stream.StreamSpec;
+
+import dev.framewire.core.jfr.NodeProcessEvent;
+import dev.framewire.core.journal.JournalSink;
+import dev.framewire.core.journal.WorkerJournal;
+import dev.framewire.offheap.Payload;
+import dev.framewire.offheap.PayloadPool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+abstract class NodeHotFields extends ScheduleState
+{
+    /*
+     * The diagnostics fields below are written by the worker with opaque stores (a plain move on
+     * x86, never elided) rather than volatile ones (a fence each, several per packet), and read
+     * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
+     */
+    public volatile long inputTimestamp = Timestamp.UNSET;
+    /** Packets this node's policy or calculator dropped; written by its worker only. By reason: {@link Node#dropRecords}. */
+    public volatile long drops;
+    /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
+    public volatile long calls;
+    /**
+     * Nanoseconds spent in {@code process} so far, when the graph times calls
+     * ({@link Graph#timeProcessCalls()}); written by the node's step only (opaque), read by
+     * {@link GraphStats}.
+     */
+    public long callNanos;
+    /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
+    public long shipmentBytes;
+    /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
+    public long priority1;
+    public long priority2;
+    /**
+     * The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none
+     * yet. Worker only: read at every queueing, written only when the node first takes a slot.
+     */
+    public int heapSlot = -1;
+    /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */
+    public Worker runningOn;
+}
+
+abstract class NodeHotPad extends NodeHotFields
+{
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
+    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
+    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
+}
+
+/**
+ * A calculator in a running graph: its inputs and outputs, its place in the schedule, and the
+ * state machine that queues it exactly once.
+ *
+ * <p>Scheduling state ({@link #state}): IDLE, SCHEDULED (queued or running: the worker owns it),
+ * SCHEDULED_DIRTY. Any thread that brings input calls {@link #schedule()}: IDLE becomes SCHEDULED
+ * and the node goes to its worker (once); SCHEDULED becomes SCHEDULED_DIRTY, so the worker looks
+ * again before it lets the node go idle and no wake-up is lost. Only the worker moves a node out of
+ * SCHEDULED (to IDLE) or clears the dirty mark, and it writes the state only then: a node that
+ * stays busy is run again and again with no write to its state (see {@link #afterRun()}).
+ *
+ * <p>Threading: the calculator, the ports, the outputs and the lifecycle belong to the node's
+ * worker (a node is pinned to one worker, so it never runs concurrently with itself). The
+ * volatile fields are read by the timeout guard and reports from other threads. The node sees its
+ * graph only through {@link NodeRunState}: the stop flag, the journal, the clock and the calls it
+ * makes as it opens, closes and fails.
+ *
+ * <p>With {@code max_in_flight} above 1 the node has {@link Lanes}: its {@code process} calls run
+ * in them, on several workers at once, while the node's own steps (handing input sets out,
+ * retiring finished calls in timestamp order, open, close) stay one at a time under the state
+ * machine, on whichever worker of the executor is free first ({@link SharedCalls}). A node without
+ * them pays one null test per step for it.
+ *
+ * <p>Layout: the fields the worker writes per call ({@link NodeHotFields}) sit between the
+ * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
+ * which producers on other threads read, nor on a line with whatever object lies after the node.
+ */
+public final class Node extends NodeHotPad implements CalculatorContext
+{
+
+    public static final int UNOPENED = 0;
+    public static final int OPEN = 1;
+    public static final int CLOSED = 2;
+    /** Failed under {@link FailurePolicy#ISOLATE}: stays failed for the run. */
+    public static final int FAILED = 3;
+    /** Blocked under {@link FailurePolicy#ISOLATE}: an input socket lost its last live producer. */
+    public static final int BLOCKED = 4;
+
+    /** Readiness: nothing to do. */
+    public static final long NOT_READY = Long.MIN_VALUE;
+    /** Readiness: every input is done and empty. */
+    public static final long READY_FOR_CLOSE = Long.MAX_VALUE;
+
+    private static final VarHandle INPUT_TIMESTAMP;
+    private static final VarHandle CALLS;
+    private static final VarHandle CALL_NANOS;
+
+    static
+    {
+        try
+        {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            INPUT_TIMESTAMP = lookup.findVarHandle(NodeHotFields.class, "inputTimestamp", long.class);
+            CALLS = lookup.findVarHandle(NodeHotFields.class, "calls", long.class);
+            CALL_NANOS = lookup.findVarHandle(NodeHotFields.class, "callNanos", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    /** What this node sees of its graph; never the {@link Graph} itself. */
+    public final NodeRunState runState;
+    /** The memory budget's limits as they bear on this run; the heap's completion pressure reads it too. */
+    public final MemoryGovernor memory;
+    public final int id;
+    public final String name;
+    public final NodeConfig config;
+    public final Calculator calculator;
+    public final Options options;
+    public final InputPolicy policy;
+    public final boolean processBounds;
+    public InputPort[] inputs;
+    public InputSync sync;
+    /** {@link #sync} when it is the one-input default policy, whose lean path the run takes; else null. */
+    private SingleInputSync solo;
+    /** Scratch for batch counting, one cursor per input. */
+    public int[] batchCursor;
+    public OutputStream[] outputs;
+    public final boolean isSource;
+    public final int sourceLayer;
+    public int topoIndex;
+    /** A subgraph's removal took the node out: its heap slot goes back when it leaves the heap. Worker only. */
+    public boolean forgotten;
+    public Worker worker;
+    /** Queues whose fullness holds this node back: the backpressure it obeys. */
+    public InputQueue[] throttleQueues = new InputQueue[0];
+    private final HeldBack heldBack = new HeldBack();
+    public Map<String, Object> sidePackets = Map.of();
+    /** The hot-plugged subgraph this node belongs to ({@link Graph#addSubgraph}), or null for the graph's own. */
+    public final Subgraph subgraph;
+
+    public volatile int lifecycle = UNOPENED;
+    /**
+     * Asks JFR whether process events are wanted, so that none is made per call while no recording
+     * wants them. An event made per call and passed to {@link #commitProcessEvent} escapes whenever
+     * C2 does not inline that method, and then costs an allocation per call with no recording at
+     * all (JMH -prof gc: 80 to 96 B/op through four nodes on two workers, in four of five
+     * iterations).
+     */
+    private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    /**
+     * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
+     * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
+     * probe costs when no recording wants the events (bench {@code B2JfrBenchmark}); with it no
+     * recording ever gets {@code dev.framewire.NodeProcess} events.
+     */
+    public static final boolean JFR_PROBES = !"false".equals(System.getProperty("framewire.jfr"));
+
+    /** Set by any thread when this node must become blocked; acted on by its worker. */
+    public volatile boolean blockRequested;
+    /** The calculator's own line in reports ({@link CalculatorContext#reportLine}); null if none. */
+    public volatile Consumer<StringBuilder> reportLine;
+    /** {@link #drops} by reason, and each drop's record in the journal and for JFR. */
+    public final DropRecords dropRecords;
+    /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
+    public final SourceRetry retry;
+    private boolean stopRequested;
+    /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
+    public boolean hasOffset;
+    /** The graph's {@code input_sets_per_run}. */
+    private final int inputSetsPerRun;
+    /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link #handOutRoomOnIdle}). */
+    private final boolean roomBatched;
+    private long offset;
+    /**
+     * With {@code max_in_flight} above 1, the node's calls in flight (see {@link Lanes}); null
+     * otherwise. Set before the run starts.
+     */
+    public Lanes lanes;
+    /**
+     * With lanes, the executor's shared queues: the node's steps go there, for any of its workers
+     * (see {@link SharedCalls}); null otherwise: the node runs on {@link #worker} only.
+     */
+    public SharedCalls shared;
+    /**
+     * Whether every input packet of this node is emitted on its own worker (see
+     * {@link #inputsAllFromItsWorker()}): its calls are journaled with
+     * {@link JournalSink#processBeginSameWorker}. Set before the run starts; false for a node of a
+     * subgraph added at run time.
+     */
+    public boolean inputsFromItsWorker;
+    /**
+     * Whether this node's one input is handed over by another thread (a graph input, or a node on
+     * another worker) and the node runs on its own worker only: a journaled call of an input set
+     * may then begin at the worker's last clock reading when its packet was published before that
+     * reading ({@link SingleInputSync#publishedBeforeLastReading}); {@link #solo} is not null then.
+     * Set before the run starts; false for a node of a subgraph added at run time.
+     */
+    public boolean oneInputHandedOver;
+
+    public Node(
+        final NodeRunState runState,
+        final int id,
+        final NodeConfig config,
+        final Calculator calculator,
+        final Options options,
+        final Contract contract,
+        final boolean isSource,
+        final Subgraph subgraph)
+    {
+        this.subgraph = subgraph;
+        this.runState = runState;
+        this.memory = runState.memory();
+        this.id = id;
+        this.name = config.name();
+        this.config = config;
+        this.dropRecords = new DropRecords(runState, id, name);
+        this.calculator = calculator;
+        this.options = options;
+        this.policy = config.inputPolicy() != null ? config.inputPolicy() :
+            contract.inputPolicy() != null ? contract.inputPolicy() : InputPolicy.DEFAULT;
+        this.processBounds = contract.processTimestampBounds();
+        this.isSource = isSource;
+        this.retry = isSource ? new SourceRetry() : null;
+        this.sourceLayer = config.sourceLayer();
+        this.inputSetsPerRun = runState.config().inputSetsPerRun();
+        this.roomBatched = runState.config().roomBatch() > 1;
+    }
+
+    // ---------------------------------------------------------------- scheduling state machine
+
+    /**
+     * Any thread: this node may have become ready. Queues it at most once; a node already scheduled
+     * is marked dirty, so the worker looks again before it lets the node go idle. In steady state
+     * (the node never runs out of input) the state stays dirty and producers only read it: the
+     * line is shared, not bounced between the producers' and the worker's cores.
+     *
+     * <p>The caller has published its packets or bound with a full fence since (see
+     * {@link OutputStream#flush()}): the worker's idle attempt writes the state and then reads the
+     * queues, the producer writes a queue and then reads the state, and without a StoreLoad on both
+     * sides each could miss the other.
+     */
+    public void schedule()
+    {
+        if (local)
+        {
+            scheduleLocal();
+        }
+        else if (claim())
+        {
+            enqueue();
+        }
+    }
+
+    /**
+     * {@link #schedule()} of a local node ({@link ScheduleState#makeLocal()}): from its worker's
+     * thread directly, from any other as a command its worker runs at the top of a duty cycle. Only
+     * control paths get here from other threads (the start, isolating a failed node, waking a
+     * producer held back by a queue added at run time); every packet's notification comes from a
+     * producer on the node's own worker ({@link OutputStream}), so the command's allocation is not
+     * paid per packet.
+     */
+    private void scheduleLocal()
+    {
+        if (Thread.currentThread() == worker.thread)
+        {
+            scheduleFromOwnWorker();
+        }
+        else
+        {
+            worker.submit(this::scheduleFromOwnWorker);
+        }
+    }
+
+    /**
+     * Before the run starts: whether only this node's own worker ever needs to schedule it, so that
+     * its state may be local ({@link ScheduleState#makeLocal()}). True when it is pinned to a worker
+     * (no {@code max_in_flight}), not a source, not part of a subgraph added at run time, every
+     * input is fed by a node pinned to the same worker or by a graph input that worker polls (never
+     * one whose adder schedules the node), and no full queue wakes it (BMF backpressure,
+     * {@code heldBackNodes}).
+     */
+    public boolean schedulesOnlyFromItsWorker(final Set<Node> heldBackNodes)
+    {
+        if (isSource || shared != null || worker == null || subgraph != null || heldBackNodes.contains(this))
+        {
+            return false;
+        }
+        for (final InputPort port : inputs)
+        {
+            final Node producer = port.queue.producer;
+            if (producer == null ? !port.queue.polled : producer.shared != null || producer.worker != worker)
+            {
+                // a graph input's queue that this worker polls is fine: the adder neither claims nor
+                // schedules the node (OutputStream.notifyConsumers skips it), the worker's poll does
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Before the run starts: whether every packet this node takes is emitted on its own worker, so
+     * that no other thread hands it anything. True when it has inputs, is pinned to a worker (no
+     * {@code max_in_flight}) and every input is fed by a node pinned to the same worker; a graph
+     * input's packets come from its adder's thread, even when the worker polls them.
+     */
+    public boolean inputsAllFromItsWorker()
+    {
+        if (isSource || shared != null || worker == null || inputs.length == 0)
+        {
+            return false;
+        }
+        for (final InputPort port : inputs)
+        {
+            final Node producer = port.queue.producer;
+            if (producer == null || producer.shared != null || producer.worker != worker)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Before the run starts, after {@link #inputsAllFromItsWorker()} and {@link #initInputs()}:
+     * whether the node takes one input ({@link SingleInputSync}) that another thread hands over, on
+     * its own worker only (see {@link #oneInputHandedOver}).
+     */
+    public boolean oneInputFromAnotherThread()
+    {
+        return !inputsFromItsWorker && !isSource && shared == null && worker != null && solo != null;
+    }
+
+    /**
+     * The worker this node is pinned to, from its own thread, while running another node: queues
+     * this node if it is idle, else leaves it as it is (see {@link ScheduleState#claimFromOwner()}).
+     */
+    public void scheduleFromOwnWorker()
+    {
+        assert Thread.currentThread() == worker.thread || worker.thread == null || runState.isStopping() :
+            this + " scheduled as from its own worker " + worker.name + " by " + Thread.currentThread().getName();
+        if (claimFromOwner())
+        {
+            enqueue();
+        }
+    }
+
+    private void enqueue()
+    {
+        if (shared == null)
+        {
+            worker.enqueue(this);
+        }
+        else
+        {
+            shared.offer(this);
+        }
+    }
+
+    /**
+     * Worker, after a run: queue again when still runnable; else go idle, unless input arrived
+     * meanwhile (the dirty mark), in which case clear it and look again.
+     *
+     * @return true to put the node back on the worker's heap.
+     */
+    public boolean afterRun()
+    {
+        memory.checkHeldSources();
+        if (memory.underPressure() && lifecycle == OPEN && !isSource)
+        {
+            // Here, before wantsToRun asks the input policy for readiness, which it keeps until the
+            // input set is taken: shedding after that (at the start of the next run) dropped the
+            // kept timestamp's packets and handed the calculator an empty input set.
+            memory.shed(this);
+        }
+        boolean wants = wantsToRun();
+        final SingleInputSync solo = this.solo;
+        if (solo != null)
+        {
+            solo.forgetSeen(); // what the call saw of its input answers the first look only
+        }
+        if (!wants && roomBatched)
+        {
+            handOutRoomOnIdle();
+        }
+        while (!wants)
+        {
+            if (tryIdle())
+            {
+                return false;
+            }
+            wants = wantsToRun();
+        }
+        return true;
+    }
+
+    /**
+     * Worker, as this node stops taking packets under a {@code room_batch}: its input queues hand
+     * out the room that threads they hold back wait for, which no pop of theirs may come to hand
+     * out now ({@link InputQueue#handOutRoomOnIdle()}). Under MediaPipe's rule every pop below the
+     * limit has handed it out already.
+     */
+    private void handOutRoomOnIdle()
+    {
+        for (final InputPort port : inputs)
+        {
+            if (port.queue.handOutRoomOnIdle())
+            {
+                port.queue.wakeHeldBack();
+            }
+        }
+    }
+
+    private boolean wantsToRun()
+    {
+        final int life = lifecycle;
+        if (life >= CLOSED || runState.isStopping())
+        {
+            return false;
+        }
+        if (life == UNOPENED || blockRequested)
+        {
+            return true;
+        }
+        final Subgraph subgraph = this.subgraph;
+        if (subgraph != null && (subgraph.cancelled || isSource && subgraph.draining))
+        {
+            return true; // it is being removed: a step tears it down, or closes the source
+        }
+        if (isSource)
+        {
+            return runState.sourceMayRun(this);
+        }
+        final Lanes lanes = this.lanes;
+        if (lanes != null)
+        {
+            return lanes.wantsToRun();
+        }
+        if (isThrottled())
+        {
+            return false;
+        }
+        return readiness() != NOT_READY;
+    }
+
+    /** Its worker: {@code queues} (a hot-plugged subgraph's, downstream of this node) also hold it back. */
+    public void addThrottles(final InputQueue[] queues)
+    {
+        throttleQueues = OutputStream.with(throttleQueues, queues);
+        heldBack.forget();
+    }
+
+    /** Its worker: {@code queues} no longer hold it back; it may run again. */
+    public void removeThrottles(final InputQueue[] queues)
+    {
+        throttleQueues = OutputStream.without(throttleQueues, queues);
+        heldBack.forget();
+        scheduleFromOwnWorker();
+    }
+
+    /** Whether a queue this node must not overfill is full. */
+    public boolean isThrottled()
+    {
+        return heldBack.check(throttleQueues);
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /** Worker: one step of the node: open, one input set or source call, or close. */
+    public void run()
+    {
+        final int life = lifecycle;
+        final Subgraph subgraph = this.subgraph;
+        if (subgraph != null && subgraph.cancelled)
+        {
+            if (life < CLOSED)
+            {
+                cancelForRemoval();
+            }
+            else
+            {
+                sync.dropAll(this); // closed or failed: what still arrives is released and counted
+            }
+            return;
+        }
+        if (life >= FAILED || (blockRequested && life != CLOSED))
+        {
+            if (life < FAILED)
+            {
+                isolate(BLOCKED);
+            }
+            else
+            {
+                releaseQueued(); // a failed or blocked node never runs; what still arrives is released
+            }
+            return;
+        }
+        if (life == UNOPENED)
+        {
+            open();
+        }
+        else if (life == OPEN)
+        {
+            if (isSource)
+            {
+                if (subgraph != null && subgraph.draining)
+                {
+                    close(); // its subgraph is being removed: a source stops as if it had asked to
+                }
+                else if (runState.sourceMayRun(this))
+                {
+                    processSource();
+                }
+            }
+            else if (lanes != null)
+            {
+                lanes.retireAndHandOut();
+            }
+            else if (!isThrottled())
+            {
+                final long ready = readiness();
+                if (ready == READY_FOR_CLOSE)
+                {
+                    close();
+                }
+                else if (ready != NOT_READY)
+                {
+                    processInputSet(ready);
+                    if (sync.batchSize() > 1)
+                    {
+                        processRestOfBatch();
+                    }
+                    else if (inputSetsPerRun > 1)
+                    {
+                        processMoreReady();
+                    }
+                }
+                else if (hasOffset)
+                {
+                    propagateOffsetBound();
+                }
+            }
+        }
+    }
+
+    /** Worker: the input sets after the first of a batch ({@code batch_size}). */
+    private void processRestOfBatch()
+    {
+        for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !runState.isStopping(); n--)
+        {
+            final long next = sync.nextInBatch();
+            if (next == NOT_READY || next == READY_FOR_CLOSE)
+            {
+                return;
+            }
+            processInputSet(next);
+        }
+    }
+
+    /** Worker: up to {@code input_sets_per_run - 1} more ready input sets, while open and not held back. */
+    private void processMoreReady()
+    {
+        for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !runState.isStopping() && !isThrottled(); n--)
+        {
+            final long next = readiness();
+            if (next == NOT_READY || next == READY_FOR_CLOSE)
+            {
+                return;
+            }
+            processInputSet(next);
+        }
+    }
+
+    /** Worker: builds the input policy once the ports exist. */
+    public void initInputs()
+    {
+        sync = InputSync.create(this, policy, processBounds);
+        solo = sync instanceof SingleInputSync ? (SingleInputSync)sync : null;
+        batchCursor = new int[inputs.length];
+    }
+
+    // ---------------------------------------------------------------- max_in_flight (see Lanes)
+
+    /** Calls handed out and not yet retired, 0 without lanes; read racily by reports. */
+    public long callsInFlight()
+    {
+        final Lanes lanes = this.lanes;
+        return lanes == null ? 0 : lanes.inFlight();
+    }
+
+    /** The thread that stopped the workers: releases the calls not retired, if the node has lanes. */
+    public void releaseLanes()
+    {
+        final Lanes lanes = this.lanes;
+        if (lanes != null)
+        {
+            lanes.releaseNotRetired();
+        }
+    }
+
+    /** {@link Lanes}, handing a call out: counts it. */
+    public void countCall()
+    {
+        CALLS.setOpaque(this, calls + 1);
+    }
+
+    /** {@link Lanes}, retiring a call: its input timestamp and time in {@code process} become the node's. */
+    public void retiredCall(final long timestamp, final long callNanos)
+    {
+        INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        if (callNanos != 0)
+        {
+            CALL_NANOS.setOpaque(this, this.callNanos + callNanos);
+        }
+    }
+
+    /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
+    public void followOffset(final long completed)
+    {
+        final long next = offsetBound(completed, offset);
+        for (final OutputStream output : outputs)
+        {
+            output.setNextTimestampBound(next);
+        }
+    }
+
+    /**
+     * The input policy's readiness (sticky until the input set is filled).
+     *
+     * @return the timestamp to process, {@link #NOT_READY} or {@link #READY_FOR_CLOSE}.
+     */
+    public long readiness()
+    {
+        return sync.readiness();
+    }
+
+    public long inputBound()
+    {
+        return sync.inputBound();
+    }
+
+    private void open()
+    {
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
+        journalBegin(false);
+        try
+        {
+            calculator.open(this);
+            // packets emitted in open() go out like any call's (MediaPipe's UnitDelayCalculator
+            // primes a loop this way); consumers get them once they are open themselves
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(Timestamp.UNSTARTED, t);
+            return;
+        }
+        finally
+        {
+            journalEnd();
+        }
+        lifecycle = OPEN;
+        runState.onNodeOpened(this);
+    }
+
+    private void processSource()
+    {
+        INPUT_TIMESTAMP.setOpaque(this, 0L);
+        journalBegin(false);
+        CALLS.setOpaque(this, calls + 1);
+        shipmentBytes = 0;
+        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+        if (event != null)
+        {
+            event.begin();
+        }
+        try
+        {
+            processTimed();
+            commitProcessEvent(event, 0);
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(0, t);
+            return;
+        }
+        finally
+        {
+            journalEnd();
+        }
+        retry.onProgress();
+        if (stopRequested)
+        {
+            close();
+        }
+    }
+
+    private void processInputSet(final long ready)
+    {
+        final long timestamp = sync.fill(ready);
+        INPUT_TIMESTAMP.setOpaque(this, timestamp);
+        journalBegin(true);
+        CALLS.setOpaque(this, calls + 1);
+        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
+        if (event != null)
+        {
+            event.begin();
+        }
+        try
+        {
+            processTimed();
+            commitProcessEvent(event, timestamp);
+            releaseInputs();
+            if (hasOffset)
+            {
+                // also as far as the inputs' bounds have moved: a bound that arrived while this
+                // node was queued schedules no further run, so it must be followed now
+                final SingleInputSync solo = this.solo;
+                final long in = solo != null ? solo.inputBoundAfterFill() : inputBound();
+                // inputs all done: close() follows, and may still emit where the input set left the bound
+                final long completed = in == Timestamp.DONE ? timestamp :
+                    Math.max(timestamp, Timestamp.previousAllowedInStream(in));
+                final long next = offsetBound(completed, offset);
+                for (final OutputStream output : outputs)
+                {
+                    output.setNextTimestampBound(next);
+                }
+            }
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(timestamp, t);
+        }
+        finally
+        {
+            journalEnd();
+        }
+    }
+
+    /**
+     * Worker: the calculator's {@code process}, timed with the graph's clock when the graph times
+     * calls (two clock reads and an opaque store per call, returned or thrown); else just the call.
+     */
+    private void processTimed() throws Exception
+    {
+        if (!runState.timesProcessCalls())
+        {
+            calculator.process(this);
+            return;
+        }
+        final long began = runState.clock().nanoTime();
+        try
+        {
+            calculator.process(this);
+        }
+        finally
+        {
+            CALL_NANOS.setOpaque(this, callNanos + (runState.clock().nanoTime() - began));
+        }
+    }
+
+    /**
+     * The bound an offset gives the outputs once every input timestamp up to {@code completed} is
+     * done, by MediaPipe's rules (OutputStreamManager::ComputeOutputTimestampBound): the next
+     * timestamp plus the offset, except that PreStream gives Min (no offset), Max gives PostStream
+     * for an offset of 0 or more (a PostStream input set may still come) and Max + offset + 1 for a
+     * negative one, and PostStream gives OneOverPostStream.
+     *
+     * @param completed the highest input timestamp done with; Unstarted or below when none is.
+     * @param offset    the node's offset.
+     * @return the output bound, or {@link Timestamp#UNSET} when there is none to follow yet.
+     */
+    public static long offsetBound(final long completed, final long offset)
+    {
+        if (completed <= Timestamp.UNSTARTED)
+        {
+            return Timestamp.UNSET;
+        }
+        if (completed == Timestamp.PRE_STREAM)
+        {
+            return Timestamp.MIN;
+        }
+        if (completed == Timestamp.MAX)
+        {
+            return offset >= 0 ? Timestamp.POST_STREAM : Timestamp.nextAllowedInStream(Timestamp.MAX + offset);
+        }
+        if (completed > Timestamp.MAX)
+        {
+            return Timestamp.ONE_OVER_POST_STREAM;
+        }
+        return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
+    }
+
+    public void propagateOffsetBound()
+    {
+        final long in = inputBound();
+        if (in == Timestamp.DONE)
+        {
+            return; // every input is done: close() follows, its outputs close after it
+        }
+        final long next = offsetBound(Timestamp.previousAllowedInStream(in), offset);
+        boolean moved = false;
+        for (final OutputStream output : outputs)
+        {
+            if (next > output.bound)
+            {
+                output.setNextTimestampBound(next);
+                moved = true;
+            }
+        }
+        if (moved)
+        {
+            try
+            {
+                flushOutputs();
+            }
+            catch (final Throwable t)
+            {
+                onFailure(inputTimestamp, t);
+            }
+        }
+    }
+
+    public void close()
+    {
+        if (!isSource)
+        {
+            sync.dropAll(this); // early close: what is still queued will never be processed
+        }
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+        journalBegin(false);
+        try
+        {
+            calculator.close(this);
+            for (final OutputStream output : outputs)
+            {
+                output.close();
+            }
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            onFailure(Timestamp.DONE, t);
+            if (runState.failurePolicy() == FailurePolicy.FAIL_RUN || lifecycle != OPEN)
+            {
+                return;
+            }
+            // The run goes on: this node still closes, its outputs with it.
+            for (final OutputStream output : outputs)
+            {
+                output.close();
+            }
+            flushQuietly();
+        }
+        finally
+        {
+            journalEnd();
+        }
+        lifecycle = CLOSED;
+        runState.onNodeClosed(this);
+    }
+
+    private void flushQuietly()
+    {
+        try
+        {
+            flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            runState.recordFailure(name, inputTimestamp, t);
+        }
+    }
+
+    /**
+     * Worker: after a failure under DROP_TIMESTAMP, the input set at {@code timestamp} is dropped:
+     * output bounds move past it so nothing downstream waits for it.
+     */
+    public void dropTimestamp(final long timestamp)
+    {
+        final long next = Timestamp.nextAllowedInStream(timestamp);
+        for (final OutputStream output : outputs)
+        {
+            output.setNextTimestampBound(next);
+        }
+        flushQuietly();
+    }
+
+    /**
+     * Worker: this node is failed or blocked for the rest of the run (ISOLATE). Its calculator is
+     * closed (what it emits is released), what is queued for it is released, its outputs close so
+     * consumers still fed elsewhere go on, and it counts as finished.
+     */
+    public void isolate(final int state)
+    {
+        final boolean wasOpen = lifecycle == OPEN;
+        final boolean wasUnopened = lifecycle == UNOPENED;
+        lifecycle = state;
+        if (wasUnopened)
+        {
+            runState.onNodeOpened(this); // counts as opened, so that sources are not held back for it
+        }
+        releaseQueued();
+        for (final OutputStream output : outputs)
+        {
+            output.discarding = true;
+        }
+        if (wasOpen)
+        {
+            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+            try
+            {
+                calculator.close(this);
+            }
+            catch (final Throwable t)
+            {
+                runState.recordFailure(name, Timestamp.DONE, t);
+            }
+        }
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+            output.close();
+        }
+        flushQuietly();
+        runState.onNodeClosed(this);
+    }
+
+    /**
+     * Worker: its subgraph is being removed and cancelled ({@link Graph#removeSubgraph}). As
+     * {@link #isolate}, but each packet still queued, and each packet the calculator's
+     * {@code close} emits, is counted as dropped: none is lost uncounted.
+     */
+    private void cancelForRemoval()
+    {
+        final int life = lifecycle;
+        lifecycle = CLOSED;
+        if (life == UNOPENED)
+        {
+            runState.onNodeOpened(this); // counts as opened, as an isolated node does
+        }
+        releaseInputs();
+        sync.dropAll(this);
+        if (life == OPEN)
+        {
+            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+            try
+            {
+                calculator.close(this);
+            }
+            catch (final Throwable t)
+            {
+                runState.recordFailure(name, Timestamp.DONE, t);
+            }
+        }
+        for (final OutputStream output : outputs)
+        {
+            final int staged = output.stagedCount();
+            if (staged > 0)
+            {
+                drops = drops + staged;
+            }
+            output.discardStaged();
+            output.close();
+        }
+        flushQuietly();
+        runState.onNodeClosed(this);
+    }
+
+    /**
+     * This node's worker, once every node of its removed subgraph has closed: releases and counts
+     * what is still queued on its inputs (a packet a producer delivered after this node closed).
+     */
+    public void releaseAfterRemoval()
+    {
+        releaseInputs();
+        sync.dropAll(this);
+        for (final InputPort port : inputs)
+        {
+            port.queue.handOutRoomForGood();
+        }
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+        }
+    }
+
+    /** Worker: releases every packet queued on this node's inputs. */
+    public void releaseQueued()
+    {
+        final Lanes lanes = this.lanes;
+        if (lanes != null)
+        {
+            lanes.retire(); // the node is no longer open: each finished call is released
+        }
+        releaseInputs();
+        for (final InputPort port : inputs)
+        {
+            final InputQueue queue = port.queue;
+            long ts;
+            while ((ts = queue.peekTimestamp()) != Timestamp.UNSET)
+            {
+                if (queue.dropHead())
+                {
+                    queue.wakeHeldBack();
+                }
+                final JournalSink journal = runState.journal();
+                if (journal != null)
+                {
+                    journal.drop(runningOn.id, id, runState.streamId(queue.streamName), ts, JournalSink.FAILURE);
+                }
+            }
+        }
+    }
+
+    public void flushOutputs() throws Exception
+    {
+        for (final OutputStream output : outputs)
+        {
+            output.flush();
+        }
+    }
+
+    private void onFailure(final long timestamp, final Throwable cause)
+    {
+        onFailure(timestamp, cause, inputPackets());
+    }
+
+    /**
+     * Worker: a call failed. Its input set is released and what it emitted is discarded (or, for a
+     * source cut short at the hard limit under DROP_OLDEST, delivered); then the failure policy.
+     *
+     * @param inputPackets packets of the failed call's input set, counted before they were released.
+     */
+    public void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
+    {
+        releaseInputs();
+        int staged = 0;
+        for (final OutputStream output : outputs)
+        {
+            staged += output.stagedCount();
+        }
+        final boolean delivered = runState.keepsStaged(this, cause);
+        if (delivered)
+        {
+            flushQuietly();
+        }
+        else
+        {
+            for (final OutputStream output : outputs)
+            {
+                output.discardStaged();
+            }
+        }
+        // what the failure loses: a node's input set; a source's shipment, unless it went out
+        runState.onNodeFailure(this, timestamp, cause, isSource ? (delivered ? 0 : staged) : inputPackets,
+            delivered && staged > 0);
+    }
+
+    /** Worker: packets of the input set the ports hold now. */
+    private int inputPackets()
+    {
+        int packets = 0;
+        for (final InputPort port : inputs)
+        {
+            if (!port.isEmpty())
+            {
+                packets++;
+            }
+        }
+        return packets;
+    }
+
+    public void releaseInputs()
+    {
+        for (final InputPort port : inputs)
+        {
+            port.releaseHeld();
+        }
+    }
+
+    /**
+     * Closes the calculator after a failed or cancelled run, if it was opened and not closed:
+     * what it emits is released, not delivered.
+     */
+    public void closeAfterStop()
+    {
+        if (lifecycle != OPEN)
+        {
+            return;
+        }
+        lifecycle = CLOSED;
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+        try
+        {
+            calculator.close(this);
+        }
+        catch (final Throwable t)
+        {
+            runState.recordFailure(name, Timestamp.DONE, t);
+        }
+        for (final OutputStream output : outputs)
+        {
+            output.discardStaged();
+        }
+    }
+
+    // ---------------------------------------------------------------- CalculatorContext
+
+    @Override
+    public long inputTimestamp()
+    {
+        return inputTimestamp;
+    }
+
+    @Override
+    public int inputCount()
+    {
+        return inputs.length;
+    }
+
+    @Override
+    public int outputCount()
+    {
+        return outputs.length;
+    }
+
+    @Override
+    public Input input(final int index)
+    {
+        return inputs[index];
+    }
+
+    @Override
+    public Input input(final String tagOrName)
+    {
+        for (final InputPort port : inputs)
+        {
+            if (port.streamName.equals(tagOrName) || matchesTag(port.tag, port.tagIndex, tagOrName))
+            {
+                return port;
+            }
+        }
+        final StringBuilder valid = new StringBuilder();
+        for (final InputPort port : inputs)
+        {
+            valid.append(valid.length() == 0 ? "" : ", ").append(port.tag.isEmpty() ? port.streamName :
+                port.tag + ":" + port.tagIndex + " (" + port.streamName + ")");
+        }
+        throw new IllegalArgumentException("node '" + name + "' has no input '" + tagOrName + "'; its inputs are [" +
+            valid + "]");
+    }
+
+    @Override
+    public Output output(final int index)
+    {
+        return outputs[index];
+    }
+
+    @Override
+    public Output output(final String tagOrName)
+    {
+        for (final OutputStream output : outputs)
+        {
+            if (output.name.equals(tagOrName) || matchesTag(output.tag, output.tagIndex, tagOrName))
+            {
+                return output;
+            }
+        }
+        final StringBuilder valid = new StringBuilder();
+        for (final OutputStream output : outputs)
+        {
+            valid.append(valid.length() == 0 ? "" : ", ").append(output.tag.isEmpty() ? output.name :
+                output.tag + ":" + output.tagIndex + " (" + output.name + ")");
+        }
+        throw new IllegalArgumentException("node '" + name + "' has no output '" + tagOrName + "'; its outputs are [" +
+            valid + "]");
+    }
+
+    private static boolean matchesTag(final String tag, final int tagIndex, final String key)
+    {
+        if (tag.isEmpty() || !key.startsWith(tag))
+        {
+            return false;
+        }
+        if (key.length() == tag.length())
+        {
+            return tagIndex == 0;
+        }
+        return key.charAt(tag.length()) == ':' && key.substring(tag.length() + 1).equals(Integer.toString(tagIndex));
+    }
+
+    @Override
+    public void setOffset(final long offset)
+    {
+        if (lifecycle != UNOPENED)
+        {
+            // MediaPipe fails a SetOffset outside Open (FailedPrecondition): the bounds already
+            // sent could not follow an offset that changes under them
+            throw new IllegalStateException("node '" + name + "': setOffset is for open, not process or close");
+        }
+        this.hasOffset = true;
+        this.offset = offset;
+    }
+
+    @Override
+    public Object sidePacket(final String tagOrName)
+    {
+        for (final String spec : config.inputSidePackets())
+        {
+            final StreamSpec parsed = StreamSpec.parse(spec);
+            if (parsed != null && (parsed.name.equals(tagOrName) || parsed.matches(tagOrName)))
+            {
+                return sidePackets.get(parsed.name);
+            }
+        }
+        throw new IllegalArgumentException("node '" + name + "' declares no input side packet '" + tagOrName +
+            "'; it declares " + config.inputSidePackets());
+    }
+
+    @Override
+    public Options options()
+    {
+        return options;
+    }
+
+    @Override
+    public void stop()
+    {
+        if (isSource)
+        {
+            stopRequested = true;
+        }
+    }
+
+    @Override
+    public int maxShipmentSize()
+    {
+        return runState.config().maxShipmentSize();
+    }
+
+    @Override
+    public long shipmentBytesLeft()
+    {
+        return isSource ? Math.max(0, runState.shipmentByteCap() - shipmentBytes) : Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean isCancelled()
+    {
+        return runState.isStopping() || subgraph != null && subgraph.cancelled;
+    }
+
+    @Override
+    public void countDrop()
+    {
+        dropped("", inputTimestamp, "calculator");
+    }
+
+    @Override
+    public void reportLine(final Consumer<StringBuilder> line)
+    {
+        reportLine = line;
+    }
+
+    @Override
+    public void journalNote(final long timestamp, final long value, final String text)
+    {
+        final JournalSink journal = runState.journal();
+        if (journal != null)
+        {
+            final Worker on = runningOn;
+            journal.note(on == null ? -1 : on.id, id, timestamp, value, text);
+        }
+    }
+
+    /**
+     * Journals the call's begin: at the worker's last clock reading when no other thread handed it
+     * a packet since (see {@link JournalSink#processBeginSameWorker}): its inputs all come from its
+     * worker, or, for an input set just taken ({@code inputSetTaken}), its one handed-over packet
+     * was published before that reading.
+     */
+    private void journalBegin(final boolean inputSetTaken)
+    {
+        final WorkerJournal journal = runningOn.journal;
+        if (journal != null)
+        {
+            if (inputsFromItsWorker ||
+                inputSetTaken && oneInputHandedOver && journal.reusesReadings() && solo.publishedBeforeLastReading())
+            {
+                journal.processBeginSameWorker(id, inputTimestamp);
+            }
+            else
+            {
+                journal.processBegin(id, inputTimestamp);
+            }
+        }
+    }
+
+    private void journalEnd()
+    {
+        final WorkerJournal journal = runningOn.journal;
+        if (journal != null)
+        {
+            journal.processEnd(id, inputTimestamp);
+        }
+    }
+
+    /** Worker: counts a drop and records it in the journal and, when a recording asks, for JFR. */
+    public void dropped(final String stream, final long timestamp, final String reason)
+    {
+        drops = drops + 1;
+        dropRecords.packet(runningOn, stream, timestamp, reason);
+    }
+
+    /** Any thread: {@link #callNanos}, an opaque load. */
+    public long callNanosOpaque()
+    {
+        return (long)CALL_NANOS.getOpaque(this);
+    }
+
+    /**
+     * Worker: a whole input set, or a source's shipment, of {@code packets} packets was dropped (a
+     * failed call under DROP_TIMESTAMP, an input set whose acquire passed the hard limit under
+     * DROP_OLDEST). The count goes up by the packets; the journal and JFR get one drop of the set
+     * ({@link DropRecords#inputSet}).
+     */
+    public void droppedSet(final long timestamp, final String reason, final int packets)
+    {
+        drops = drops + packets;
+        dropRecords.inputSet(runningOn, timestamp, reason, packets);
+    }
+
+    /**
+     * Worker, a source's emit of a payload: counts it in the call's shipment, or refuses it when it
+     * would take the shipment past {@code max_shipment_bytes} (the first payload of a call always
+     * goes out). The caller releases the payload when this throws.
+     */
+    public void addToShipment(final String stream, final Payload payload)
+    {
+        final long bytes = payload.capacity();
+        final long before = shipmentBytes;
+        if (before > 0 && before + bytes > runState.shipmentByteCap())
+        {
+            throw MemoryLimits.shipment(this, stream, before, bytes);
+        }
+        shipmentBytes = before + bytes;
+    }
+
+    private void commitProcessEvent(final NodeProcessEvent event, final long timestamp)
+    {
+        if (event != null && event.shouldCommit())
+        {
+            event.node = name;
+            event.inputTimestamp = timestamp;
+            event.worker = runningOn.name;
+            event.commit();
+        }
+    }
+
+    @Override
+    public long nanoTime()
+    {
+        return runState.clock().nanoTime();
+    }
+
+    @Override
+    public long graphInputNanos(final long timestamp)
+    {
+        return runState.graphInputNanos(timestamp);
+    }
+
+    @Override
+    public PayloadPool pool()
+    {
+        return runState.pool();
+    }
+
+    @Override
+    public String nodeName()
+    {
+        return name;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "node '" + name + "'";
+    }
+}

@@ -1,0 +1,851 @@
+package dev.framewire.core.internal.run;
+
+import dev.framewire.core.Backpressure;
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphConfigException;
+import dev.framewire.core.NodeConfig;
+import dev.framewire.core.PacketObserver;
+import dev.framewire.core.SubgraphExpander;
+import dev.framewire.core.SubgraphRemoval;
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.sched.Scheduler;
+import dev.framewire.core.internal.sched.Worker;
+import dev.framewire.core.internal.stream.GraphInput;
+import dev.framewire.core.internal.stream.InputPort;
+import dev.framewire.core.internal.stream.OutputStream;
+import dev.framewire.core.internal.stream.StreamSpec;
+
+import dev.framewire.core.journal.JournalSink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A running graph's subgraphs added at run time ({@link Graph#addSubgraph},
+ * {@link Graph#removeSubgraph}): it checks an addition against the graph as it would be after it,
+ * places the subgraph's nodes on the workers, builds its nodes, streams and queues, publishes them
+ * into the graph's copy-on-write node, source and graph input lists, and, when the subgraph is
+ * removed or its nodes all close, unbinds it, detaches it from its workers and takes it out. One
+ * per graph, made by the graph's constructor; the graph's public methods delegate to it. See
+ * {@code docs/HOTPLUG.md}.
+ *
+ * <p>Threading: {@link #add}, {@link #remove} and {@link #names} are called from any thread
+ * (the application's); the changes they make are made one at a time under the hot-plug lock, the
+ * monitor of {@link #subgraphs}, which no worker ever takes. {@link #onSubgraphClosed} is called
+ * by the worker of a subgraph's last node to close; it and what follows from it (unbinding on the
+ * bound streams' producers' threads, detaching on each node's worker) hand the steps that take the
+ * hot-plug lock ({@link #leave}, {@link #endSubgraphFutures}) to {@link #OFF_WORKER}, so a worker
+ * never waits for an addition being validated. {@link #onRunFinished} is called by whichever
+ * thread ends the run. Nothing here is on the per-packet path.
+ */
+public final class Hotplug
+{
+    /** Graph's logger, as before the hot-plug code left Graph: a user's logging set-up names that category. */
+    private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+    private static final AtomicInteger OFF_WORKER_THREADS = new AtomicInteger();
+    /**
+     * Runs the engine's own work that must not run on a worker (a subgraph leaving, the futures of
+     * additions and removals completed, throttles lifted), never on the JDK's common pool: an
+     * application whose tasks fill that pool (a single thread on a two-core machine, which JDK 25's
+     * {@code CompletableFuture} uses even then, where JDK 17 made a thread per task) would hold that
+     * work up, and every future waiting on it. Cached daemon threads, gone after a minute idle.
+     */
+    public static final java.util.concurrent.ExecutorService OFF_WORKER = java.util.concurrent.Executors.newCachedThreadPool(
+        task ->
+        {
+            final Thread thread = new Thread(task, "framewire-off-worker-" + OFF_WORKER_THREADS.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+
+    private final Run graph;
+    private final GraphConfig config;
+    /** The graph's own plan, the config it was made from. */
+    private final GraphPlan plan;
+    /** The graph's own nodes, by id. */
+    private final Node[] ownNodes;
+    /** The graph's own streams' producers: what a subgraph's bound input may consume. Read only after the start. */
+    private final Map<String, OutputStream> producers;
+    /**
+     * The run's workers, nodes, sources and queues: a subgraph's nodes and queues are added and
+     * removed under the hot-plug lock.
+     */
+    private final Scheduler scheduler;
+    /**
+     * The subgraphs added at run time, by name, until they have left. Its monitor is the hot-plug
+     * lock: additions and removals are made one at a time under it, and it guards the graph's
+     * copy-on-write node, source and graph input lists, {@link #nextNodeId}, {@link Worker#placed}
+     * and {@link Subgraph#removal}.
+     */
+    private final Map<String, Subgraph> subgraphs = new LinkedHashMap<>();
+    /** The id the next hot-plugged node gets: ids are never reused in a run. */
+    private int nextNodeId;
+    /** Set before the first subgraph is published; {@link #onRunFinished()} then ends the subgraphs' futures. */
+    private volatile boolean hotplugged;
+    /** Numbers and records the subgraphs added at run time when the run is journaled; under the hot-plug lock. */
+    private final SubgraphJournal subgraphJournal;
+    /** The analysis of the graph with its subgraphs as it is now; null until one is added. */
+    private volatile PlanAnalysis currentAnalysis;
+
+    /**
+     * The graph's constructor, once the graph's own nodes are made.
+     *
+     * @param streamIds the graph's stream name to journal stream id map, which the subgraphs' streams join.
+     */
+    public Hotplug(
+        final Run graph, final GraphConfig config, final GraphPlan plan, final Node[] ownNodes,
+        final Map<String, OutputStream> producers, final Scheduler scheduler, final Map<String, Integer> streamIds)
+    {
+        this.graph = graph;
+        this.config = config;
+        this.plan = plan;
+        this.ownNodes = ownNodes;
+        this.producers = producers;
+        this.scheduler = scheduler;
+        this.nextNodeId = plan.nodeCount;
+        this.subgraphJournal = new SubgraphJournal(streamIds);
+    }
+
+    /** Any thread: {@link Graph#addSubgraph(String, GraphConfig, Map, Map, Map)}. */
+    public CompletableFuture<Void> add(
+        final String name, final GraphConfig template, final Map<String, ?> params,
+        final Map<String, PacketObserver> observers, final Map<String, String> bind)
+    {
+        java.util.Objects.requireNonNull(bind, "bind");
+        java.util.Objects.requireNonNull(template, "template");
+        java.util.Objects.requireNonNull(params, "params");
+        java.util.Objects.requireNonNull(observers, "observers");
+        if (name == null || !SubgraphExpander.INSTANCE_NAME.matcher(name).matches())
+        {
+            throw new IllegalArgumentException("subgraph name '" + name + "' is invalid: it prefixes the names of " +
+                "the subgraph's nodes and streams (name__node), so it must match [a-z_][a-z0-9_]*");
+        }
+        final Subgraph subgraph;
+        synchronized (subgraphs)
+        {
+            checkRunning("addSubgraph");
+            if (subgraphs.containsKey(name))
+            {
+                throw new IllegalArgumentException("addSubgraph(): the graph has a subgraph named '" + name + "'" +
+                    (subgraphs.get(name).removal != null ? ", still being removed" : "") + "; its subgraphs are " +
+                    subgraphs.keySet() + "; give another name, or remove it first");
+            }
+            final SubgraphExpander.Instance instance = SubgraphExpander.instantiate(name, template, params, bind);
+            checkBindings(name, instance);
+            for (final String stream : observers.keySet())
+            {
+                if (!instance.outputs.contains(name + SubgraphExpander.SEPARATOR + stream))
+                {
+                    throw new IllegalArgumentException("addSubgraph(): subgraph '" + name + "' has no output stream '" +
+                        stream + "' to observe; its output streams are " + template.outputStreams());
+                }
+            }
+            final GraphConfig after = topologyWith(instance, null);
+            final PlanAnalysis analysisAfter = new PlanAnalysis(new GraphPlan(after, true));
+            final GraphPlan alone;
+            try
+            {
+                final List<String> aloneInputs = new ArrayList<>(instance.inputs);
+                aloneInputs.addAll(instance.bound); // seen from inside, a bound stream is an input like the others
+                alone = new GraphPlan(config.withTopology(aloneInputs, instance.outputs, instance.nodes,
+                    instance.queueSizes));
+            }
+            catch (final GraphConfigException ex)
+            {
+                final List<String> errors = new ArrayList<>();
+                for (final String error : ex.errors())
+                {
+                    errors.add("subgraph '" + name + "': " + error);
+                }
+                throw new GraphConfigException(errors);
+            }
+            subgraph = new Subgraph(graph, name, instance, alone);
+            final Map<Worker, Integer> placement = place(subgraph);
+            build(subgraph, placement, observers);
+            if (!graph.reserveOpenNodes(alone.nodeCount))
+            {
+                throw new IllegalStateException("addSubgraph(): " + (graph.isFinished() || graph.isStopping() ?
+                    "this graph's run is " + graph.runState() : "every node of the graph has closed, so its run is " +
+                    "ending") + "; subgraphs join a run while at least one of its nodes is open");
+            }
+            placement.forEach((worker, count) -> worker.placed += count);
+            hotplugged = true;
+            final JournalSink journal = graph.journal;
+            if (journal != null)
+            {
+                subgraphJournal.added(journal, subgraph, template, params, bind); // before any record names its ids
+            }
+            publish(subgraph, analysisAfter);
+        }
+        if (graph.isFinished())
+        {
+            // the run ended (a failure, a cancel) as this was published: its futures end with it
+            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
+        }
+        for (final Node source : subgraph.sources)
+        {
+            source.worker.submit(() -> source.worker.addSourceNow(source));
+        }
+        // the graph's own sources learn of the new queues they must not overfill before the queues are fed
+        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.addThrottles(queues)));
+        subgraph.inputThrottles.forEach(GraphInput::addThrottles);
+        for (final Subgraph.Binding binding : subgraph.bindings)
+        {
+            binding.attach();
+        }
+        for (final Node node : subgraph.nodes)
+        {
+            node.schedule(); // its worker opens it: the enqueue publishes the node to the worker
+        }
+        return subgraph.opened.copy();
+    }
+
+    /** Any thread: {@link Graph#removeSubgraph(String, java.time.Duration, java.time.Duration)}. */
+    public CompletableFuture<SubgraphRemoval> remove(
+        final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
+    {
+        if (drainDeadline.isNegative() || cancelDeadline.isNegative())
+        {
+            throw new IllegalArgumentException("removeSubgraph(): deadlines are zero or more, were " + drainDeadline +
+                " and " + cancelDeadline);
+        }
+        final Subgraph subgraph;
+        final CompletableFuture<SubgraphRemoval> removal = new CompletableFuture<>();
+        synchronized (subgraphs)
+        {
+            checkRunning("removeSubgraph");
+            subgraph = subgraphs.get(name);
+            if (subgraph == null)
+            {
+                throw new IllegalArgumentException("removeSubgraph(): the graph has no subgraph '" + name + "'; its " +
+                    "subgraphs are " + subgraphs.keySet());
+            }
+            if (subgraph.removal != null)
+            {
+                throw new IllegalStateException("removeSubgraph(): subgraph '" + name + "' is being removed already");
+            }
+            subgraph.removal = removal;
+            final JournalSink journal = graph.journal;
+            if (journal != null)
+            {
+                SubgraphJournal.removed(journal, name, drainDeadline, cancelDeadline);
+            }
+        }
+        if (drainDeadline.isZero())
+        {
+            cancel(subgraph, cancelDeadline);
+        }
+        else
+        {
+            subgraph.draining = true;
+            for (final GraphInput input : subgraph.inputs)
+            {
+                input.close();
+            }
+            unbind(subgraph); // each bound input closes as its producer lets it go
+            java.lang.invoke.VarHandle.fullFence(); // draining before the sources' states: see Node.schedule()
+            for (final Node source : subgraph.sources)
+            {
+                source.schedule();
+            }
+            unlessDoneWithin(removal, drainDeadline, () -> cancel(subgraph, cancelDeadline));
+        }
+        return removal.copy();
+    }
+
+    /** Any thread: {@link Graph#subgraphs()}, the subgraphs' names in the order they were added. */
+    public List<String> names()
+    {
+        synchronized (subgraphs)
+        {
+            return List.copyOf(subgraphs.keySet());
+        }
+    }
+
+    /** Any thread: the analysis of the graph with its subgraphs as it is now; null until one was added. */
+    public PlanAnalysis currentAnalysis()
+    {
+        return currentAnalysis;
+    }
+
+    /**
+     * The worker of a subgraph's last node to close: its bound inputs go, if a removal did not take
+     * them yet, and it leaves the graph once they have.
+     */
+    public void onSubgraphClosed(final Subgraph subgraph)
+    {
+        unbind(subgraph); // it closed by itself: its bound inputs go, if a removal did not take them yet
+        if (subgraph.passGate())
+        {
+            detach(subgraph);
+        }
+    }
+
+    /** The thread that ends the run: the futures of additions and removals still waited on end with it. */
+    public void onRunFinished()
+    {
+        if (hotplugged) // see add(): one of the two sees the other
+        {
+            // off the worker: it takes the hot-plug lock
+            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
+        }
+    }
+
+    /** Any thread: cancels a subgraph being removed, and gives up on it after the deadline. */
+    private void cancel(final Subgraph subgraph, final java.time.Duration deadline)
+    {
+        subgraph.draining = true;
+        subgraph.cancelled = true;
+        for (final GraphInput input : subgraph.inputs)
+        {
+            input.close();
+        }
+        unbind(subgraph);
+        java.lang.invoke.VarHandle.fullFence(); // cancelled before the nodes' states: see Node.schedule()
+        for (final Node node : subgraph.nodes)
+        {
+            node.schedule();
+        }
+        final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
+        unlessDoneWithin(removal, deadline, () -> removal.completeExceptionally(
+            new java.util.concurrent.TimeoutException(subgraph.stuckReport(deadline.toMillis()))));
+    }
+
+    /**
+     * Runs {@code action} on a thread of {@link #OFF_WORKER} once {@code deadline} has
+     * passed, unless {@code removal} completes first: then the timer is cancelled and taken off
+     * the JDK's delay queue, so a subgraph that has left is not kept reachable (its rings, nodes and
+     * names) by a deadline that no longer matters.
+     */
+    private static void unlessDoneWithin(
+        final CompletableFuture<SubgraphRemoval> removal, final java.time.Duration deadline, final Runnable action)
+    {
+        final CompletableFuture<Void> timer = new CompletableFuture<Void>()
+            .completeOnTimeout(null, deadline.toNanos(), TimeUnit.NANOSECONDS);
+        timer.thenRunAsync(() ->
+        {
+            if (!removal.isDone())
+            {
+                action.run();
+            }
+        }, OFF_WORKER);
+        removal.whenComplete((done, failure) -> timer.cancel(false));
+    }
+
+    /** Under the hot-plug lock: an add or remove needs a run that has started and not ended. */
+    private void checkRunning(final String what)
+    {
+        if (!graph.isStarted())
+        {
+            throw new IllegalStateException(what + "() needs a running graph: call it after start(). A subgraph " +
+                "known before the start belongs in the config (a node whose calculator is a registered subgraph " +
+                "type, see SubgraphExpander)");
+        }
+        if (graph.isFinished() || graph.isStopping())
+        {
+            throw new IllegalStateException(what + "(): this graph's run is " + graph.runState());
+        }
+    }
+
+    /**
+     * Under the hot-plug lock: each bound stream is the graph's own (not another subgraph's, whose
+     * life is shorter) and its producer runs one call at a time, so one thread owns its consumers.
+     */
+    private void checkBindings(final String name, final SubgraphExpander.Instance instance)
+    {
+        final List<String> errors = new ArrayList<>();
+        for (final String stream : instance.bound)
+        {
+            final OutputStream producer = producers.get(stream);
+            if (producer == null)
+            {
+                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', which is not a " +
+                    "stream of the graph's own config (a subgraph consumes streams the graph was made with, not " +
+                    "another subgraph's); the graph's streams are " + new java.util.TreeSet<>(producers.keySet()));
+            }
+            else if (producer.node != null && producer.node.shared != null)
+            {
+                errors.add("subgraph '" + name + "': an input stream is bound to '" + stream + "', produced by node '" +
+                    producer.node.name + "' with max_in_flight " + producer.node.config.maxInFlight() + "; a bound " +
+                    "stream's producer must run one call at a time (max_in_flight 1)");
+            }
+        }
+        if (!errors.isEmpty())
+        {
+            throw new GraphConfigException(errors);
+        }
+    }
+
+    /**
+     * The graph's topology with every present subgraph, plus {@code adding}, less {@code leaving}:
+     * what validation and the analyser look at before a change is made.
+     */
+    private GraphConfig topologyWith(final SubgraphExpander.Instance adding, final Subgraph leaving)
+    {
+        final List<String> in = new ArrayList<>(config.inputStreams());
+        final List<String> out = new ArrayList<>(config.outputStreams());
+        final List<NodeConfig> all = new ArrayList<>(config.nodes());
+        final Map<String, Integer> sizes = new LinkedHashMap<>(config.streamQueueSizes());
+        final List<SubgraphExpander.Instance> instances = new ArrayList<>();
+        for (final Subgraph present : subgraphs.values())
+        {
+            if (present != leaving)
+            {
+                instances.add(present.instance);
+            }
+        }
+        if (adding != null)
+        {
+            instances.add(adding);
+        }
+        for (final SubgraphExpander.Instance instance : instances)
+        {
+            in.addAll(instance.inputs);
+            out.addAll(instance.outputs);
+            all.addAll(instance.nodes);
+            sizes.putAll(instance.queueSizes);
+        }
+        return config.withTopology(in, out, all, sizes);
+    }
+
+    /**
+     * Under the hot-plug lock: each executor's nodes of the subgraph go to that executor's least
+     * loaded worker (one worker per executor: a camera's chain hands packets on without a cross-core
+     * hop, and cameras spread over the workers).
+     *
+     * @return the workers chosen and how many nodes each gets.
+     * @throws IllegalStateException if an executor has no worker running or no room left.
+     */
+    private Map<Worker, Integer> place(final Subgraph subgraph)
+    {
+        final GraphPlan plan = subgraph.plan;
+        final Map<String, Worker> chosen = new HashMap<>();
+        final Map<Worker, Integer> placement = new LinkedHashMap<>();
+        for (int i = 0; i < plan.nodeCount; i++)
+        {
+            final NodeConfig node = plan.config.nodes().get(i);
+            if (node.maxInFlight() > 1)
+            {
+                throw new IllegalStateException("addSubgraph(): node '" + node.name() + "' has max_in_flight " +
+                    node.maxInFlight() + "; a subgraph added at run time runs its calls one at a time: give it " +
+                    "max_in_flight 1");
+            }
+            final Worker worker = chosen.computeIfAbsent(node.executor(), this::leastLoaded);
+            placement.merge(worker, 1, Integer::sum);
+        }
+        placement.forEach((worker, count) ->
+        {
+            if (worker.placed + count > Worker.NODE_SLOTS / 2)
+            {
+                throw new IllegalStateException("addSubgraph(): worker " + worker.name + " has " + worker.placed +
+                    " nodes and subgraph '" + subgraph.name + "' would add " + count + "; a worker takes at most " +
+                    Worker.NODE_SLOTS / 2 + ": remove subgraphs, or give the executor more workers");
+            }
+        });
+        return placement;
+    }
+
+    private Worker leastLoaded(final String executor)
+    {
+        Worker best = null;
+        for (final Worker worker : scheduler.workers)
+        {
+            if (worker.executor.equals(executor) && (best == null || worker.placed < best.placed))
+            {
+                best = worker;
+            }
+        }
+        if (best == null)
+        {
+            throw new IllegalStateException("addSubgraph(): executor '" + executor + "' has no worker running: a " +
+                "graph starts an executor's workers for the nodes of its own config only; give the graph a node on " +
+                "executor '" + executor + "', or put the subgraph's nodes on an executor that has one");
+        }
+        return best;
+    }
+
+    /** Under the hot-plug lock: the subgraph's nodes, streams and queues, as the constructor makes the graph's. */
+    private void build(
+        final Subgraph subgraph, final Map<Worker, Integer> placement, final Map<String, PacketObserver> observers)
+    {
+        final GraphPlan plan = subgraph.plan;
+        final GraphConfig alone = plan.config;
+        final Map<String, Worker> workerOf = new HashMap<>();
+        placement.keySet().forEach(worker -> workerOf.put(worker.executor, worker));
+        final Node[] nodes = new Node[plan.nodeCount];
+        for (int i = 0; i < plan.nodeCount; i++)
+        {
+            final NodeConfig nodeConfig = alone.nodes().get(i);
+            final Node node = new Node(graph.runState, nextNodeId + i, nodeConfig, plan.calculators[i], plan.options[i],
+                plan.contracts[i], plan.inputSpecs[i].length == 0, subgraph);
+            final Map<String, Object> sidePackets = new HashMap<>();
+            for (final String spec : nodeConfig.inputSidePackets())
+            {
+                final String sidePacket = StreamSpec.parse(spec).name;
+                sidePackets.put(sidePacket, subgraph.instance.sidePackets.get(sidePacket));
+            }
+            node.sidePackets = sidePackets;
+            node.worker = workerOf.get(nodeConfig.executor());
+            node.runningOn = node.worker;
+            nodes[i] = node;
+        }
+        final Map<String, OutputStream> producers = new HashMap<>();
+        final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);
+        final GraphInput[] inputs = new GraphInput[alone.inputStreams().size()]; // null for a bound stream
+        for (int k = 0; k < inputs.length; k++)
+        {
+            final String stream = alone.inputStreams().get(k);
+            if (bound.contains(stream))
+            {
+                producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
+            }
+            else
+            {
+                inputs[k] = new GraphInput(graph, stream);
+                producers.put(stream, inputs[k].stream);
+            }
+        }
+        for (final Node node : nodes)
+        {
+            final StreamSpec[] specs = plan.outputSpecs[node.id - nextNodeId];
+            node.outputs = new OutputStream[specs.length];
+            for (int o = 0; o < specs.length; o++)
+            {
+                node.outputs[o] = new OutputStream(graph.runState, node, o, specs[o]);
+                producers.put(specs[o].name, node.outputs[o]);
+            }
+        }
+        observers.forEach((stream, observer) ->
+        {
+            final OutputStream producer = producers.get(subgraph.name + SubgraphExpander.SEPARATOR + stream);
+            producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
+            producer.observers[producer.observers.length - 1] = observer;
+        });
+        for (final Node node : nodes)
+        {
+            final int local = node.id - nextNodeId;
+            final StreamSpec[] specs = plan.inputSpecs[local];
+            node.inputs = new InputPort[specs.length];
+            for (int p = 0; p < specs.length; p++)
+            {
+                final int producer = plan.producers.get(specs[p].name);
+                final OutputStream stream = producers.get(specs[p].name);
+                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : stream.node,
+                    node, p, plan.backEdges[local][p], config.queueHardCap(), plan.queueLimit(specs[p].name),
+                    config.roomBatch());
+                if (bound.contains(specs[p].name))
+                {
+                    // attached by the producer's own thread once the subgraph is published (Binding.attach)
+                    subgraph.queues.add(queue);
+                    subgraph.bindings.add(new Subgraph.Binding(stream,
+                        stream.node == null ? graph.inputs.get(specs[p].name) : null, queue));
+                }
+                else
+                {
+                    Run.attach(stream, queue, subgraph.queues);
+                }
+                node.inputs[p] = new InputPort(node, p, specs[p], queue);
+            }
+            node.initInputs();
+        }
+        for (int t = 0; t < plan.topoOrder.length; t++)
+        {
+            nodes[plan.topoOrder[t]].topoIndex = t;
+        }
+        wireBackpressure(subgraph, plan, nodes, inputs);
+        subgraph.nodes = nodes;
+        subgraph.sources = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
+        subgraph.inputs = Arrays.stream(inputs).filter(java.util.Objects::nonNull).toArray(GraphInput[]::new);
+    }
+
+    /**
+     * Under the hot-plug lock, before anything of the subgraph runs: who waits on which of its
+     * queues. As {@link Graph} wires its own queues before the start, but a bound
+     * stream (a null in {@code planInputs}) stands for the sources upstream of it in the graph's
+     * own plan: those are held back by the subgraph's queues too, which the subgraph remembers
+     * ({@link Subgraph#nodeThrottles}, {@link Subgraph#inputThrottles}) to tell them when it is
+     * published and when it leaves.
+     */
+    private void wireBackpressure(
+        final Subgraph subgraph, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
+    {
+        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
+        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
+        for (final InputQueue queue : subgraph.queues)
+        {
+            if (queue.backEdge)
+            {
+                continue;
+            }
+            final Set<Node> wakeNodes = new java.util.LinkedHashSet<>();
+            final Set<GraphInput> wakeInputs = new java.util.LinkedHashSet<>();
+            for (final int source : plan.sourcesOfStream(queue.streamName))
+            {
+                if (source >= 0)
+                {
+                    wakeNodes.add(planNodes[source]);
+                }
+                else if (planInputs[-1 - source] != null)
+                {
+                    wakeInputs.add(planInputs[-1 - source]);
+                }
+                else
+                {
+                    final String stream = plan.config.inputStreams().get(-1 - source);
+                    for (final int own : this.plan.sourcesOfStream(stream))
+                    {
+                        if (own >= 0)
+                        {
+                            wakeNodes.add(ownNodes[own]);
+                        }
+                        else
+                        {
+                            wakeInputs.add(graph.inputs.get(config.inputStreams().get(-1 - own)));
+                        }
+                    }
+                }
+            }
+            if (config.backpressure() == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
+            {
+                wakeNodes.add(queue.producer);
+            }
+            for (final Node node : wakeNodes)
+            {
+                nodeQueues.computeIfAbsent(node, n -> new ArrayList<>()).add(queue);
+            }
+            for (final GraphInput input : wakeInputs)
+            {
+                inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
+            }
+            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
+        }
+        nodeQueues.forEach((node, list) ->
+        {
+            if (node.subgraph == subgraph)
+            {
+                node.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                subgraph.nodeThrottles.put(node, list.toArray(new InputQueue[0]));
+            }
+        });
+        inputQueues.forEach((input, list) ->
+        {
+            if (Arrays.asList(planInputs).contains(input)) // one of its own graph inputs
+            {
+                input.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                subgraph.inputThrottles.put(input, list.toArray(new InputQueue[0]));
+            }
+        });
+    }
+
+    /** Under the hot-plug lock: the subgraph becomes part of the graph. */
+    private void publish(final Subgraph subgraph, final PlanAnalysis analysisAfter)
+    {
+        nextNodeId += subgraph.nodes.length;
+        final Node[] before = scheduler.nodes;
+        final Node[] sourcesBefore = scheduler.sourceNodes;
+        final Node[] all = Arrays.copyOf(before, before.length + subgraph.nodes.length);
+        System.arraycopy(subgraph.nodes, 0, all, before.length, subgraph.nodes.length);
+        final Node[] sources = Arrays.copyOf(sourcesBefore, sourcesBefore.length + subgraph.sources.length);
+        System.arraycopy(subgraph.sources, 0, sources, sourcesBefore.length, subgraph.sources.length);
+        final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
+        for (final GraphInput input : subgraph.inputs)
+        {
+            inputs.put(input.name, input);
+        }
+        for (int i = 0; i < subgraph.nodes.length; i++)
+        {
+            if (subgraph.plan.contracts[i].recordsGraphInputArrivals())
+            {
+                graph.recordGraphInputArrivals();
+            }
+        }
+        scheduler.queues.addAll(subgraph.queues);
+        graph.inputs = java.util.Collections.unmodifiableMap(inputs);
+        scheduler.sourceNodes = sources;
+        scheduler.nodes = all;
+        subgraphs.put(subgraph.name, subgraph);
+        currentAnalysis = analysisAfter;
+    }
+
+    /**
+     * Any thread, once: each producer of a bound stream lets the subgraph's queue go (on its own
+     * thread) and closes it; then the graph's own sources stop obeying the subgraph's queues.
+     */
+    private void unbind(final Subgraph subgraph)
+    {
+        if (!subgraph.startUnbinding())
+        {
+            return;
+        }
+        if (subgraph.bindings.isEmpty())
+        {
+            onUnbound(subgraph);
+            return;
+        }
+        final AtomicInteger left = new AtomicInteger(subgraph.bindings.size());
+        for (final Subgraph.Binding binding : subgraph.bindings)
+        {
+            binding.detach(() ->
+            {
+                if (left.decrementAndGet() == 0)
+                {
+                    onUnbound(subgraph);
+                }
+            });
+        }
+    }
+
+    /** Every producer of a bound stream has let the subgraph go: nothing outside feeds it any more. */
+    private void onUnbound(final Subgraph subgraph)
+    {
+        subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.removeThrottles(queues)));
+        if (!subgraph.inputThrottles.isEmpty())
+        {
+            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles), OFF_WORKER);
+        }
+        if (subgraph.passGate())
+        {
+            detach(subgraph);
+        }
+    }
+
+    /**
+     * The worker of a subgraph's last node to close: every node has closed, so nothing is emitted
+     * into its queues any more. Each node's worker releases what is left there and forgets the
+     * node; the last to do so takes the subgraph out of the graph.
+     */
+    private void detach(final Subgraph subgraph)
+    {
+        final AtomicInteger pending = new AtomicInteger(subgraph.nodes.length);
+        for (final Node node : subgraph.nodes)
+        {
+            final Worker worker = node.worker;
+            worker.submit(() ->
+            {
+                node.releaseAfterRemoval();
+                worker.forgetNow(node);
+                if (node.isSource)
+                {
+                    worker.removeSourceNow(node);
+                }
+                if (pending.decrementAndGet() == 0)
+                {
+                    // off the worker: leave() takes the hot-plug lock, which an addition holds while it validates
+                    CompletableFuture.runAsync(() -> leave(subgraph), OFF_WORKER);
+                }
+            });
+        }
+    }
+
+    /** Once every node was detached, off the workers: the subgraph leaves the graph; its removal completes. */
+    private void leave(final Subgraph subgraph)
+    {
+        synchronized (subgraphs)
+        {
+            final Set<Node> leaving = Set.of(subgraph.nodes);
+            scheduler.nodes = Arrays.stream(scheduler.nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
+            scheduler.sourceNodes =
+                Arrays.stream(scheduler.sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
+            final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
+            for (final GraphInput input : subgraph.inputs)
+            {
+                inputs.remove(input.name);
+            }
+            graph.inputs = java.util.Collections.unmodifiableMap(inputs);
+            scheduler.queues.removeAll(subgraph.queues);
+            for (final Node node : subgraph.nodes)
+            {
+                node.worker.placed--;
+            }
+            PlanAnalysis analysisAfter = null;
+            try
+            {
+                analysisAfter = new PlanAnalysis(new GraphPlan(topologyWith(null, subgraph), true));
+            }
+            catch (final GraphConfigException ex)
+            {
+                // cannot happen: a graph less a self-contained subgraph is the graph it was before
+                LOG.warn("subgraph '{}' left; the graph without it did not validate: {}", subgraph.name, ex.getMessage());
+            }
+            currentAnalysis = analysisAfter;
+            subgraphs.remove(subgraph.name);
+            final JournalSink journal = graph.journal;
+            if (journal != null)
+            {
+                subgraphJournal.left(journal, subgraph); // before the name can be taken again
+            }
+        }
+        final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
+        if (removal != null)
+        {
+            removal.complete(new SubgraphRemoval(subgraph.name, !subgraph.cancelled, subgraph.droppedPackets()));
+        }
+    }
+
+    /** The run has ended: a subgraph's add or removal still waited on will not complete otherwise. */
+    private void endSubgraphFutures()
+    {
+        final List<Subgraph> present;
+        synchronized (subgraphs)
+        {
+            present = new ArrayList<>(subgraphs.values());
+        }
+        for (final Subgraph subgraph : present)
+        {
+            if (!subgraph.opened.isDone())
+            {
+                completeOffWorker(subgraph.opened, null, new IllegalStateException("the run ended (" + graph.runState() +
+                    ") before every node of subgraph '" + subgraph.name + "' opened"));
+            }
+            final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
+            if (removal != null && !removal.isDone() && subgraph.openNodes() == 0)
+            {
+                // the run ended as the subgraph's last node closed, before its workers detached it
+                completeOffWorker(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
+                    subgraph.droppedPackets()), null);
+            }
+            else if (removal != null && !removal.isDone())
+            {
+                completeOffWorker(removal, null, new IllegalStateException("the run ended (" + graph.runState() +
+                    ") before subgraph '" + subgraph.name + "' left the graph; " + subgraph.openNodes() +
+                    " of its nodes had not closed, and the end of the run released what they held"));
+            }
+        }
+    }
+
+    /**
+     * Completes a future on a thread of {@link #OFF_WORKER}, never the calling worker: the stages a
+     * caller attached run there, and none can hold up the run.
+     */
+    public static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
+    {
+        CompletableFuture.runAsync(() ->
+        {
+            if (failure != null)
+            {
+                future.completeExceptionally(failure);
+            }
+            else
+            {
+                future.complete(value);
+            }
+        }, OFF_WORKER);
+    }
+}
