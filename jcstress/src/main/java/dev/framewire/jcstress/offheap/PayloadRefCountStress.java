@@ -20,6 +20,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * it. A release is never lost, a slot is never freed twice, and a retain never revives a payload
  * whose last reference is gone.
  *
+ * <p>Each test declares its own actors and arbiter, alike from test to test (boilerplate: jcstress
+ * finds only the methods a test class declares itself, not inherited ones).
+ *
  * <p>Each state takes its payload from a pool of its own, one 64-byte slot per slab: jcstress
  * makes states in batches and runs a batch's actors before any of its arbiters, so with a pool
  * shared between states a slot freed by one state's actor could be taken by another's copy
@@ -33,25 +36,39 @@ public final class PayloadRefCountStress
     {
     }
 
-    static PayloadPool pool()
-    {
-        return new PayloadPool(new PoolContext().maxBytes(4 * SLOT).hardLimitRatio(1.0).softLimitRatio(1.0)
-            .minSlotBytes(SLOT).maxSlotBytes(SLOT).slabBytes(SLOT).leakTracking(false));
-    }
-
     /**
-     * Fills the arbiter's two counts: the payload's references left and how often its slot was
-     * freed (generations passed), then drops what is left so the pool closes clean.
+     * One payload with {@code holders} references, from a pool of its own; the arbiter's two
+     * counts; and the clean-up that lets the pool close.
      */
-    static void settle(final PayloadPool pool, final Payload payload, final int generation, final IIII_Result r)
+    abstract static class OnePayload
     {
-        r.r3 = payload.refCount();
-        r.r4 = payload.generation() - generation;
-        for (int i = r.r3; i > 0; i--)
+        final PayloadPool pool = new PayloadPool(new PoolContext().maxBytes(4 * SLOT).hardLimitRatio(1.0)
+            .softLimitRatio(1.0).minSlotBytes(SLOT).maxSlotBytes(SLOT).slabBytes(SLOT).leakTracking(false));
+        final Payload payload = pool.acquire(SLOT);
+        final int generation = payload.generation();
+
+        OnePayload(final int holders)
         {
-            payload.release();
+            if (holders > 1)
+            {
+                payload.retain(holders - 1);
+            }
         }
-        pool.close();
+
+        /**
+         * Fills the arbiter's two counts, the payload's references left and how often its slot was
+         * freed (generations passed), then drops what is left and closes the pool.
+         */
+        final void settle(final IIII_Result r)
+        {
+            r.r3 = payload.refCount();
+            r.r4 = payload.generation() - generation;
+            for (int i = r.r3; i > 0; i--)
+            {
+                payload.release();
+            }
+            pool.close();
+        }
     }
 
     /** The last two holders release at once: exactly one of them frees the slot. */
@@ -61,16 +78,13 @@ public final class PayloadRefCountStress
     @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "Neither release freed the slot: a lost release.")
     @Outcome(expect = FORBIDDEN, desc = "The count or the generation is off.")
     @State
-    public static class LastTwoReleases
+    public static class LastTwoReleases extends OnePayload
     {
-        final PayloadPool pool = pool();
-        final Payload payload = pool.acquire(SLOT);
-        final int generation = payload.generation();
 
         /** Two holders. */
         public LastTwoReleases()
         {
-            payload.retain();
+            super(2);
         }
 
         /** @param r the first holder's release */
@@ -91,7 +105,7 @@ public final class PayloadRefCountStress
         @Arbiter
         public void after(final IIII_Result r)
         {
-            settle(pool, payload, generation, r);
+            settle(r);
         }
     }
 
@@ -100,16 +114,13 @@ public final class PayloadRefCountStress
     @Outcome(id = "1, 0, 2, 0", expect = ACCEPTABLE, desc = "The retain and the release both counted.")
     @Outcome(expect = FORBIDDEN, desc = "A retain or a release was lost, or the live payload was freed.")
     @State
-    public static class RetainRacesRelease
+    public static class RetainRacesRelease extends OnePayload
     {
-        final PayloadPool pool = pool();
-        final Payload payload = pool.acquire(SLOT);
-        final int generation = payload.generation();
 
         /** Two holders. */
         public RetainRacesRelease()
         {
-            payload.retain();
+            super(2);
         }
 
         /** @param r whether the retain was taken */
@@ -131,7 +142,7 @@ public final class PayloadRefCountStress
         @Arbiter
         public void after(final IIII_Result r)
         {
-            settle(pool, payload, generation, r);
+            settle(r);
         }
     }
 
@@ -146,11 +157,13 @@ public final class PayloadRefCountStress
     @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "The retain revived a freed payload.")
     @Outcome(expect = FORBIDDEN, desc = "A release was lost, or the count or the generation is off.")
     @State
-    public static class RetainRacesLastRelease
+    public static class RetainRacesLastRelease extends OnePayload
     {
-        final PayloadPool pool = pool();
-        final Payload payload = pool.acquire(SLOT);
-        final int generation = payload.generation();
+        /** One holder. */
+        public RetainRacesLastRelease()
+        {
+            super(1);
+        }
 
         /** @param r whether the retain was taken */
         @Actor
@@ -178,7 +191,7 @@ public final class PayloadRefCountStress
         @Arbiter
         public void after(final IIII_Result r)
         {
-            settle(pool, payload, generation, r);
+            settle(r);
         }
     }
 
@@ -193,17 +206,14 @@ public final class PayloadRefCountStress
         desc = "The writer copied; the original was freed once, by whichever release was last.")
     @Outcome(expect = FORBIDDEN, desc = "The writer was handed a shared or freed original, or a release was lost or doubled.")
     @State
-    public static class WritableRacesRelease
+    public static class WritableRacesRelease extends OnePayload
     {
-        final PayloadPool pool = pool();
-        final Payload payload = pool.acquire(SLOT);
-        final int generation = payload.generation();
         Payload written;
 
         /** Two holders. */
         public WritableRacesRelease()
         {
-            payload.retain();
+            super(2);
         }
 
         /** @param r whether the writer was handed the original */
@@ -235,7 +245,7 @@ public final class PayloadRefCountStress
                 }
                 mine.release();
             }
-            settle(pool, payload, generation, r);
+            settle(r);
         }
     }
 }
