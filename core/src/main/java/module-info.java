@@ -2,11 +2,13 @@
  * The Framewire engine: graphs of calculators over timestamped packets.
  *
  * <p>Exported, the API: {@code dev.framewire.core} (the graph, its config and builders, the
- * calculator interface and its context, packets, timestamps, observers, stats and the exceptions;
- * every runtime class there, from the scheduler to the input queues, is package-private), the
- * standard calculators ({@code dev.framewire.core.calculators}, {@code .calculators.image},
+ * calculator interface and its context, packets, timestamps, observers, stats and the exceptions),
+ * the standard calculators ({@code dev.framewire.core.calculators}, {@code .calculators.image},
  * {@code .calculators.video}) and {@code dev.framewire.core.journal}, what a graph needs to ask
- * for a journal and the service {@code framewire-journal} provides. Not exported:
+ * for a journal and the service {@code framewire-journal} provides. Not exported: the runtime,
+ * {@code dev.framewire.core.internal.*} (queue, stream, handler, node, sched, run: see
+ * docs/ARCHITECTURE.md), exported only to the benchmarks ({@code dev.framewire.bench}, the
+ * benchmarks jar's automatic name), whose {@code HopPathBenchmark} drives a worker's duty cycle;
  * {@code dev.framewire.core.jfr}, the JFR events (a recording selects them by their
  * {@code dev.framewire.*} names, not their classes), and {@code dev.framewire.core.config.proto},
  * the protobuf messages generated from {@code graph_config.proto}, which only

@@ -1,7 +1,7 @@
 package dev.framewire.core;
 
 /**
- * What a graph does when a calculator throws (seed 004 §7.1), chosen per graph.
+ * What a graph does when a calculator throws, chosen per graph.
  */
 public enum FailurePolicy
 {

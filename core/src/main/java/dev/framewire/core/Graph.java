@@ -296,7 +296,7 @@ public final class Graph implements AutoCloseable
      */
     public GraphInputHandle input(final String stream)
     {
-        return handles.computeIfAbsent(run.graphInput(stream), GraphInputHandle::new);
+        return handles.computeIfAbsent(run.graphInput(stream), in -> new GraphInputHandle(run, in));
     }
 
     /**

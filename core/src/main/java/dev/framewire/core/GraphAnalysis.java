@@ -9,19 +9,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The static analysis of a graph's structure (seed 004 §A.7): sources and sinks, topological
+ * The static analysis of a graph's structure: sources and sinks, topological
  * layers, a longest path, strict blocks and their strict paths, threatened blocks and the
- * criticality score, and the set of nodes a failure blocks (§7.1). Used offline by the
+ * criticality score, and the set of nodes a failure blocks. Used offline by the
  * {@code analyze} tool and at run time by the isolate failure policy.
  *
- * <p>The seed's vocabulary maps onto ours as follows. A <em>block</em> is a {@link NodeConfig node};
+ * <p>The analysis speaks of blocks, links and sockets. A <em>block</em> is a {@link NodeConfig node};
  * a <em>link</em> is an input stream, whose producer is a node or a graph input. A node's
  * <em>sockets</em> are its inputs grouped by tag: the inputs sharing one TAG
  * ({@code IMAGE:0:a}, {@code IMAGE:1:b}) are one socket with several connections; an untagged input,
  * and a tag used once, is a socket of its own. Back-edge inputs are ignored throughout, as the
- * seed's analysis is over a DAG and a back edge never carries the data a node's run depends on.
+ * analysis is over a DAG and a back edge never carries the data a node's run depends on.
  *
- * <p>Liveness (§7.1): a graph input is always live; a node is live unless it has failed or is
+ * <p>Liveness: a graph input is always live; a node is live unless it has failed or is
  * blocked. A socket is alive while at least one of its connections comes from a live producer, and a
  * node is blocked when any of its sockets is not alive. Blocked nodes are not live, so blocking
  * propagates breadth first from the failed nodes.
@@ -86,7 +86,7 @@ public final class GraphAnalysis
     }
 
     /**
-     * The strict blocks (§A.7): nodes with in-degree 1, that is exactly one distinct upstream node
+     * The strict blocks: nodes with in-degree 1, that is exactly one distinct upstream node
      * (any number of streams from it, plus any graph inputs). If that node fails, a strict block is
      * blocked unless a graph input shares the socket.
      *
@@ -98,7 +98,7 @@ public final class GraphAnalysis
     }
 
     /**
-     * The strict path of each strict block {@code B} (§A.7): {@code { P | P ->* B }}, every node
+     * The strict path of each strict block {@code B}: {@code { P | P ->* B }}, every node
      * {@code B} depends on directly or transitively, and {@code B} itself.
      *
      * @return strict block to its strict path; keys and members in config order.
@@ -109,16 +109,16 @@ public final class GraphAnalysis
     }
 
     /**
-     * The threatened blocks (§A.7): each node on no strict path that a single upstream failure
+     * The threatened blocks: each node on no strict path that a single upstream failure
      * blocks, with the upstream nodes whose failure alone blocks it (by the socket rule of
      * {@link #blockedBy(Collection)}).
      *
-     * <p>The seed's first condition, that such an upstream node {@code U} is "not on a strict path
+     * <p>The first condition of a threatened block, that such an upstream node {@code U} is "not on a strict path
      * leading to the block", is read as: the block is not reached from {@code U} by a chain of sole
      * dependencies. That already holds for every node on no strict path (such a node has in-degree 0
      * or at least 2, so no strict path ends at it), so it excludes nothing further. The stricter
      * reading, "{@code U} is on no strict path of a node upstream of the block", would contradict the
-     * seed's own example, where {@code Save} is threatened because the failure of {@code Resize}, on
+     * defining example, where {@code Save} is threatened because the failure of {@code Resize}, on
      * the strict path of {@code Enhance}, blocks it. A sole source is a threat to every node below it
      * that is on no strict path, and is listed as one.
      *
@@ -130,7 +130,7 @@ public final class GraphAnalysis
     }
 
     /**
-     * The criticality score (§A.7): threatened blocks over all nodes; higher means less fault
+     * The criticality score: threatened blocks over all nodes; higher means less fault
      * tolerance. 0 for a graph without nodes.
      *
      * @return a value in {@code [0, 1]}.
@@ -165,7 +165,7 @@ public final class GraphAnalysis
     }
 
     /**
-     * Seed 004 §7.1: every node blocked, transitively, when the given nodes have failed. A node is
+     * Every node blocked, transitively, when the given nodes have failed. A node is
      * blocked when one of its sockets has no connection left from a live producer (graph inputs are
      * always live); blocked nodes are not live, and the rule is applied breadth first from the
      * failed nodes.

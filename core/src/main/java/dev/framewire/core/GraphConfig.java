@@ -730,7 +730,7 @@ public final class GraphConfig
         }
 
         /**
-         * The watchdog (BMF's alive watch, seed 004 §3.1): when work is pending and no node has run
+         * The watchdog (BMF's alive watch): when work is pending and no node has run
          * for this long, the run fails with a report naming what waits on what: the node a worker is
          * stuck in (with its stack), the full queues, the streams whose bound does not settle.
          * 30 s by default; 0 turns it off.
@@ -770,7 +770,7 @@ public final class GraphConfig
         }
 
         /**
-         * The most packets a source may emit on one stream in one call (seed 004's shipment); it
+         * The most packets a source may emit on one stream in one call (a shipment); it
          * is called again while it has more. 64 by default.
          *
          * @param size positive.

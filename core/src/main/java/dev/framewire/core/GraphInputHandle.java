@@ -29,10 +29,12 @@ import dev.framewire.offheap.Payload;
  */
 public final class GraphInputHandle
 {
+    private final Run run;
     private final GraphInput input;
 
-    GraphInputHandle(final GraphInput input)
+    GraphInputHandle(final Run run, final GraphInput input)
     {
+        this.run = run;
         this.input = input;
     }
 
@@ -139,7 +141,7 @@ public final class GraphInputHandle
      */
     public void close()
     {
-        input.graph.closeInput(input);
+        run.closeInput(input);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import dev.framewire.core.internal.node.DropRecords;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.run.Run;
@@ -52,7 +53,7 @@ public final class GraphStats
         CLOSE("close");
 
         /** How many reasons there are (a constant, for the array each node keeps; a test checks it). */
-        public static final int COUNT = 5;
+        static final int COUNT = DropRecords.REASONS;
 
         private final String tag;
 
@@ -72,22 +73,6 @@ public final class GraphStats
         }
 
         /** The engine's drop reason string (as given to {@code Node.dropped}) to an ordinal. */
-        public static int indexOf(final String reason)
-        {
-            switch (reason)
-            {
-                case "policy":
-                    return 0;
-                case "calculator":
-                    return 1;
-                case "memory":
-                    return 2;
-                case "failure":
-                    return 3;
-                default:
-                    return 4;
-            }
-        }
     }
 
     /** One input stream of a node, in a {@link GraphStats} snapshot. */

@@ -1,7 +1,7 @@
 package dev.framewire.core;
 
 /**
- * What happens when an off-heap acquire would pass the payload pool's hard limit (seed 004 §5.3).
+ * What happens when an off-heap acquire would pass the payload pool's hard limit.
  */
 public enum MemoryLimitPolicy
 {

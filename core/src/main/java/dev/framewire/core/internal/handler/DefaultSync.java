@@ -2,7 +2,6 @@ package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
 
@@ -22,7 +21,8 @@ import dev.framewire.core.internal.stream.InputPort;
  */
 public final class DefaultSync extends StickySync
 {
-    private final Node node;
+    private final DropSink drops;
+    private final int[] batchCursor;
     private final SyncGroup group;
     private final InputPolicy.Kind kind;
     private final int batchSize;
@@ -30,10 +30,13 @@ public final class DefaultSync extends StickySync
     private final int target;
     private final boolean fixedMinSize;
 
-    public DefaultSync(final Node node, final InputPort[] ports, final InputPolicy policy, final boolean processBounds)
+    public DefaultSync(
+        final DropSink drops, final int[] batchCursor, final InputPort[] ports, final InputPolicy policy,
+        final boolean processBounds)
     {
         super(ports, processBounds);
-        this.node = node;
+        this.drops = drops;
+        this.batchCursor = batchCursor;
         this.group = new SyncGroup(ports);
         this.kind = policy.kind();
         this.batchSize = policy.batchSize();
@@ -51,13 +54,13 @@ public final class DefaultSync extends StickySync
     @Override
     public long readiness()
     {
-        if (pending != Node.NOT_READY)
+        if (pending != InputSync.NOT_READY)
         {
             return pending;
         }
         if (kind == InputPolicy.Kind.EARLY_CLOSE && anyInputDone())
         {
-            return Node.READY_FOR_CLOSE;
+            return InputSync.READY_FOR_CLOSE;
         }
         long ready;
         if (kind == InputPolicy.Kind.FIXED_SIZE)
@@ -75,7 +78,7 @@ public final class DefaultSync extends StickySync
             ready = group.readiness(processBounds);
             if (batchSize > 1 && isTimestamp(ready) && !batchReady())
             {
-                return Node.NOT_READY;
+                return InputSync.NOT_READY;
             }
         }
         if (isTimestamp(ready))
@@ -88,7 +91,7 @@ public final class DefaultSync extends StickySync
     @Override
     public long nextInBatch()
     {
-        if (pending == Node.NOT_READY)
+        if (pending == InputSync.NOT_READY)
         {
             final long ready = group.readiness(processBounds);
             if (isTimestamp(ready))
@@ -111,13 +114,13 @@ public final class DefaultSync extends StickySync
             input = minTimestampToProcess();
         }
         group.fill(input);
-        pending = Node.NOT_READY;
+        pending = InputSync.NOT_READY;
         return input;
     }
 
     private static boolean isTimestamp(final long ready)
     {
-        return ready != Node.NOT_READY && ready != Node.READY_FOR_CLOSE;
+        return ready != InputSync.NOT_READY && ready != InputSync.READY_FOR_CLOSE;
     }
 
     private boolean anyInputDone()
@@ -151,7 +154,7 @@ public final class DefaultSync extends StickySync
         final int n = ports.length;
         int sets = 0;
         long previous = Timestamp.UNSET;
-        final int[] cursor = node.batchCursor;
+        final int[] cursor = batchCursor;
         java.util.Arrays.fill(cursor, 0);
         while (sets < batchSize)
         {
@@ -280,7 +283,7 @@ public final class DefaultSync extends StickySync
                 {
                     queue.wakeHeldBack();
                 }
-                node.dropped(queue.streamName, head, "policy");
+                drops.dropped(queue.streamName, head, "policy");
             }
         }
     }

@@ -1,7 +1,6 @@
 package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.stream.InputPort;
 
 /**
@@ -47,7 +46,7 @@ public final class ImmediateSync extends InputSync
             final long r = group.readiness(processBounds);
             minBound = Math.min(minBound, group.minStreamTimestamp >= Timestamp.ONE_OVER_POST_STREAM ?
                 Timestamp.DONE : group.minStreamTimestamp);
-            if (r == Node.READY_FOR_CLOSE)
+            if (r == InputSync.READY_FOR_CLOSE)
             {
                 if (processBounds)
                 {
@@ -68,7 +67,7 @@ public final class ImmediateSync extends InputSync
                     ready[i] = Timestamp.DONE;
                 }
             }
-            else if (r != Node.NOT_READY)
+            else if (r != InputSync.NOT_READY)
             {
                 ready[i] = r;
                 input = Math.min(input, r);
@@ -76,13 +75,13 @@ public final class ImmediateSync extends InputSync
         }
         if (minBound == Timestamp.DONE)
         {
-            return Node.READY_FOR_CLOSE;
+            return InputSync.READY_FOR_CLOSE;
         }
         if (input < Timestamp.DONE)
         {
             return input;
         }
-        return becameDone ? minBound : Node.NOT_READY;
+        return becameDone ? minBound : InputSync.NOT_READY;
     }
 
     @Override

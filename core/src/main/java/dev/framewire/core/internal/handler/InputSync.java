@@ -2,7 +2,6 @@ package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
 
@@ -18,6 +17,11 @@ import java.util.List;
  */
 public abstract class InputSync
 {
+    /** Readiness: nothing to do. */
+    public static final long NOT_READY = Long.MIN_VALUE;
+    /** Readiness: every input is done and empty. */
+    public static final long READY_FOR_CLOSE = Long.MAX_VALUE;
+
     public final InputPort[] ports;
     public final boolean processBounds;
 
@@ -27,9 +31,16 @@ public abstract class InputSync
         this.processBounds = processBounds;
     }
 
-    public static InputSync create(final Node node, final InputPolicy policy, final boolean processBounds)
+    /**
+     * The policy's implementation for a node's input ports.
+     *
+     * @param drops       where drops are counted (the node).
+     * @param batchCursor the node's batch cursor, one entry per port (a batching policy's).
+     */
+    public static InputSync create(
+        final InputPort[] ports, final DropSink drops, final int[] batchCursor, final InputPolicy policy,
+        final boolean processBounds)
     {
-        final InputPort[] ports = node.inputs;
         switch (policy.kind())
         {
             case IMMEDIATE:
@@ -42,24 +53,24 @@ public abstract class InputSync
                 return new ImmediateSync(ports, groups, processBounds);
             }
             case SYNC_SETS:
-                return new SyncSetsSync(ports, syncGroups(node, policy), processBounds);
+                return new SyncSetsSync(ports, syncGroups(ports, policy), processBounds);
             default:
                 return SingleInputSync.covers(ports, policy, processBounds) ? new SingleInputSync(ports[0]) :
-                    new DefaultSync(node, ports, policy, processBounds);
+                    new DefaultSync(drops, batchCursor, ports, policy, processBounds);
         }
     }
 
     /** The configured groups, then one group of the inputs named in none (validated by GraphPlan). */
-    private static SyncGroup[] syncGroups(final Node node, final InputPolicy policy)
+    private static SyncGroup[] syncGroups(final InputPort[] ports, final InputPolicy policy)
     {
         final List<SyncGroup> groups = new ArrayList<>();
-        final boolean[] used = new boolean[node.inputs.length];
+        final boolean[] used = new boolean[ports.length];
         for (final List<String> keys : policy.syncSets())
         {
             final List<InputPort> members = new ArrayList<>();
             for (final String key : keys)
             {
-                for (final InputPort port : node.inputs)
+                for (final InputPort port : ports)
                 {
                     if (!used[port.index] && port.spec.matches(key))
                     {
@@ -71,7 +82,7 @@ public abstract class InputSync
             groups.add(new SyncGroup(members.toArray(new InputPort[0])));
         }
         final List<InputPort> rest = new ArrayList<>();
-        for (final InputPort port : node.inputs)
+        for (final InputPort port : ports)
         {
             if (!used[port.index])
             {
@@ -88,7 +99,7 @@ public abstract class InputSync
     /**
      * Whether the node has an input set, or is ready to close.
      *
-     * @return a timestamp to process, {@link Node#NOT_READY} or {@link Node#READY_FOR_CLOSE}.
+     * @return a timestamp to process, {@link InputSync#NOT_READY} or {@link InputSync#READY_FOR_CLOSE}.
      */
     public abstract long readiness();
 
@@ -124,7 +135,7 @@ public abstract class InputSync
     }
 
     /** Drops packets still queued (a node closing early), counting each on the node. */
-    public final void dropAll(final Node node)
+    public final void dropAll(final DropSink node)
     {
         for (final InputPort port : ports)
         {

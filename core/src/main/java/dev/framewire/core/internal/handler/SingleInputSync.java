@@ -2,7 +2,6 @@ package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
 
@@ -54,14 +53,14 @@ public final class SingleInputSync extends StickySync
     @Override
     public long readiness()
     {
-        if (pending != Node.NOT_READY)
+        if (pending != InputSync.NOT_READY)
         {
             return pending;
         }
         if (seenEmpty)
         {
             seenEmpty = false;
-            return Node.NOT_READY;
+            return InputSync.NOT_READY;
         }
         final InputQueue queue = this.queue;
         long head = queue.peekTimestamp();
@@ -71,7 +70,7 @@ public final class SingleInputSync extends StickySync
             head = queue.peekTimestamp();
             if (head == Timestamp.UNSET)
             {
-                return bound >= Timestamp.ONE_OVER_POST_STREAM ? Node.READY_FOR_CLOSE : Node.NOT_READY;
+                return bound >= Timestamp.ONE_OVER_POST_STREAM ? InputSync.READY_FOR_CLOSE : InputSync.NOT_READY;
             }
         }
         pending = head;
@@ -87,7 +86,7 @@ public final class SingleInputSync extends StickySync
     @Override
     public long fill(final long timestamp)
     {
-        pending = Node.NOT_READY;
+        pending = InputSync.NOT_READY;
         assert queue.peekTimestamp() == timestamp : queue + ": head " + Timestamp.toString(queue.peekTimestamp()) +
             " is not the ready timestamp " + Timestamp.toString(timestamp);
         if (port.take())

@@ -1,7 +1,6 @@
 package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.stream.InputPort;
 
 abstract class StickySyncPad0 extends InputSync
@@ -19,8 +18,8 @@ abstract class StickySyncPad0 extends InputSync
 
 abstract class StickySyncFields extends StickySyncPad0
 {
-    /** Sticky readiness: the timestamp found ready until {@code fill} takes it, or {@link Node#NOT_READY}. */
-    public long pending = Node.NOT_READY;
+    /** Sticky readiness: the timestamp found ready until {@code fill} takes it, or {@link InputSync#NOT_READY}. */
+    public long pending = InputSync.NOT_READY;
     /** {@link DefaultSync}'s, under fixed size: the sticky timestamp below which packets are dropped. */
     public long keptTimestamp = Timestamp.UNSET;
     /** {@link SingleInputSync}'s hint: its queue was seen empty and open after the last fill. */

@@ -1,7 +1,6 @@
 package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
 
@@ -50,7 +49,7 @@ public final class SyncGroup extends SyncGroupPad1
      * MediaPipe's SyncSet::GetReadiness.
      *
      * @param processBounds whether bound-only input sets count (ProcessTimestampBounds).
-     * @return a timestamp to process, {@link Node#NOT_READY} or {@link Node#READY_FOR_CLOSE}.
+     * @return a timestamp to process, {@link InputSync#NOT_READY} or {@link InputSync#READY_FOR_CLOSE}.
      */
     public long readiness(final boolean processBounds)
     {
@@ -88,12 +87,12 @@ public final class SyncGroup extends SyncGroupPad1
         if (min >= Timestamp.ONE_OVER_POST_STREAM && waitingBackEdge)
         {
             minStreamTimestamp = Timestamp.PRE_STREAM;
-            return Node.NOT_READY;
+            return InputSync.NOT_READY;
         }
         if (min >= Timestamp.ONE_OVER_POST_STREAM)
         {
             lastProcessed = Timestamp.previousAllowedInStream(Timestamp.DONE);
-            return Node.READY_FOR_CLOSE;
+            return InputSync.READY_FOR_CLOSE;
         }
         if (!processBounds)
         {
@@ -102,7 +101,7 @@ public final class SyncGroup extends SyncGroupPad1
                 lastProcessed = min;
                 return min;
             }
-            return Node.NOT_READY;
+            return InputSync.NOT_READY;
         }
         final long settled = minPacket == Timestamp.POST_STREAM && minBound > minPacket ?
             minPacket : Timestamp.previousAllowedInStream(minBound);
@@ -112,7 +111,7 @@ public final class SyncGroup extends SyncGroupPad1
             lastProcessed = input;
             return input;
         }
-        return Node.NOT_READY;
+        return InputSync.NOT_READY;
     }
 
     /**

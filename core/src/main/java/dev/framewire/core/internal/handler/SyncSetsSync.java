@@ -1,7 +1,6 @@
 package dev.framewire.core.internal.handler;
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.stream.InputPort;
 
 /**
@@ -42,12 +41,12 @@ public final class SyncSetsSync extends InputSync
                 continue;
             }
             final long r = groups[i].readiness(processBounds);
-            if (r == Node.READY_FOR_CLOSE)
+            if (r == InputSync.READY_FOR_CLOSE)
             {
                 closed[i] = true;
                 open--;
             }
-            else if (r != Node.NOT_READY && r < readyTimestamp)
+            else if (r != InputSync.NOT_READY && r < readyTimestamp)
             {
                 readyTimestamp = r;
                 readyGroup = i;
@@ -57,7 +56,7 @@ public final class SyncSetsSync extends InputSync
         {
             return readyTimestamp;
         }
-        return open == 0 ? Node.READY_FOR_CLOSE : Node.NOT_READY;
+        return open == 0 ? InputSync.READY_FOR_CLOSE : InputSync.NOT_READY;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.node;
 
-import dev.framewire.core.GraphStats;
 import dev.framewire.core.internal.sched.Worker;
 
 import dev.framewire.core.jfr.DropEvent;
@@ -27,8 +26,11 @@ public final class DropRecords
     private final NodeRunState runState;
     private final int nodeId;
     private final String nodeName;
-    /** Drops by reason, indexed by {@link GraphStats.DropReason#ordinal()}. */
-    private final long[] byReason = new long[GraphStats.DropReason.COUNT];
+    /** How many drop reasons there are: the API's {@code GraphStats.DropReason}, in its order. */
+    public static final int REASONS = 5;
+
+    /** Drops by reason, indexed by the API's {@code GraphStats.DropReason#ordinal()}. */
+    private final long[] byReason = new long[REASONS];
     /** Asks JFR whether drop events are wanted (a policy that drops at full rate made a {@code DropEvent} per drop). */
     private final DropEvent eventProbe = new DropEvent();
 
@@ -67,7 +69,7 @@ public final class DropRecords
         commitEvent("", timestamp, reason);
     }
 
-    /** Any thread: the drops for a reason ({@link GraphStats.DropReason#ordinal()}), an opaque load. */
+    /** Any thread: the drops for a reason (the API's {@code GraphStats.DropReason#ordinal()}), an opaque load. */
     public long byReasonOpaque(final int reason)
     {
         return (long)BY_REASON.getOpaque(byReason, reason);
@@ -76,7 +78,7 @@ public final class DropRecords
     /** A string switch (hash cached in the literal) and an opaque store. */
     private void countByReason(final String reason, final int packets)
     {
-        final int index = GraphStats.DropReason.indexOf(reason);
+        final int index = reasonIndex(reason);
         BY_REASON.setOpaque(byReason, index, byReason[index] + packets);
     }
 
@@ -111,6 +113,24 @@ public final class DropRecords
                 return JournalSink.FAILURE;
             default:
                 return JournalSink.CLOSE;
+        }
+    }
+
+    /** The index of a drop's reason tag ("policy", "calculator", "memory", "failure", "close"). */
+    public static int reasonIndex(final String reason)
+    {
+        switch (reason)
+        {
+            case "policy":
+                return 0;
+            case "calculator":
+                return 1;
+            case "memory":
+                return 2;
+            case "failure":
+                return 3;
+            default:
+                return 4;
         }
     }
 }

@@ -6,18 +6,15 @@ import dev.framewire.core.Contract;
 import dev.framewire.core.FailurePolicy;
 import dev.framewire.core.Input;
 import dev.framewire.core.InputPolicy;
-import dev.framewire.core.MemoryLimitException;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
 import dev.framewire.core.Output;
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.handler.DropSink;
 import dev.framewire.core.internal.handler.InputSync;
 import dev.framewire.core.internal.handler.SingleInputSync;
 import dev.framewire.core.internal.queue.HeldBack;
 import dev.framewire.core.internal.queue.InputQueue;
-import dev.framewire.core.internal.run.MemoryGovernor;
-import dev.framewire.core.internal.run.Subgraph;
-import dev.framewire.core.internal.sched.ScheduleState;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
@@ -102,7 +99,7 @@ abstract class NodeHotPad extends NodeHotFields
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
  * which producers on other threads read, nor on a line with whatever object lies after the node.
  */
-public final class Node extends NodeHotPad implements CalculatorContext
+public final class Node extends NodeHotPad implements CalculatorContext, DropSink
 {
 
     public static final int UNOPENED = 0;
@@ -114,9 +111,9 @@ public final class Node extends NodeHotPad implements CalculatorContext
     public static final int BLOCKED = 4;
 
     /** Readiness: nothing to do. */
-    public static final long NOT_READY = Long.MIN_VALUE;
+    public static final long NOT_READY = InputSync.NOT_READY;
     /** Readiness: every input is done and empty. */
-    public static final long READY_FOR_CLOSE = Long.MAX_VALUE;
+    public static final long READY_FOR_CLOSE = InputSync.READY_FOR_CLOSE;
 
     private static final VarHandle INPUT_TIMESTAMP;
     private static final VarHandle CALLS;
@@ -166,7 +163,7 @@ public final class Node extends NodeHotPad implements CalculatorContext
     private final HeldBack heldBack = new HeldBack();
     public Map<String, Object> sidePackets = Map.of();
     /** The hot-plugged subgraph this node belongs to ({@link Graph#addSubgraph}), or null for the graph's own. */
-    public final Subgraph subgraph;
+    public final SubgraphState subgraph;
 
     public volatile int lifecycle = UNOPENED;
     /**
@@ -235,7 +232,7 @@ public final class Node extends NodeHotPad implements CalculatorContext
         final Options options,
         final Contract contract,
         final boolean isSource,
-        final Subgraph subgraph)
+        final SubgraphState subgraph)
     {
         this.subgraph = subgraph;
         this.runState = runState;
@@ -452,7 +449,7 @@ public final class Node extends NodeHotPad implements CalculatorContext
         {
             return true;
         }
-        final Subgraph subgraph = this.subgraph;
+        final SubgraphState subgraph = this.subgraph;
         if (subgraph != null && (subgraph.cancelled || isSource && subgraph.draining))
         {
             return true; // it is being removed: a step tears it down, or closes the source
@@ -500,7 +497,7 @@ public final class Node extends NodeHotPad implements CalculatorContext
     public void run()
     {
         final int life = lifecycle;
-        final Subgraph subgraph = this.subgraph;
+        final SubgraphState subgraph = this.subgraph;
         if (subgraph != null && subgraph.cancelled)
         {
             if (life < CLOSED)
@@ -604,9 +601,9 @@ public final class Node extends NodeHotPad implements CalculatorContext
     /** Worker: builds the input policy once the ports exist. */
     public void initInputs()
     {
-        sync = InputSync.create(this, policy, processBounds);
-        solo = sync instanceof SingleInputSync ? (SingleInputSync)sync : null;
         batchCursor = new int[inputs.length];
+        sync = InputSync.create(inputs, this, batchCursor, policy, processBounds);
+        solo = sync instanceof SingleInputSync ? (SingleInputSync)sync : null;
     }
 
     // ---------------------------------------------------------------- max_in_flight (see Lanes)
@@ -1339,6 +1336,7 @@ public final class Node extends NodeHotPad implements CalculatorContext
     }
 
     /** Worker: counts a drop and records it in the journal and, when a recording asks, for JFR. */
+    @Override
     public void dropped(final String stream, final long timestamp, final String reason)
     {
         drops = drops + 1;

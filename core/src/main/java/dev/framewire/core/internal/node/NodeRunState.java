@@ -2,7 +2,6 @@ package dev.framewire.core.internal.node;
 
 import dev.framewire.core.FailurePolicy;
 import dev.framewire.core.GraphConfig;
-import dev.framewire.core.internal.run.MemoryGovernor;
 
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.PayloadPool;

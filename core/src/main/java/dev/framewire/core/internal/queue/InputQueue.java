@@ -1,9 +1,7 @@
 package dev.framewire.core.internal.queue;
 
-import dev.framewire.core.OutputPoller;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.stream.GraphInput;
 
 import dev.framewire.offheap.Payload;
 
@@ -151,7 +149,7 @@ public final class InputQueue extends InputQueuePad3
      */
     public Node[] wakeOnRoom = new Node[0];
     /** Graph inputs whose waiting adders to wake when this queue stops being full; set with {@link #wakeOnRoom}. */
-    public GraphInput[] wakeInputsOnRoom = new GraphInput[0];
+    public HeldBackAdder[] wakeInputsOnRoom = new HeldBackAdder[0];
     /** The poller that consumes this queue, when {@link #consumer} is null. */
     public PollerSignal poller;
 
@@ -195,7 +193,7 @@ public final class InputQueue extends InputQueuePad3
      * the nodes and graph inputs that this queue holds back while it is full, and wakes when it has
      * room.
      */
-    public void holdsBack(final Node[] nodes, final GraphInput[] inputs)
+    public void holdsBack(final Node[] nodes, final HeldBackAdder[] inputs)
     {
         this.wakeOnRoom = nodes;
         this.wakeInputsOnRoom = inputs;
@@ -493,7 +491,7 @@ public final class InputQueue extends InputQueuePad3
         {
             node.schedule();
         }
-        for (final GraphInput input : wakeInputsOnRoom)
+        for (final HeldBackAdder input : wakeInputsOnRoom)
         {
             input.wakeWaiter();
         }

@@ -3,7 +3,6 @@ package dev.framewire.core.internal.run;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.sched.Worker;
 
 import dev.framewire.core.journal.JournalProvider;
@@ -110,15 +109,5 @@ public final class EngineJournal
             throw ex;
         }
         return sink;
-    }
-
-    /** The journal's marker for an engine value: long and double packets keep their bits in the word. */
-    public static Object value(final Object value)
-    {
-        if (value == InputQueue.LONG)
-        {
-            return JournalSink.LONG;
-        }
-        return value == InputQueue.DOUBLE ? JournalSink.DOUBLE : value;
     }
 }

@@ -1,5 +1,7 @@
 package dev.framewire.core.internal.run;
 
+import dev.framewire.core.internal.node.MemoryGovernor;
+
 import dev.framewire.core.internal.node.MemoryLimits;
 
 import dev.framewire.core.FailurePolicy;
@@ -44,7 +46,7 @@ import java.util.concurrent.TimeUnit;
 public final class FailureHandling
 {
     /** Graph's logger, as before failure handling left Graph: a user's logging set-up names that category. */
-    private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+    private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
 
     private final Run graph;
     private final GraphConfig config;
@@ -278,7 +280,7 @@ public final class FailureHandling
     }
 
     /**
-     * The node's worker, under ISOLATE. Seed 004 §7.1: the failed node stays failed; nodes whose input socket lost its last live
+     * The node's worker, under ISOLATE: the failed node stays failed; nodes whose input socket lost its last live
      * producer are blocked, transitively. Blocked nodes are flagged before the failed node closes
      * its outputs, so none of them mistakes the closing for the end of its input.
      */
@@ -323,7 +325,7 @@ public final class FailureHandling
     public void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
         failures.add(new GraphFailure(where, timestamp, cause)); // logged there, rate-limited
-        final JournalSink journal = graph.journal;
+        final JournalSink journal = graph.runState.journal;
         if (journal != null)
         {
             int nodeId = -1;

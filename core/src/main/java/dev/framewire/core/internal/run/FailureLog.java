@@ -29,7 +29,7 @@ public final class FailureLog
 {
     public static final int LOGGED_IN_FULL = 10;
     private static final long SUMMARY_NANOS = 1_000_000_000L;
-    private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+    private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
 
     private final int kept;
     private GraphFailure first;

@@ -299,7 +299,7 @@ public final class GraphPlan
     }
 
     /**
-     * Seed 004 §4 Phase 1: packets must come from somewhere (a source node or a graph input stream)
+     * Packets must come from somewhere (a source node or a graph input stream)
      * and go somewhere (a sink node or a graph output stream).
      */
     private void checkSourcesAndSinks()

@@ -12,7 +12,6 @@ import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.sched.Scheduler;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
-import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.internal.stream.StreamSpec;
 
@@ -52,7 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Hotplug
 {
     /** Graph's logger, as before the hot-plug code left Graph: a user's logging set-up names that category. */
-    private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+    private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
     private static final AtomicInteger OFF_WORKER_THREADS = new AtomicInteger();
     /**
      * Runs the engine's own work that must not run on a worker (a subgraph leaving, the futures of
@@ -82,6 +81,8 @@ public final class Hotplug
      * removed under the hot-plug lock.
      */
     private final Scheduler scheduler;
+    /** Makes a subgraph's nodes and streams as it made the graph's own. */
+    private final RunAssembler assembler;
     /**
      * The subgraphs added at run time, by name, until they have left. Its monitor is the hot-plug
      * lock: additions and removals are made one at a time under it, and it guards the graph's
@@ -102,11 +103,14 @@ public final class Hotplug
      * The graph's constructor, once the graph's own nodes are made.
      *
      * @param streamIds the graph's stream name to journal stream id map, which the subgraphs' streams join.
+     * @param assembler the run's assembler, which makes a subgraph's nodes and streams as it made the graph's.
      */
     public Hotplug(
         final Run graph, final GraphConfig config, final GraphPlan plan, final Node[] ownNodes,
-        final Map<String, OutputStream> producers, final Scheduler scheduler, final Map<String, Integer> streamIds)
+        final Map<String, OutputStream> producers, final Scheduler scheduler, final Map<String, Integer> streamIds,
+        final RunAssembler assembler)
     {
+        this.assembler = assembler;
         this.graph = graph;
         this.config = config;
         this.plan = plan;
@@ -181,7 +185,7 @@ public final class Hotplug
             }
             placement.forEach((worker, count) -> worker.placed += count);
             hotplugged = true;
-            final JournalSink journal = graph.journal;
+            final JournalSink journal = graph.runState.journal;
             if (journal != null)
             {
                 subgraphJournal.added(journal, subgraph, template, params, bind); // before any record names its ids
@@ -236,7 +240,7 @@ public final class Hotplug
                 throw new IllegalStateException("removeSubgraph(): subgraph '" + name + "' is being removed already");
             }
             subgraph.removal = removal;
-            final JournalSink journal = graph.journal;
+            final JournalSink journal = graph.runState.journal;
             if (journal != null)
             {
                 SubgraphJournal.removed(journal, name, drainDeadline, cancelDeadline);
@@ -475,94 +479,52 @@ public final class Hotplug
         return best;
     }
 
-    /** Under the hot-plug lock: the subgraph's nodes, streams and queues, as the constructor makes the graph's. */
+    /** Under the hot-plug lock: the subgraph's nodes, streams and queues, made by the run's assembler as the graph's were. */
     private void build(
         final Subgraph subgraph, final Map<Worker, Integer> placement, final Map<String, PacketObserver> observers)
     {
         final GraphPlan plan = subgraph.plan;
-        final GraphConfig alone = plan.config;
         final Map<String, Worker> workerOf = new HashMap<>();
         placement.keySet().forEach(worker -> workerOf.put(worker.executor, worker));
-        final Node[] nodes = new Node[plan.nodeCount];
-        for (int i = 0; i < plan.nodeCount; i++)
+        final Node[] nodes = assembler.nodes(plan, nextNodeId, subgraph);
+        for (final Node node : nodes)
         {
-            final NodeConfig nodeConfig = alone.nodes().get(i);
-            final Node node = new Node(graph.runState, nextNodeId + i, nodeConfig, plan.calculators[i], plan.options[i],
-                plan.contracts[i], plan.inputSpecs[i].length == 0, subgraph);
             final Map<String, Object> sidePackets = new HashMap<>();
-            for (final String spec : nodeConfig.inputSidePackets())
+            for (final String spec : node.config.inputSidePackets())
             {
                 final String sidePacket = StreamSpec.parse(spec).name;
                 sidePackets.put(sidePacket, subgraph.instance.sidePackets.get(sidePacket));
             }
             node.sidePackets = sidePackets;
-            node.worker = workerOf.get(nodeConfig.executor());
+            node.worker = workerOf.get(node.config.executor());
             node.runningOn = node.worker;
-            nodes[i] = node;
         }
         final Map<String, OutputStream> producers = new HashMap<>();
         final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);
-        final GraphInput[] inputs = new GraphInput[alone.inputStreams().size()]; // null for a bound stream
-        for (int k = 0; k < inputs.length; k++)
+        for (final String stream : bound)
         {
-            final String stream = alone.inputStreams().get(k);
-            if (bound.contains(stream))
+            producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
+        }
+        final GraphInput[] inputs = assembler.wire(plan, nodes, nextNodeId, producers, bound, (stream, queue, isBound) ->
+        {
+            if (isBound)
             {
-                producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
+                // attached by the producer's own thread once the subgraph is published (Binding.attach)
+                subgraph.queues.add(queue);
+                subgraph.bindings.add(new Subgraph.Binding(stream,
+                    stream.node == null ? graph.inputs.get(queue.streamName) : null, queue));
             }
             else
             {
-                inputs[k] = new GraphInput(graph, stream);
-                producers.put(stream, inputs[k].stream);
+                Run.attach(stream, queue, subgraph.queues);
             }
-        }
-        for (final Node node : nodes)
-        {
-            final StreamSpec[] specs = plan.outputSpecs[node.id - nextNodeId];
-            node.outputs = new OutputStream[specs.length];
-            for (int o = 0; o < specs.length; o++)
-            {
-                node.outputs[o] = new OutputStream(graph.runState, node, o, specs[o]);
-                producers.put(specs[o].name, node.outputs[o]);
-            }
-        }
+        });
         observers.forEach((stream, observer) ->
         {
             final OutputStream producer = producers.get(subgraph.name + SubgraphExpander.SEPARATOR + stream);
             producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
             producer.observers[producer.observers.length - 1] = observer;
         });
-        for (final Node node : nodes)
-        {
-            final int local = node.id - nextNodeId;
-            final StreamSpec[] specs = plan.inputSpecs[local];
-            node.inputs = new InputPort[specs.length];
-            for (int p = 0; p < specs.length; p++)
-            {
-                final int producer = plan.producers.get(specs[p].name);
-                final OutputStream stream = producers.get(specs[p].name);
-                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : stream.node,
-                    node, p, plan.backEdges[local][p], config.queueHardCap(), plan.queueLimit(specs[p].name),
-                    config.roomBatch());
-                if (bound.contains(specs[p].name))
-                {
-                    // attached by the producer's own thread once the subgraph is published (Binding.attach)
-                    subgraph.queues.add(queue);
-                    subgraph.bindings.add(new Subgraph.Binding(stream,
-                        stream.node == null ? graph.inputs.get(specs[p].name) : null, queue));
-                }
-                else
-                {
-                    Run.attach(stream, queue, subgraph.queues);
-                }
-                node.inputs[p] = new InputPort(node, p, specs[p], queue);
-            }
-            node.initInputs();
-        }
-        for (int t = 0; t < plan.topoOrder.length; t++)
-        {
-            nodes[plan.topoOrder[t]].topoIndex = t;
-        }
         wireBackpressure(subgraph, plan, nodes, inputs);
         subgraph.nodes = nodes;
         subgraph.sources = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
@@ -786,7 +748,7 @@ public final class Hotplug
             }
             currentAnalysis = analysisAfter;
             subgraphs.remove(subgraph.name);
-            final JournalSink journal = graph.journal;
+            final JournalSink journal = graph.runState.journal;
             if (journal != null)
             {
                 subgraphJournal.left(journal, subgraph); // before the name can be taken again

@@ -1,5 +1,7 @@
 package dev.framewire.core.internal.run;
 
+import dev.framewire.core.internal.node.MemoryGovernor;
+
 import dev.framewire.core.Backpressure;
 import dev.framewire.core.FailurePolicy;
 import dev.framewire.core.GraphConfig;
@@ -12,10 +14,9 @@ import dev.framewire.core.internal.node.NodeRunState;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.PollerSignal;
 import dev.framewire.core.internal.sched.Scheduler;
-import dev.framewire.core.internal.sched.Watchdog;
+import dev.framewire.core.internal.sched.SchedulerRun;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
-import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.internal.stream.StreamSpec;
 
@@ -71,8 +72,6 @@ public final class Run implements AutoCloseable
      * hot-plugged subgraphs' streams while they are in (see {@link SubgraphJournal}).
      */
     private final Map<String, Integer> streamIds = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The run's journal, or null; set in {@link #start} before any worker or adder uses it. */
-    public JournalSink journal;
     /** What opened {@link #journal}, or null; set in {@link #start} before the JVM flag check. */
     public JournalProvider journalProvider;
 
@@ -82,7 +81,6 @@ public final class Run implements AutoCloseable
     /** What happens when something fails, and the run's failures. */
     private final FailureHandling failureHandling;
     private final CountDownLatch done = new CountDownLatch(1);
-    private volatile boolean started;
     private volatile boolean closed;
     /**
      * Completed by the completer thread ({@link #completion()}) once the run has ended and its
@@ -93,7 +91,6 @@ public final class Run implements AutoCloseable
     private volatile boolean cancelled;
     private volatile boolean finished;
     private Thread guard;
-    private volatile boolean recordsArrivals;
     /** The memory budget's soft and hard limits as they bear on this run. */
     public final MemoryGovernor memory;
     /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
@@ -128,52 +125,20 @@ public final class Run implements AutoCloseable
             config.memoryBudgetBytes() > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes()) : new PoolContext());
         this.memory = new MemoryGovernor(this.pool.budget(), runState::scheduleSources);
         this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes(), this.pool.budget());
-        final Node[] nodes = new Node[plan.nodeCount];
-        for (int i = 0; i < plan.nodeCount; i++)
-        {
-            nodes[i] = new Node(runState, i, config.nodes().get(i), plan.calculators[i], plan.options[i],
-                plan.contracts[i], plan.inputSpecs[i].length == 0, null);
-        }
+        final RunAssembler assembler = new RunAssembler(runState, config);
+        final Node[] nodes = assembler.nodes(plan, 0, null);
         this.ownNodes = nodes;
-        this.scheduler = new Scheduler(config, plan, runState, memory, nodes);
-        this.hotplug = new Hotplug(this, config, plan, nodes, producers, scheduler, streamIds);
+        this.scheduler = new Scheduler(config, plan.topoOrder, runState, memory, nodes);
+        this.hotplug = new Hotplug(this, config, plan, nodes, producers, scheduler, streamIds, assembler);
         this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
+        final GraphInput[] made = assembler.wire(plan, nodes, 0, producers, Set.of(),
+            (producer, queue, bound) -> attach(producer, queue));
         final Map<String, GraphInput> inputs = new LinkedHashMap<>();
-        for (int k = 0; k < config.inputStreams().size(); k++)
+        for (final GraphInput input : made)
         {
-            final GraphInput input = new GraphInput(this, config.inputStreams().get(k));
             inputs.put(input.name, input);
-            producers.put(input.name, input.stream);
         }
         this.inputs = Collections.unmodifiableMap(inputs);
-        for (final Node node : nodes)
-        {
-            final StreamSpec[] specs = plan.outputSpecs[node.id];
-            node.outputs = new OutputStream[specs.length];
-            for (int o = 0; o < specs.length; o++)
-            {
-                node.outputs[o] = new OutputStream(runState, node, o, specs[o]);
-                producers.put(specs[o].name, node.outputs[o]);
-            }
-        }
-        for (final Node node : nodes)
-        {
-            final StreamSpec[] specs = plan.inputSpecs[node.id];
-            node.inputs = new InputPort[specs.length];
-            for (int p = 0; p < specs.length; p++)
-            {
-                final int producer = plan.producers.get(specs[p].name);
-                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : null, node, p,
-                    plan.backEdges[node.id][p], config.queueHardCap(), plan.queueLimit(specs[p].name), config.roomBatch());
-                attach(producers.get(specs[p].name), queue);
-                node.inputs[p] = new InputPort(node, p, specs[p], queue);
-            }
-            node.initInputs();
-        }
-        for (int t = 0; t < plan.topoOrder.length; t++)
-        {
-            nodes[plan.topoOrder[t]].topoIndex = t;
-        }
         for (final String stream : plan.producers.keySet())
         {
             final int id = streamIds.size();
@@ -221,34 +186,19 @@ public final class Run implements AutoCloseable
         into.add(queue);
     }
 
-    /**
-     * The pool calculators and callers acquire off-heap payloads from.
-     *
-     * @return the pool.
-     */
+    /** The API graph's {@code pool}, whose javadoc is the contract. */
     public PayloadPool pool()
     {
         return pool;
     }
 
-    /**
-     * The config this graph was made from.
-     *
-     * @return the config.
-     */
+    /** The API graph's {@code config}, whose javadoc is the contract. */
     public GraphConfig config()
     {
         return config;
     }
 
-    /**
-     * Calls an observer with every packet of a stream, on the producing worker, when the producing
-     * call returns. Call before {@link #start}.
-     *
-     * @param stream   any stream of the graph.
-     * @param observer the observer.
-     * @throws IllegalArgumentException if no node or graph input produces the stream.
-     */
+    /** The API graph's {@code observe}, whose javadoc is the contract. */
     public void observe(final String stream, final PacketObserver observer)
     {
         checkNotStarted("observe");
@@ -291,7 +241,7 @@ public final class Run implements AutoCloseable
 
     private void checkNotStarted(final String what)
     {
-        if (started)
+        if (runState.started)
         {
             throw new IllegalStateException(what + "() must be called before start(); this graph's run is " +
                 runState());
@@ -301,12 +251,12 @@ public final class Run implements AutoCloseable
     /** Before a start: this graph has not run and is not closed, or why it cannot start. */
     private void checkStartable()
     {
-        if (closed && !started)
+        if (closed && !runState.started)
         {
             throw new IllegalStateException("start(): this graph was closed without being started; make a new " +
                 "Graph(config) to run it");
         }
-        if (started)
+        if (runState.started)
         {
             throw new IllegalStateException("start() was called before: this graph's run is " + runState() + ". A " +
                 "Graph runs once: wait for this run with waitUntilDone() or completion(), end it with cancel(), and " +
@@ -325,23 +275,13 @@ public final class Run implements AutoCloseable
             "over: it is done") + (closed ? ", and the graph is closed" : "");
     }
 
-    /**
-     * Makes graph inputs remember when each packet was added, for
-     * {@link CalculatorContext#graphInputNanos(long)} (a clock read per added packet). On when
-     * any node's calculator asks for it in its {@link Contract}; call before {@link #start}.
-     */
+    /** The API graph's {@code recordGraphInputArrivals}, whose javadoc is the contract. */
     public void recordGraphInputArrivals()
     {
-        recordsArrivals = true;
+        runState.recordsArrivals = true;
     }
 
-    /**
-     * Makes every node time its {@code process} calls with the graph's clock, for
-     * {@link GraphStats.NodeStats#processNanos()}: two clock reads per call, so off unless asked
-     * for (the workers read no clock otherwise). Call before {@link #start}.
-     *
-     * @throws IllegalStateException if the graph has started.
-     */
+    /** The API graph's {@code timeProcessCalls}, whose javadoc is the contract. */
     public void timeProcessCalls()
     {
         checkNotStarted("timeProcessCalls");
@@ -356,17 +296,7 @@ public final class Run implements AutoCloseable
         start(Map.of());
     }
 
-    /**
-     * Starts the run: opens every node on its worker, then lets sources run.
-     *
-     * @param sidePackets values for the nodes' input side packets, by name.
-     * @throws IllegalArgumentException naming each node and side packet that has no value.
-     * @throws IllegalStateException if the graph was started before (saying whether its run is
-     *         still going or how it ended) or closed, if the JVM lacks a flag
-     *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it, or if the
-     *         config asks for a journal and {@code dev.framewire:framewire-journal} is not on the
-     *         class path, saying to add it.
-     */
+    /** The API graph's {@code start}, whose javadoc is the contract. */
     public void start(final Map<String, ?> sidePackets)
     {
         start(sidePackets, true);
@@ -417,19 +347,19 @@ public final class Run implements AutoCloseable
         scheduler.makeLocalNodes();
         if (config.journal() != null)
         {
-            journal = EngineJournal.open(journalProvider, config, scheduler.nodes, streamIds, scheduler.workers);
+            runState.journal = EngineJournal.open(journalProvider, config, scheduler.nodes, streamIds, scheduler.workers);
             for (final Worker worker : scheduler.workers)
             {
-                worker.journal = journal.worker(worker.id);
+                worker.journal = runState.journal.worker(worker.id);
             }
         }
         for (int i = 0; i < nodes.length; i++)
         {
-            recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
+            runState.recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
         }
         synchronized (completion)
         {
-            started = true;
+            runState.started = true;
             if (completionWanted)
             {
                 startCompleter();
@@ -503,83 +433,37 @@ public final class Run implements AutoCloseable
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
     }
 
-    /**
-     * Adds a packet to a graph input stream, waiting while a queue downstream is full. An off-heap
-     * payload's reference passes to the graph (also when this throws).
-     *
-     * @param stream    a graph input stream.
-     * @param value     a Java object or a {@link Payload}.
-     * @param timestamp above the stream's previous packet and bound.
-     * @throws TimestampException naming the stream and both timestamps.
-     * @throws IllegalStateException if the stream is closed or the run has ended.
-     * @throws InterruptedException if interrupted while waiting for room.
-     */
+    /** The API graph's {@code addPacket}, whose javadoc is the contract. */
     public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
     {
         inputFor(stream, value).add(timestamp, value, 0, true);
     }
 
-    /**
-     * Adds a {@code long} packet, unboxed, waiting while a queue downstream is full.
-     *
-     * @param stream    a graph input stream.
-     * @param value     the value.
-     * @param timestamp above the stream's previous packet and bound.
-     * @throws InterruptedException if interrupted while waiting for room.
-     */
+    /** The API graph's {@code addPacket}, whose javadoc is the contract. */
     public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
     {
         inputFor(stream, null).add(timestamp, InputQueue.LONG, value, true);
     }
 
-    /**
-     * Adds a {@code double} packet, unboxed, waiting while a queue downstream is full.
-     *
-     * @param stream    a graph input stream.
-     * @param value     the value.
-     * @param timestamp above the stream's previous packet and bound.
-     * @throws InterruptedException if interrupted while waiting for room.
-     */
+    /** The API graph's {@code addPacket}, whose javadoc is the contract. */
     public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
     {
         inputFor(stream, null).add(timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value), true);
     }
 
-    /**
-     * Adds a packet unless a queue downstream is full, in which case it is refused at once and the
-     * caller keeps its payload reference.
-     *
-     * @param stream    a graph input stream.
-     * @param value     a Java object or a {@link Payload}.
-     * @param timestamp above the stream's previous packet and bound.
-     * @return true if added, false if refused.
-     */
+    /** The API graph's {@code tryAddPacket}, whose javadoc is the contract. */
     public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
     {
         return tryAdd(inputFor(stream, value), timestamp, value, 0);
     }
 
-    /**
-     * Adds a {@code long} packet unless a queue downstream is full.
-     *
-     * @param stream    a graph input stream.
-     * @param value     the value.
-     * @param timestamp above the stream's previous packet and bound.
-     * @return true if added, false if refused.
-     */
+    /** The API graph's {@code tryAddPacket}, whose javadoc is the contract. */
     public boolean tryAddPacket(final String stream, final long value, final long timestamp)
     {
         return tryAdd(inputFor(stream, null), timestamp, InputQueue.LONG, value);
     }
 
-    /**
-     * Adds a {@code double} packet unless a queue downstream is full.
-     *
-     * @param stream    a graph input stream.
-     * @param value     the value.
-     * @param timestamp above the stream's previous packet and bound.
-     * @return true if added, false if refused.
-     */
+    /** The API graph's {@code tryAddPacket}, whose javadoc is the contract. */
     public boolean tryAddPacket(final String stream, final double value, final long timestamp)
     {
         return tryAdd(inputFor(stream, null), timestamp, InputQueue.DOUBLE, Double.doubleToRawLongBits(value));
@@ -610,31 +494,20 @@ public final class Run implements AutoCloseable
             throw new IllegalArgumentException("'" + stream + "' is not a graph input stream; graph input streams are " +
                 inputs.keySet());
         }
-        if (value != null && !(value instanceof Payload) && !started)
+        if (value != null && !(value instanceof Payload) && !runState.started)
         {
             throw new IllegalStateException("graph input stream '" + stream + "' belongs to a graph not started yet");
         }
         return input;
     }
 
-    /**
-     * Promises that no packet below {@code bound} will come on a graph input stream.
-     *
-     * @param stream a graph input stream.
-     * @param bound  the next timestamp a packet may carry.
-     * @throws TimestampException if {@code bound} is below the stream's bound (as MediaPipe
-     *                            refuses it); the run goes on.
-     */
+    /** The API graph's {@code setInputBound}, whose javadoc is the contract. */
     public void setInputBound(final String stream, final long bound)
     {
         inputFor(stream, null).setBound(bound);
     }
 
-    /**
-     * Closes a graph input stream: its bound becomes {@link Timestamp#DONE}.
-     *
-     * @param stream a graph input stream.
-     */
+    /** The API graph's {@code closeInput}, whose javadoc is the contract. */
     public void closeInput(final String stream)
     {
         closeInput(inputFor(stream, null));
@@ -676,13 +549,7 @@ public final class Run implements AutoCloseable
         }
     }
 
-    /**
-     * Waits until no node is queued or running. As in MediaPipe, a graph with source nodes is
-     * never idle while they run, so this is refused for such graphs.
-     *
-     * @throws InterruptedException if interrupted.
-     * @throws IllegalStateException if the graph has source nodes.
-     */
+    /** The API graph's {@code waitUntilIdle}, whose javadoc is the contract. */
     public void waitUntilIdle() throws InterruptedException
     {
         for (final Node node : scheduler.nodes)
@@ -696,16 +563,10 @@ public final class Run implements AutoCloseable
         scheduler.waitUntilIdle();
     }
 
-    /**
-     * Waits until the run ends: every node closed, or a failure, or a cancellation. Stops the
-     * workers and releases what the run still held.
-     *
-     * @throws GraphException with every failure, or marked cancelled.
-     * @throws InterruptedException if interrupted.
-     */
+    /** The API graph's {@code waitUntilDone}, whose javadoc is the contract. */
     public void waitUntilDone() throws GraphException, InterruptedException
     {
-        if (!started)
+        if (!runState.started)
         {
             throw new IllegalStateException("waitUntilDone() before start()");
         }
@@ -724,31 +585,7 @@ public final class Run implements AutoCloseable
         return failureHandling.outcome(cancelled);
     }
 
-    /**
-     * A future of the run's end, for callers that do not block on {@link #waitUntilDone()}: it
-     * completes normally when the run is done, and exceptionally when it failed or was cancelled,
-     * with the {@link GraphException} {@code waitUntilDone()} throws as the cause (a
-     * {@link java.util.concurrent.CompletionException} around it, as for any dependent stage:
-     * {@code get()} throws an {@link java.util.concurrent.ExecutionException} whose cause it is).
-     * It completes after the workers have stopped and every payload the run held was released,
-     * as {@code waitUntilDone()} returns; {@link #close()} is still for the caller to call (it
-     * closes the graph's own pool and checks it for leaks). A graph closed without being started
-     * completes it as cancelled.
-     *
-     * <pre>{@code
-     * graph.completion().whenCompleteAsync((ok, failure) -> log(failure), myExecutor);
-     * }</pre>
-     *
-     * <p>Threading: it is completed on a thread of the graph's own, {@code framewire-completion},
-     * started by the first call (or by {@link #start} if that comes later), which waits for the
-     * end and does nothing else: never on a worker, so no stage can hold up the run. Stages
-     * attached before the end run on that thread, those attached after on the attaching thread; a
-     * stage that blocks or takes long belongs on an executor of the caller's ({@code *Async} with
-     * an executor). Each call returns a new future: completing or cancelling it affects neither
-     * the run (that is {@link #cancel()}) nor any other caller's future.
-     *
-     * @return a future of the run's end.
-     */
+    /** The API graph's {@code completion}, whose javadoc is the contract. */
     public CompletableFuture<Void> completion()
     {
         synchronized (completion)
@@ -756,7 +593,7 @@ public final class Run implements AutoCloseable
             if (!completionWanted)
             {
                 completionWanted = true;
-                if (started)
+                if (runState.started)
                 {
                     startCompleter();
                 }
@@ -803,24 +640,13 @@ public final class Run implements AutoCloseable
         completer.start();
     }
 
-    /**
-     * Waits up to a timeout for the run to end.
-     *
-     * @param timeout how long.
-     * @param unit    its unit.
-     * @return true if the run ended (then {@link #waitUntilDone()} returns or throws at once).
-     * @throws InterruptedException if interrupted.
-     */
+    /** The API graph's {@code awaitDone}, whose javadoc is the contract. */
     public boolean awaitDone(final long timeout, final TimeUnit unit) throws InterruptedException
     {
         return done.await(timeout, unit);
     }
 
-    /**
-     * Ends the run cooperatively: nodes stop being run, calculators polling
-     * {@link CalculatorContext#isCancelled()} return early, and every payload is released. The run
-     * then ends as cancelled, which {@link GraphException#isCancelled()} tells from a failure.
-     */
+    /** The API graph's {@code cancel}, whose javadoc is the contract. */
     public void cancel()
     {
         if (!finished)
@@ -846,24 +672,19 @@ public final class Run implements AutoCloseable
         scheduler.resume();
     }
 
-    /**
-     * Ends the run if it is still going, releases every payload still held by the graph and, if
-     * the pool is the graph's own, closes it.
-     *
-     * @throws IllegalStateException listing payloads still held when the graph's own pool closes.
-     */
+    /** The API graph's {@code close}, whose javadoc is the contract. */
     @Override
     public void close()
     {
         closed = true;
         synchronized (completion)
         {
-            if (!started && completionWanted)
+            if (!runState.started && completionWanted)
             {
                 completion.completeExceptionally(new GraphException(List.of(), true)); // never started
             }
         }
-        if (started && !finished)
+        if (runState.started && !finished)
         {
             cancel();
         }
@@ -886,17 +707,7 @@ public final class Run implements AutoCloseable
         }
     }
 
-    /**
-     * Packets a node dropped: by its input policy (fixed size, early close), on purpose by its
-     * calculator ({@link CalculatorContext#countDrop()}), or by a failure the run went on after
-     * (under {@link FailurePolicy#DROP_TIMESTAMP} each packet of the failed input set, or of a
-     * source's discarded shipment; under {@link MemoryLimitPolicy#DROP_OLDEST} each packet shed or
-     * of an input set dropped). Packets, not drop events: an input set of three packets counts 3.
-     *
-     * @param node a node's name.
-     * @return the count so far.
-     * @throws IllegalArgumentException if there is no such node.
-     */
+    /** The API graph's {@code dropCount}, whose javadoc is the contract. */
     public long dropCount(final String node)
     {
         for (final Node n : scheduler.nodes)
@@ -909,59 +720,31 @@ public final class Run implements AutoCloseable
         throw new IllegalArgumentException("no node '" + node + "'; nodes are " + nodeNames());
     }
 
-    /**
-     * The failures so far, first one first: under DROP_TIMESTAMP the run goes on and this is where
-     * they are reported; under the other policies {@link #waitUntilDone()} throws them. Bounded: the
-     * first failure and the last {@link GraphConfig.Builder#keptFailures(int) kept} ones, with their
-     * causes; {@link #failureCount()} counts them all.
-     *
-     * @return a snapshot.
-     */
+    /** The API graph's {@code failures}, whose javadoc is the contract. */
     public List<GraphFailure> failures()
     {
         return failureHandling.failures();
     }
 
-    /**
-     * How many failures there were so far, kept or not.
-     *
-     * @return the count.
-     */
+    /** The API graph's {@code failureCount}, whose javadoc is the contract. */
     public long failureCount()
     {
         return failureHandling.failureCount();
     }
 
-    /**
-     * Drops made to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}, one
-     * sentence each (the first 10,000): a queued packet shed, or a whole input set dropped (the
-     * sentence says how many packets). {@link #memoryDropCount()} counts the packets.
-     *
-     * @return a snapshot.
-     */
+    /** The API graph's {@code memoryDrops}, whose javadoc is the contract. */
     public List<String> memoryDrops()
     {
         return memory.drops();
     }
 
-    /**
-     * Packets dropped to stay within the memory budget under {@link MemoryLimitPolicy#DROP_OLDEST}:
-     * every queued packet shed and every packet of an input set dropped, however many drops that was.
-     * They are also in the nodes' {@link #dropCount(String)}.
-     *
-     * @return the count so far.
-     */
+    /** The API graph's {@code memoryDropCount}, whose javadoc is the contract. */
     public long memoryDropCount()
     {
         return memory.droppedPackets();
     }
 
-    /**
-     * Calls a node has had: input sets processed, or shipments for a source.
-     *
-     * @param node a node's name.
-     * @return the count so far.
-     */
+    /** The API graph's {@code callCount}, whose javadoc is the contract. */
     public long callCount(final String node)
     {
         return node(node).calls;
@@ -977,11 +760,7 @@ public final class Run implements AutoCloseable
         return names;
     }
 
-    /**
-     * A report of every node, queue and worker: what a stuck run waits on.
-     *
-     * @return the report, several lines.
-     */
+    /** The API graph's {@code report}, whose javadoc is the contract. */
     public String report()
     {
         return GraphReport.of(this);
@@ -989,62 +768,13 @@ public final class Run implements AutoCloseable
 
     // ---------------------------------------------------------------- subgraphs at run time
 
-    /**
-     * Adds a subgraph to the running graph, with no observers of its output streams. See
-     * {@link #addSubgraph(String, GraphConfig, Map, Map)}.
-     *
-     * @param name     the subgraph's name, matching {@code [a-z_][a-z0-9_]*}, unique among the
-     *                 graph's subgraphs.
-     * @param template the subgraph: a config with input and output streams of its own.
-     * @param params   values of the template's parameters, by name.
-     * @return a future that completes once every node of the subgraph has opened.
-     */
+    /** The API graph's {@code addSubgraph}, whose javadoc is the contract. */
     public CompletableFuture<Void> addSubgraph(final String name, final GraphConfig template, final Map<String, ?> params)
     {
         return addSubgraph(name, template, params, Map.of());
     }
 
-    /**
-     * Adds a subgraph to the running graph while its other nodes keep running. The template is a
-     * graph config (built, or read from {@code .pbtxt}, such as a subgraph registered by type in a
-     * {@link SubgraphRegistry}) whose input streams the application feeds and whose output
-     * streams it observes. Its nodes are named {@code name__node} and all its streams
-     * {@code name__stream}, as {@link SubgraphExpander} names a static use: its input stream
-     * {@code frames} becomes the graph input stream {@code name__frames} ({@link #input(String)}),
-     * its output stream {@code out} the graph output stream {@code name__out}. A node option
-     * whose value is the string {@code "$param"} takes the parameter's value, {@code "${param}"}
-     * inside a longer string is replaced by it as text, and an input side packet takes the
-     * parameter of its name.
-     *
-     * <p>Before anything changes, the template is bound and validated, then the graph as it would
-     * be with the subgraph is validated and analysed ({@link GraphAnalysis}); any error is thrown
-     * here and leaves the running graph as it was. Then the subgraph's nodes are placed on the
-     * workers of their executors (all of a subgraph's nodes of one executor on its least loaded
-     * worker) and opened there; its sources start once all its nodes have opened. Its nodes share
-     * the graph's settings (queue sizes unless the template sets a stream's, failure policy,
-     * schedule order, memory budget).
-     *
-     * <p>A journaled run records the subgraph, its template as text and its parameters, so that
-     * {@code framewire journal replay} adds it again at the same point. Not supported (an error
-     * says so): a node with
-     * {@code max_in_flight} above 1, a template declaring executors, and streams shared with the
-     * rest of the graph: a subgraph is fed by its own graph inputs or sources, and read through
-     * its own output streams.
-     *
-     * @param name      the subgraph's name, matching {@code [a-z_][a-z0-9_]*}, unique among the
-     *                  graph's subgraphs (one being removed keeps its name until it has left).
-     * @param template  the subgraph.
-     * @param params    values of the template's parameters, by name; each must be used.
-     * @param observers observers of the template's output streams, by the template's stream name;
-     *                  called on the producing worker, as {@link #observe} observers are.
-     * @return a future that completes, off the workers, once every node of the subgraph has opened
-     *         (exceptionally if the run ends first); its graph inputs take packets already.
-     * @throws GraphConfigException listing every error of the template, its parameters or the
-     *         graph it would make.
-     * @throws IllegalArgumentException for a malformed or duplicate name, or an unknown output
-     *         stream among the observers.
-     * @throws IllegalStateException if the graph is not running, or cannot take the subgraph.
-     */
+    /** The API graph's {@code addSubgraph}, whose javadoc is the contract. */
     public CompletableFuture<Void> addSubgraph(
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers)
@@ -1052,31 +782,7 @@ public final class Run implements AutoCloseable
         return addSubgraph(name, template, params, observers, Map.of());
     }
 
-    /**
-     * Adds a subgraph to the running graph, some of its input streams bound to streams of the
-     * graph's own. As {@link #addSubgraph(String, GraphConfig, Map, Map)}, but each template
-     * input stream named in {@code bind} is not a graph input stream of its own: it consumes the
-     * graph's stream named there (a node's output or a graph input, of the config the graph was
-     * made from), from the next packet that stream delivers on. Its producer gains a consumer while
-     * the subgraph is in: the consumer array is copied and swapped by the producer's own thread
-     * (its worker between two calls, or a graph input's adder under its guard), so the producer
-     * never sees a half-made consumer and allocates nothing per packet. Backpressure follows
-     * MediaPipe's: the sources upstream of that stream are held back by the subgraph's full queues
-     * too. When the subgraph is removed, or leaves, the producer drops the consumer first, and the
-     * subgraph sees that input close.
-     *
-     * @param name      the subgraph's name.
-     * @param template  the subgraph.
-     * @param params    values of the template's parameters, by name.
-     * @param observers observers of the template's output streams, by the template's stream name.
-     * @param bind      template input stream to the graph's stream it consumes.
-     * @return a future that completes once every node of the subgraph has opened.
-     * @throws GraphConfigException listing every error of the template, its parameters, its
-     *         bindings or the graph it would make.
-     * @throws IllegalArgumentException for a malformed or duplicate name, or an unknown output
-     *         stream among the observers.
-     * @throws IllegalStateException if the graph is not running, or cannot take the subgraph.
-     */
+    /** The API graph's {@code addSubgraph}, whose javadoc is the contract. */
     public CompletableFuture<Void> addSubgraph(
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers, final Map<String, String> bind)
@@ -1084,57 +790,20 @@ public final class Run implements AutoCloseable
         return hotplug.add(name, template, params, observers, bind);
     }
 
-    /**
-     * Removes a subgraph, draining it for up to 10 s and then cancelling it with a 5 s deadline.
-     * See {@link #removeSubgraph(String, java.time.Duration, java.time.Duration)}.
-     *
-     * @param name a subgraph's name.
-     * @return a future of the removal.
-     */
+    /** The API graph's {@code removeSubgraph}, whose javadoc is the contract. */
     public CompletableFuture<SubgraphRemoval> removeSubgraph(final String name)
     {
         return removeSubgraph(name, java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(5));
     }
 
-    /**
-     * Removes a subgraph from the running graph while its other nodes keep running. Draining:
-     * its graph inputs close (an add to one then fails, saying it is closed) and its sources
-     * close at their next step, so each node processes what is queued for it and closes
-     * ({@code Calculator.close}), and its output streams close. If the drain has not finished
-     * within {@code drainDeadline} (at once for {@link java.time.Duration#ZERO}), the subgraph is
-     * cancelled: each node closes at its next step, its calculator's close called, and the
-     * packets still queued for it are released and counted as dropped;
-     * {@link CalculatorContext#isCancelled()} is true in its calls. Once every node has closed,
-     * the subgraph's workers release what is left on its queues (counted as dropped too) and it
-     * leaves the graph: its nodes, streams and name are gone.
-     *
-     * <p>A node blocked in a call cannot be made to return: if the subgraph has not left
-     * {@code cancelDeadline} after it was cancelled, the future fails with a
-     * {@link java.util.concurrent.TimeoutException} naming each node not closed and what it
-     * is doing, and the subgraph leaves the graph when the call returns.
-     *
-     * <p>A subgraph whose nodes all close on their own (its sources stopped, its inputs closed)
-     * leaves the graph the same way, without a call to this method.
-     *
-     * @param name           a subgraph's name.
-     * @param drainDeadline  how long to let it drain before cancelling it; zero to cancel at once.
-     * @param cancelDeadline how long, once cancelled, before giving up on a node that does not close.
-     * @return a future that completes, off the workers, once the subgraph has left: with whether it
-     *         drained and the packets it dropped.
-     * @throws IllegalArgumentException if there is no such subgraph, or a deadline is negative.
-     * @throws IllegalStateException if it is being removed already, or the graph is not running.
-     */
+    /** The API graph's {@code removeSubgraph}, whose javadoc is the contract. */
     public CompletableFuture<SubgraphRemoval> removeSubgraph(
         final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
     {
         return hotplug.remove(name, drainDeadline, cancelDeadline);
     }
 
-    /**
-     * The subgraphs added at run time and not yet gone, being removed or not.
-     *
-     * @return their names, in the order they were added.
-     */
+    /** The API graph's {@code subgraphs}, whose javadoc is the contract. */
     public List<String> subgraphs()
     {
         return hotplug.names();
@@ -1179,7 +848,7 @@ public final class Run implements AutoCloseable
 
     public boolean recordsArrivals()
     {
-        return recordsArrivals;
+        return runState.recordsArrivals;
     }
 
     public long graphInputNanos(final long timestamp)
@@ -1202,7 +871,7 @@ public final class Run implements AutoCloseable
 
     public boolean isStarted()
     {
-        return started;
+        return runState.started;
     }
 
     // failure handling: the engine's calls, which FailureHandling answers
@@ -1258,7 +927,7 @@ public final class Run implements AutoCloseable
     {
         if (node.subgraph != null)
         {
-            node.subgraph.onNodeOpened();
+            ((Subgraph)node.subgraph).onNodeOpened();
             return;
         }
         scheduler.onOwnNodeOpened();
@@ -1266,7 +935,7 @@ public final class Run implements AutoCloseable
 
     public void onNodeClosed(final Node node)
     {
-        final Subgraph subgraph = node.subgraph;
+        final Subgraph subgraph = (Subgraph)node.subgraph;
         if (subgraph != null && subgraph.onNodeClosed())
         {
             hotplug.onSubgraphClosed(subgraph); // before the count below, which may end the run
@@ -1355,7 +1024,7 @@ public final class Run implements AutoCloseable
                 queue.drainAndRelease();
             }
         }
-        final JournalSink journal = this.journal;
+        final JournalSink journal = runState.journal;
         if (journal != null)
         {
             journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
@@ -1375,8 +1044,14 @@ public final class Run implements AutoCloseable
      *
      * <p>Threading: as {@link NodeRunState} says per method.
      */
-    public final class RunState implements NodeRunState
+    public final class RunState implements SchedulerRun
     {
+        /** Whether the run has started; adders look at it per packet. */
+        public volatile boolean started;
+        /** Whether graph inputs note when each packet came; adders look at it per packet. */
+        public volatile boolean recordsArrivals;
+        /** The run's journal, or null; set in {@code start} before any worker or adder uses it. */
+        public JournalSink journal;
         /** Set once when the run fails, is cancelled or ends; read by every worker per node run. */
         public volatile boolean stopping;
         /** Whether nodes time their {@code process} calls ({@link Graph#timeProcessCalls()}); set before start. */
@@ -1398,6 +1073,30 @@ public final class Run implements AutoCloseable
         public boolean timesProcessCalls()
         {
             return timesProcessCalls;
+        }
+
+        @Override
+        public boolean isStarted()
+        {
+            return started;
+        }
+
+        @Override
+        public boolean recordsArrivals()
+        {
+            return recordsArrivals;
+        }
+
+        @Override
+        public void adderWaits(final int delta)
+        {
+            scheduler.inputWaiters.addAndGet(delta);
+        }
+
+        @Override
+        public void checkDeadlock()
+        {
+            scheduler.checkDeadlock();
         }
 
         @Override
@@ -1474,6 +1173,13 @@ public final class Run implements AutoCloseable
         }
 
         /** Any thread: the graph inputs, the subgraphs' too, as they are now. */
+        @Override
+        public void markStopping()
+        {
+            stopping = true;
+        }
+
+        @Override
         public java.util.Collection<GraphInput> graphInputs()
         {
             return inputs.values();
@@ -1489,6 +1195,7 @@ public final class Run implements AutoCloseable
          * Any thread: a failure outside a calculator's call (a worker's, the deadlock check's); the
          * scheduler's, not a node's: see {@link Graph#fail}.
          */
+        @Override
         public void fail(final String where, final long timestamp, final Throwable cause)
         {
             Run.this.fail(where, timestamp, cause);

@@ -4,6 +4,7 @@ import dev.framewire.core.SubgraphExpander;
 import dev.framewire.core.SubgraphRemoval;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.node.SubgraphState;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * removing thread and read by the nodes' workers; the counters are touched by the workers as nodes
  * open and close; {@link #removal} is guarded by the hot-plug lock.
  */
-public final class Subgraph
+public final class Subgraph extends SubgraphState
 {
     public final String name;
     public final Run graph;
@@ -55,12 +56,6 @@ public final class Subgraph
     private final AtomicInteger gate = new AtomicInteger(2);
     private final AtomicInteger unopened;
     private final AtomicInteger open;
-    /** Every node has opened: its sources may run. */
-    public volatile boolean allOpened;
-    /** Being removed: inputs closed, sources close at their next step. */
-    public volatile boolean draining;
-    /** Being removed without draining: each node tears down at its next step, dropping what is queued. */
-    public volatile boolean cancelled;
 
     public Subgraph(final Run graph, final String name, final SubgraphExpander.Instance instance, final GraphPlan plan)
     {

@@ -49,7 +49,7 @@ public final class NodeHeap
     private final Node[] candidates = new Node[TOP_K];
     private int size;
 
-    /** Completion pressure is re-evaluated over this many of the best queued nodes (seed 004 A.3). */
+    /** Completion pressure is re-evaluated over this many of the best queued nodes. */
     public static final int TOP_K = 3;
 
     public NodeHeap(final int capacity, final ScheduleOrder order)
@@ -120,7 +120,7 @@ public final class NodeHeap
     /**
      * The next node to run. Under completion pressure, priorities change while nodes wait, so the
      * best {@link #TOP_K} are taken, re-evaluated against the warehouses as they are now, and the
-     * others put back (seed 004 A.3).
+     * others put back.
      */
     public Node poll()
     {
@@ -294,13 +294,13 @@ public final class NodeHeap
     }
 
     /**
-     * Seed 004 §5.1: the bytes running this node once would free. A run takes one input set, so
+     * The bytes running this node once would free. A run takes one input set, so
      * each input counts the payload of its next packet, divided among the references still held on
      * it (the warehouse's remaining consumers, so the last consumer of a shared frame gets it all);
-     * doubled for full queues while over the soft limit (§5.3). Worker only: it peeks the node's
+     * doubled for full queues while over the soft limit. Worker only: it peeks the node's
      * own input queues, as their consumer.
      *
-     * <p>Not the bytes of the whole queue: in the seed a block consumes its parents' whole
+     * <p>Not the bytes of the whole queue: in the original design a block consumes its parents' whole
      * warehouses in one execution, here one packet. Counting whole queues made the node behind a
      * shipment, and then each chain's first node, look as if one run freed the lot, so they were
      * drained breadth first and a fan-out of frames peaked at twice the memory of MediaPipe's order

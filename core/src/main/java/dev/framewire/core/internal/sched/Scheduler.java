@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.sched;
 
-import dev.framewire.core.internal.run.Run;
 
 import dev.framewire.core.Backpressure;
 import dev.framewire.core.ExecutorConfig;
@@ -12,10 +11,10 @@ import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.node.Lanes;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.SharedCalls;
+import dev.framewire.core.internal.queue.HeldBackAdder;
 import dev.framewire.core.internal.queue.InputQueue;
-import dev.framewire.core.internal.run.GraphPlan;
-import dev.framewire.core.internal.run.MemoryGovernor;
-import dev.framewire.core.internal.run.Subgraph;
+import dev.framewire.core.internal.node.MemoryGovernor;
+import dev.framewire.core.internal.node.SubgraphState;
 import dev.framewire.core.internal.stream.GraphInput;
 
 import dev.framewire.core.journal.JournalSink;
@@ -57,8 +56,8 @@ public final class Scheduler
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final GraphConfig config;
-    private final GraphPlan plan;
-    private final Run.RunState runState;
+    private final int[] topoOrder;
+    private final SchedulerRun runState;
     private final MemoryGovernor memory;
 
     /**
@@ -100,11 +99,11 @@ public final class Scheduler
      * @param nodes    the graph's own nodes, by id.
      */
     public Scheduler(
-        final GraphConfig config, final GraphPlan plan, final Run.RunState runState, final MemoryGovernor memory,
+        final GraphConfig config, final int[] topoOrder, final SchedulerRun runState, final MemoryGovernor memory,
         final Node[] nodes)
     {
         this.config = config;
-        this.plan = plan;
+        this.topoOrder = topoOrder;
         this.runState = runState;
         this.memory = memory;
         this.nodes = nodes;
@@ -138,7 +137,7 @@ public final class Scheduler
         for (final Map.Entry<String, ExecutorConfig> e : executors.entrySet())
         {
             final List<Node> members = new ArrayList<>();
-            for (final int v : plan.topoOrder)
+            for (final int v : topoOrder)
             {
                 if (nodes[v].config.executor().equals(e.getKey()))
                 {
@@ -293,7 +292,7 @@ public final class Scheduler
     /** Any thread: whether the run is stopping (it failed, was cancelled or ended). */
     public boolean isStopping()
     {
-        return runState.stopping;
+        return runState.isStopping();
     }
 
     /** Any thread: whether the workers are paused ({@link Graph#pause()}). */
@@ -387,7 +386,7 @@ public final class Scheduler
     /** The source's worker: whether it may call the source now. */
     public boolean sourceMayRun(final Node node)
     {
-        if (node.lifecycle != Node.OPEN || !sourceActive(node) || runState.stopping || node.retry.retryAtNanos != 0 ||
+        if (node.lifecycle != Node.OPEN || !sourceActive(node) || runState.isStopping() || node.retry.retryAtNanos != 0 ||
             node.isThrottled())
         {
             return false;
@@ -402,7 +401,7 @@ public final class Scheduler
      */
     private boolean sourceActive(final Node node)
     {
-        final Subgraph subgraph = node.subgraph;
+        final SubgraphState subgraph = node.subgraph;
         if (subgraph != null)
         {
             return subgraph.allOpened && !subgraph.draining;
@@ -502,7 +501,7 @@ public final class Scheduler
             idleWaiters++;
             try
             {
-                while (!isIdle() && !runState.stopping)
+                while (!isIdle() && !runState.isStopping())
                 {
                     idleLock.wait(10);
                 }
@@ -585,7 +584,7 @@ public final class Scheduler
     {
         synchronized (idleLock)
         {
-            if (!isIdle() || runState.stopping || fullQueuesHoldingBack().isEmpty())
+            if (!isIdle() || runState.isStopping() || fullQueuesHoldingBack().isEmpty())
             {
                 return;
             }
@@ -688,7 +687,7 @@ public final class Scheduler
                 return true;
             }
         }
-        for (final GraphInput input : queue.wakeInputsOnRoom)
+        for (final HeldBackAdder input : queue.wakeInputsOnRoom)
         {
             if (!input.isClosed())
             {
@@ -710,7 +709,7 @@ public final class Scheduler
         {
             return false;
         }
-        runState.stopping = true;
+        runState.markStopping();
         wakeWorkers();
         for (final AgentRunner runner : runners)
         {

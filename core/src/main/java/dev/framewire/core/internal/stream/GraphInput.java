@@ -1,14 +1,12 @@
 package dev.framewire.core.internal.stream;
 
-import dev.framewire.core.internal.run.Run;
 
-import dev.framewire.core.GraphInputHandle;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import dev.framewire.core.internal.queue.AdderGuard;
 import dev.framewire.core.internal.queue.HeldBack;
+import dev.framewire.core.internal.queue.HeldBackAdder;
 import dev.framewire.core.internal.queue.InputQueue;
-import dev.framewire.core.internal.run.EngineJournal;
 
 import dev.framewire.core.jfr.BackpressureEvent;
 import dev.framewire.core.journal.JournalSink;
@@ -25,12 +23,11 @@ import java.util.concurrent.locks.LockSupport;
  * is handed to the consumer queues, never while waiting for room), since the stream has one
  * producer side. Waiters park and are unparked when a queue they wait on stops being full.
  */
-public final class GraphInput
+public final class GraphInput implements HeldBackAdder
 {
-    public final Run graph;
+    public final StreamRun run;
     public final String name;
     public final OutputStream stream;
-    /** The public face of this stream, made once: {@link Graph#input(String)} hands it out. */
     /** Queues whose fullness holds adders back; volatile: a subgraph bound to this stream changes it at run time. */
     public volatile InputQueue[] throttleQueues = new InputQueue[0];
     private final HeldBack heldBack = new HeldBack();
@@ -46,12 +43,12 @@ public final class GraphInput
     private volatile long arrivals;
     private static final int ARRIVALS = 4096;
 
-    public GraphInput(final Run graph, final String name)
+    public GraphInput(final StreamRun run, final String name)
     {
-        this.graph = graph;
+        this.run = run;
         this.name = name;
-        this.stream = new OutputStream(graph.runState, null, 0, StreamSpec.parse(name));
-        this.roomBatched = graph.config().roomBatch() > 1;
+        this.stream = new OutputStream(run, null, 0, StreamSpec.parse(name));
+        this.roomBatched = run.config().roomBatch() > 1;
     }
 
     public boolean isThrottled()
@@ -106,17 +103,17 @@ public final class GraphInput
                 // the consumer checks (a word of 0 fails as soon as the slot has been reused)
                 stream.add(value, timestamp);
             }
-            final JournalSink journal = graph.journal;
+            final JournalSink journal = run.journal();
             if (journal != null)
             {
-                journal.graphInput(stream.streamId, timestamp, EngineJournal.value(value), word);
+                journal.graphInput(stream.streamId, timestamp, OutputStream.journalValue(value), word);
             }
-            if (graph.recordsArrivals())
+            if (run.recordsArrivals())
             {
                 final long n = arrivals;
                 final int i = (int)n & (ARRIVALS - 1);
                 arrivalTimestamps[i] = timestamp;
-                arrivalNanos[i] = graph.clock().nanoTime();
+                arrivalNanos[i] = run.clock().nanoTime();
                 arrivals = n + 1; // volatile write publishes the slot
             }
             try
@@ -127,7 +124,7 @@ public final class GraphInput
             {
                 // checked and staged, but not (wholly) delivered: a queue at its hard cap, or an
                 // observer that threw. Not the caller's mistake: the run fails, as for a node.
-                graph.fail("graph input '" + name + "'", timestamp, ex);
+                run.fail("graph input '" + name + "'", timestamp, ex);
                 throw ex;
             }
         }
@@ -145,7 +142,7 @@ public final class GraphInput
         }
         catch (final Exception ex)
         {
-            graph.fail("graph input '" + name + "'", timestamp, ex);
+            run.fail("graph input '" + name + "'", timestamp, ex);
             throw new IllegalStateException("graph input '" + name + "' failed at timestamp " +
                 Timestamp.toString(timestamp), ex);
         }
@@ -158,8 +155,8 @@ public final class GraphInput
 
     private void checkOpen(final Object value)
     {
-        final String problem = closed ? "is closed" : graph.isStopping() ? "belongs to a run that has ended" :
-            !graph.isStarted() ? "belongs to a graph not started yet" : null;
+        final String problem = closed ? "is closed" : run.isStopping() ? "belongs to a run that has ended" :
+            !run.isStarted() ? "belongs to a graph not started yet" : null;
         if (problem != null)
         {
             if (value instanceof Payload)
@@ -188,12 +185,12 @@ public final class GraphInput
         }
         event.begin();
         waiter = Thread.currentThread();
-        graph.scheduler.inputWaiters.incrementAndGet();
+        run.adderWaits(1);
         try
         {
-            while (isThrottled() && !graph.isStopping())
+            while (isThrottled() && !run.isStopping())
             {
-                graph.scheduler.checkDeadlock();
+                run.checkDeadlock();
                 if (isThrottled())
                 {
                     LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(10));
@@ -207,7 +204,7 @@ public final class GraphInput
         }
         finally
         {
-            graph.scheduler.inputWaiters.decrementAndGet();
+            run.adderWaits(-1);
             waiter = null;
             event.commit();
         }
@@ -237,6 +234,7 @@ public final class GraphInput
     }
 
     /** Any thread: a queue this input waits on has room. */
+    @Override
     public void wakeWaiter()
     {
         final Thread t = waiter;
@@ -306,6 +304,7 @@ public final class GraphInput
         }
     }
 
+    @Override
     public boolean isClosed()
     {
         return closed;

@@ -7,11 +7,9 @@ import dev.framewire.core.QueueOverflowException;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.node.NodeRunState;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.OneToOnePacketRing;
 import dev.framewire.core.internal.queue.PacketSlot;
-import dev.framewire.core.internal.run.EngineJournal;
 import dev.framewire.core.internal.sched.Worker;
 
 import dev.framewire.core.journal.JournalSink;
@@ -97,7 +95,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
     public final String tag;
     public final int tagIndex;
     /** What the stream needs of its graph while it runs: the journal, for the bounds a flush moves. */
-    private final NodeRunState runState;
+    private final StreamRun runState;
     /** {@code max_shipment_size}, from the graph's config: a source's packets per stream per call at most. */
     private final int maxShipmentSize;
     /** The journal's id of this stream. */
@@ -113,7 +111,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
     /** Set once a consumer dropped out of the run: emits are released instead of delivered. */
     public boolean discarding;
 
-    public OutputStream(final NodeRunState runState, final Node node, final int index, final StreamSpec spec)
+    public OutputStream(final StreamRun runState, final Node node, final int index, final StreamSpec spec)
     {
         this.runState = runState;
         this.maxShipmentSize = runState.config().maxShipmentSize();
@@ -469,7 +467,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
         final WorkerJournal journal = node == null ? null : node.runningOn.journal;
         if (journal != null)
         {
-            journal.emit(node.id, streamId, timestamp, EngineJournal.value(value), word);
+            journal.emit(node.id, streamId, timestamp, journalValue(value), word);
         }
         final PacketObserver[] observers = this.observers;
         if (observers.length > 0)
@@ -619,5 +617,15 @@ public final class OutputStream extends OutputStreamPad1 implements Output
     public String toString()
     {
         return owner();
+    }
+
+    /** The journal's marker for an engine value: long and double packets keep their bits in the word. */
+    public static Object journalValue(final Object value)
+    {
+        if (value == InputQueue.LONG)
+        {
+            return JournalSink.LONG;
+        }
+        return value == InputQueue.DOUBLE ? JournalSink.DOUBLE : value;
     }
 }

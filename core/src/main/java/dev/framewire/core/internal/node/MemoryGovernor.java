@@ -1,7 +1,7 @@
-package dev.framewire.core.internal.run;
+package dev.framewire.core.internal.node;
+
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
 
@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The run's side of the global memory budget (seed 004 §5.3): over the soft limit, sources are
+ * The run's side of the global memory budget: over the soft limit, sources are
  * held back while the consumers drain (and completion pressure favours the nodes whose runs free
  * the most); under {@link MemoryLimitPolicy#DROP_OLDEST}, once an acquire has passed the hard limit,
  * nodes shed the oldest payload packets queued on their inputs until the pool is back under the soft
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MemoryGovernor
 {
-    private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+    private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
     /** Drop reports kept for {@link Graph#memoryDrops()}; every drop is logged and counted anyway. */
     private static final int KEPT_DROPS = 10_000;
 
@@ -61,7 +61,7 @@ public final class MemoryGovernor
         }
         if (!heldSources)
         {
-            heldSources = true; // seed 004 §5.3: sources wait while consumers drain
+            heldSources = true; // sources wait while consumers drain
             ReportEvent.emit("memory-soft-limit", "sources held back: " + budget.bytesInUse() +
                 " B in use, over the soft limit of " + budget.softLimitBytes() + " B");
         }

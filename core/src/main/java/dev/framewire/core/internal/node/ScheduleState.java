@@ -1,4 +1,4 @@
-package dev.framewire.core.internal.sched;
+package dev.framewire.core.internal.node;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,6 +1,8 @@
-package dev.framewire.core.internal.sched;
+package dev.framewire.core.internal.run;
 
-import dev.framewire.core.internal.run.Run;
+import dev.framewire.core.internal.sched.Scheduler;
+import dev.framewire.core.internal.sched.Worker;
+
 
 import dev.framewire.core.Timestamp;
 
@@ -9,7 +11,7 @@ import dev.framewire.core.jfr.ReportEvent;
 import java.util.concurrent.TimeUnit;
 
 /**
- * BMF's timeout guard (seed 003) and seed 004's watchdog: a thread that looks, every quarter of
+ * BMF's timeout guard, a watchdog: a thread that looks, every quarter of
  * the timeout (at most every 100 ms), whether any worker has run a node since its last look while
  * work is pending (a node queued or running, an adder waiting for room, sources held back by
  * memory); when none has for the whole timeout, it fails the run with the report of what waits on

@@ -1,6 +1,6 @@
-package dev.framewire.jcstress.sched;
+package dev.framewire.jcstress.node;
 
-import dev.framewire.core.internal.sched.ScheduleState;
+import dev.framewire.core.internal.node.ScheduleState;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;

@@ -1,5 +1,4 @@
-package dev.framewire.core.internal.sched;
-
+package dev.framewire.core.internal.node;
 
 import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;

@@ -1,0 +1,115 @@
+package dev.framewire.core.internal.run;
+
+import dev.framewire.core.GraphConfig;
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.node.SubgraphState;
+import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.stream.GraphInput;
+import dev.framewire.core.internal.stream.InputPort;
+import dev.framewire.core.internal.stream.OutputStream;
+import dev.framewire.core.internal.stream.StreamSpec;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Makes a plan's nodes, graph inputs, output streams, queues and input ports and wires them to one
+ * another: the one way a run is assembled, for the run's own plan before its start ({@link Run}) and
+ * for a hot-plugged subgraph's under the hot-plug lock ({@link Hotplug}). What differs between the two
+ * comes in as arguments: where node ids start, the subgraph the nodes belong to, the streams a
+ * subgraph is bound to (their producers are the graph's own), and where each queue goes
+ * ({@link QueueSink}).
+ *
+ * <p>Threading: the thread that builds the run, or the one holding the hot-plug lock; nothing it makes
+ * is shared yet.
+ */
+final class RunAssembler
+{
+    /** Where a new queue goes once made: attached to its producer now, or bound later by the producer's thread. */
+    interface QueueSink
+    {
+        /** {@code queue} consumes {@code producer}'s stream; {@code bound} when the producer is the graph's own, running. */
+        void add(OutputStream producer, InputQueue queue, boolean bound);
+    }
+
+    private final Run.RunState runState;
+    private final GraphConfig config;
+
+    /**
+     * @param runState what every node and stream is handed of the run.
+     * @param config   the graph's config: its queue hard cap and room batch hold for subgraphs too.
+     */
+    RunAssembler(final Run.RunState runState, final GraphConfig config)
+    {
+        this.runState = runState;
+        this.config = config;
+    }
+
+    /** The plan's nodes, with ids from {@code firstId}, belonging to {@code subgraph} (null for the graph's own). */
+    Node[] nodes(final GraphPlan plan, final int firstId, final SubgraphState subgraph)
+    {
+        final Node[] nodes = new Node[plan.nodeCount];
+        for (int i = 0; i < plan.nodeCount; i++)
+        {
+            nodes[i] = new Node(runState, firstId + i, plan.config.nodes().get(i), plan.calculators[i], plan.options[i],
+                plan.contracts[i], plan.inputSpecs[i].length == 0, subgraph);
+        }
+        return nodes;
+    }
+
+    /**
+     * Makes the plan's graph inputs (but those in {@code bound}, whose producers {@code producers}
+     * already holds), the nodes' output streams and, for each node input, its queue and port; then the
+     * nodes' input policies and topological indexes.
+     *
+     * @param producers stream name to producer: filled with what is made here.
+     * @return the graph inputs in the plan's order, null for a bound stream.
+     */
+    GraphInput[] wire(
+        final GraphPlan plan, final Node[] nodes, final int firstId, final Map<String, OutputStream> producers,
+        final Set<String> bound, final QueueSink sink)
+    {
+        final GraphInput[] inputs = new GraphInput[plan.config.inputStreams().size()];
+        for (int k = 0; k < inputs.length; k++)
+        {
+            final String stream = plan.config.inputStreams().get(k);
+            if (!bound.contains(stream))
+            {
+                inputs[k] = new GraphInput(runState, stream);
+                producers.put(stream, inputs[k].stream);
+            }
+        }
+        for (final Node node : nodes)
+        {
+            final StreamSpec[] specs = plan.outputSpecs[node.id - firstId];
+            node.outputs = new OutputStream[specs.length];
+            for (int o = 0; o < specs.length; o++)
+            {
+                node.outputs[o] = new OutputStream(runState, node, o, specs[o]);
+                producers.put(specs[o].name, node.outputs[o]);
+            }
+        }
+        for (final Node node : nodes)
+        {
+            final int local = node.id - firstId;
+            final StreamSpec[] specs = plan.inputSpecs[local];
+            node.inputs = new InputPort[specs.length];
+            for (int p = 0; p < specs.length; p++)
+            {
+                final int producer = plan.producers.get(specs[p].name);
+                final OutputStream stream = producers.get(specs[p].name);
+                final InputQueue queue = new InputQueue(specs[p].name, producer >= 0 ? nodes[producer] : stream.node,
+                    node, p, plan.backEdges[local][p], config.queueHardCap(), plan.queueLimit(specs[p].name),
+                    config.roomBatch());
+                sink.add(stream, queue, bound.contains(specs[p].name));
+                node.inputs[p] = new InputPort(node, p, specs[p], queue);
+            }
+            node.initInputs();
+        }
+        for (int t = 0; t < plan.topoOrder.length; t++)
+        {
+            nodes[plan.topoOrder[t]].topoIndex = t;
+        }
+        return inputs;
+    }
+}
