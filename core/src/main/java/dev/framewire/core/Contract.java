@@ -148,21 +148,41 @@ public final class Contract
         return this;
     }
 
+    /**
+     * Whether the calculator reads when graph input packets came ({@link CalculatorContext#graphInputNanos(long)}).
+     *
+     * @return true when declared.
+     */
     public boolean recordsGraphInputArrivals()
     {
         return recordsGraphInputArrivals;
     }
 
+    /**
+     * The input policy the calculator declares, or null for the node's (or the default).
+     *
+     * @return the policy, or null.
+     */
     public InputPolicy inputPolicy()
     {
         return inputPolicy;
     }
 
+    /**
+     * Whether {@code process} is called for a bound change with no packet.
+     *
+     * @return true when declared.
+     */
     public boolean processTimestampBounds()
     {
         return processTimestampBounds;
     }
 
+    /**
+     * The declared options, by name, in declaration order.
+     *
+     * @return an unmodifiable view.
+     */
     public Map<String, OptionSpec> options()
     {
         return Collections.unmodifiableMap(options);
@@ -171,8 +191,11 @@ public final class Contract
     /** One declared option: its name, type, default and, when restricted, its valid values. */
     public static final class OptionSpec
     {
+        /** The option's name. */
         public final String name;
+        /** The option's type. */
         public final OptionType type;
+        /** Its value when the node sets none, or null. */
         public final Object defaultValue;
         Check check;
 

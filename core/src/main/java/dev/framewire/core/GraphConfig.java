@@ -149,6 +149,12 @@ public final class GraphConfig
      * This config's graph-wide settings (queue sizes, executors, policies, clock) with another
      * topology: for a hot-plugged subgraph, which runs under its graph's settings
      * ({@link Graph#addSubgraph}). No type, journal, source file or side packets.
+     *
+     * @param inputs     the graph input streams.
+     * @param outputs    the graph output streams.
+     * @param topology   the nodes.
+     * @param queueSizes per-stream queue limits.
+     * @return the config.
      */
     public GraphConfig withTopology(
         final List<String> inputs, final List<String> outputs, final List<NodeConfig> topology,
@@ -177,6 +183,9 @@ public final class GraphConfig
     /**
      * Validation errors with where the config was written: an error about a node gets the node's
      * {@code file:line:column}, any other the file, when the config was read from text.
+     *
+     * @param errors validation errors.
+     * @return them, located.
      */
     public List<String> locate(final List<String> errors)
     {

@@ -12,6 +12,11 @@ public final class GraphConfigException extends IllegalArgumentException
 
     private final transient List<String> errors;
 
+    /**
+     * A config with errors.
+     *
+     * @param errors every error found, each naming what is wrong and what would be valid.
+     */
     public GraphConfigException(final List<String> errors)
     {
         super(errors.size() == 1 ? "invalid graph config: " + errors.get(0) :

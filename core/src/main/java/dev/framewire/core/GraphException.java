@@ -17,6 +17,12 @@ public final class GraphException extends Exception
     /** How many failures there were in all, kept or not. */
     private final long failureCount;
 
+    /**
+     * A run that failed or was cancelled.
+     *
+     * @param failures  the failures, first one first.
+     * @param cancelled whether the run was cancelled.
+     */
     public GraphException(final List<GraphFailure> failures, final boolean cancelled)
     {
         this(failures, cancelled, List.of(), failures.size(), Map.of());
@@ -24,6 +30,8 @@ public final class GraphException extends Exception
 
     /**
      * @param failures     the failures kept (the first and the last few), first one first.
+     * @param cancelled    whether the run was cancelled.
+     * @param blockedNodes the nodes the failures blocked (isolate policy).
      * @param failureCount how many there were in all.
      * @param counts       all of them by node and cause, when more failed than were kept.
      */

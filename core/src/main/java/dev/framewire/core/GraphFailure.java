@@ -12,6 +12,13 @@ public final class GraphFailure
     private final long timestamp;
     private final Throwable cause;
 
+    /**
+     * One failure of a run.
+     *
+     * @param node      where: a node's name, or a graph input, the watchdog, the scheduler.
+     * @param timestamp the input timestamp, or {@link Timestamp#UNSET}.
+     * @param cause     what was thrown.
+     */
     public GraphFailure(final String node, final long timestamp, final Throwable cause)
     {
         this.node = node;

@@ -1,7 +1,5 @@
 package dev.framewire.core;
 
-
-
 /**
  * A node's off-heap memory would pass a limit: the payload pool's hard limit or its maximum of
  * slab bytes (an acquire was refused), or {@code max_shipment_bytes} (a source's shipment grew

@@ -14,6 +14,12 @@ public enum OptionType
     /** A string. */
     STRING;
 
+    /**
+     * A value as this type (a number widened or narrowed as the type wants), or null if it is not one.
+     *
+     * @param value the value given.
+     * @return the value as this type, or null.
+     */
     public Object coerce(final Object value)
     {
         switch (this)

@@ -14,6 +14,13 @@ public final class Options
     private final Map<String, Object> values;
     private final List<OptionsExtension> extensions;
 
+    /**
+     * A node's option values.
+     *
+     * @param nodeName   the node, for errors.
+     * @param values     the values by option name, defaults included.
+     * @param extensions the node's typed extensions.
+     */
     public Options(final String nodeName, final Map<String, Object> values, final List<OptionsExtension> extensions)
     {
         this.nodeName = nodeName;

@@ -8,6 +8,11 @@ public final class QueueOverflowException extends IllegalStateException
 {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A queue past its hard cap.
+     *
+     * @param message which queue, its size and cap, and what to change.
+     */
     public QueueOverflowException(final String message)
     {
         super(message);

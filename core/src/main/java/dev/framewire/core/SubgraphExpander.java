@@ -89,6 +89,7 @@ public final class SubgraphExpander
      */
     public static final class Instance
     {
+        /** The use's name, which prefixes its nodes and streams. */
         public final String name;
         /** The template's input streams as graph input streams, prefixed, in the template's order; not the bound ones. */
         public final List<String> inputs = new ArrayList<>();
@@ -98,7 +99,9 @@ public final class SubgraphExpander
         public final List<String> outputs = new ArrayList<>();
         /** Template stream name to the graph stream it became. */
         public final Map<String, String> streams = new LinkedHashMap<>();
+        /** The nodes, renamed. */
         public final List<NodeConfig> nodes = new ArrayList<>();
+        /** Per-stream queue limits, renamed. */
         public final Map<String, Integer> queueSizes = new LinkedHashMap<>();
         /** Side packet (prefixed name) to its value, from the parameters. */
         public final Map<String, Object> sidePackets = new HashMap<>();
@@ -118,6 +121,11 @@ public final class SubgraphExpander
      * and never used, is an error, as is a template declaring executors (a running graph's are
      * fixed) or side packets of its own.
      *
+     * @param name     the use's name.
+     * @param template the subgraph's config.
+     * @param params   parameter values, by name.
+     * @param bind     template input stream to the graph stream it is bound to.
+     * @return the bound use.
      * @throws GraphConfigException listing every error.
      */
     public static Instance instantiate(

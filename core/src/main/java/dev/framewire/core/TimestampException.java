@@ -8,6 +8,11 @@ public final class TimestampException extends IllegalArgumentException
 {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A timestamp out of order.
+     *
+     * @param message the stream and both timestamps.
+     */
     public TimestampException(final String message)
     {
         super(message);

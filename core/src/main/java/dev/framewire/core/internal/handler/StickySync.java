@@ -10,7 +10,7 @@ abstract class StickySyncPad0 extends InputSync
     byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
     byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
 
-    public StickySyncPad0(final InputPort[] ports, final boolean processBounds)
+    StickySyncPad0(final InputPort[] ports, final boolean processBounds)
     {
         super(ports, processBounds);
     }
@@ -25,7 +25,7 @@ abstract class StickySyncFields extends StickySyncPad0
     /** {@link SingleInputSync}'s hint: its queue was seen empty and open after the last fill. */
     public boolean seenEmpty;
 
-    public StickySyncFields(final InputPort[] ports, final boolean processBounds)
+    StickySyncFields(final InputPort[] ports, final boolean processBounds)
     {
         super(ports, processBounds);
     }

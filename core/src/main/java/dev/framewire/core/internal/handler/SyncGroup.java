@@ -130,7 +130,7 @@ public final class SyncGroup extends SyncGroupPad1
      * Fills one port for an input timestamp: takes its packet at it (waking a producer held back
      * by the queue), or gives it an empty input carrying the highest settled timestamp.
      */
-    public static void fillPort(final InputPort port, final long timestamp)
+    static void fillPort(final InputPort port, final long timestamp)
     {
         final InputQueue queue = port.queue;
         final long head = queue.peekTimestamp();
@@ -150,7 +150,7 @@ public final class SyncGroup extends SyncGroupPad1
     }
 
     /** Fills the group's ports with nothing but their settled bound (another group is processed). */
-    public void fillBounds()
+    void fillBounds()
     {
         for (final InputPort port : ports)
         {

@@ -58,7 +58,7 @@ public final class DropRecords
      * counts as its packets; the journal and JFR get one drop of the set (stream -1 in the journal:
      * its packets were taken by the call, see {@code Postmortem}).
      */
-    public void inputSet(final Worker on, final long timestamp, final String reason, final int packets)
+    void inputSet(final Worker on, final long timestamp, final String reason, final int packets)
     {
         countByReason(reason, packets);
         final JournalSink journal = runState.journal();

@@ -110,7 +110,7 @@ public final class Lane implements CalculatorContext
     }
 
     /** Packets of the input set this lane holds: what a failed call drops. */
-    public int inputPackets()
+    int inputPackets()
     {
         int packets = 0;
         for (final InputPort port : inputs)

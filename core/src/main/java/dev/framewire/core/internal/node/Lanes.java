@@ -58,7 +58,7 @@ public final class Lanes
      * are free. Closes the node only once no call is in flight, and moves an offset's bound only
      * then: a call in flight may still emit below it.
      */
-    public void retireAndHandOut()
+    void retireAndHandOut()
     {
         retire();
         final Node node = this.node;
@@ -92,7 +92,7 @@ public final class Lanes
     }
 
     /** Node step, the node open: whether a step has work (a call to retire, or an input set and a free lane). */
-    public boolean wantsToRun()
+    boolean wantsToRun()
     {
         if (retired != dispatched && lanes[(int)(retired % lanes.length)].isDone())
         {
@@ -110,7 +110,7 @@ public final class Lanes
      * Node step: retires finished calls in the order they were handed out, delivering what each
      * emitted; stops at the first still running. A node no longer open releases them instead.
      */
-    public void retire()
+    void retire()
     {
         final Lane[] lanes = this.lanes;
         while (retired != dispatched && !node.runState.isStopping())
@@ -163,7 +163,7 @@ public final class Lanes
     }
 
     /** The thread that stopped the workers: releases the calls not retired. */
-    public void releaseNotRetired()
+    void releaseNotRetired()
     {
         final Lane[] lanes = this.lanes;
         for (; retired != dispatched; retired++)

@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.node;
 
-
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
@@ -97,7 +96,7 @@ public final class MemoryGovernor
     }
 
     /** A worker, after a run: whether nodes should shed memory now. */
-    public boolean underPressure()
+    boolean underPressure()
     {
         return pressure;
     }

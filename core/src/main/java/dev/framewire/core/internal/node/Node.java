@@ -108,7 +108,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     /** Failed under {@link FailurePolicy#ISOLATE}: stays failed for the run. */
     public static final int FAILED = 3;
     /** Blocked under {@link FailurePolicy#ISOLATE}: an input socket lost its last live producer. */
-    public static final int BLOCKED = 4;
+    static final int BLOCKED = 4;
 
     /** Readiness: nothing to do. */
     public static final long NOT_READY = InputSync.NOT_READY;
@@ -180,7 +180,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      * probe costs when no recording wants the events (bench {@code B2JfrBenchmark}); with it no
      * recording ever gets {@code dev.framewire.NodeProcess} events.
      */
-    public static final boolean JFR_PROBES = !"false".equals(System.getProperty("framewire.jfr"));
+    static final boolean JFR_PROBES = !"false".equals(System.getProperty("framewire.jfr"));
 
     /** Set by any thread when this node must become blocked; acted on by its worker. */
     public volatile boolean blockRequested;
@@ -192,7 +192,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     public final SourceRetry retry;
     private boolean stopRequested;
     /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
-    public boolean hasOffset;
+    boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
     private final int inputSetsPerRun;
     /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link #handOutRoomOnIdle}). */
@@ -626,13 +626,13 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     }
 
     /** {@link Lanes}, handing a call out: counts it. */
-    public void countCall()
+    void countCall()
     {
         CALLS.setOpaque(this, calls + 1);
     }
 
     /** {@link Lanes}, retiring a call: its input timestamp and time in {@code process} become the node's. */
-    public void retiredCall(final long timestamp, final long callNanos)
+    void retiredCall(final long timestamp, final long callNanos)
     {
         INPUT_TIMESTAMP.setOpaque(this, timestamp);
         if (callNanos != 0)
@@ -642,7 +642,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     }
 
     /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
-    public void followOffset(final long completed)
+    void followOffset(final long completed)
     {
         final long next = offsetBound(completed, offset);
         for (final OutputStream output : outputs)
@@ -820,7 +820,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
     }
 
-    public void propagateOffsetBound()
+    void propagateOffsetBound()
     {
         final long in = inputBound();
         if (in == Timestamp.DONE)
@@ -1042,7 +1042,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
     }
 
-    public void flushOutputs() throws Exception
+    void flushOutputs() throws Exception
     {
         for (final OutputStream output : outputs)
         {

@@ -72,7 +72,7 @@ public abstract class ScheduleState extends ScheduleStatePad1
     /** Owned by its worker: queued or running. */
     public static final int SCHEDULED = 1;
     /** Scheduled, and input arrived since the worker last looked at its state. */
-    public static final int SCHEDULED_DIRTY = 2;
+    static final int SCHEDULED_DIRTY = 2;
 
     private static final VarHandle STATE;
 

@@ -41,7 +41,7 @@ public final class SourceRetry
     /** Failed calls in a row after which a source gives up and the run fails. */
     public static final int MAX_FAILED_CALLS = 10;
     /** The wait after the second failed call in a row; it doubles after each further one. */
-    public static final long FIRST_BACKOFF_MILLIS = 1;
+    static final long FIRST_BACKOFF_MILLIS = 1;
     /** The longest wait between two calls. */
     public static final long MAX_BACKOFF_MILLIS = 100;
 
@@ -77,7 +77,7 @@ public final class SourceRetry
     }
 
     /** The wait after the {@code failed}th failed call in a row (1-based). */
-    public static long backoffNanos(final int failed)
+    static long backoffNanos(final int failed)
     {
         if (failed <= 1)
         {

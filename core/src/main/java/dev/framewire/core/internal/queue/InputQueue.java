@@ -19,12 +19,12 @@ abstract class InputQueuePad0
 abstract class InputQueueSeenFields extends InputQueuePad0
 {
     /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
-    public volatile long seenTail;
+    volatile long seenTail;
     /**
      * For a {@link InputQueue#polled} queue: the stored bound (the ring's producer word) its worker
      * last saw (release; read by idle checks). A bound a packet implies comes with the packet.
      */
-    public volatile long seenWord = Timestamp.PRE_STREAM;
+    volatile long seenWord = Timestamp.PRE_STREAM;
 }
 
 abstract class InputQueuePad2 extends InputQueueSeenFields
@@ -53,7 +53,7 @@ abstract class InputQueueRoomFields extends InputQueuePad2
      * producer only when that changes, so the threads it holds back ({@link InputQueue#atLimit()})
      * read a line that stays put while packets flow, not the producer's tail, which moves per packet.
      */
-    public volatile boolean limitReached;
+    volatile boolean limitReached;
 }
 
 abstract class InputQueuePad3 extends InputQueueRoomFields
@@ -536,7 +536,7 @@ public final class InputQueue extends InputQueuePad3
      *
      * @return true if the queue is still full.
      */
-    public boolean wantsRoom()
+    boolean wantsRoom()
     {
         roomWanted = true;
         return size() >= limit;

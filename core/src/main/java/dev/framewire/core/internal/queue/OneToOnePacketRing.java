@@ -24,7 +24,7 @@ abstract class OneToOnePacketRingProducerFields extends OneToOnePacketRingPad0
      * The producer's copy of {@code head}, re-read only when it says the ring may be full
      * ({@link OneToOnePacketRing#offer}) or may hold the count asked ({@link OneToOnePacketRing#producerHoldsAtLeast}).
      */
-    public long headCache;
+    long headCache;
 }
 
 abstract class OneToOnePacketRingPad1 extends OneToOnePacketRingProducerFields
@@ -42,7 +42,7 @@ abstract class OneToOnePacketRingWordFields extends OneToOnePacketRingPad1
      * the bounds its stream's packets do not imply. On a line of its own, which the producer
      * writes only when that word changes, so that the consumer reads it from its own cache.
      */
-    public volatile long producerWord;
+    volatile long producerWord;
 }
 
 abstract class OneToOnePacketRingPad1b extends OneToOnePacketRingWordFields
@@ -61,12 +61,12 @@ abstract class OneToOnePacketRingConsumerFields extends OneToOnePacketRingPad1b
      * The consumer's position up to which it has found packets published: they are found by their
      * slots' sequences, and this moves only when the consumer looks past it.
      */
-    public long tailCache;
+    long tailCache;
     /**
      * The timestamp of the packet the consumer removed last, {@link Timestamp#UNSET} before the
      * first. The consumer's own; a plain field, read racily by other threads (reports).
      */
-    public long lastRemoved = Timestamp.UNSET;
+    long lastRemoved = Timestamp.UNSET;
 }
 
 abstract class OneToOnePacketRingPad2 extends OneToOnePacketRingConsumerFields
@@ -330,13 +330,13 @@ public final class OneToOnePacketRing extends OneToOnePacketRingPad2
     }
 
     /** Producer: publishes its word (release), after the packets it covers. */
-    public void publishProducerWord(final long word)
+    void publishProducerWord(final long word)
     {
         PRODUCER_WORD.setRelease(this, word);
     }
 
     /** Producer: its word as it last published it. */
-    public long producerWordOpaque()
+    long producerWordOpaque()
     {
         return (long)PRODUCER_WORD.getOpaque(this);
     }
@@ -364,7 +364,7 @@ public final class OneToOnePacketRing extends OneToOnePacketRingPad2
     }
 
     /** Any thread: the producer's word (acquire). */
-    public long lvProducerWord()
+    long lvProducerWord()
     {
         return (long)PRODUCER_WORD.getAcquire(this);
     }
@@ -374,7 +374,7 @@ public final class OneToOnePacketRing extends OneToOnePacketRingPad2
      * the tail once had: never more than the ring holds now, so a count above some mark by it is
      * above that mark, with no read of the producer's line.
      */
-    public long consumerCountAtMost(final long head)
+    long consumerCountAtMost(final long head)
     {
         return tailCache - head;
     }
@@ -383,7 +383,7 @@ public final class OneToOnePacketRing extends OneToOnePacketRingPad2
      * Consumer: reads the producer's tail (acquire) into its copy and returns it, or the copy when
      * that is ahead (a packet found by its slot before the producer's tail store).
      */
-    public long consumerRefreshTail()
+    long consumerRefreshTail()
     {
         final long t = Math.max(tailCache, (long)TAIL.getAcquire(this));
         tailCache = t;

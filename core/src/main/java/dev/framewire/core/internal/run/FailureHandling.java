@@ -90,13 +90,13 @@ public final class FailureHandling
     }
 
     /** Any thread: whether a failure stopped the run ({@link #fail}). */
-    public boolean runFailed()
+    boolean runFailed()
     {
         return runFailed;
     }
 
     /** Once the run has ended: whether it ends as failed: a failure stopped it, or under ISOLATE a node failed. */
-    public boolean runEndsFailed()
+    boolean runEndsFailed()
     {
         return runFailed || (config.failurePolicy() == FailurePolicy.ISOLATE && !failures.isEmpty());
     }

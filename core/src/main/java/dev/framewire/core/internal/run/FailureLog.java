@@ -27,7 +27,7 @@ import java.util.Map;
  */
 public final class FailureLog
 {
-    public static final int LOGGED_IN_FULL = 10;
+    static final int LOGGED_IN_FULL = 10;
     private static final long SUMMARY_NANOS = 1_000_000_000L;
     private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
 
@@ -42,8 +42,8 @@ public final class FailureLog
     private static final class NodeLogState
     {
         public long logged;
-        public long unlogged;
-        public long lastSummaryNanos;
+        long unlogged;
+        long lastSummaryNanos;
     }
 
     /**

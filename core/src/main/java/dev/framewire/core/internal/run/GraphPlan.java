@@ -34,7 +34,7 @@ import java.util.function.Supplier;
 public final class GraphPlan
 {
     /** Producer id of a graph input {@code k}: {@code -1 - k}. */
-    public static int graphInputProducer(final int k)
+    static int graphInputProducer(final int k)
     {
         return -1 - k;
     }
@@ -45,15 +45,15 @@ public final class GraphPlan
     public final Calculator[] calculators;
     public final Contract[] contracts;
     public final Options[] options;
-    public final StreamSpec[][] inputSpecs;
-    public final StreamSpec[][] outputSpecs;
+    final StreamSpec[][] inputSpecs;
+    final StreamSpec[][] outputSpecs;
     public final boolean[][] backEdges;
     /** Stream name to its producer: a node index, or {@link #graphInputProducer(int)}. */
     public final Map<String, Integer> producers = new LinkedHashMap<>();
     /** Node indexes in topological order (back edges ignored). */
     public int[] topoOrder = new int[0];
     /** For each node, the sources upstream of it (itself if a source), as node indexes or graph input ids. */
-    public List<Set<Integer>> ancestorSources = new ArrayList<>();
+    List<Set<Integer>> ancestorSources = new ArrayList<>();
 
     private final boolean structureOnly;
     private final Map<String, List<String>> unknownCalculators = new java.util.LinkedHashMap<>();
@@ -582,7 +582,7 @@ public final class GraphPlan
         }
     }
 
-    public String producerName(final int producer)
+    String producerName(final int producer)
     {
         return producer < 0 ? "graph input '" + config.inputStreams().get(-1 - producer) + "'" :
             "node '" + config.nodes().get(producer).name() + "'";
@@ -770,7 +770,7 @@ public final class GraphPlan
     }
 
     /** The sources upstream of a stream's producer, the producer itself included if it is one. */
-    public Set<Integer> sourcesOfStream(final String stream)
+    Set<Integer> sourcesOfStream(final String stream)
     {
         final int producer = producers.get(stream);
         if (producer < 0)

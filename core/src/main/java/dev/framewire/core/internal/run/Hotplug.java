@@ -60,7 +60,7 @@ public final class Hotplug
      * {@code CompletableFuture} uses even then, where JDK 17 made a thread per task) would hold that
      * work up, and every future waiting on it. Cached daemon threads, gone after a minute idle.
      */
-    public static final java.util.concurrent.ExecutorService OFF_WORKER = java.util.concurrent.Executors.newCachedThreadPool(
+    static final java.util.concurrent.ExecutorService OFF_WORKER = java.util.concurrent.Executors.newCachedThreadPool(
         task ->
         {
             final Thread thread = new Thread(task, "framewire-off-worker-" + OFF_WORKER_THREADS.incrementAndGet());
@@ -287,7 +287,7 @@ public final class Hotplug
      * The worker of a subgraph's last node to close: its bound inputs go, if a removal did not take
      * them yet, and it leaves the graph once they have.
      */
-    public void onSubgraphClosed(final Subgraph subgraph)
+    void onSubgraphClosed(final Subgraph subgraph)
     {
         unbind(subgraph); // it closed by itself: its bound inputs go, if a removal did not take them yet
         if (subgraph.passGate())
@@ -297,7 +297,7 @@ public final class Hotplug
     }
 
     /** The thread that ends the run: the futures of additions and removals still waited on end with it. */
-    public void onRunFinished()
+    void onRunFinished()
     {
         if (hotplugged) // see add(): one of the two sees the other
         {
@@ -796,7 +796,7 @@ public final class Hotplug
      * Completes a future on a thread of {@link #OFF_WORKER}, never the calling worker: the stages a
      * caller attached run there, and none can hold up the run.
      */
-    public static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
+    static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
     {
         CompletableFuture.runAsync(() ->
         {

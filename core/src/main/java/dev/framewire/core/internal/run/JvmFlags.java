@@ -45,7 +45,7 @@ public final class JvmFlags
     /** The system property that turns the check off when {@code false}. */
     public static final String CHECK_PROP = "framewire.checkJvmFlags";
     /** Where a user is told to look. */
-    public static final String WHERE = "the project lists them all in .mvn/jvm.config, to give to java as an @argfile " +
+    static final String WHERE = "the project lists them all in .mvn/jvm.config, to give to java as an @argfile " +
         "(java @.mvn/jvm.config ...); see README.md, \"JVM flags\"";
 
     private JvmFlags()
@@ -100,7 +100,7 @@ public final class JvmFlags
      * For a failure that may come from a missing flag (a class that failed to load or initialize):
      * the flags this JVM lacks, said as advice, or null if none is missing.
      */
-    public static String adviceFor(final JournalProvider journal)
+    static String adviceFor(final JournalProvider journal)
     {
         final List<String> missing = missing(journal);
         return missing.isEmpty() ? null : "this JVM lacks " + String.join(", ", missing) + ": " + WHERE;

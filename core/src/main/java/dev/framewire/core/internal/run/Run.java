@@ -20,7 +20,6 @@ import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.internal.stream.StreamSpec;
 
-
 import dev.framewire.offheap.Payload;
 import dev.framewire.core.journal.JournalProvider;
 import dev.framewire.core.journal.JournalSink;

@@ -100,19 +100,19 @@ public final class Subgraph extends SubgraphState
     }
 
     /** Whether this call is the first to start undoing the bindings. */
-    public boolean startUnbinding()
+    boolean startUnbinding()
     {
         return unbinding.compareAndSet(false, true);
     }
 
     /** Whether this event (all closed, or all unbound) was the second: the subgraph may leave. */
-    public boolean passGate()
+    boolean passGate()
     {
         return gate.decrementAndGet() == 0;
     }
 
     /** Nodes not closed yet. */
-    public int openNodes()
+    int openNodes()
     {
         return open.get();
     }
@@ -131,7 +131,7 @@ public final class Subgraph extends SubgraphState
     /**
      * Any thread, after the cancel deadline passed: why the subgraph is still there, node by node.
      */
-    public String stuckReport(final long deadlineMillis)
+    String stuckReport(final long deadlineMillis)
     {
         final StringBuilder sb = new StringBuilder("subgraph '").append(name).append("' was not removed within its ")
             .append(deadlineMillis).append(" ms cancel deadline:");
@@ -172,7 +172,7 @@ public final class Subgraph extends SubgraphState
         public final GraphInput input;
         public final InputQueue queue;
 
-        public Binding(final OutputStream producer, final GraphInput input, final InputQueue queue)
+        Binding(final OutputStream producer, final GraphInput input, final InputQueue queue)
         {
             this.producer = producer;
             this.input = input;

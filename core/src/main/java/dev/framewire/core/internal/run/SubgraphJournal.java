@@ -34,14 +34,14 @@ public final class SubgraphJournal
 {
     /** The parameter types a replay can make again from their text; any other is recorded by its class name only. */
     public static final String STRING = "string";
-    public static final String INT64 = "int64";
-    public static final String INT32 = "int32";
-    public static final String INT16 = "int16";
-    public static final String INT8 = "int8";
+    static final String INT64 = "int64";
+    static final String INT32 = "int32";
+    static final String INT16 = "int16";
+    static final String INT8 = "int8";
     public static final String DOUBLE = "double";
-    public static final String FLOAT = "float";
-    public static final String BOOL = "bool";
-    public static final String NULL = "null";
+    static final String FLOAT = "float";
+    static final String BOOL = "bool";
+    static final String NULL = "null";
 
     private final Map<String, Integer> streamIds;
     /** The next new stream's id; -1 until the first subgraph (the graph's own streams are numbered by then). */
@@ -183,7 +183,7 @@ public final class SubgraphJournal
     }
 
     /** The value as text that gives it back exactly, or null when it has none (a Java object). */
-    public static String textOf(final Object value)
+    static String textOf(final Object value)
     {
         if (value == null)
         {

@@ -3,7 +3,6 @@ package dev.framewire.core.internal.run;
 import dev.framewire.core.internal.sched.Scheduler;
 import dev.framewire.core.internal.sched.Worker;
 
-
 import dev.framewire.core.Timestamp;
 
 import dev.framewire.core.jfr.ReportEvent;

@@ -50,7 +50,7 @@ public final class NodeHeap
     private int size;
 
     /** Completion pressure is re-evaluated over this many of the best queued nodes. */
-    public static final int TOP_K = 3;
+    static final int TOP_K = 3;
 
     public NodeHeap(final int capacity, final ScheduleOrder order)
     {

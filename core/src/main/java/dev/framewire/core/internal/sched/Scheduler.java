@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.sched;
 
-
 import dev.framewire.core.Backpressure;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
@@ -360,7 +359,7 @@ public final class Scheduler
      * input bounced. Of several workers going idle at once, at least one sees the others idle: each
      * one's last node went idle with a CAS before it looks.
      */
-    public void onWorkerIdle()
+    void onWorkerIdle()
     {
         if (idleWaiters == 0 && !hasHeldBackSources())
         {
@@ -471,7 +470,7 @@ public final class Scheduler
     }
 
     /** Any thread: wakes every worker, to see a stop or a resume. */
-    public void wakeWorkers()
+    void wakeWorkers()
     {
         for (final Worker worker : workers)
         {
@@ -518,7 +517,7 @@ public final class Scheduler
      * flight. A scan of the nodes' states, for the idle waiters, the deadlock check and the guard,
      * never on the per-packet path.
      */
-    public boolean isIdle()
+    boolean isIdle()
     {
         // indexed: no iterator, since the timeout guard asks every tick for the life of the run
         for (int i = 0, n = workers.size(); i < n; i++)

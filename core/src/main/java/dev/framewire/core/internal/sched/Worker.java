@@ -96,11 +96,11 @@ abstract class WorkerPad1 extends WorkerFields
  */
 public final class Worker extends WorkerPad1 implements Agent
 {
-    public static final int INITIALISED = 0;
-    public static final int RUNNING = 1;
-    public static final int PAUSED = 2;
-    public static final int TERMINATING = 3;
-    public static final int TERMINATED = 4;
+    static final int INITIALISED = 0;
+    static final int RUNNING = 1;
+    static final int PAUSED = 2;
+    static final int TERMINATING = 3;
+    static final int TERMINATED = 4;
     private static final String[] LIFECYCLE_NAMES = {"initialised", "running", "paused", "terminating", "terminated"};
 
     /**
@@ -423,7 +423,7 @@ public final class Worker extends WorkerPad1 implements Agent
     }
 
     /** Before the run: a source node pinned to this worker. */
-    public void addSource(final Node source)
+    void addSource(final Node source)
     {
         sources = java.util.Arrays.copyOf(sources, sources.length + 1);
         sources[sources.length - 1] = source;
@@ -527,7 +527,7 @@ public final class Worker extends WorkerPad1 implements Agent
      * pending. The count of those done is read first: if it equals the count submitted, read after
      * it, every command submitted before that read has run and its effects are seen.
      */
-    public boolean hasPendingCommands()
+    boolean hasPendingCommands()
     {
         final long done = commandsDone;
         return commandsSubmitted.get() != done;
@@ -544,7 +544,7 @@ public final class Worker extends WorkerPad1 implements Agent
     }
 
     /** Any thread: whether a polled queue holds input this worker has not seen yet. */
-    public boolean hasUnseenInput()
+    boolean hasUnseenInput()
     {
         for (final InputQueue queue : polled)
         {
@@ -706,7 +706,7 @@ public final class Worker extends WorkerPad1 implements Agent
         /** When this idle period began, or 0 while working. */
         private long idleSinceNanos;
 
-        public ParkingIdleStrategy(final Worker worker, final int spinBeforeParkMicros)
+        ParkingIdleStrategy(final Worker worker, final int spinBeforeParkMicros)
         {
             this.worker = worker;
             this.spinNanos = spinBeforeParkMicros * 1_000L;

@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.stream;
 
-
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import dev.framewire.core.internal.queue.AdderGuard;

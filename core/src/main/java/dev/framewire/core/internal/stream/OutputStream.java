@@ -261,7 +261,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
         }
     }
 
-    public String timestampError(final long timestamp)
+    String timestampError(final long timestamp)
     {
         if (!Timestamp.isValidPacketTimestamp(timestamp))
         {
