@@ -2,25 +2,21 @@ package dev.framewire.core.internal.node;
 
 import dev.framewire.core.FailurePolicy;
 import dev.framewire.core.GraphConfig;
-
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.PayloadPool;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * What a {@link Node} (and its {@link Lane}s and {@link OutputStream}s) needs of its {@link Graph}
- * while the graph runs: the stop flag, the journal, the clock, the memory governor and pool, the
- * source gate, and the calls a node makes as it opens, closes and fails. A node sees its graph only
- * through it; its output streams (and graph inputs' streams) take the journal (for their bounds;
- * a node's packets go through its worker's {@code WorkerJournal}) and {@code max_shipment_size}
- * from it.
+ * What a {@link Node} (and its {@link Lane}s) needs of its run: the stop flag, the journal, the
+ * clock, the memory governor and pool, the source gate, and the calls a node makes as it opens,
+ * closes and fails. A node sees its run only through it, as MediaPipe's calculator node gets
+ * callbacks in {@code PrepareForRun} rather than the graph. Output streams and graph inputs see the
+ * run through the stream layer's {@code StreamRun}.
  *
- * <p>One implementation, the graph's own ({@link Graph#runState}): C2 devirtualises the calls.
- * The two a node makes on every run, {@link #isStopping()} and {@link #timesProcessCalls()}, read
- * fields of the implementation itself, one load away from the node as the graph's were; the rest
- * delegate to the graph with the same (volatile or plain) semantics, one load further. None
- * allocates or locks. It is not {@code Graph} itself, whose public API would then gain these
- * methods: an interface's methods are public.
+ * <p>One implementation, the run's {@code RunState}: C2 devirtualises the calls. The two a node
+ * makes on every run, {@link #isStopping()} and {@link #timesProcessCalls()}, read fields of the
+ * implementation itself, one load away from the node; the rest delegate to the run with the same
+ * (volatile or plain) semantics, one load further. None allocates or locks.
  *
  * <p>Threading: as each method says. A node's own steps run on its worker (one at a time, see
  * {@link Node}); its {@code process} calls with {@code max_in_flight} above 1 run on a lane's runner.

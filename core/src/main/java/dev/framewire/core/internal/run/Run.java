@@ -10,11 +10,9 @@ import dev.framewire.core.GraphFailure;
 import dev.framewire.core.PacketObserver;
 import dev.framewire.core.SubgraphRemoval;
 import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.node.NodeRunState;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.PollerSignal;
 import dev.framewire.core.internal.sched.Scheduler;
-import dev.framewire.core.internal.sched.SchedulerRun;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.core.internal.stream.OutputStream;
@@ -51,9 +49,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Run implements AutoCloseable
 {
-    private final GraphConfig config;
+    final GraphConfig config;
     private final GraphPlan plan;
-    private final PayloadPool pool;
+    final PayloadPool pool;
     private final boolean ownPool;
     /** The graph's own nodes, by id. */
     private final Node[] ownNodes;
@@ -93,9 +91,9 @@ public final class Run implements AutoCloseable
     /** The memory budget's soft and hard limits as they bear on this run. */
     public final MemoryGovernor memory;
     /** The most payload bytes a source's call may emit: max_shipment_bytes, or derived from the budget. */
-    private final long shipmentByteCap;
+    final long shipmentByteCap;
     /** What the graph's nodes, the subgraphs' too, see of it: made before any node. */
-    public final RunState runState = new RunState();
+    public final RunState runState = new RunState(this);
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -1028,188 +1026,6 @@ public final class Run implements AutoCloseable
         {
             journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ? "cancelled" : "done");
             journal.close();
-        }
-    }
-
-    /**
-     * The graph as its nodes see it ({@link NodeRunState}): each method reads the graph's field, or
-     * calls its method, that a node used to reach directly, with the same semantics. A nested class
-     * rather than {@code Graph implements NodeRunState}: an interface's methods are public, and the
-     * graph's public API would gain them.
-     *
-     * <p>It holds the two fields a node reads on every run itself, so that a node reads them one
-     * load away, as it read the graph's: whether the run is stopping (written by the graph when it
-     * fails, is cancelled or ends) and whether calls are timed (set before the start).
-     *
-     * <p>Threading: as {@link NodeRunState} says per method.
-     */
-    public final class RunState implements SchedulerRun
-    {
-        /** Whether the run has started; adders look at it per packet. */
-        public volatile boolean started;
-        /** Whether graph inputs note when each packet came; adders look at it per packet. */
-        public volatile boolean recordsArrivals;
-        /** The run's journal, or null; set in {@code start} before any worker or adder uses it. */
-        public JournalSink journal;
-        /** Set once when the run fails, is cancelled or ends; read by every worker per node run. */
-        public volatile boolean stopping;
-        /** Whether nodes time their {@code process} calls ({@link Graph#timeProcessCalls()}); set before start. */
-        public boolean timesProcessCalls;
-
-        @Override
-        public boolean isStopping()
-        {
-            return stopping;
-        }
-
-        @Override
-        public JournalSink journal()
-        {
-            return journal;
-        }
-
-        @Override
-        public boolean timesProcessCalls()
-        {
-            return timesProcessCalls;
-        }
-
-        @Override
-        public boolean isStarted()
-        {
-            return started;
-        }
-
-        @Override
-        public boolean recordsArrivals()
-        {
-            return recordsArrivals;
-        }
-
-        @Override
-        public void adderWaits(final int delta)
-        {
-            scheduler.inputWaiters.addAndGet(delta);
-        }
-
-        @Override
-        public void checkDeadlock()
-        {
-            scheduler.checkDeadlock();
-        }
-
-        @Override
-        public NanoClock clock()
-        {
-            return Run.this.clock();
-        }
-
-        @Override
-        public GraphConfig config()
-        {
-            return config;
-        }
-
-        @Override
-        public MemoryGovernor memory()
-        {
-            return memory;
-        }
-
-        @Override
-        public PayloadPool pool()
-        {
-            return pool;
-        }
-
-        @Override
-        public long graphInputNanos(final long timestamp)
-        {
-            return Run.this.graphInputNanos(timestamp);
-        }
-
-        @Override
-        public long shipmentByteCap()
-        {
-            return shipmentByteCap;
-        }
-
-        @Override
-        public int streamId(final String stream)
-        {
-            return Run.this.streamId(stream);
-        }
-
-        @Override
-        public boolean sourceMayRun(final Node source)
-        {
-            return scheduler.sourceMayRun(source);
-        }
-
-        @Override
-        public FailurePolicy failurePolicy()
-        {
-            return Run.this.failurePolicy();
-        }
-
-        @Override
-        public boolean keepsStaged(final Node node, final Throwable cause)
-        {
-            return Run.this.keepsStaged(node, cause);
-        }
-
-        @Override
-        public void onNodeFailure(
-            final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
-        {
-            Run.this.onNodeFailure(node, timestamp, cause, packets, delivered);
-        }
-
-        @Override
-        public void recordFailure(final String where, final long timestamp, final Throwable cause)
-        {
-            Run.this.recordFailure(where, timestamp, cause);
-        }
-
-        /** Any thread: the graph inputs, the subgraphs' too, as they are now. */
-        @Override
-        public void markStopping()
-        {
-            stopping = true;
-        }
-
-        @Override
-        public java.util.Collection<GraphInput> graphInputs()
-        {
-            return inputs.values();
-        }
-
-        /** Any thread, once the run has started: every source looks whether it may run now (the memory budget's call). */
-        public void scheduleSources()
-        {
-            scheduler.scheduleSources();
-        }
-
-        /**
-         * Any thread: a failure outside a calculator's call (a worker's, the deadlock check's); the
-         * scheduler's, not a node's: see {@link Graph#fail}.
-         */
-        @Override
-        public void fail(final String where, final long timestamp, final Throwable cause)
-        {
-            Run.this.fail(where, timestamp, cause);
-        }
-
-        @Override
-        public void onNodeOpened(final Node node)
-        {
-            Run.this.onNodeOpened(node);
-        }
-
-        @Override
-        public void onNodeClosed(final Node node)
-        {
-            Run.this.onNodeClosed(node);
         }
     }
 }

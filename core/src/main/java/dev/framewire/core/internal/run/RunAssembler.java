@@ -32,14 +32,14 @@ final class RunAssembler
         void add(OutputStream producer, InputQueue queue, boolean bound);
     }
 
-    private final Run.RunState runState;
+    private final RunState runState;
     private final GraphConfig config;
 
     /**
      * @param runState what every node and stream is handed of the run.
      * @param config   the graph's config: its queue hard cap and room batch hold for subgraphs too.
      */
-    RunAssembler(final Run.RunState runState, final GraphConfig config)
+    RunAssembler(final RunState runState, final GraphConfig config)
     {
         this.runState = runState;
         this.config = config;
