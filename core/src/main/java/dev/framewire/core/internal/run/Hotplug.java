@@ -1,6 +1,5 @@
 package dev.framewire.core.internal.run;
 
-import dev.framewire.core.Backpressure;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.NodeConfig;
@@ -544,54 +543,15 @@ public final class Hotplug
     {
         final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
         final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
-        for (final InputQueue queue : subgraph.queues)
+        final GraphInput[] ownInputs = new GraphInput[config.inputStreams().size()];
+        for (int k = 0; k < ownInputs.length; k++)
         {
-            if (queue.backEdge)
-            {
-                continue;
-            }
-            final Set<Node> wakeNodes = new java.util.LinkedHashSet<>();
-            final Set<GraphInput> wakeInputs = new java.util.LinkedHashSet<>();
-            for (final int source : plan.sourcesOfStream(queue.streamName))
-            {
-                if (source >= 0)
-                {
-                    wakeNodes.add(planNodes[source]);
-                }
-                else if (planInputs[-1 - source] != null)
-                {
-                    wakeInputs.add(planInputs[-1 - source]);
-                }
-                else
-                {
-                    final String stream = plan.config.inputStreams().get(-1 - source);
-                    for (final int own : this.plan.sourcesOfStream(stream))
-                    {
-                        if (own >= 0)
-                        {
-                            wakeNodes.add(ownNodes[own]);
-                        }
-                        else
-                        {
-                            wakeInputs.add(graph.inputs.get(config.inputStreams().get(-1 - own)));
-                        }
-                    }
-                }
-            }
-            if (config.backpressure() == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
-            {
-                wakeNodes.add(queue.producer);
-            }
-            for (final Node node : wakeNodes)
-            {
-                nodeQueues.computeIfAbsent(node, n -> new ArrayList<>()).add(queue);
-            }
-            for (final GraphInput input : wakeInputs)
-            {
-                inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
-            }
-            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
+            ownInputs[k] = graph.inputs.get(config.inputStreams().get(k));
         }
+        // a bound stream stands for the sources upstream of it in the graph's own plan
+        assembler.holdBack(subgraph.queues, plan, planNodes, planInputs,
+            (stream, nodes, inputs) -> RunAssembler.addSources(stream, this.plan, ownNodes, ownInputs, null, nodes, inputs),
+            nodeQueues, inputQueues);
         nodeQueues.forEach((node, list) ->
         {
             if (node.subgraph == subgraph)

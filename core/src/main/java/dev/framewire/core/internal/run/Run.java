@@ -2,7 +2,6 @@ package dev.framewire.core.internal.run;
 
 import dev.framewire.core.internal.node.MemoryGovernor;
 
-import dev.framewire.core.Backpressure;
 import dev.framewire.core.FailurePolicy;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
@@ -62,6 +61,8 @@ public final class Run implements AutoCloseable
     private final Map<String, OutputStream> producers = new HashMap<>();
     /** The subgraphs added at run time, and the hot-plug lock. */
     private final Hotplug hotplug;
+    /** Makes and wires the run's nodes and streams, and a subgraph's (see {@link Hotplug}). */
+    private final RunAssembler assembler;
     private final List<InputQueue> pollerQueues = new ArrayList<>();
     private final List<Runnable> pollerReleases = new ArrayList<>();
     /**
@@ -122,7 +123,7 @@ public final class Run implements AutoCloseable
             config.memoryBudgetBytes() > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes()) : new PoolContext());
         this.memory = new MemoryGovernor(this.pool.budget(), runState::scheduleSources);
         this.shipmentByteCap = shipmentByteCap(config.maxShipmentBytes(), this.pool.budget());
-        final RunAssembler assembler = new RunAssembler(runState, config);
+        this.assembler = new RunAssembler(runState, config);
         final Node[] nodes = assembler.nodes(plan, 0, null);
         this.ownNodes = nodes;
         this.scheduler = new Scheduler(config, plan.topoOrder, runState, memory, nodes);
@@ -384,48 +385,9 @@ public final class Run implements AutoCloseable
         {
             planInputs[k] = inputs.get(config.inputStreams().get(k));
         }
-        wireBackpressure(scheduler.queues, plan, ownNodes, planInputs);
-    }
-
-    /**
-     * Who waits on which of {@code queues}, before any of them is used: the plan's node {@code i}
-     * is {@code planNodes[i]}, its graph input {@code k} is {@code planInputs[k]}.
-     */
-    private void wireBackpressure(
-        final List<InputQueue> queues, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
-    {
-        final Map<Node, List<InputQueue>> nodeQueues = new HashMap<>();
-        final Map<GraphInput, List<InputQueue>> inputQueues = new HashMap<>();
-        for (final InputQueue queue : queues)
-        {
-            if (queue.backEdge)
-            {
-                continue;
-            }
-            final Set<Integer> sources = plan.sourcesOfStream(queue.streamName);
-            final List<Node> wakeNodes = new ArrayList<>();
-            final List<GraphInput> wakeInputs = new ArrayList<>();
-            for (final int source : sources)
-            {
-                if (source >= 0)
-                {
-                    wakeNodes.add(planNodes[source]);
-                    nodeQueues.computeIfAbsent(planNodes[source], n -> new ArrayList<>()).add(queue);
-                }
-                else
-                {
-                    final GraphInput input = planInputs[-1 - source];
-                    wakeInputs.add(input);
-                    inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
-                }
-            }
-            if (config.backpressure() == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
-            {
-                wakeNodes.add(queue.producer);
-                nodeQueues.computeIfAbsent(queue.producer, n -> new ArrayList<>()).add(queue);
-            }
-            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
-        }
+        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
+        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
+        assembler.holdBack(scheduler.queues, plan, ownNodes, planInputs, null, nodeQueues, inputQueues);
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
     }

@@ -1,5 +1,6 @@
 package dev.framewire.core.internal.run;
 
+import dev.framewire.core.Backpressure;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.SubgraphState;
@@ -9,6 +10,9 @@ import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.internal.stream.StreamSpec;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -30,6 +34,13 @@ final class RunAssembler
     {
         /** {@code queue} consumes {@code producer}'s stream; {@code bound} when the producer is the graph's own, running. */
         void add(OutputStream producer, InputQueue queue, boolean bound);
+    }
+
+    /** Resolves a bound stream (a graph input of a subgraph's plan that is the graph's own stream) to its sources. */
+    interface BoundSources
+    {
+        /** Adds the nodes and graph inputs upstream of the graph's own {@code stream}. */
+        void addSources(String stream, Set<Node> nodes, Set<GraphInput> inputs);
     }
 
     private final RunState runState;
@@ -111,5 +122,65 @@ final class RunAssembler
             nodes[plan.topoOrder[t]].topoIndex = t;
         }
         return inputs;
+    }
+
+    /**
+     * Who waits on which of {@code queues}, before any of them is used: each queue holds back the
+     * sources upstream of its stream (MediaPipe's rule) and, under {@code ALL_NODES} backpressure, its
+     * producer (BMF's). The plan's node {@code i} is {@code planNodes[i]} and its graph input
+     * {@code k} is {@code planInputs[k]}, or null for a stream bound to the graph's own, which
+     * {@code bound} resolves. What each node and graph input is held back by is added to
+     * {@code nodeQueues} and {@code inputQueues}, for the caller to hand out.
+     */
+    void holdBack(
+        final Iterable<InputQueue> queues, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs,
+        final BoundSources bound, final Map<Node, List<InputQueue>> nodeQueues,
+        final Map<GraphInput, List<InputQueue>> inputQueues)
+    {
+        for (final InputQueue queue : queues)
+        {
+            if (queue.backEdge)
+            {
+                continue;
+            }
+            final Set<Node> wakeNodes = new LinkedHashSet<>();
+            final Set<GraphInput> wakeInputs = new LinkedHashSet<>();
+            addSources(queue.streamName, plan, planNodes, planInputs, bound, wakeNodes, wakeInputs);
+            if (config.backpressure() == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
+            {
+                wakeNodes.add(queue.producer);
+            }
+            for (final Node node : wakeNodes)
+            {
+                nodeQueues.computeIfAbsent(node, n -> new ArrayList<>()).add(queue);
+            }
+            for (final GraphInput input : wakeInputs)
+            {
+                inputQueues.computeIfAbsent(input, n -> new ArrayList<>()).add(queue);
+            }
+            queue.holdsBack(wakeNodes.toArray(new Node[0]), wakeInputs.toArray(new GraphInput[0]));
+        }
+    }
+
+    /** Adds the nodes and graph inputs upstream of {@code stream} in {@code plan} (see {@link #holdBack}). */
+    static void addSources(
+        final String stream, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs,
+        final BoundSources bound, final Set<Node> nodes, final Set<GraphInput> inputs)
+    {
+        for (final int source : plan.sourcesOfStream(stream))
+        {
+            if (source >= 0)
+            {
+                nodes.add(planNodes[source]);
+            }
+            else if (planInputs[-1 - source] != null)
+            {
+                inputs.add(planInputs[-1 - source]);
+            }
+            else
+            {
+                bound.addSources(plan.config.inputStreams().get(-1 - source), nodes, inputs);
+            }
+        }
     }
 }
