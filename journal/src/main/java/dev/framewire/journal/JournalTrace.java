@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -133,174 +134,99 @@ public final class JournalTrace
         records.sort(Comparator.comparingLong(JournalRecord::nanos));
         final long origin = records.isEmpty() ? 0 : records.get(0).nanos();
         final double end = records.isEmpty() ? 0 : (records.get(records.size() - 1).nanos() - origin) / 1000.0;
-        final List<String> nodes = journal.nodeNames();
-        final List<String> workers = new ArrayList<>(journal.workerNames());
-        final int callerTid = workers.size();
-        workers.add(JournalReader.CALLER);
-
-        final List<Event> events = new ArrayList<>();
-        final List<Call> calls = new ArrayList<>();
-        final List<Mark> marks = new ArrayList<>();
-        events.add(meta("process_name", WORKERS, 0, "workers"));
-        events.add(meta("process_name", NODES, 0, "nodes"));
-        events.add(meta("process_name", QUEUES, 0, "queues"));
-        for (int w = 0; w < workers.size(); w++)
+        final Builder builder = new Builder(journal, origin);
+        for (final JournalRecord r : records)
         {
-            events.add(meta("thread_name", WORKERS, w, workers.get(w)));
+            builder.add(r);
         }
-        for (int n = 0; n < nodes.size(); n++)
-        {
-            events.add(meta("thread_name", NODES, n, nodes.get(n)));
-        }
+        return builder.finish(end);
+    }
 
-        // consumers per stream (from the run start's topology); subgraph nodes' inputs come with their records
-        final Map<Integer, List<Integer>> consumers = new HashMap<>();
-        final int[][] inputsOf = new int[nodes.size()][];
-        if (journal.hasTopology())
+    /**
+     * The state of a trace being built, one record at a time in nanos order: the events, calls and
+     * marks so far, the packets waiting for their consumers, the queued counts and bytes, the flow
+     * ids, and per worker track the call it is in.
+     */
+    private static final class Builder
+    {
+        private final JournalReader journal;
+        private final long origin;
+        private final List<String> nodes;
+        private final List<String> workers;
+        private final int callerTid;
+        private final List<Event> events = new ArrayList<>();
+        private final List<Call> calls = new ArrayList<>();
+        private final List<Mark> marks = new ArrayList<>();
+        /** Consumers per stream (from the run start's topology); subgraph nodes' inputs come with their records. */
+        private final Map<Integer, List<Integer>> consumers = new HashMap<>();
+        private final int[][] inputsOf;
+        /** Per stream and timestamp, the packet waiting for its consumers. */
+        private final Map<Integer, Map<Long, Packet>> waiting = new HashMap<>();
+        private final Map<Integer, Long> queued = new LinkedHashMap<>();
+        /** Per worker track, the call it is in: the record that began it. */
+        private final JournalRecord[] open;
+        private long queuedBytes;
+        private long nextFlow = 1;
+        private long flows;
+
+        Builder(final JournalReader journal, final long origin)
         {
+            this.journal = journal;
+            this.origin = origin;
+            this.nodes = journal.nodeNames();
+            this.workers = new ArrayList<>(journal.workerNames());
+            this.callerTid = workers.size();
+            workers.add(JournalReader.CALLER);
+            this.open = new JournalRecord[workers.size()];
+            this.inputsOf = new int[nodes.size()][];
+            events.add(meta("process_name", WORKERS, 0, "workers"));
+            events.add(meta("process_name", NODES, 0, "nodes"));
+            events.add(meta("process_name", QUEUES, 0, "queues"));
+            for (int w = 0; w < workers.size(); w++)
+            {
+                events.add(meta("thread_name", WORKERS, w, workers.get(w)));
+            }
             for (int n = 0; n < nodes.size(); n++)
             {
-                inputsOf[n] = journal.nodeInputs(n);
-                if (inputsOf[n] != null)
+                events.add(meta("thread_name", NODES, n, nodes.get(n)));
+            }
+            if (journal.hasTopology())
+            {
+                for (int n = 0; n < nodes.size(); n++)
                 {
-                    for (final int s : inputsOf[n])
+                    inputsOf[n] = journal.nodeInputs(n);
+                    if (inputsOf[n] != null)
                     {
-                        consumers.computeIfAbsent(s, k -> new ArrayList<>()).add(n);
+                        for (final int s : inputsOf[n])
+                        {
+                            consumers.computeIfAbsent(s, k -> new ArrayList<>()).add(n);
+                        }
                     }
                 }
             }
         }
-        // per stream and timestamp, the packet waiting for its consumers
-        final Map<Integer, Map<Long, Packet>> waiting = new HashMap<>();
-        final Map<Integer, Long> queued = new LinkedHashMap<>();
-        long queuedBytes = 0;
-        long nextFlow = 1;
-        long flows = 0;
-        // per worker track, the call it is in: the record that began it
-        final JournalRecord[] open = new JournalRecord[workers.size()];
-        for (final JournalRecord r : records)
+
+        void add(final JournalRecord r)
         {
             final double us = (r.nanos() - origin) / 1000.0;
             final int tid = r.worker() >= 0 && r.worker() < callerTid ? r.worker() : callerTid;
             switch (r.kind())
             {
                 case PROCESS_BEGIN:
-                {
-                    if (open[tid] != null)
-                    {
-                        // a BEGIN without its END (lost to a full ring): close the earlier call here
-                        endCall(events, calls, nodes, workers, open[tid], tid, origin, us, true);
-                    }
-                    open[tid] = r;
-                    final int node = r.node();
-                    if (node >= 0 && node < inputsOf.length && inputsOf[node] != null)
-                    {
-                        for (final int s : inputsOf[node])
-                        {
-                            final Map<Long, Packet> byTs = waiting.get(s);
-                            final Packet p = byTs == null ? null : byTs.get(r.timestamp());
-                            if (p == null)
-                            {
-                                continue;
-                            }
-                            // the arrow's end, bound to the call that took the packet (bp e: the enclosing slice)
-                            events.add(new Event(streamName(journal, s), "packet", "f", us, 0, WORKERS, tid,
-                                p.id + consumerIndex(consumers, s, node), Map.of()));
-                            flows++;
-                            if (--p.waiting <= 0)
-                            {
-                                byTs.remove(r.timestamp());
-                                queuedBytes -= p.bytes;
-                            }
-                            queued.merge(s, -1L, Long::sum);
-                            events.add(counter("queued packets", us, streamName(journal, s), Math.max(0, queued.get(s))));
-                        }
-                        events.add(counter("queued payload bytes", us, "bytes", Math.max(0, queuedBytes)));
-                    }
+                    callBegin(r, tid, us);
                     break;
-                }
                 case PROCESS_END:
-                    if (open[tid] != null)
-                    {
-                        endCall(events, calls, nodes, workers, open[tid], tid, origin, us, false);
-                        open[tid] = null;
-                    }
+                    callEnd(tid, us);
                     break;
                 case EMIT:
                 case GRAPH_INPUT:
-                {
-                    final int s = r.stream();
-                    final List<Integer> cs = consumers.get(s);
-                    if (cs == null || cs.isEmpty())
-                    {
-                        break;
-                    }
-                    final long bytes = r.valueKind() == JournalRecord.VALUE_PAYLOAD ||
-                        r.valueKind() == JournalRecord.VALUE_CHECKSUM ? Math.max(0, r.value()) : 0;
-                    final long id = nextFlow;
-                    nextFlow += cs.size();
-                    waiting.computeIfAbsent(s, k -> new HashMap<>()).put(r.timestamp(),
-                        new Packet(tid, us, bytes, id, cs.size()));
-                    queuedBytes += bytes; // held until its last consumer takes it
-                    // the arrow's start, one per consumer, on the emitting call's track (or the adding thread's)
-                    for (int c = 0; c < cs.size(); c++)
-                    {
-                        final Map<String, Object> args = new LinkedHashMap<>();
-                        args.put("timestamp", Timestamp.toString(r.timestamp()));
-                        args.put("to", nodes.get(cs.get(c)));
-                        events.add(new Event(streamName(journal, s), "packet", "s", us, 0, WORKERS, tid, id + c, args));
-                    }
-                    queued.merge(s, (long)cs.size(), Long::sum);
-                    events.add(counter("queued packets", us, streamName(journal, s), queued.get(s)));
-                    events.add(counter("queued payload bytes", us, "bytes", queuedBytes));
-                    if (r.kind() == JournalRecord.Kind.GRAPH_INPUT)
-                    {
-                        // an instant to hold the arrow's start: a graph input is no call
-                        events.add(instant("graph input " + streamName(journal, s), "input", us, WORKERS, tid,
-                            Map.of("timestamp", Timestamp.toString(r.timestamp()))));
-                    }
+                    packetOut(r, tid, us);
                     break;
-                }
                 case DROP:
                 case ERROR:
                 case NOTE:
-                {
-                    final String what = r.kind() == JournalRecord.Kind.DROP ? "drop (" + JournalRecord.reasonName(r.reason()) +
-                        ")" + (r.streamName() != null ? " " + r.streamName() : "") :
-                        r.kind() == JournalRecord.Kind.ERROR ? "error" : "note";
-                    final Map<String, Object> args = new LinkedHashMap<>();
-                    args.put("timestamp", Timestamp.toString(r.timestamp()));
-                    if (r.text() != null)
-                    {
-                        args.put("text", r.text());
-                    }
-                    final int node = r.node();
-                    if (node >= 0 && node < nodes.size())
-                    {
-                        events.add(instant(what, r.kind().name().toLowerCase(java.util.Locale.ROOT), us, NODES, node,
-                            args));
-                    }
-                    events.add(instant(what + (node >= 0 && node < nodes.size() ? " at " + nodes.get(node) : ""),
-                        r.kind().name().toLowerCase(java.util.Locale.ROOT), us, WORKERS, tid, args));
-                    marks.add(new Mark(node, r.kind(), us, what + (r.text() != null ? ": " + firstLine(r.text()) : "")));
-                    if (r.kind() == JournalRecord.Kind.DROP && r.stream() >= 0)
-                    {
-                        final Map<Long, Packet> byTs = waiting.get(r.stream());
-                        final Packet p = byTs == null ? null : byTs.get(r.timestamp());
-                        if (p != null)
-                        {
-                            if (--p.waiting <= 0)
-                            {
-                                byTs.remove(r.timestamp());
-                                queuedBytes -= p.bytes;
-                            }
-                            queued.merge(r.stream(), -1L, Long::sum);
-                            events.add(counter("queued packets", us, streamName(journal, r.stream()),
-                                Math.max(0, queued.get(r.stream()))));
-                        }
-                    }
+                    mark(r, tid, us);
                     break;
-                }
                 case RUN_END:
                     events.add(instant("run end: " + r.text(), "run", us, WORKERS, callerTid, Map.of()));
                     break;
@@ -308,14 +234,160 @@ public final class JournalTrace
                     break;
             }
         }
-        for (int w = 0; w < open.length; w++)
+
+        /** A call begins: it takes, from each of its inputs, the packet of its timestamp waiting there. */
+        private void callBegin(final JournalRecord r, final int tid, final double us)
         {
-            if (open[w] != null)
+            if (open[tid] != null)
             {
-                endCall(events, calls, nodes, workers, open[w], w, origin, end, true);
+                // a BEGIN without its END (lost to a full ring): close the earlier call here
+                endCall(open[tid], tid, us, true);
+            }
+            open[tid] = r;
+            final int node = r.node();
+            if (node < 0 || node >= inputsOf.length || inputsOf[node] == null)
+            {
+                return;
+            }
+            for (final int s : inputsOf[node])
+            {
+                final Map<Long, Packet> byTs = waiting.get(s);
+                final Packet p = byTs == null ? null : byTs.get(r.timestamp());
+                if (p == null)
+                {
+                    continue;
+                }
+                // the arrow's end, bound to the call that took the packet (bp e: the enclosing slice)
+                events.add(new Event(streamName(journal, s), "packet", "f", us, 0, WORKERS, tid,
+                    p.id + consumerIndex(consumers, s, node), Map.of()));
+                flows++;
+                taken(byTs, p, s, r.timestamp(), us);
+            }
+            events.add(counter("queued payload bytes", us, "bytes", Math.max(0, queuedBytes)));
+        }
+
+        private void callEnd(final int tid, final double us)
+        {
+            if (open[tid] != null)
+            {
+                endCall(open[tid], tid, us, false);
+                open[tid] = null;
             }
         }
-        return new JournalTrace(events, calls, marks, nodes, List.copyOf(workers), end, flows);
+
+        /** A packet emitted or added as a graph input: it waits for each consumer of its stream. */
+        private void packetOut(final JournalRecord r, final int tid, final double us)
+        {
+            final int s = r.stream();
+            final List<Integer> cs = consumers.get(s);
+            if (cs == null || cs.isEmpty())
+            {
+                return;
+            }
+            final long bytes = r.valueKind() == JournalRecord.VALUE_PAYLOAD ||
+                r.valueKind() == JournalRecord.VALUE_CHECKSUM ? Math.max(0, r.value()) : 0;
+            final long id = nextFlow;
+            nextFlow += cs.size();
+            waiting.computeIfAbsent(s, k -> new HashMap<>()).put(r.timestamp(),
+                new Packet(tid, us, bytes, id, cs.size()));
+            queuedBytes += bytes; // held until its last consumer takes it
+            // the arrow's start, one per consumer, on the emitting call's track (or the adding thread's)
+            for (int c = 0; c < cs.size(); c++)
+            {
+                final Map<String, Object> args = new LinkedHashMap<>();
+                args.put("timestamp", Timestamp.toString(r.timestamp()));
+                args.put("to", nodes.get(cs.get(c)));
+                events.add(new Event(streamName(journal, s), "packet", "s", us, 0, WORKERS, tid, id + c, args));
+            }
+            queued.merge(s, (long)cs.size(), Long::sum);
+            events.add(counter("queued packets", us, streamName(journal, s), queued.get(s)));
+            events.add(counter("queued payload bytes", us, "bytes", queuedBytes));
+            if (r.kind() == JournalRecord.Kind.GRAPH_INPUT)
+            {
+                // an instant to hold the arrow's start: a graph input is no call
+                events.add(instant("graph input " + streamName(journal, s), "input", us, WORKERS, tid,
+                    Map.of("timestamp", Timestamp.toString(r.timestamp()))));
+            }
+        }
+
+        /** A drop, an error or a note: an instant on its node's track and its thread's, and a mark; a drop takes its packet. */
+        private void mark(final JournalRecord r, final int tid, final double us)
+        {
+            final String what = r.kind() == JournalRecord.Kind.DROP ? "drop (" + JournalRecord.reasonName(r.reason()) +
+                ")" + (r.streamName() != null ? " " + r.streamName() : "") :
+                r.kind() == JournalRecord.Kind.ERROR ? "error" : "note";
+            final Map<String, Object> args = new LinkedHashMap<>();
+            args.put("timestamp", Timestamp.toString(r.timestamp()));
+            if (r.text() != null)
+            {
+                args.put("text", r.text());
+            }
+            final int node = r.node();
+            final String cat = r.kind().name().toLowerCase(Locale.ROOT);
+            if (node >= 0 && node < nodes.size())
+            {
+                events.add(instant(what, cat, us, NODES, node, args));
+            }
+            events.add(instant(what + (node >= 0 && node < nodes.size() ? " at " + nodes.get(node) : ""),
+                cat, us, WORKERS, tid, args));
+            marks.add(new Mark(node, r.kind(), us, what + (r.text() != null ? ": " + firstLine(r.text()) : "")));
+            if (r.kind() == JournalRecord.Kind.DROP && r.stream() >= 0)
+            {
+                final Map<Long, Packet> byTs = waiting.get(r.stream());
+                final Packet p = byTs == null ? null : byTs.get(r.timestamp());
+                if (p != null)
+                {
+                    taken(byTs, p, r.stream(), r.timestamp(), us);
+                }
+            }
+        }
+
+        /** One consumer of a waiting packet took (or dropped) it: the packet stops waiting after its last. */
+        private void taken(
+            final Map<Long, Packet> byTs, final Packet p, final int stream, final long timestamp, final double us)
+        {
+            if (--p.waiting <= 0)
+            {
+                byTs.remove(timestamp);
+                queuedBytes -= p.bytes;
+            }
+            queued.merge(stream, -1L, Long::sum);
+            events.add(counter("queued packets", us, streamName(journal, stream), Math.max(0, queued.get(stream))));
+        }
+
+        private void endCall(final JournalRecord begin, final int tid, final double endUs, final boolean unfinished)
+        {
+            final double beginUs = (begin.nanos() - origin) / 1000.0;
+            final double dur = Math.max(0, endUs - beginUs);
+            final int node = begin.node();
+            final String name = node >= 0 && node < nodes.size() ? nodes.get(node) : "node " + node;
+            final Map<String, Object> args = new LinkedHashMap<>();
+            args.put("timestamp", Timestamp.toString(begin.timestamp()));
+            args.put("worker", workers.get(tid));
+            if (unfinished)
+            {
+                args.put("unfinished", true);
+            }
+            events.add(new Event(name, "call", "X", beginUs, dur, WORKERS, tid, 0, args));
+            if (node >= 0 && node < nodes.size())
+            {
+                events.add(new Event(name, "call", "X", beginUs, dur, NODES, node, 0, args));
+            }
+            calls.add(new Call(node, tid, begin.timestamp(), beginUs, beginUs + dur, unfinished));
+        }
+
+        /** The journal ends: a call still open (a killed run) ends there, unfinished. */
+        JournalTrace finish(final double end)
+        {
+            for (int w = 0; w < open.length; w++)
+            {
+                if (open[w] != null)
+                {
+                    endCall(open[w], w, end, true);
+                }
+            }
+            return new JournalTrace(events, calls, marks, nodes, List.copyOf(workers), end, flows);
+        }
     }
 
     private static int consumerIndex(final Map<Integer, List<Integer>> consumers, final int stream, final int node)
@@ -323,29 +395,6 @@ public final class JournalTrace
         final List<Integer> cs = consumers.get(stream);
         final int i = cs == null ? 0 : cs.indexOf(node);
         return Math.max(0, i);
-    }
-
-    private static void endCall(
-        final List<Event> events, final List<Call> calls, final List<String> nodes, final List<String> workers,
-        final JournalRecord begin, final int tid, final long origin, final double endUs, final boolean unfinished)
-    {
-        final double beginUs = (begin.nanos() - origin) / 1000.0;
-        final double dur = Math.max(0, endUs - beginUs);
-        final int node = begin.node();
-        final String name = node >= 0 && node < nodes.size() ? nodes.get(node) : "node " + node;
-        final Map<String, Object> args = new LinkedHashMap<>();
-        args.put("timestamp", Timestamp.toString(begin.timestamp()));
-        args.put("worker", workers.get(tid));
-        if (unfinished)
-        {
-            args.put("unfinished", true);
-        }
-        events.add(new Event(name, "call", "X", beginUs, dur, WORKERS, tid, 0, args));
-        if (node >= 0 && node < nodes.size())
-        {
-            events.add(new Event(name, "call", "X", beginUs, dur, NODES, node, 0, args));
-        }
-        calls.add(new Call(node, tid, begin.timestamp(), beginUs, beginUs + dur, unfinished));
     }
 
     private static Event meta(final String what, final int pid, final int tid, final String name)

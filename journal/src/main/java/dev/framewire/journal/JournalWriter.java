@@ -782,7 +782,25 @@ public final class JournalWriter extends JournalSink
         {
             dc.close();
         }
-        final boolean[] ends = new boolean[streamNames.length];
+        this.endStreams = endStreams(streamNames.length, nodeInputStreams);
+        if (level != JournalConfig.Level.CALLS)
+        {
+            // a reader (post-mortem, replay) must know that the calls are not all here
+            note(-1, -1, Long.MIN_VALUE, level.ordinal(), LEVEL_NOTE + level + (level == JournalConfig.Level.SAMPLED ?
+                ", one call in " + sampleEvery : ""));
+        }
+    }
+
+    /**
+     * The streams no node takes as input: the graph's outputs (and unconsumed streams).
+     *
+     * @param streamCount      the number of streams.
+     * @param nodeInputStreams by node id, the stream ids of its inputs; null if unknown (then every stream).
+     * @return by stream id, whether it ends in no node.
+     */
+    private static boolean[] endStreams(final int streamCount, final int[][] nodeInputStreams)
+    {
+        final boolean[] ends = new boolean[streamCount];
         java.util.Arrays.fill(ends, true);
         if (nodeInputStreams != null)
         {
@@ -797,13 +815,7 @@ public final class JournalWriter extends JournalSink
                 }
             }
         }
-        this.endStreams = ends;
-        if (level != JournalConfig.Level.CALLS)
-        {
-            // a reader (post-mortem, replay) must know that the calls are not all here
-            note(-1, -1, Long.MIN_VALUE, level.ordinal(), LEVEL_NOTE + level + (level == JournalConfig.Level.SAMPLED ?
-                ", one call in " + sampleEvery : ""));
-        }
+        return ends;
     }
 
     /** The NOTE a journal at a level lighter than every call starts with; its value is the level's ordinal. */
