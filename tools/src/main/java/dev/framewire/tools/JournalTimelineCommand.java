@@ -117,37 +117,7 @@ public final class JournalTimelineCommand implements Callable<Integer>
         g.drawLine(LABELS, TOP + nodes * ROW, WIDTH - RIGHT, TOP + nodes * ROW);
         axis(g, t0, t1, scale, TOP - 4, TOP + rows * ROW);
 
-        final Color[] colors = new Color[Math.max(1, nodes)];
-        for (int n = 0; n < colors.length; n++)
-        {
-            colors[n] = new Color(PALETTE[n % PALETTE.length]);
-        }
-        int inView = 0;
-        for (final JournalTrace.Call c : trace.calls())
-        {
-            if (c.endMicros() < t0 || c.beginMicros() > t1)
-            {
-                continue;
-            }
-            inView++;
-            final int x0 = LABELS + (int)((Math.max(t0, c.beginMicros()) - t0) * scale);
-            final int x1 = LABELS + (int)((Math.min(t1, c.endMicros()) - t0) * scale);
-            final Color color = c.node() >= 0 && c.node() < colors.length ? colors[c.node()] : Color.GRAY;
-            final int[] ys = c.node() >= 0 && c.node() < nodes ?
-                new int[]{TOP + c.node() * ROW + 3, TOP + (nodes + c.worker()) * ROW + 3} :
-                new int[]{TOP + (nodes + c.worker()) * ROW + 3};
-            for (final int y : ys)
-            {
-                g.setColor(c.unfinished() ? Color.RED : color);
-                g.fillRect(x0, y, Math.max(1, x1 - x0), ROW - 6);
-                if (x1 - x0 >= 4)
-                {
-                    // the call's start, darker, so that back-to-back calls (a source waiting for its next frame) show apart
-                    g.setColor(color.darker().darker());
-                    g.drawLine(x0, y, x0, y + ROW - 7);
-                }
-            }
-        }
+        final int inView = drawCalls(g, trace, t0, t1, scale);
         int drops = 0;
         int errors = 0;
         int notes = 0;
@@ -183,7 +153,60 @@ public final class JournalTimelineCommand implements Callable<Integer>
         }
 
         // the packets queued over time, summed over streams, from the trace's counters
-        final int qTop = TOP + rows * ROW + 24;
+        drawQueued(g, trace, t0, t1, scale, TOP + rows * ROW + 24);
+
+        g.setColor(Color.BLACK);
+        g.drawString(String.format(Locale.ROOT, "in view: %d calls (a bar each, by node; a darker edge where each " +
+            "begins), %d drops (red triangles), %d errors (red lines), %d notes (blue); a red bar: a call that had " +
+            "not ended when the journal ends", inView, drops, errors, notes), 10, 38);
+        g.dispose();
+        return image;
+    }
+
+    /** A bar per call in view, on its node's row and its worker's; returns how many were in view. */
+    private static int drawCalls(
+        final Graphics2D g, final JournalTrace trace, final double t0, final double t1, final double scale)
+    {
+        final int nodes = trace.nodeNames().size();
+        final Color[] colors = new Color[Math.max(1, nodes)];
+        for (int n = 0; n < colors.length; n++)
+        {
+            colors[n] = new Color(PALETTE[n % PALETTE.length]);
+        }
+        int inView = 0;
+        for (final JournalTrace.Call c : trace.calls())
+        {
+            if (c.endMicros() < t0 || c.beginMicros() > t1)
+            {
+                continue;
+            }
+            inView++;
+            final int x0 = LABELS + (int)((Math.max(t0, c.beginMicros()) - t0) * scale);
+            final int x1 = LABELS + (int)((Math.min(t1, c.endMicros()) - t0) * scale);
+            final Color color = c.node() >= 0 && c.node() < colors.length ? colors[c.node()] : Color.GRAY;
+            final int[] ys = c.node() >= 0 && c.node() < nodes ?
+                new int[]{TOP + c.node() * ROW + 3, TOP + (nodes + c.worker()) * ROW + 3} :
+                new int[]{TOP + (nodes + c.worker()) * ROW + 3};
+            for (final int y : ys)
+            {
+                g.setColor(c.unfinished() ? Color.RED : color);
+                g.fillRect(x0, y, Math.max(1, x1 - x0), ROW - 6);
+                if (x1 - x0 >= 4)
+                {
+                    // the call's start, darker, so that back-to-back calls (a source waiting for its next frame) show apart
+                    g.setColor(color.darker().darker());
+                    g.drawLine(x0, y, x0, y + ROW - 7);
+                }
+            }
+        }
+        return inView;
+    }
+
+    /** The packets queued over time, summed over streams, from the trace's counters, in a band whose top is qTop. */
+    private static void drawQueued(
+        final Graphics2D g, final JournalTrace trace, final double t0, final double t1, final double scale,
+        final int qTop)
+    {
         g.setColor(Color.DARK_GRAY);
         g.drawString("packets queued", 8, qTop + 14);
         g.setColor(new Color(0xF4F4F4));
@@ -235,13 +258,6 @@ public final class JournalTimelineCommand implements Callable<Integer>
         g.setColor(Color.DARK_GRAY);
         g.drawString("max " + max, 8, qTop + 30);
         axis(g, t0, t1, scale, qTop + QUEUE_HEIGHT + 14, -1);
-
-        g.setColor(Color.BLACK);
-        g.drawString(String.format(Locale.ROOT, "in view: %d calls (a bar each, by node; a darker edge where each " +
-            "begins), %d drops (red triangles), %d errors (red lines), %d notes (blue); a red bar: a call that had " +
-            "not ended when the journal ends", inView, drops, errors, notes), 10, 38);
-        g.dispose();
-        return image;
     }
 
     /** Tick marks and labels in seconds along the top (or a given line), with grid lines down to gridBottom. */
