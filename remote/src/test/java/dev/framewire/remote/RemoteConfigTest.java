@@ -36,6 +36,7 @@ class RemoteConfigTest
             "  input_stream: \"gray\"",
             "  option { name: \"channel\" string_value: \"" + channel + "\" }",
             "  option { name: \"stream_id\" int_value: 10 }",
+            "  option { name: \"key_file\" string_value: \"" + RemoteTestSupport.keyFile() + "\" }",
             "  option { name: \"term_length\" int_value: 1048576 }",
             "}"), "a.pbtxt");
         final GraphConfig b = GraphConfigText.parse(String.join("\n",
@@ -49,6 +50,7 @@ class RemoteConfigTest
             "  output_stream: \"STATUS:gray_status\"",
             "  option { name: \"channel\" string_value: \"" + channel + "\" }",
             "  option { name: \"stream_id\" int_value: 10 }",
+            "  option { name: \"key_file\" string_value: \"" + RemoteTestSupport.keyFile() + "\" }",
             "}"), "b.pbtxt");
         final List<Long> got = new ArrayList<>();
         try (Graph receiver = new Graph(b); Graph sender = new Graph(a))
