@@ -87,6 +87,8 @@ class RemoteConfigTest
             final NodeConfig rx = node(analysis, AeronSubscriberCalculator.NAME);
             assertEquals(tx.options().get("channel"), rx.options().get("channel"));
             assertEquals(tx.options().get("stream_id"), rx.options().get("stream_id"));
+            assertEquals("split_ingest.key", tx.options().get("key_file"), "the link is authenticated");
+            assertEquals(tx.options().get("key_file"), rx.options().get("key_file"));
         }
     }
 
