@@ -202,11 +202,11 @@ final class DemoSplit
 
     /**
      * A term that holds the largest grayscale frame the cameras make: Aeron takes a message of at most
-     * an eighth of the term. Rows padded to 64 bytes, the 56-byte header, rounded up to a power of two.
+     * an eighth of the term. Rows padded to 64 bytes, the 96-byte header, rounded up to a power of two.
      */
     static long termLength(final long width, final long height)
     {
-        final long frame = ((width + 63) & ~63L) * height + 64;
+        final long frame = ((width + 63) & ~63L) * height + 96;
         long term = MIN_TERM;
         while (term < 8 * frame)
         {
