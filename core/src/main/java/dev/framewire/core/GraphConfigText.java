@@ -67,6 +67,7 @@ public final class GraphConfigText
      */
     public static GraphConfig read(final Path file) throws IOException
     {
+        ConfigLimits.checkSize(file);
         return parse(decode(Files.readAllBytes(file), file.toString()), file.toString());
     }
 
@@ -82,6 +83,7 @@ public final class GraphConfigText
      */
     public static GraphConfig readStructure(final Path file) throws IOException
     {
+        ConfigLimits.checkSize(file);
         return parse(decode(Files.readAllBytes(file), file.toString()), file.toString(), false);
     }
 
@@ -172,6 +174,7 @@ public final class GraphConfigText
 
     private static GraphConfig parse(final String text, final String source, final boolean calculators)
     {
+        ConfigLimits.check(text, source); // before anything whose time or memory grows faster than the text
         final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
         final TextFormatParseInfoTree.Builder treeBuilder = TextFormatParseInfoTree.builder();
         final TextExtensions extensions = TextExtensions.scan(text);

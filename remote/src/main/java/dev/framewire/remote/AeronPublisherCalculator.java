@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 import static dev.framewire.remote.RemoteDescriptor.BOUND;
@@ -92,6 +93,17 @@ public final class AeronPublisherCalculator implements Calculator
     private final BufferClaim claim = new BufferClaim();
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(HEADER_LENGTH));
     private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
+    private final UnsafeBuffer sealed = new UnsafeBuffer(0, 0);
+
+    private LinkSecurity security;
+    /** Null on an unauthenticated link. */
+    private LinkAuth auth;
+    /** This run's random epoch and the number of its last message (see RemoteDescriptor). */
+    private long epoch;
+    private long messageNumber;
+    /** Where an encrypted payload is put together: direct, grown to the largest payload and its tag. */
+    private ByteBuffer scratch;
+    private ByteBuffer scratchSource;
 
     private String node;
     private RemoteDriver driver;
@@ -133,6 +145,7 @@ public final class AeronPublisherCalculator implements Calculator
             .range("linger_ms", 0, Long.MAX_VALUE / 1_000_000)
             .processTimestampBounds(true);
         RemoteCalculators.driverOptions(contract);
+        LinkSecurity.options(contract);
     }
 
     @Override
@@ -160,6 +173,14 @@ public final class AeronPublisherCalculator implements Calculator
                 "; valid is 0 (Aeron's default) or a multiple of 32 from 128 to 65504");
         }
         channel = channel(ctx.options().getString("channel"), termLength, (int)mtu);
+        security = LinkSecurity.of(ctx, NAME, channel);
+        auth = security.key == null ? null : new LinkAuth(security.key);
+        epoch = new SecureRandom().nextLong();
+        messageNumber = 0;
+        if (auth != null)
+        {
+            auth.epoch(epoch, streamId);
+        }
         sentBound = Timestamp.UNSTARTED;
         dropped = 0;
         backPressured = 0;
@@ -254,14 +275,16 @@ public final class AeronPublisherCalculator implements Calculator
         final long deadline = type == CLOSE ? ctx.nanoTime() + lingerNanos : Long.MAX_VALUE;
         final int length = HEADER_LENGTH;
         final ExclusivePublication publication = this.publication;
+        RemoteDescriptor.putHeader(header, 0, type, KIND_NONE, flags | security.flags(false), streamId, 0, timestamp,
+            sequence);
+        seal(null, 0);
         beginSend();
         while (true)
         {
             final long result = publication.tryClaim(length, claim);
             if (result > 0)
             {
-                RemoteDescriptor.putHeader(claim.buffer(), claim.offset(), type, KIND_NONE, flags, streamId, 0, timestamp,
-                    sequence);
+                claim.buffer().putBytes(claim.offset(), header, 0, HEADER_LENGTH);
                 claim.commit();
                 if (type == BOUND)
                 {
@@ -279,16 +302,16 @@ public final class AeronPublisherCalculator implements Calculator
     private void sendValue(final CalculatorContext ctx, final int kind, final long value, final long ts)
     {
         final ExclusivePublication publication = this.publication;
+        RemoteDescriptor.putHeader(header, 0, PACKET, kind, security.flags(false), streamId, 0, ts, sequence);
+        RemoteDescriptor.putValue(header, 0, value);
+        seal(null, 0);
         beginSend();
         while (true)
         {
             final long result = publication.tryClaim(HEADER_LENGTH, claim);
             if (result > 0)
             {
-                final MutableDirectBuffer buffer = claim.buffer();
-                final int offset = claim.offset();
-                RemoteDescriptor.putHeader(buffer, offset, PACKET, kind, 0, streamId, 0, ts, sequence);
-                RemoteDescriptor.putValue(buffer, offset, value);
+                claim.buffer().putBytes(claim.offset(), header, 0, HEADER_LENGTH);
                 claim.commit();
                 sentBound = Timestamp.nextAllowedInStream(ts);
                 return;
@@ -314,7 +337,12 @@ public final class AeronPublisherCalculator implements Calculator
                 ", rounded up to a power of two");
         }
         final int kind = payload.isFrame() ? KIND_FRAME : KIND_BYTES;
-        final DirectBuffer bytes = payload.buffer();
+        RemoteDescriptor.putHeader(header, 0, PACKET, kind, security.flags(true), streamId, length, ts, sequence);
+        if (kind == KIND_FRAME)
+        {
+            RemoteDescriptor.putFrame(header, 0, payload.width(), payload.height(), payload.stride(), payload.format());
+        }
+        final DirectBuffer bytes = seal(payload.buffer(), length);
         beginSend();
         while (true)
         {
@@ -326,14 +354,13 @@ public final class AeronPublisherCalculator implements Calculator
                 {
                     final MutableDirectBuffer buffer = claim.buffer();
                     final int offset = claim.offset();
-                    putPayloadHeader(buffer, offset, kind, length, ts, payload);
+                    buffer.putBytes(offset, header, 0, HEADER_LENGTH);
                     buffer.putBytes(offset + HEADER_LENGTH, bytes, 0, length);
                     claim.commit();
                 }
             }
             else
             {
-                putPayloadHeader(header, 0, kind, length, ts, payload);
                 // header and payload gathered by Aeron into its term, the payload straight from its slot
                 result = publication.offer(header, 0, HEADER_LENGTH, bytes, 0, length, null);
             }
@@ -349,18 +376,48 @@ public final class AeronPublisherCalculator implements Calculator
         }
     }
 
-    private void putPayloadHeader(
-        final MutableDirectBuffer buffer,
-        final int offset,
-        final int kind,
-        final int length,
-        final long ts,
-        final Payload payload)
+    /**
+     * Gives the message whose header is in {@link #header} its origin (epoch, number, wall clock)
+     * and, on an authenticated link, its tag; encrypts its payload when the link says so.
+     *
+     * @param payload the payload's bytes, or null for a message without.
+     * @return the bytes to send after the header: {@code payload}, or its ciphertext.
+     */
+    private DirectBuffer seal(final DirectBuffer payload, final int length)
     {
-        RemoteDescriptor.putHeader(buffer, offset, PACKET, kind, 0, streamId, length, ts, sequence);
-        if (kind == KIND_FRAME)
+        final UnsafeBuffer header = this.header;
+        final long message = ++messageNumber; // a dropped message's number is not used again
+        final LinkAuth auth = this.auth;
+        RemoteDescriptor.putOrigin(header, 0, epoch, message, auth == null ? 0 : System.currentTimeMillis());
+        if (auth == null)
         {
-            RemoteDescriptor.putFrame(buffer, offset, payload.width(), payload.height(), payload.stride(), payload.format());
+            return payload;
+        }
+        auth.begin(header, 0);
+        if (payload != null && security.encrypted)
+        {
+            ensureScratch(length);
+            sealed.wrap(scratch, 0, length);
+            sealed.putBytes(0, payload, 0, length);
+            auth.encrypt(scratchSource, scratch, length, message, header, 0);
+            return sealed;
+        }
+        if (payload != null && security.payloadAuthenticated)
+        {
+            auth.update(payload, 0, length);
+        }
+        auth.finish();
+        auth.putTag(header, 0);
+        return payload;
+    }
+
+    private void ensureScratch(final int length)
+    {
+        final int needed = length + RemoteDescriptor.TAG_LENGTH;
+        if (scratch == null || scratch.capacity() < needed)
+        {
+            scratch = ByteBuffer.allocateDirect(needed); // grows to the largest payload, then stays
+            scratchSource = scratch.duplicate();
         }
     }
 

@@ -18,6 +18,8 @@ import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,7 +38,10 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.framewire.remote.RemoteDescriptor.BOUND;
 import static dev.framewire.remote.RemoteDescriptor.CLOSE;
+import static dev.framewire.remote.RemoteDescriptor.FLAG_AUTHENTICATED;
 import static dev.framewire.remote.RemoteDescriptor.FLAG_CANCELLED;
+import static dev.framewire.remote.RemoteDescriptor.FLAG_ENCRYPTED;
+import static dev.framewire.remote.RemoteDescriptor.FLAG_PAYLOAD_AUTHENTICATED;
 import static dev.framewire.remote.RemoteDescriptor.HEADER_LENGTH;
 import static dev.framewire.remote.RemoteDescriptor.KIND_DOUBLE;
 import static dev.framewire.remote.RemoteDescriptor.KIND_FRAME;
@@ -117,6 +123,8 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private static final int MAX_FRAGMENTS_PER_CALL = 4096;
     private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final VarHandle LAG_PEAK;
+    /** Publisher epochs remembered for replay protection, at most. */
+    private static final int MAX_EPOCHS = 64;
 
     static
     {
@@ -154,6 +162,18 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private boolean shipmentFull;
 
     private boolean closing;
+    private LinkSecurity security;
+    private long freshnessMillis;
+    /**
+     * Replay protection: per publisher epoch seen (authenticated), the number of its last message
+     * taken, and its wall-clock time when sent; at most {@link #MAX_EPOCHS}, those long stale first.
+     */
+    private final Long2LongHashMap epochMessages = new Long2LongHashMap(-1);
+    private final Long2LongHashMap epochSent = new Long2LongHashMap(-1);
+    /** Messages that failed authentication; volatile (written on the rare path) for the report line. */
+    private volatile long forged;
+    /** Authentic messages replayed, or too old for a publisher run not seen before; volatile. */
+    private volatile long replayed;
     /** Messages rejected so far; volatile (written on the rare path) for the report line. */
     private volatile long rejected;
     private long reportedRejected;
@@ -202,8 +222,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             .option("behind_bytes", OptionType.LONG, 0L)
             .range("behind_bytes", 0, Integer.MAX_VALUE)
             .option("behind_ms", OptionType.LONG, 1000L)
-            .range("behind_ms", 1, 3_600_000);
+            .range("behind_ms", 1, 3_600_000)
+            .option("freshness_ms", OptionType.LONG, 10_000L)
+            .range("freshness_ms", 100, 3_600_000);
         RemoteCalculators.driverOptions(contract);
+        LinkSecurity.options(contract);
     }
 
     @Override
@@ -228,6 +251,12 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         behindNanos = TimeUnit.MILLISECONDS.toNanos(ctx.options().getLong("behind_ms"));
         lags = new Lag[0];
         channel = ctx.options().getString("channel");
+        security = LinkSecurity.of(ctx, NAME, channel);
+        freshnessMillis = ctx.options().getLong("freshness_ms");
+        epochMessages.clear();
+        epochSent.clear();
+        forged = 0;
+        replayed = 0;
         closing = false;
         rejected = 0;
         reportedRejected = 0;
@@ -304,6 +333,11 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         sb.append(episodes).append(episodes == 1 ? " time" : " times").append(" behind; ").append(lost)
             .append(lost == 1 ? " packet" : " packets").append(" never arrived; ").append(rejected)
             .append(rejected == 1 ? " message" : " messages").append(" rejected");
+        if (security != null && security.key != null)
+        {
+            sb.append(" (").append(forged).append(" failed authentication, ").append(replayed)
+                .append(" replayed or stale)");
+        }
     }
 
     private static IdleStrategy idleStrategy(final String name)
@@ -544,8 +578,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             r.skipping = !end;
             return Action.CONTINUE;
         }
-        r.payload.mutableBuffer().putBytes(r.received, buffer, offset, length);
-        r.received += length;
+        take(r, buffer, offset, length);
         if (end)
         {
             final Payload payload = r.payload;
@@ -558,7 +591,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             }
             else
             {
-                emit(session, payload, r.timestamp);
+                complete(session, r, payload);
             }
         }
         return Action.CONTINUE;
@@ -626,7 +659,46 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         final long timestamp = RemoteDescriptor.timestamp(buffer, offset);
         final Output data = this.data;
         final Session state = session(session);
-        checkSequence(session, state, RemoteDescriptor.sequence(buffer, offset), type == PACKET);
+        final int flags = RemoteDescriptor.flags(buffer, offset);
+        final boolean hasPayload = RemoteDescriptor.length(buffer, offset) > 0;
+        final String refused = security.refused(flags, hasPayload);
+        if (refused != null)
+        {
+            forged++; // the only writer
+            reject(session, refused);
+            skipRest(session, whole);
+            return Action.CONTINUE;
+        }
+        state.deferred = false;
+        state.encrypted = false;
+        if (security.key != null)
+        {
+            final LinkAuth auth = state.auth(security.key);
+            auth.epoch(RemoteDescriptor.epoch(buffer, offset), streamId);
+            auth.begin(buffer, offset);
+            state.type = type;
+            state.timestamp = timestamp;
+            state.epoch = RemoteDescriptor.epoch(buffer, offset);
+            state.message = RemoteDescriptor.message(buffer, offset);
+            state.sent = RemoteDescriptor.sentMillis(buffer, offset);
+            state.sequence = RemoteDescriptor.sequence(buffer, offset);
+            state.deferred = hasPayload && (flags & (FLAG_PAYLOAD_AUTHENTICATED | FLAG_ENCRYPTED)) != 0;
+            state.encrypted = hasPayload && (flags & FLAG_ENCRYPTED) != 0;
+            if (!state.deferred)
+            {
+                // the header is all the tag covers: check it before anything in it is believed
+                auth.finish();
+                if (!authentic(session, state, auth.verify()))
+                {
+                    skipRest(session, whole);
+                    return Action.CONTINUE;
+                }
+            }
+        }
+        if (!state.deferred)
+        {
+            checkSequence(session, state, RemoteDescriptor.sequence(buffer, offset), type == PACKET);
+        }
         if (type == CLOSE)
         {
             closing = true;
@@ -700,19 +772,149 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             pool.acquireFrame(RemoteDescriptor.width(buffer, offset), RemoteDescriptor.height(buffer, offset),
                 frameFormat(buffer, offset), RemoteDescriptor.stride(buffer, offset)) :
             pool.acquire(payloadLength);
-        payload.mutableBuffer().putBytes(0, buffer, offset + HEADER_LENGTH, inFragment);
-        if (whole)
-        {
-            emit(session, payload, timestamp);
-            return Action.CONTINUE;
-        }
         final Session r = state;
         r.payload = payload;
         r.timestamp = timestamp;
         r.expected = payloadLength;
-        r.received = inFragment;
+        r.received = 0;
         r.skipping = false;
+        if (r.encrypted)
+        {
+            r.ensureScratch(payloadLength);
+        }
+        take(r, buffer, offset + HEADER_LENGTH, inFragment);
+        if (whole)
+        {
+            r.payload = null;
+            complete(session, r, payload);
+        }
         return Action.CONTINUE;
+    }
+
+    /** Takes payload bytes of the message being put together: into the payload, or (encrypted) the scratch. */
+    private static void take(final Session r, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (r.encrypted)
+        {
+            r.scratchBuffer.putBytes(r.received, buffer, offset, length);
+        }
+        else
+        {
+            r.payload.mutableBuffer().putBytes(r.received, buffer, offset, length);
+            if (r.deferred)
+            {
+                r.auth.update(buffer, offset, length);
+            }
+        }
+        r.received += length;
+    }
+
+    /** A payload message whole: authenticated (and decrypted) if its check was deferred, then emitted. */
+    private void complete(final int session, final Session r, final Payload payload)
+    {
+        if (r.deferred)
+        {
+            final boolean tagOk;
+            if (r.encrypted)
+            {
+                tagOk = r.auth.decrypt(r.scratch, r.expected, r.message, payload.mutableByteBuffer());
+            }
+            else
+            {
+                r.auth.finish();
+                tagOk = r.auth.verify();
+            }
+            if (!authentic(session, r, tagOk))
+            {
+                payload.release();
+                return;
+            }
+            checkSequence(session, r, r.sequence, true);
+        }
+        emit(session, payload, r.timestamp);
+    }
+
+    /**
+     * Whether a message whose tag was checked ({@code tagOk}) is to be taken: authentic, and not a
+     * replay (a message number at or below the last taken of its publisher's epoch, or a first
+     * message of an epoch not seen before sent more than {@code freshness_ms} ago). Counts and
+     * rejects it if not.
+     */
+    private boolean authentic(final int session, final Session state, final boolean tagOk)
+    {
+        if (!tagOk)
+        {
+            forged++; // the only writer
+            reject(session, "failed authentication: the tag of the " + RemoteDescriptor.typeName(state.type) + " at " +
+                Timestamp.toString(state.timestamp) + " does not match its bytes under this link's key (forged or " +
+                "corrupted, or the two ends' key files differ)");
+            return false;
+        }
+        final long last = epochMessages.get(state.epoch);
+        if (last >= 0)
+        {
+            if (state.message <= last)
+            {
+                replayed++; // the only writer
+                reject(session, "replayed message: the " + RemoteDescriptor.typeName(state.type) + " at " +
+                    Timestamp.toString(state.timestamp) + " is number " + state.message + " of publisher epoch " +
+                    Long.toHexString(state.epoch) + ", which got to " + last + " already");
+                return false;
+            }
+        }
+        else
+        {
+            final long now = System.currentTimeMillis(); // once per publisher run
+            if (Math.abs(now - state.sent) > freshnessMillis)
+            {
+                replayed++;
+                reject(session, "stale message: the " + RemoteDescriptor.typeName(state.type) + " at " +
+                    Timestamp.toString(state.timestamp) + " opens publisher epoch " + Long.toHexString(state.epoch) +
+                    " for this receiver but was sent " + (now - state.sent) + " ms from now, more than freshness_ms " +
+                    freshnessMillis + ": a replay of an earlier run, or the two hosts' clocks are that far apart (NTP)");
+                return false;
+            }
+            forgetStaleEpochs(now);
+        }
+        epochMessages.put(state.epoch, state.message);
+        epochSent.put(state.epoch, state.sent);
+        state.authenticated = true;
+        return true;
+    }
+
+    /**
+     * Room for one more epoch: those whose last message is older than {@code freshness_ms} go (a
+     * replay of theirs is stale then anyway), then, if still full, the oldest.
+     */
+    private void forgetStaleEpochs(final long now)
+    {
+        if (epochMessages.size() < MAX_EPOCHS)
+        {
+            return;
+        }
+        long oldest = 0;
+        long oldestSent = Long.MAX_VALUE;
+        final Long2LongHashMap.KeyIterator keys = epochSent.keySet().iterator();
+        while (keys.hasNext())
+        {
+            final long epoch = keys.nextValue();
+            final long sent = epochSent.get(epoch);
+            if (now - sent > freshnessMillis)
+            {
+                keys.remove();
+                epochMessages.remove(epoch);
+            }
+            else if (sent < oldestSent)
+            {
+                oldestSent = sent;
+                oldest = epoch;
+            }
+        }
+        if (epochMessages.size() >= MAX_EPOCHS)
+        {
+            epochSent.remove(oldest);
+            epochMessages.remove(oldest);
+        }
     }
 
     private static PixelFormat frameFormat(final DirectBuffer buffer, final int offset)
@@ -819,7 +1021,14 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                     r.expected + "-byte payload of its PACKET at " + r.timestamp);
                 r.discard();
             }
-            final boolean lost = !closing && subscription.imageCount() == 0;
+            if (security.key != null && (r == null || !r.authenticated))
+            {
+                // a session that never sent an authentic message is no publisher: its going changes nothing
+                LOG.info("node '{}': {} on {} stream id {} gone, having sent nothing authentic", node, source, channel,
+                    streamId);
+                continue;
+            }
+            final boolean lost = !closing && !publisherLeft();
             final String why = closing ? "publisher gone after closing the stream" :
                 "publisher gone without closing the stream" + (lost ? (closeOnLoss ?
                 "; the stream closes (publisher_lost CLOSE)" : "; the stream stays open for it to come back " +
@@ -844,6 +1053,24 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         {
             reportGaps(ctx.nanoTime());
         }
+    }
+
+    /** Whether an image is left of a publisher (on an authenticated link, a session that sent an authentic message). */
+    private boolean publisherLeft()
+    {
+        if (security.key == null)
+        {
+            return subscription.imageCount() > 0;
+        }
+        for (final Image image : subscription.images()) // rare: a publisher went
+        {
+            final Session s = sessions.get(image.sessionId());
+            if (s != null && s.authenticated)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void emitStatus(final RemoteStatus.Kind kind, final String source, final String reason)
@@ -919,6 +1146,40 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         int received;
         /** The rest of a rejected message's fragments are to be skipped. */
         boolean skipping;
+        /** Null until the session's first message on an authenticated link. */
+        LinkAuth auth;
+        /** The message's authentication waits for its payload (and decryption, when encrypted). */
+        boolean deferred;
+        boolean encrypted;
+        /** The session sent an authentic message: it is a publisher, not only an Aeron session. */
+        boolean authenticated;
+        int type;
+        long epoch;
+        long message;
+        long sent;
+        long sequence;
+        /** An encrypted payload's ciphertext, with room for its tag; grown to the largest, then kept. */
+        ByteBuffer scratch;
+        final UnsafeBuffer scratchBuffer = new UnsafeBuffer(0, 0);
+
+        LinkAuth auth(final byte[] key)
+        {
+            if (auth == null)
+            {
+                auth = new LinkAuth(key); // once per session
+            }
+            return auth;
+        }
+
+        void ensureScratch(final int length)
+        {
+            final int needed = length + RemoteDescriptor.TAG_LENGTH;
+            if (scratch == null || scratch.capacity() < needed)
+            {
+                scratch = ByteBuffer.allocateDirect(needed);
+                scratchBuffer.wrap(scratch);
+            }
+        }
 
         void discard()
         {

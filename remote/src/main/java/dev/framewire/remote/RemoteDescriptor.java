@@ -7,7 +7,7 @@ import org.agrona.MutableDirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The layout of one remote-stream message, as an Aeron message carries it: a fixed 56-byte header,
+ * The layout of one remote-stream message, as an Aeron message carries it: a fixed 96-byte header,
  * then, for a payload packet, the payload's bytes. Little-endian, every field at its natural
  * alignment (Aeron puts a message at a 32-byte aligned offset of its term). Static offsets and
  * stateless accessors over an Agrona buffer, as SBE's generated flyweights: nothing is allocated
@@ -30,7 +30,15 @@ import java.nio.ByteOrder;
  *   +-----------------+-----------------+
  *   | stride (int)    | format (int)    |
  *   +-----------------+-----------------+
- *   56: length bytes of payload (kind BYTES or FRAME), nothing otherwise
+ *   56                                  64                                  72
+ *   +-----------------------------------+-----------------------------------+
+ *   | epoch (long)                      | message number (long)             |
+ *   +-----------------------------------+-----------------------------------+
+ *   72                                  80                                                    96
+ *   +-----------------------------------+-----------------------------------------------------+
+ *   | sent at, epoch millis (long)      | tag (16 bytes: HMAC-SHA256 truncated, or AES-GCM's) |
+ *   +-----------------------------------+-----------------------------------------------------+
+ *   96: length bytes of payload (kind BYTES or FRAME), nothing otherwise
  * </pre>
  *
  * <ul>
@@ -46,7 +54,13 @@ import java.nio.ByteOrder;
  *   <li>sequence: for a PACKET, how many packets the publisher handled before it (sent or dropped),
  *       so a receiver counts the packets it never got (dropped by the publisher, or sent before it
  *       joined); for BOUND and CLOSE, the next packet's.</li>
- *   <li>length: the payload's bytes after the header; the message is exactly {@code 56 + length}.</li>
+ *   <li>length: the payload's bytes after the header; the message is exactly {@code 96 + length}.</li>
+ *   <li>epoch: a random number the publisher draws when it opens, naming its run; message number:
+ *       counts every message of the epoch from 1 (packets, bounds, the close, sent or dropped);
+ *       sent at: the publisher's wall clock. With {@link #FLAG_AUTHENTICATED} the tag authenticates
+ *       the header (tag bytes as zero) and, with {@link #FLAG_PAYLOAD_AUTHENTICATED} or
+ *       {@link #FLAG_ENCRYPTED}, the payload: see {@code LinkAuth}. Without, these are 0 but for
+ *       the epoch and message number.</li>
  * </ul>
  *
  * <p>Versioning: a receiver reads only {@link #VERSION}; a message of another version is reported
@@ -59,7 +73,7 @@ final class RemoteDescriptor
 {
     /** "FWRS" (Framewire remote stream) as it reads in memory. */
     static final int MAGIC = 0x53525746;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
@@ -75,7 +89,12 @@ final class RemoteDescriptor
     static final int HEIGHT_OFFSET = 44;
     static final int STRIDE_OFFSET = 48;
     static final int FORMAT_OFFSET = 52;
-    static final int HEADER_LENGTH = 56;
+    static final int EPOCH_OFFSET = 56;
+    static final int MESSAGE_OFFSET = 64;
+    static final int SENT_OFFSET = 72;
+    static final int TAG_OFFSET = 80;
+    static final int TAG_LENGTH = 16;
+    static final int HEADER_LENGTH = 96;
 
     static final int PACKET = 1;
     static final int BOUND = 2;
@@ -89,6 +108,12 @@ final class RemoteDescriptor
 
     /** CLOSE flag: the publisher's run was cancelled or failed; its input did not end. */
     static final int FLAG_CANCELLED = 1;
+    /** The tag authenticates the header, under the link's key. */
+    static final int FLAG_AUTHENTICATED = 2;
+    /** The tag authenticates the payload too (HMAC-SHA256 over header and payload). */
+    static final int FLAG_PAYLOAD_AUTHENTICATED = 4;
+    /** The payload is AES-GCM ciphertext; the tag is GCM's, over the header and the payload. */
+    static final int FLAG_ENCRYPTED = 8;
 
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
@@ -154,6 +179,24 @@ final class RemoteDescriptor
         buffer.putLong(offset + SEQUENCE_OFFSET, sequence, ORDER);
         buffer.putLong(offset + WIDTH_OFFSET, 0L, ORDER); // width and height
         buffer.putLong(offset + STRIDE_OFFSET, 0L, ORDER); // stride and format
+        buffer.putLong(offset + EPOCH_OFFSET, 0L, ORDER);
+        buffer.putLong(offset + MESSAGE_OFFSET, 0L, ORDER);
+        buffer.putLong(offset + SENT_OFFSET, 0L, ORDER);
+        buffer.putLong(offset + TAG_OFFSET, 0L, ORDER);
+        buffer.putLong(offset + TAG_OFFSET + 8, 0L, ORDER);
+    }
+
+    /** Writes who sent the message and when: the publisher's epoch, the message's number, its wall clock. */
+    static void putOrigin(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final long epoch,
+        final long message,
+        final long sentMillis)
+    {
+        buffer.putLong(offset + EPOCH_OFFSET, epoch, ORDER);
+        buffer.putLong(offset + MESSAGE_OFFSET, message, ORDER);
+        buffer.putLong(offset + SENT_OFFSET, sentMillis, ORDER);
     }
 
     static void putValue(final MutableDirectBuffer buffer, final int offset, final long value)
@@ -247,6 +290,21 @@ final class RemoteDescriptor
         return buffer.getInt(offset + FORMAT_OFFSET, ORDER);
     }
 
+    static long epoch(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + EPOCH_OFFSET, ORDER);
+    }
+
+    static long message(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + MESSAGE_OFFSET, ORDER);
+    }
+
+    static long sentMillis(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + SENT_OFFSET, ORDER);
+    }
+
     /**
      * Checks the header of a message whose first {@code available} bytes are at {@code offset}, of
      * {@code messageLength} bytes in all (known for an unfragmented message; for the first fragment
@@ -286,6 +344,13 @@ final class RemoteDescriptor
         final int type = type(buffer, offset);
         final int kind = kind(buffer, offset);
         final int length = length(buffer, offset);
+        final int flags = flags(buffer, offset);
+        if ((flags & ~(FLAG_CANCELLED | FLAG_AUTHENTICATED | FLAG_PAYLOAD_AUTHENTICATED | FLAG_ENCRYPTED)) != 0 ||
+            ((flags & (FLAG_PAYLOAD_AUTHENTICATED | FLAG_ENCRYPTED)) != 0 && (flags & FLAG_AUTHENTICATED) == 0))
+        {
+            return "flags 0x" + Integer.toHexString(flags) + ", valid are bits 0x1 (cancelled), 0x2 (authenticated), " +
+                "0x4 (payload authenticated) and 0x8 (encrypted), the last two only with 0x2";
+        }
         if (type == BOUND || type == CLOSE)
         {
             if (kind != KIND_NONE || length != 0)

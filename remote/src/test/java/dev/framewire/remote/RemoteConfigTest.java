@@ -36,6 +36,7 @@ class RemoteConfigTest
             "  input_stream: \"gray\"",
             "  option { name: \"channel\" string_value: \"" + channel + "\" }",
             "  option { name: \"stream_id\" int_value: 10 }",
+            "  option { name: \"key_file\" string_value: \"" + RemoteTestSupport.keyFile() + "\" }",
             "  option { name: \"term_length\" int_value: 1048576 }",
             "}"), "a.pbtxt");
         final GraphConfig b = GraphConfigText.parse(String.join("\n",
@@ -49,6 +50,7 @@ class RemoteConfigTest
             "  output_stream: \"STATUS:gray_status\"",
             "  option { name: \"channel\" string_value: \"" + channel + "\" }",
             "  option { name: \"stream_id\" int_value: 10 }",
+            "  option { name: \"key_file\" string_value: \"" + RemoteTestSupport.keyFile() + "\" }",
             "}"), "b.pbtxt");
         final List<Long> got = new ArrayList<>();
         try (Graph receiver = new Graph(b); Graph sender = new Graph(a))
@@ -85,6 +87,8 @@ class RemoteConfigTest
             final NodeConfig rx = node(analysis, AeronSubscriberCalculator.NAME);
             assertEquals(tx.options().get("channel"), rx.options().get("channel"));
             assertEquals(tx.options().get("stream_id"), rx.options().get("stream_id"));
+            assertEquals("split_ingest.key", tx.options().get("key_file"), "the link is authenticated");
+            assertEquals(tx.options().get("key_file"), rx.options().get("key_file"));
         }
     }
 

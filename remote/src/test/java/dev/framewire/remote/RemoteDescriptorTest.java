@@ -25,7 +25,7 @@ class RemoteDescriptorTest
         assertEquals('W', raw.get(9));
         assertEquals('R', raw.get(10));
         assertEquals('S', raw.get(11));
-        assertEquals(1, raw.get(8 + 4));
+        assertEquals(2, raw.get(8 + 4));
         assertEquals(RemoteDescriptor.PACKET, raw.get(8 + 5));
         assertEquals(RemoteDescriptor.KIND_FRAME, raw.get(8 + 6));
         assertEquals(77, raw.getInt(8 + 8));
@@ -36,8 +36,8 @@ class RemoteDescriptorTest
         assertEquals(48, raw.getInt(8 + 44));
         assertEquals(256, raw.getInt(8 + 48));
         assertEquals(3, raw.getInt(8 + 52));
-        assertEquals(56, RemoteDescriptor.HEADER_LENGTH);
-        assertNull(RemoteDescriptor.invalid(buffer, 8, 56, 56 + 64 * 48 * 4, 77));
+        assertEquals(96, RemoteDescriptor.HEADER_LENGTH);
+        assertNull(RemoteDescriptor.invalid(buffer, 8, 96, 96 + 64 * 48 * 4, 77));
         assertEquals(PixelFormat.RGBA32, RemoteDescriptor.format(RemoteDescriptor.formatCode(buffer, 8)));
     }
 
@@ -56,39 +56,45 @@ class RemoteDescriptorTest
     void badHeadersAreNamed()
     {
         RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_LONG, 0, 5, 0, 1L, 0L);
-        assertNull(RemoteDescriptor.invalid(buffer, 0, 56, 56, 5));
+        assertNull(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5));
         assertTrue(RemoteDescriptor.invalid(buffer, 0, 20, 20, 5).startsWith("truncated message: 20 bytes"));
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 56, 56, 6).contains("stream id 5, this receiver's is 6"));
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 64, 64, 5).startsWith("overlong message"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 6).contains("stream id 5, this receiver's is 6"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 104, 104, 5).startsWith("overlong message"));
 
-        buffer.putByte(RemoteDescriptor.VERSION_OFFSET, (byte)2);
-        assertEquals("header version 2, this receiver reads version 1", RemoteDescriptor.invalid(buffer, 0, 56, 56, 5));
         buffer.putByte(RemoteDescriptor.VERSION_OFFSET, (byte)1);
+        assertEquals("header version 1, this receiver reads version 2", RemoteDescriptor.invalid(buffer, 0, 96, 96, 5));
+        buffer.putByte(RemoteDescriptor.VERSION_OFFSET, (byte)2);
 
         buffer.putInt(RemoteDescriptor.MAGIC_OFFSET, 0x12345678);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 56, 56, 5).startsWith("magic 0x12345678"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5).startsWith("magic 0x12345678"));
 
         RemoteDescriptor.putHeader(buffer, 0, 9, RemoteDescriptor.KIND_NONE, 0, 5, 0, 1L, 0L);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 56, 56, 5).startsWith("unknown message type 9"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5).startsWith("unknown message type 9"));
 
         RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.PACKET, 7, 0, 5, 0, 1L, 0L);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 56, 56, 5).startsWith("unknown packet kind 7"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5).startsWith("unknown packet kind 7"));
 
         RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_BYTES, 0, 5, 100, 1L, 0L);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 66, 66, 5).startsWith("truncated message: 66 bytes, its header says 56 + 100"));
-        assertNull(RemoteDescriptor.invalid(buffer, 0, 66, -1, 5), "the first fragment: the rest comes later");
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 106, 106, 5).startsWith("truncated message: 106 bytes, its header says 96 + 100"));
+        assertNull(RemoteDescriptor.invalid(buffer, 0, 106, -1, 5), "the first fragment: the rest comes later");
 
         RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_FRAME, 0, 5, 100, 1L, 0L);
         RemoteDescriptor.putFrame(buffer, 0, 10, 10, 10, PixelFormat.GRAY8);
-        assertNull(RemoteDescriptor.invalid(buffer, 0, 156, 156, 5));
+        assertNull(RemoteDescriptor.invalid(buffer, 0, 196, 196, 5));
         RemoteDescriptor.putFrame(buffer, 0, 10, 10, 10, PixelFormat.RGB24);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 156, 156, 5).contains("valid strides are 30 or more"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 196, 196, 5).contains("valid strides are 30 or more"));
         RemoteDescriptor.putFrame(buffer, 0, 10, 11, 10, PixelFormat.GRAY8);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 156, 156, 5).endsWith("is 110 bytes, its header says length 100"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 196, 196, 5).endsWith("is 110 bytes, its header says length 100"));
         buffer.putInt(RemoteDescriptor.FORMAT_OFFSET, 42);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 156, 156, 5).startsWith("FRAME with pixel format code 42"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 196, 196, 5).startsWith("FRAME with pixel format code 42"));
+
+        RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_LONG,
+            RemoteDescriptor.FLAG_ENCRYPTED, 5, 0, 1L, 0L);
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5).startsWith("flags 0x8, valid are"), "encrypted, not authenticated");
+        RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.PACKET, RemoteDescriptor.KIND_LONG, 0x40, 5, 0, 1L, 0L);
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5).startsWith("flags 0x40, valid are"), "an unknown flag");
 
         RemoteDescriptor.putHeader(buffer, 0, RemoteDescriptor.BOUND, RemoteDescriptor.KIND_LONG, 0, 5, 0, 1L, 0L);
-        assertTrue(RemoteDescriptor.invalid(buffer, 0, 56, 56, 5).startsWith("BOUND message with kind 1"));
+        assertTrue(RemoteDescriptor.invalid(buffer, 0, 96, 96, 5).startsWith("BOUND message with kind 1"));
     }
 }

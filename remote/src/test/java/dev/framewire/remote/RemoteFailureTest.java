@@ -105,7 +105,7 @@ class RemoteFailureTest
             final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(8192));
 
             longPacket(b, id, 5, 50);
-            b.putByte(RemoteDescriptor.VERSION_OFFSET, (byte)2);
+            b.putByte(RemoteDescriptor.VERSION_OFFSET, (byte)1);
             send(raw, b, H);                                         // a header version this receiver does not read
             longPacket(b, id, 5, 50);
             b.putInt(RemoteDescriptor.MAGIC_OFFSET, 0xCAFEBABE);
@@ -137,7 +137,7 @@ class RemoteFailureTest
                 "most; 0 times behind; 0 packets never arrived; 8 messages rejected\n"), receiver.report());
             final RemoteStatus first = statuses.stream().filter(s -> s.kind() == RemoteStatus.Kind.REJECTED)
                 .findFirst().orElseThrow(() -> new AssertionError("no REJECTED status: " + statuses));
-            assertEquals("header version 2, this receiver reads version 1", first.reason());
+            assertEquals("header version 1, this receiver reads version 2", first.reason());
             assertTrue(first.source().startsWith("session " + raw.sessionId()), first.source());
         }
         finally
@@ -165,7 +165,7 @@ class RemoteFailureTest
             receiver.observe("status", p -> statuses.add(p.get(RemoteStatus.class)));
             receiver.start();
             await("the receiver to connect", 10_000, raw::isConnected);
-            final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
             longPacket(b, id, 1, 10, 3);
             send(raw, b, H);                                          // joined after packets 0, 1, 2
             longPacket(b, id, 2, 20, 4);
@@ -219,7 +219,7 @@ class RemoteFailureTest
             try (Publication raw = driver.aeron().addPublication(IPC + "?term-length=65536", id))
             {
                 await("the receiver to connect", 10_000, raw::isConnected);
-                final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+                final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
                 longPacket(b, id, 3, 33);
                 send(raw, b, H);
                 await("the packet", 10_000, () -> out.contains(33L));

@@ -47,16 +47,19 @@ class RemoteStreamTest
         final GraphConfig tx = GraphConfig.builder()
             .inputStream("l", "d")
             .node("txl", n -> n.calculator(AeronPublisherCalculator.NAME).inputStream("l")
-                .option("channel", longChannel).option("stream_id", (long)id).option("term_length", 1L << 20))
+                .option("channel", longChannel).option("stream_id", (long)id).option("term_length", 1L << 20)
+                .option("key_file", RemoteTestSupport.keyFile()))
             .node("txd", n -> n.calculator(AeronPublisherCalculator.NAME).inputStream("d")
-                .option("channel", doubleChannel).option("stream_id", (long)id + 1).option("term_length", 1L << 20))
+                .option("channel", doubleChannel).option("stream_id", (long)id + 1).option("term_length", 1L << 20)
+                .option("key_file", RemoteTestSupport.keyFile()))
             .build();
         final GraphConfig rx = GraphConfig.builder()
             .executor("rx", ExecutorConfig.of(1, IdleKind.PARK))
             .node("rxl", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx").outputStream("l")
-                .option("channel", longChannel).option("stream_id", (long)id))
+                .option("channel", longChannel).option("stream_id", (long)id).option("key_file", RemoteTestSupport.keyFile()))
             .node("rxd", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx").outputStream("d")
-                .option("channel", doubleChannel).option("stream_id", (long)id + 1))
+                .option("channel", doubleChannel).option("stream_id", (long)id + 1)
+                .option("key_file", RemoteTestSupport.keyFile()))
             .outputStream("l", "d")
             .build();
         final List<String> longs = new ArrayList<>();
@@ -166,8 +169,8 @@ class RemoteStreamTest
         else
         {
             b.executor("rx", ExecutorConfig.of(1, IdleKind.PARK))
-                .node("rx", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx").outputStream("r")
-                    .option("channel", channel).option("stream_id", (long)id));
+                .node("rx", n -> RemoteTestSupport.secure(n.calculator(AeronSubscriberCalculator.NAME).executor("rx")
+                    .outputStream("r").option("channel", channel).option("stream_id", (long)id), channel));
         }
         try (Graph joiner = new Graph(b.build());
             Graph sender = channel == null ? null : new Graph(publisher(channel, id, n -> { })))

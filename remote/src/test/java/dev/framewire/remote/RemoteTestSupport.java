@@ -37,6 +37,43 @@ final class RemoteTestSupport
     {
     }
 
+    /**
+     * The link key the tests' network channels use: one owner-only file under {@code target/},
+     * made by the first test that needs it, read by child JVMs too (they share the working directory).
+     */
+    static String keyFile()
+    {
+        final java.nio.file.Path file = java.nio.file.Paths.get("target", "test-link.key").toAbsolutePath();
+        synchronized (RemoteTestSupport.class)
+        {
+            if (!java.nio.file.Files.exists(file))
+            {
+                try
+                {
+                    java.nio.file.Files.createDirectories(file.getParent());
+                    RemoteKey.generate(file);
+                }
+                catch (final UncheckedIOException | IOException ex)
+                {
+                    if (!java.nio.file.Files.exists(file)) // another JVM may have made it meanwhile
+                    {
+                        throw new IllegalStateException(ex);
+                    }
+                }
+            }
+        }
+        return file.toString();
+    }
+
+    /** The options a network channel needs (its key); none for IPC. */
+    static void secure(final NodeConfig.Builder n, final String channel)
+    {
+        if (!channel.startsWith("aeron:ipc"))
+        {
+            n.option("key_file", keyFile());
+        }
+    }
+
     static int streamId()
     {
         return STREAM_IDS.addAndGet(10);
@@ -70,6 +107,7 @@ final class RemoteTestSupport
                 n.calculator(AeronPublisherCalculator.NAME).inputStream("in")
                     .option("channel", channel).option("stream_id", (long)streamId)
                     .option("term_length", 4L * 1024 * 1024);
+                secure(n, channel);
                 setup.accept(n);
             })
             .build();
@@ -78,12 +116,23 @@ final class RemoteTestSupport
     /** Node {@code rx} giving the remote stream as {@code out} and its status as {@code status}. */
     static GraphConfig subscriber(final String channel, final int streamId)
     {
+        return subscriber(channel, streamId, n -> { });
+    }
+
+    /** Node {@code rx} as {@link #subscriber(String, int)}, more options by {@code setup}. */
+    static GraphConfig subscriber(final String channel, final int streamId, final Consumer<NodeConfig.Builder> setup)
+    {
         return GraphConfig.builder()
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
             .executor("rx", ExecutorConfig.of(1, IdleKind.PARK))
-            .node("rx", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx")
-                .outputStream("out", "STATUS:status")
-                .option("channel", channel).option("stream_id", (long)streamId))
+            .node("rx", n ->
+            {
+                n.calculator(AeronSubscriberCalculator.NAME).executor("rx")
+                    .outputStream("out", "STATUS:status")
+                    .option("channel", channel).option("stream_id", (long)streamId);
+                secure(n, channel);
+                setup.accept(n);
+            })
             .outputStream("out", "status")
             .build();
     }

@@ -167,7 +167,8 @@ class TwoProcessTest
             .node("rx", n -> n.calculator(AeronSubscriberCalculator.NAME).executor("rx")
                 .outputStream("out", "STATUS:status")
                 .option("channel", channel).option("stream_id", (long)id)
-                .option("publisher_lost", publisherLost).option("aeron_dir", driverDir))
+                .option("publisher_lost", publisherLost).option("aeron_dir", driverDir)
+                .option("key_file", RemoteTestSupport.keyFile()))
             .outputStream("out", "status")
             .build();
         try (MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()

@@ -221,7 +221,8 @@ public final class DemoCommand implements Callable<Integer>
         final List<DemoGraph.Chain> chains = demo.chains();
         if (split || splitAnalysis != null)
         {
-            final DemoSplit.Sides sides = DemoSplit.of(demo, splitPort, width, height);
+            final Path exchange = splitAnalysis != null ? splitAnalysis : SplitRun.exchange();
+            final DemoSplit.Sides sides = DemoSplit.of(demo, splitPort, width, height, exchange.resolve(SplitRun.KEY));
             final SplitRun run = new SplitRun(spec, journal, chains, sides, duration, fps, real,
                 real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS)), framesPerCamera);
             if (splitAnalysis != null)
@@ -235,7 +236,7 @@ public final class DemoCommand implements Callable<Integer>
             out.flush();
             // the command line as given (the top-level command's too): this command's own arguments follow its name
             final List<String> args = spec.commandLine().getParseResult().originalArgs();
-            final int exit = run.cameras(args.subList(args.indexOf(spec.name()) + 1, args.size()));
+            final int exit = run.cameras(args.subList(args.indexOf(spec.name()) + 1, args.size()), exchange);
             framesProcessed = run.framesAnalysed();
             return exit;
         }

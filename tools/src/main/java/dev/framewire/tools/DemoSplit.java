@@ -11,6 +11,7 @@ import dev.framewire.core.config.proto.IdleStrategy;
 import dev.framewire.core.config.proto.Node;
 import dev.framewire.core.config.proto.StreamQueueSize;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -74,10 +75,11 @@ final class DemoSplit
      * @param port   the UDP port on 127.0.0.1 the analysis process receives on.
      * @param width  the cameras' frame width (sizes the publications' terms).
      * @param height the cameras' frame height.
+     * @param keyFile the link's key (owner-only), which both halves' remote nodes are given.
      * @return both halves.
      * @throws CommandFailure naming a chain without a grayscale node or a stream that would cross the other way.
      */
-    static Sides of(final DemoGraph demo, final int port, final long width, final long height)
+    static Sides of(final DemoGraph demo, final int port, final long width, final long height, final Path keyFile)
     {
         final Topology topology = new Topology(demo.config());
         final String channel = "aeron:udp?endpoint=127.0.0.1:" + port;
@@ -174,11 +176,13 @@ final class DemoSplit
             DemoGraph.setOption(tx, "policy", "DROP");
             DemoGraph.setOption(tx, "mtu", 8192L);
             DemoGraph.setOption(tx, "term_length", termLength(width, height));
+            DemoGraph.setOption(tx, "key_file", keyFile.toString());
             final Node.Builder rx = Node.newBuilder().setName(camera + "_rx").setCalculator(SUBSCRIBER)
                 .setExecutor(RECEIVER_EXECUTOR).addOutputStream(cut).addOutputStream("STATUS:" + cut + "_link");
             DemoGraph.setOption(rx, "channel", channel);
             DemoGraph.setOption(rx, "stream_id", (long)(c + 1));
             DemoGraph.setOption(rx, "publisher_lost", "CLOSE"); // the cameras' process gone: the analysis ends
+            DemoGraph.setOption(rx, "key_file", keyFile.toString());
             second.addNode(c, rx); // sources first, as the file lists them
         }
         for (final String output : proto.getOutputStreamList())
@@ -198,11 +202,11 @@ final class DemoSplit
 
     /**
      * A term that holds the largest grayscale frame the cameras make: Aeron takes a message of at most
-     * an eighth of the term. Rows padded to 64 bytes, the 56-byte header, rounded up to a power of two.
+     * an eighth of the term. Rows padded to 64 bytes, the 96-byte header, rounded up to a power of two.
      */
     static long termLength(final long width, final long height)
     {
-        final long frame = ((width + 63) & ~63L) * height + 64;
+        final long frame = ((width + 63) & ~63L) * height + 96;
         long term = MIN_TERM;
         while (term < 8 * frame)
         {

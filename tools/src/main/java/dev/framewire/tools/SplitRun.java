@@ -49,6 +49,8 @@ final class SplitRun
     /** The line the analysis prints once its graph runs: the cameras may start. */
     static final String READY = "analysis ready";
     private static final String ARRIVALS = "arrivals.txt";
+    /** The link's key, made for the run in the exchange directory (owner-only) and deleted after it. */
+    static final String KEY = "link.key";
     private static final String ANALYSIS_SIDE = "process 2 (analysis)";
     private static final String ANALYSIS_JOURNAL = "journal of " + ANALYSIS_SIDE + ": ";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
@@ -88,6 +90,19 @@ final class SplitRun
         this.logCapacity = (int)Math.min(1 << 20, framesPerCamera > 0 ? framesPerCamera + 16 : 1 << 18);
     }
 
+    /**
+     * A fresh owner-only directory for the two processes to share, with a new random key for their
+     * link in it ({@link #KEY}): the UDP port on 127.0.0.1 then takes only this run's messages.
+     *
+     * @return the directory.
+     */
+    static Path exchange() throws java.io.IOException
+    {
+        final Path exchange = Files.createTempDirectory("framewire-split-"); // rwx------ on POSIX
+        dev.framewire.remote.RemoteKey.generate(exchange.resolve(KEY));
+        return exchange;
+    }
+
     /** Frames annotated in the analysis process, over all cameras (after {@link #cameras}). */
     long framesAnalysed()
     {
@@ -101,12 +116,12 @@ final class SplitRun
      * end, prints the table.
      *
      * @param args this command's own arguments, given to the analysis process too.
+     * @param exchange the directory the two processes share (owner-only, made by {@link #exchange()}).
      * @return the exit code.
      */
-    int cameras(final List<String> args) throws Exception
+    int cameras(final List<String> args, final Path exchange) throws Exception
     {
         final PrintWriter out = spec.commandLine().getOut();
-        final Path exchange = Files.createTempDirectory("framewire-split-");
         final Process child = startAnalysis(args, exchange);
         final CountDownLatch ready = new CountDownLatch(1);
         final Thread forwarder = new Thread(() -> forward(child, out, ready), "framewire-split-analysis-output");
@@ -233,6 +248,7 @@ final class SplitRun
                 child.destroyForcibly();
             }
             Files.deleteIfExists(exchange.resolve(ARRIVALS));
+            Files.deleteIfExists(exchange.resolve(KEY));
             Files.deleteIfExists(exchange);
         }
     }

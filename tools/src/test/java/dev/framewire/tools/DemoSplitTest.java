@@ -101,7 +101,7 @@ class DemoSplitTest
     {
         final DemoGraph demo = DemoGraph.of(DemoGraph.builtInText(), "built in", new DemoGraph.Settings(2, 1280, 720,
             60, 100, 60, Path.of("snapshots"), 2));
-        final DemoSplit.Sides sides = DemoSplit.of(demo, 40125, 1280, 720);
+        final DemoSplit.Sides sides = DemoSplit.of(demo, 40125, 1280, 720, Path.of("link.key"));
         final List<String> first = sides.cameras().nodes().stream().map(NodeConfig::name).toList();
         final List<String> second = sides.analysis().nodes().stream().map(NodeConfig::name).toList();
         assertEquals(List.of("cam0", "cam0_limiter", "cam0_gray", "cam1", "cam1_limiter", "cam1_gray", "cam0_tx",
@@ -112,6 +112,8 @@ class DemoSplitTest
         assertEquals(List.of("cam0", "FINISHED:cam0_gray"), limiter.inputStreams());
         assertEquals(List.of("cam0_gray", "cam1_gray"), sides.cutStreams());
         assertEquals("aeron:udp?endpoint=127.0.0.1:40125", sides.channel());
+        assertEquals("link.key", sides.cameras().nodes().get(6).options().get("key_file"), "the link is authenticated");
+        assertEquals("link.key", sides.analysis().nodes().get(0).options().get("key_file"));
         // a 720p grayscale frame (921,600 bytes) must fit an eighth of the term
         assertEquals(8L << 20, DemoSplit.termLength(1280, 720));
     }

@@ -103,8 +103,8 @@ public class RemoteFrameThroughputBenchmark
                 .inputStream("in")
                 .maxQueueSize(8)
                 .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
-                .node("tx", n -> n.calculator("AeronPublisherCalculator").inputStream("in")
-                    .option("channel", channel).option("stream_id", STREAM_ID).option("term_length", 16L << 20))
+                .node("tx", n -> BenchLinkKey.secure(n.calculator("AeronPublisherCalculator").inputStream("in")
+                    .option("channel", channel).option("stream_id", STREAM_ID).option("term_length", 16L << 20), channel))
                 .build());
         }
         a.pool().reserve(bytes, 12);
@@ -119,8 +119,8 @@ public class RemoteFrameThroughputBenchmark
         return GraphConfig.builder()
             .maxQueueSize(8)
             .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
-            .node("rx", n -> n.calculator("AeronSubscriberCalculator").outputStream("out")
-                .option("channel", channel).option("stream_id", STREAM_ID))
+            .node("rx", n -> BenchLinkKey.secure(n.calculator("AeronSubscriberCalculator").outputStream("out")
+                .option("channel", channel).option("stream_id", STREAM_ID), channel))
             .outputStream("out")
             .build();
     }

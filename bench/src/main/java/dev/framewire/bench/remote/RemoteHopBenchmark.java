@@ -50,8 +50,8 @@ import java.util.concurrent.TimeUnit;
  *       A, whose observer hands the timestamp to the benchmark thread. Two remote hops, the
  *       engine's scheduling at each end, each payload reassembled into a pooled payload at each
  *       receiver.</li>
- *   <li>{@code AERON_ECHO}: the benchmark thread offers the same bytes (56 for a long packet: a
- *       Framewire message's size; 56 + the frame for a frame) on one IPC stream; an echo thread
+ *   <li>{@code AERON_ECHO}: the benchmark thread offers the same bytes (96 for a long packet: a
+ *       Framewire message's size; 96 + the frame for a frame) on one IPC stream; an echo thread
  *       reassembles them ({@link FragmentAssembler}) and offers them back on a second; the
  *       benchmark thread reassembles the echo. The least any hop over Aeron can cost.</li>
  * </ul>
@@ -180,7 +180,7 @@ public class RemoteHopBenchmark
         final Subscription pingSub = aeron.addSubscription(channel, S1);
         final ExclusivePublication pongPub = aeron.addExclusivePublication(channel, S2);
         pong = aeron.addSubscription(channel, S2);
-        final int length = 56 + (frames ? WIDTH * HEIGHT : 0); // a Framewire message: its 56-byte header and the payload
+        final int length = 96 + (frames ? WIDTH * HEIGHT : 0); // a Framewire message: its 96-byte header and the payload
         message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
         pongAssembler = new FragmentAssembler((buffer, offset, len, header) -> echoed = buffer.getLong(offset + 16));
         running = true;

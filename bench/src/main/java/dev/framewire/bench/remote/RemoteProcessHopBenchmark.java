@@ -54,8 +54,8 @@ import java.util.concurrent.TimeUnit;
  *       ({@link RemoteHopChild}), whose {@code AeronSubscriberCalculator} gives it to B's
  *       publisher, which sends it back on stream 2; A's subscriber gives it to A's observer, which
  *       hands the timestamp to the benchmark thread.</li>
- *   <li>{@code AERON_ECHO}: the benchmark thread offers the same bytes (56 for a long packet, a
- *       Framewire message's size; 56 + the frame for a frame) on stream 1 to an echo thread in a
+ *   <li>{@code AERON_ECHO}: the benchmark thread offers the same bytes (96 for a long packet, a
+ *       Framewire message's size; 96 + the frame for a frame) on stream 1 to an echo thread in a
  *       child JVM that reassembles them ({@link FragmentAssembler}) and offers them back on stream
  *       2; the benchmark thread reassembles the echo. The least a hop between these processes
  *       over Aeron can cost.</li>
@@ -198,15 +198,15 @@ public class RemoteProcessHopBenchmark
     /** A publisher node on {@code channel}; {@code aeronDir} empty for the embedded driver. */
     static void publisher(final NodeConfig.Builder n, final String channel, final int streamId, final String aeronDir)
     {
-        n.calculator("AeronPublisherCalculator").option("channel", channel).option("stream_id", (long)streamId)
-            .option("aeron_dir", aeronDir);
+        BenchLinkKey.secure(n.calculator("AeronPublisherCalculator").option("channel", channel)
+            .option("stream_id", (long)streamId).option("aeron_dir", aeronDir), channel);
     }
 
     /** A subscriber node on {@code channel}, yielding while it waits; {@code aeronDir} as for the publisher. */
     static void subscriber(final NodeConfig.Builder n, final String channel, final int streamId, final String aeronDir)
     {
-        n.calculator("AeronSubscriberCalculator").option("channel", channel).option("stream_id", (long)streamId)
-            .option("idle_strategy", "YIELD").option("aeron_dir", aeronDir);
+        BenchLinkKey.secure(n.calculator("AeronSubscriberCalculator").option("channel", channel)
+            .option("stream_id", (long)streamId).option("idle_strategy", "YIELD").option("aeron_dir", aeronDir), channel);
     }
 
     /** A media driver set up as Framewire's embedded one, in a directory of its own under {@code dir}. */
@@ -226,7 +226,7 @@ public class RemoteProcessHopBenchmark
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         ping = aeron.addExclusivePublication(there, S1);
         pong = aeron.addSubscription(here, S2);
-        final int length = 56 + (frames ? WIDTH * HEIGHT : 0); // a Framewire message: its 56-byte header and the payload
+        final int length = 96 + (frames ? WIDTH * HEIGHT : 0); // a Framewire message: its 96-byte header and the payload
         message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
         pongAssembler = new FragmentAssembler((buffer, offset, len, header) -> echoed = buffer.getLong(offset + 16));
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
