@@ -31,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * the number of graphs, since a media driver is the process's (or host's) transport and two would
  * only double its threads. Its directory is a fresh owner-only directory ({@code rwx------}) under
  * {@code /dev/shm} when there is one (where Aeron keeps its files on Linux), else under
- * {@code java.io.tmpdir}, and is deleted when the driver stops. Its threading mode is the first
+ * {@code java.io.tmpdir}, and is deleted when the driver stops; the directories of processes
+ * killed before they could delete theirs are reclaimed when the next one starts
+ * ({@link DriverDirectories}). Its threading mode is the first
  * opener's {@code driver_threading}; a node asking for another while it runs fails its {@code open}.
  * Its agents idle with Aeron's backoff strategy (spin, yield, then park up to 1 ms), so an idle
  * driver does not hold a core. An external driver ({@code aeron_dir}) is only connected to.
@@ -165,14 +167,21 @@ final class RemoteDriver
     {
         final Path shm = Paths.get("/dev/shm");
         final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Paths.get(System.getProperty("java.io.tmpdir"));
+        DriverDirectories.reclaim(base); // what killed processes left
         try
         {
+            final Path own;
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix"))
             {
-                return Files.createTempDirectory(base, "framewire-aeron-",
+                own = Files.createTempDirectory(base, DriverDirectories.PREFIX,
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
-            return Files.createTempDirectory(base, "framewire-aeron-");
+            else
+            {
+                own = Files.createTempDirectory(base, DriverDirectories.PREFIX);
+            }
+            DriverDirectories.claim(own);
+            return own;
         }
         catch (final IOException ex)
         {
