@@ -669,31 +669,10 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             skipRest(session, whole);
             return Action.CONTINUE;
         }
-        state.deferred = false;
-        state.encrypted = false;
-        if (security.key != null)
+        if (!headerAuthentic(buffer, offset, session, state, type, timestamp, flags, hasPayload))
         {
-            final LinkAuth auth = state.auth(security.key);
-            auth.epoch(RemoteDescriptor.epoch(buffer, offset), streamId);
-            auth.begin(buffer, offset);
-            state.type = type;
-            state.timestamp = timestamp;
-            state.epoch = RemoteDescriptor.epoch(buffer, offset);
-            state.message = RemoteDescriptor.message(buffer, offset);
-            state.sent = RemoteDescriptor.sentMillis(buffer, offset);
-            state.sequence = RemoteDescriptor.sequence(buffer, offset);
-            state.deferred = hasPayload && (flags & (FLAG_PAYLOAD_AUTHENTICATED | FLAG_ENCRYPTED)) != 0;
-            state.encrypted = hasPayload && (flags & FLAG_ENCRYPTED) != 0;
-            if (!state.deferred)
-            {
-                // the header is all the tag covers: check it before anything in it is believed
-                auth.finish();
-                if (!authentic(session, state, auth.verify()))
-                {
-                    skipRest(session, whole);
-                    return Action.CONTINUE;
-                }
-            }
+            skipRest(session, whole);
+            return Action.CONTINUE;
         }
         if (!state.deferred)
         {
@@ -742,6 +721,62 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
             emitted++;
             return Action.CONTINUE;
         }
+        return onPayloadStart(buffer, offset, length, session, whole, state, timestamp, kind);
+    }
+
+    /**
+     * Checks a message's header against its link's key, when the link has one: a header-only tag is
+     * verified here, before anything in the header is believed; a tag that also covers the payload
+     * is verified once the payload is in ({@code state.deferred}).
+     *
+     * @return false when the message was rejected (and counted).
+     */
+    private boolean headerAuthentic(
+        final DirectBuffer buffer,
+        final int offset,
+        final int session,
+        final Session state,
+        final int type,
+        final long timestamp,
+        final int flags,
+        final boolean hasPayload)
+    {
+        state.deferred = false;
+        state.encrypted = false;
+        if (security.key != null)
+        {
+            final LinkAuth auth = state.auth(security.key);
+            auth.epoch(RemoteDescriptor.epoch(buffer, offset), streamId);
+            auth.begin(buffer, offset);
+            state.type = type;
+            state.timestamp = timestamp;
+            state.epoch = RemoteDescriptor.epoch(buffer, offset);
+            state.message = RemoteDescriptor.message(buffer, offset);
+            state.sent = RemoteDescriptor.sentMillis(buffer, offset);
+            state.sequence = RemoteDescriptor.sequence(buffer, offset);
+            state.deferred = hasPayload && (flags & (FLAG_PAYLOAD_AUTHENTICATED | FLAG_ENCRYPTED)) != 0;
+            state.encrypted = hasPayload && (flags & FLAG_ENCRYPTED) != 0;
+            if (!state.deferred)
+            {
+                // the header is all the tag covers: check it before anything in it is believed
+                auth.finish();
+                return authentic(session, state, auth.verify());
+            }
+        }
+        return true;
+    }
+
+    /** Starts taking a PACKET's payload (its header taken and checked): the first fragment's bytes, or all of them. */
+    private Action onPayloadStart(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int session,
+        final boolean whole,
+        final Session state,
+        final long timestamp,
+        final int kind)
+    {
         final int payloadLength = RemoteDescriptor.length(buffer, offset);
         final int inFragment = length - HEADER_LENGTH;
         if (!whole && inFragment >= payloadLength)

@@ -119,19 +119,7 @@ class RemoteAuthTest
             assertEquals(List.of("1=11", "4=44"), List.copyOf(out), "only the authentic, fresh, new messages");
 
             // the genuine publisher, a run of its own: its frames go above the bound the attacks left
-            try (Graph sender = new Graph(publisher(channel, id, n -> n.option("mtu", 4096L))))
-            {
-                sender.start();
-                final GraphInputHandle in = sender.input("in");
-                for (long ts = 10; ts < 20; ts++)
-                {
-                    final Payload frame = sender.pool().acquireFrame(64, 48, PixelFormat.GRAY8);
-                    frame.mutableBuffer().setMemory(0, frame.length(), (byte)ts);
-                    in.addPacket(frame, ts);
-                }
-                sender.closeAllInputs();
-                sender.waitUntilDone();
-            }
+            sendGenuineFrames(channel, id);
             assertTrue(receiver.awaitDone(20, TimeUnit.SECONDS), "ended at the genuine CLOSE: " + receiver.report());
             receiver.waitUntilDone();
             final List<String> expected = new ArrayList<>(List.of("1=11", "4=44"));
@@ -149,6 +137,24 @@ class RemoteAuthTest
         finally
         {
             driver.release();
+        }
+    }
+
+    /** The genuine publisher, a run of its own: ten small frames at timestamps 10 to 19, then its CLOSE. */
+    private static void sendGenuineFrames(final String channel, final int id) throws Exception
+    {
+        try (Graph sender = new Graph(publisher(channel, id, n -> n.option("mtu", 4096L))))
+        {
+            sender.start();
+            final GraphInputHandle in = sender.input("in");
+            for (long ts = 10; ts < 20; ts++)
+            {
+                final Payload frame = sender.pool().acquireFrame(64, 48, PixelFormat.GRAY8);
+                frame.mutableBuffer().setMemory(0, frame.length(), (byte)ts);
+                in.addPacket(frame, ts);
+            }
+            sender.closeAllInputs();
+            sender.waitUntilDone();
         }
     }
 
