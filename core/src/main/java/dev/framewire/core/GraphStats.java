@@ -71,8 +71,6 @@ public final class GraphStats
         {
             return tag;
         }
-
-        /** The engine's drop reason string (as given to {@code Node.dropped}) to an ordinal. */
     }
 
     /** One input stream of a node, in a {@link GraphStats} snapshot. */
