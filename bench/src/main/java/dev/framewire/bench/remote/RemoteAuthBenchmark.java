@@ -113,21 +113,7 @@ public class RemoteAuthBenchmark
     @TearDown(Level.Iteration)
     public void verify() throws Exception
     {
-        final long last = next - 1;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (arrivals.arrived() != last)
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException(protection + ": sent up to " + last + ", arrived up to " +
-                    arrivals.arrived() + "; " + b.report());
-            }
-            Thread.sleep(1);
-        }
-        if (arrivals.disorder() != 0)
-        {
-            throw new IllegalStateException(protection + ": " + arrivals.disorder() + " frames arrived out of order or missing");
-        }
+        FrameArrivals.awaitAll(protection, next - 1, () -> arrivals, () -> "; " + b.report());
     }
 
     @TearDown(Level.Trial)

@@ -144,23 +144,8 @@ public class RemoteFrameThroughputBenchmark
     @TearDown(Level.Iteration)
     public void verify() throws Exception
     {
-        final long last = next - 1;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        FrameArrivals seen = seen();
-        while (seen.arrived() != last)
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException(transport + ": sent up to " + last + ", arrived up to " + seen.arrived() +
-                    (child == null ? "" : "; the child's stderr:\n" + child.stderr()));
-            }
-            Thread.sleep(1);
-            seen = seen();
-        }
-        if (seen.disorder() != 0)
-        {
-            throw new IllegalStateException(transport + ": " + seen.disorder() + " frames arrived out of order or missing");
-        }
+        FrameArrivals.awaitAll(String.valueOf(transport), next - 1, this::seen,
+            () -> child == null ? "" : "; the child's stderr:\n" + child.stderr());
     }
 
     /** What arrived: here, or as the child says. */
