@@ -84,10 +84,10 @@ class SourceAllocationFailureTest
         throw new AssertionError("no " + type.getSimpleName() + " under " + top);
     }
 
-    @ParameterizedTest
-    @EnumSource(value = FailurePolicy.class, names = {"DROP_TIMESTAMP", "FAIL_RUN"})
-    void aFrameOverTheLargestSlotFailsTheRunAtItsFirstCall(final FailurePolicy policy) throws Exception
+    @Test
+    void aFrameOverTheLargestSlotFailsTheRunAtItsFirstCall() throws Exception
     {
+        final FailurePolicy policy = FailurePolicy.FAIL_RUN;
         // 8192 x 4096 RGBA32 is 128 MiB; the pool's largest slot is 64 MiB
         try (Graph graph = new Graph(sourceAndSink(frameEveryCall(8192, 4096), policy).build()))
         {
@@ -99,14 +99,76 @@ class SourceAllocationFailureTest
             final String message = first.cause().getMessage();
             assertTrue(message.contains("frame 8192x4096 RGBA32 needs 134217728 bytes, more than the largest slot of " +
                 "67108864 bytes; give the graph a pool with larger slots"), message);
-            if (policy == FailurePolicy.DROP_TIMESTAMP)
-            {
-                assertTrue(message.startsWith("source node 'src' gave up after 1 call: calling it again cannot help: " +
-                    "a payload of 134217728 B is more than the pool's largest slot of 67108864 B; the last failure: "),
-                    message);
-            }
             assertEquals(1, graph.callCount("src"), "not called again");
             assertEquals(0, graph.callCount("sink"));
+        }
+    }
+
+    @Test
+    void underDropTimestampAFrameOverTheLargestSlotIsDroppedAndASourceThatMakesItAgainGivesUpAfterTenCalls()
+        throws Exception
+    {
+        // the frame is the failure, not the source: it is dropped and the source called again (a
+        // folder moves on to its next file); one that makes the same frame every time gives up
+        try (Graph graph = new Graph(sourceAndSink(frameEveryCall(8192, 4096), FailurePolicy.DROP_TIMESTAMP).build()))
+        {
+            final GraphException failure = failedRun(graph);
+
+            assertEquals(10, graph.callCount("src"));
+            assertEquals(10, failure.failureCount(), failure.getMessage());
+            assertEquals(9, graph.dropCount("src"), "the frame of each call before it gave up");
+            final String last = failure.failures().get(failure.failures().size() - 1).cause().getMessage();
+            assertTrue(last.startsWith("source node 'src' gave up after 10 calls: its last 10 calls failed in a row"),
+                last);
+            assertTrue(last.contains("frame 8192x4096 RGBA32 needs 134217728 bytes, more than the largest slot of " +
+                "67108864 bytes"), last);
+        }
+    }
+
+    @Test
+    void underDropTimestampTheFramesOfAShipmentBeforeOneTooLargeGoOutAndTheSourceGoesOn() throws Exception
+    {
+        // each call makes three 16 x 16 frames; the second call's second frame is over the largest slot
+        final AtomicInteger received = new AtomicInteger();
+        final List<Long> timestamps = new ArrayList<>();
+        final Calculator source = new Calculator()
+        {
+            private int next;
+
+            @Override
+            public void process(final CalculatorContext ctx)
+            {
+                for (int k = 0; k < 3; k++)
+                {
+                    final int side = next == 4 ? 8192 : 16;
+                    final int at = next++;
+                    ctx.output(0).add(ctx.pool().acquireFrame(side, side, PixelFormat.RGBA32), at);
+                }
+                if (next >= 9)
+                {
+                    ctx.stop();
+                }
+            }
+        };
+        final GraphConfig config = parked(1)
+            .failurePolicy(FailurePolicy.DROP_TIMESTAMP)
+            .node("src", n -> n.calculator(() -> source).outputStream("frames"))
+            .node("sink", n -> n.calculator(() -> ctx ->
+            {
+                received.incrementAndGet();
+                timestamps.add(ctx.inputTimestamp());
+            }).inputStream("frames"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.start();
+            graph.waitUntilDone();
+            assertNothingHeld(graph);
+
+            assertEquals(List.of(0L, 1L, 2L, 3L, 5L, 6L, 7L, 8L, 9L, 10L), timestamps, "only timestamp 4 is lost");
+            assertEquals(1, graph.failureCount());
+            assertEquals(4, graph.failures().get(0).timestamp(), "the timestamp the failed call was making");
+            assertEquals(1, graph.dropCount("src"));
         }
     }
 

@@ -41,7 +41,10 @@ import java.util.List;
  * A file {@link ImageIO} cannot read (no reader for its format, or broken) is an error naming the
  * node and the file. The shipment before it is cut short and goes out, so that the failing call
  * holds the bad file alone: under {@link dev.framewire.core.FailurePolicy#DROP_TIMESTAMP} the run
- * goes on past it (its timestamp stays unused), and no good frame is dropped with it.
+ * goes on past it (its timestamp stays unused, counted as a drop), and no good frame is dropped
+ * with it. So does a file whose frame is too large for the pool (over its largest slot, or a slot
+ * over the memory budget's hard limit): under DROP_TIMESTAMP the frames before it go out, its
+ * timestamp is dropped and counted, and the files after it are read.
  *
  * <p>Decoding goes through {@link ImageIO}, whose output is a {@link BufferedImage} on the heap: one
  * per file, the allocation this source owns up to. Its pixels are converted row by row through an
@@ -121,7 +124,7 @@ public final class ImageFolderSourceCalculator implements Calculator
             {
                 try
                 {
-                    image = read(ctx, files[index]);
+                    image = read(ctx, files[index], index);
                 }
                 catch (final IOException ex)
                 {
@@ -140,8 +143,7 @@ public final class ImageFolderSourceCalculator implements Calculator
                 pending = image; // the shipment is full in bytes (max_shipment_bytes): this one goes next call
                 return;
             }
-            // a pool over its hard limit is not the file's fault: the cursor stays, the file is retried
-            final Payload frame = ctx.pool().acquireFrame(image.getWidth(), image.getHeight(), PixelFormat.RGBA32);
+            final Payload frame = acquire(ctx, image, index);
             try
             {
                 copyPixels(image, frame);
@@ -151,7 +153,7 @@ public final class ImageFolderSourceCalculator implements Calculator
                 frame.release();
                 cursor = index + 1;
                 throw new IllegalStateException("node '" + ctx.nodeName() + "' (" + NAME + "): cannot convert image " +
-                    "file '" + files[index] + "' to RGBA32: " + ex, ex);
+                    "file '" + files[index] + "' (timestamp " + index + ") to RGBA32: " + ex, ex);
             }
             ctx.output(0).add(frame, index);
             cursor = index + 1;
@@ -169,6 +171,39 @@ public final class ImageFolderSourceCalculator implements Calculator
         pending = null;
     }
 
+    /**
+     * A pooled frame for the image at {@code index}. A pool over its hard limit is not the file's
+     * fault: the cursor stays and the file is tried again. A frame the pool can never hold (over
+     * its largest slot, or a slot over its hard limit) is: the cursor moves past the file, and the
+     * failure names the file and its timestamp, with the pool's refusal as its cause.
+     */
+    private Payload acquire(final CalculatorContext ctx, final BufferedImage image, final int index)
+    {
+        try
+        {
+            return ctx.pool().acquireFrame(image.getWidth(), image.getHeight(), PixelFormat.RGBA32);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!neverFits(ctx.pool(), image))
+            {
+                throw ex;
+            }
+            cursor = index + 1;
+            throw new IllegalStateException("node '" + ctx.nodeName() + "' (" + NAME + "): image file '" +
+                files[index] + "' (timestamp " + index + ") is a " + image.getWidth() + "x" + image.getHeight() +
+                " frame of " + 4L * image.getWidth() * image.getHeight() + " B, more than this pool can ever hold; " +
+                "the file is skipped: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Whether an image's RGBA32 frame is over the pool's largest slot, or its slot over the budget's hard limit. */
+    private static boolean neverFits(final PayloadPool pool, final BufferedImage image)
+    {
+        final long slot = slotOf(pool, image);
+        return slot == 0 || slot > pool.budget().hardLimitBytes() || slot > pool.budget().maxBytes();
+    }
+
     /** The slot an image's RGBA32 frame takes; 0 when over the largest, which acquireFrame refuses naming its size. */
     private static long slotOf(final PayloadPool pool, final BufferedImage image)
     {
@@ -176,7 +211,7 @@ public final class ImageFolderSourceCalculator implements Calculator
         return bytes > pool.slotBytes(pool.sizeClassCount() - 1) ? 0 : pool.slotBytesFor((int)bytes);
     }
 
-    private static BufferedImage read(final CalculatorContext ctx, final Path file) throws IOException
+    private static BufferedImage read(final CalculatorContext ctx, final Path file, final int index) throws IOException
     {
         final BufferedImage image;
         try
@@ -186,12 +221,12 @@ public final class ImageFolderSourceCalculator implements Calculator
         catch (final IOException | RuntimeException ex)
         {
             throw new IOException("node '" + ctx.nodeName() + "' (" + NAME + "): cannot read image file '" + file +
-                "': " + ex, ex);
+                "' (timestamp " + index + "): " + ex, ex);
         }
         if (image == null)
         {
             throw new IOException("node '" + ctx.nodeName() + "' (" + NAME + "): cannot read image file '" + file +
-                "': no ImageIO reader recognizes its format");
+                "' (timestamp " + index + "): no ImageIO reader recognizes its format");
         }
         return image;
     }

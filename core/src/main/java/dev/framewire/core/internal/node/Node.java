@@ -1082,7 +1082,8 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
             }
         }
         // what the failure loses: a node's input set; a source's shipment, unless it went out
-        runState.onNodeFailure(this, timestamp, cause, isSource ? (delivered ? 0 : staged) : inputPackets,
+        runState.onNodeFailure(this, isSource ? SourceRetry.failedAt(timestamp, outputs) : timestamp, cause,
+            isSource ? (delivered ? 0 : staged) : inputPackets,
             delivered && staged > 0);
     }
 

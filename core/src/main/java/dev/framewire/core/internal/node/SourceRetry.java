@@ -1,5 +1,7 @@
 package dev.framewire.core.internal.node;
 
+import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.offheap.MemoryBudget;
 import dev.framewire.offheap.MemoryBudgetExceededException;
 import dev.framewire.offheap.PayloadTooLargeException;
@@ -17,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>a failure that calling again cannot fix ends the run at once, under every policy that
  *       would go on: a payload over the pool's largest slot ({@link PayloadTooLargeException}), a
  *       slot larger than the pool's hard limit or slab maximum (it cannot fit even in an empty
- *       pool), a {@link LinkageError} (a class that failed to initialize stays failed for the JVM's
+ *       pool), except under DROP_TIMESTAMP, where such a frame is dropped as its own failure (the
+ *       frames the call made before it go out, and the next call may make the next frame: a
+ *       folder's next file), a {@link LinkageError} (a class that failed to initialize stays failed for the JVM's
  *       life: Agrona's {@code BufferUtil} without its JVM flag, say);</li>
  *   <li>any other failure: the source is called again, at once after its first failed call in a row,
  *       then after 1 ms, doubling up to {@value #MAX_BACKOFF_MILLIS} ms (1, 2, 4, ... 64, 100, 100);
@@ -100,8 +104,36 @@ public final class SourceRetry
     /**
      * Why calling the source again cannot fix {@code cause}, or null if it might: looks down the
      * cause chain (a {@link MemoryLimitException} wraps the pool's refusal).
+     *
+     * @param framesFault whether a payload too large for the pool is that frame's fault, not the
+     *                    source's (under DROP_TIMESTAMP: the next call may make another frame, as a
+     *                    folder's next file; a source that makes the same frame again gives up
+     *                    after {@value #MAX_FAILED_CALLS} calls).
      */
-    public static String hopeless(final Throwable cause, final MemoryBudget budget)
+    public static String hopeless(final Throwable cause, final MemoryBudget budget, final boolean framesFault)
+    {
+        final String tooLarge = tooLarge(cause, budget);
+        if (tooLarge != null)
+        {
+            return framesFault ? null : tooLarge;
+        }
+        Throwable t = cause;
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause())
+        {
+            if (t instanceof LinkageError)
+            {
+                return "a class failed to load or initialize (" + t + "), and stays so for the JVM's life";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why the payload {@code cause} refused can never fit in this pool (over its largest slot, or
+     * a slot over its hard limit or maximum), or null if the refusal is not that: looks down the
+     * cause chain.
+     */
+    public static String tooLarge(final Throwable cause, final MemoryBudget budget)
     {
         Throwable t = cause;
         for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause())
@@ -122,11 +154,31 @@ public final class SourceRetry
                 }
                 return null;
             }
-            if (t instanceof LinkageError)
-            {
-                return "a class failed to load or initialize (" + t + "), and stays so for the JVM's life";
-            }
         }
         return null;
+    }
+
+    /**
+     * The timestamp a source's failed call is reported at: the first its outputs had not yet
+     * delivered (their least bound, once the call's staged packets went out or were discarded),
+     * which is the timestamp the call was making; {@code timestamp} when no output has a bound in
+     * the packet range yet (nothing delivered) or for a failure outside a call (open, close).
+     */
+    public static long failedAt(final long timestamp, final OutputStream[] outputs)
+    {
+        if (timestamp == Timestamp.UNSTARTED || timestamp == Timestamp.DONE)
+        {
+            return timestamp;
+        }
+        long least = Long.MAX_VALUE;
+        for (final OutputStream output : outputs)
+        {
+            final long bound = output.nextTimestampBound();
+            if (bound >= Timestamp.MIN && bound <= Timestamp.MAX)
+            {
+                least = Math.min(least, bound);
+            }
+        }
+        return least == Long.MAX_VALUE ? timestamp : least;
     }
 }

@@ -136,8 +136,17 @@ public final class FailureHandling
      */
     public boolean keepsStaged(final Node node, final Throwable cause)
     {
-        return node.isSource && cause instanceof MemoryBudgetExceededException &&
-            config.memoryLimitPolicy() == MemoryLimitPolicy.DROP_OLDEST;
+        if (!node.isSource)
+        {
+            return false;
+        }
+        if (cause instanceof MemoryBudgetExceededException && config.memoryLimitPolicy() == MemoryLimitPolicy.DROP_OLDEST)
+        {
+            return true;
+        }
+        // under DROP_TIMESTAMP a frame too large for the pool is that frame's failure: the frames
+        // made before it in the shipment are good and go out; the one too large is dropped
+        return config.failurePolicy() == FailurePolicy.DROP_TIMESTAMP && SourceRetry.tooLarge(cause, pool.budget()) != null;
     }
 
     /**
@@ -191,7 +200,9 @@ public final class FailureHandling
                 recordFailure(node.name, timestamp, reported);
                 if (timestamp != Timestamp.DONE)
                 {
-                    node.droppedSet(timestamp, "failure", packets);
+                    // a source's failed call drops the timestamp it was making even when it had
+                    // staged nothing yet (a file it could not read, a frame too large): one drop
+                    node.droppedSet(timestamp, "failure", node.isSource ? Math.max(1, packets) : packets);
                     if (!node.isSource)
                     {
                         // a source has no input set to drop: what it staged was discarded, and its
@@ -239,7 +250,8 @@ public final class FailureHandling
     private boolean retrySource(final Node node, final long timestamp, final Throwable cause, final boolean delivered)
     {
         final SourceRetry retry = node.retry;
-        final String hopeless = SourceRetry.hopeless(cause, pool.budget());
+        final String hopeless = SourceRetry.hopeless(cause, pool.budget(),
+            config.failurePolicy() == FailurePolicy.DROP_TIMESTAMP);
         if (delivered && hopeless == null)
         {
             retry.onProgress();

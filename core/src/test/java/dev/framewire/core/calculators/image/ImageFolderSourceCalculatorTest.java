@@ -233,6 +233,59 @@ class ImageFolderSourceCalculatorTest
         assertPixels(new int[] {0x030303FF}, out.get(1).rgba());
     }
 
+    /**
+     * Four files, the second a 2048 x 2048 frame whose 16 MiB slot is over the hard limit (12 MiB)
+     * of a 16 MiB budget; no byte cap on shipments, so the first file's frame is staged in the same
+     * call when the second's acquire is refused.
+     */
+    private GraphConfig.Builder folderWithAnOversizeFrame(final FailurePolicy policy) throws Exception
+    {
+        writeGray(dir.resolve("a.png"), 1, 1, 1);
+        writeGray(dir.resolve("b.png"), 2048, 2048);
+        writeGray(dir.resolve("c.png"), 1, 1, 3);
+        writeGray(dir.resolve("d.png"), 1, 1, 4);
+        return source(dir).failurePolicy(policy).memoryBudget(16L << 20).maxShipmentBytes(-1);
+    }
+
+    @Test
+    void underDropTimestampAFrameTooLargeForThePoolDropsItsTimestampCountedAndTheRunGoesOn() throws Exception
+    {
+        final List<Captured> out = Collections.synchronizedList(new ArrayList<>());
+        try (Graph graph = new Graph(folderWithAnOversizeFrame(FailurePolicy.DROP_TIMESTAMP).build()))
+        {
+            graph.observe("frames", capture(out));
+            graph.start();
+            graph.waitUntilDone();
+            assertEquals(1, graph.failureCount(), String.valueOf(graph.failures()));
+            assertEquals(1, graph.failures().get(0).timestamp(), "the file's own timestamp, not 0");
+            final String message = graph.failures().get(0).cause().getMessage();
+            assertTrue(message.contains("b.png' (timestamp 1) is a 2048x2048 frame of 16777216 B, more than this pool " +
+                "can ever hold; the file is skipped"), message);
+            assertEquals(1, graph.dropCount("source"), "the dropped file is counted");
+            assertTrue(graph.report().contains("], 1 dropped"), graph.report());
+        }
+        assertEquals(3, out.size(), "a (made in the same call, before b) and the files after b come out");
+        assertEquals(0, out.get(0).timestamp);
+        assertEquals(2, out.get(1).timestamp);
+        assertEquals(3, out.get(2).timestamp);
+        assertPixels(new int[] {0x040404FF}, out.get(2).rgba());
+    }
+
+    @Test
+    void underFailRunAFrameTooLargeForThePoolFailsTheRunNamingTheFileAndItsTimestamp() throws Exception
+    {
+        final GraphException failure;
+        try (Graph graph = new Graph(folderWithAnOversizeFrame(FailurePolicy.FAIL_RUN).build()))
+        {
+            graph.start();
+            failure = assertThrows(GraphException.class, graph::waitUntilDone);
+        }
+        assertEquals(1, failure.failureCount(), failure.getMessage());
+        assertEquals(0, failure.failures().get(0).timestamp(), "nothing delivered: a's frame was discarded");
+        final String message = failure.failures().get(0).cause().getMessage();
+        assertTrue(message.contains("b.png' (timestamp 1) is a 2048x2048 frame"), message);
+    }
+
     @Test
     void aMissingDirectoryFailsInOpenNamingIt() throws Exception
     {
