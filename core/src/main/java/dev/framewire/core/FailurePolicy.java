@@ -28,8 +28,11 @@ public enum FailurePolicy
      * node cannot run at all). A source has no input set: what its failed call emitted is dropped
      * and it is called again, at once, then after waits growing from 1 ms to 100 ms; its tenth
      * failed call in a row fails the run, and so does its first when calling again cannot help (a
-     * payload over the pool's largest slot or hard limit, a class that failed to load): see
-     * {@link MemoryLimitException} and {@code SourceRetry}.
+     * class that failed to load): see {@code SourceRetry}. A frame too large for the pool (over its
+     * largest slot, or a slot over the hard limit: {@link MemoryLimitException}) is that frame's
+     * failure: the frames its call made before it go out, its timestamp is dropped and counted, and
+     * the source is called again (the image folder source goes on with its next file). A source's
+     * failure is reported at the timestamp its call was making: the least bound of its outputs.
      */
     DROP_TIMESTAMP
 }
