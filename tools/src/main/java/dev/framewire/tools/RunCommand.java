@@ -4,6 +4,7 @@ import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
+import dev.framewire.core.GraphStats;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.journal.RunEnding;
 import dev.framewire.offheap.MemoryBudget;
@@ -225,6 +226,10 @@ public final class RunCommand implements Callable<Integer>
                     err.println("  blocked (an input lost its last live producer): " + failure.blockedNodes());
                 }
                 err.flush();
+            }
+            if (failure == null && deliveredNothing(err, graph, ends))
+            {
+                return 1;
             }
             return failure != null ? 1 : 0;
         }
@@ -523,6 +528,41 @@ public final class RunCommand implements Callable<Integer>
             sum += meter.packets();
         }
         return sum;
+    }
+
+    /**
+     * Whether the run delivered nothing because it dropped everything (an undersized memory budget
+     * under DROP_OLDEST, failures under DROP_TIMESTAMP): no packet on an end stream and no call of
+     * a sink node, but drops for memory or failures. Drops a calculator makes on purpose (a closed
+     * gate) or an input policy makes do not count: such a run did what it was told. Says so on
+     * {@code err}, naming the drops and what to change.
+     */
+    static boolean deliveredNothing(final PrintWriter err, final Graph graph, final List<StreamMeter> ends)
+    {
+        long delivered = total(ends);
+        for (final NodeConfig node : graph.config().nodes())
+        {
+            if (node.outputStreams().isEmpty())
+            {
+                delivered += graph.callCount(node.name());
+            }
+        }
+        long dropped = 0;
+        for (final GraphStats.NodeStats node : graph.stats().nodes())
+        {
+            dropped += node.drops(GraphStats.DropReason.MEMORY) + node.drops(GraphStats.DropReason.FAILURE);
+        }
+        if (delivered > 0 || dropped == 0)
+        {
+            return false;
+        }
+        final long memory = graph.memoryDropCount();
+        err.println("the run delivered nothing: no packet reached an end stream or a sink node, and " + dropped +
+            " packets were dropped after failures or to stay within the memory budget" + (memory > 0 ? " (" + memory + " of them for the memory budget of " +
+            graph.pool().budget().maxBytes() + " B: raise memory_budget_bytes so that a frame can go through the " +
+            "whole graph)" : "") + "; see the drops above");
+        err.flush();
+        return true;
     }
 
     private static long drops(final Graph graph)

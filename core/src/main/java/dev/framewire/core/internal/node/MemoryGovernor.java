@@ -1,6 +1,7 @@
 package dev.framewire.core.internal.node;
 
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.log.RateLimitedLog;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
 
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * held back while the consumers drain (and completion pressure favours the nodes whose runs free
  * the most); under {@link MemoryLimitPolicy#DROP_OLDEST}, once an acquire has passed the hard limit,
  * nodes shed the oldest payload packets queued on their inputs until the pool is back under the soft
- * limit, and every drop is reported.
+ * limit, and every drop is counted and kept; the log gets one line per 10 s, saying how many.
  *
  * <p>Threading: any thread. The two flags are volatile and written rarely (at a limit crossing);
  * the checks workers make on every run read them and, only when set, the budget.
@@ -30,6 +32,7 @@ public final class MemoryGovernor
     private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
     /** Drop reports kept for {@link Graph#memoryDrops()}; every drop is logged and counted anyway. */
     private static final int KEPT_DROPS = 10_000;
+    private static final long DROP_LINE_SECONDS = 10;
 
     private final MemoryBudget budget;
     /** What to schedule when held-back sources may run again. */
@@ -41,6 +44,10 @@ public final class MemoryGovernor
     private final ConcurrentLinkedQueue<String> drops = new ConcurrentLinkedQueue<>();
     /** Packets dropped to stay within the budget: each shed packet, each packet of a dropped input set. */
     private final AtomicLong droppedPackets = new AtomicLong();
+    /** Drops are logged at most once per {@value #DROP_LINE_SECONDS} s, the first at once. */
+    private final RateLimitedLog dropLines = new RateLimitedLog(TimeUnit.SECONDS.toNanos(DROP_LINE_SECONDS));
+    /** Packets dropped since the last line logged. */
+    private final AtomicLong packetsSinceLine = new AtomicLong();
 
     public MemoryGovernor(final MemoryBudget budget, final Runnable scheduleSources)
     {
@@ -140,7 +147,37 @@ public final class MemoryGovernor
         {
             drops.add(report);
         }
-        LOG.warn(report);
+        packetsSinceLine.addAndGet(packets);
+        final long now = System.nanoTime();
+        if (dropLines.record(now))
+        {
+            // one line per interval, not one per drop: an undersized budget under DROP_OLDEST
+            // drops on every run of every node (45,000 lines in 30 s before this)
+            final long window = dropLines.windowMillis(now);
+            dropLines.takeCount();
+            final long dropped = packetsSinceLine.getAndSet(0);
+            if (window == 0)
+            {
+                LOG.warn("{} (memory drops are logged at most once every {} s; Graph.memoryDrops() keeps them)", report,
+                    DROP_LINE_SECONDS);
+            }
+            else
+            {
+                LOG.warn("dropped {} packets in the last {} s to stay within the memory budget; the latest: {}", dropped,
+                    Math.round(window / 1000.0), report);
+            }
+        }
+    }
+
+    /** Any thread, at the end of the run: logs the drops no line has told yet, if any. */
+    public void logPendingDrops()
+    {
+        final long dropped = packetsSinceLine.getAndSet(0);
+        if (dropped > 0)
+        {
+            LOG.warn("dropped {} more packets to stay within the memory budget before the run ended ({} in all)",
+                dropped, droppedPackets.get());
+        }
     }
 
     /** Any thread: packets dropped so far to stay within the budget. */

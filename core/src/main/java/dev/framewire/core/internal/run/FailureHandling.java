@@ -1,5 +1,6 @@
 package dev.framewire.core.internal.run;
 
+import dev.framewire.core.internal.log.RateLimitedLog;
 import dev.framewire.core.internal.node.MemoryGovernor;
 
 import dev.framewire.core.internal.node.MemoryLimits;
@@ -57,6 +58,8 @@ public final class FailureHandling
     private final Hotplug hotplug;
     private final FailureLog failures;
     private volatile boolean runFailed;
+    /** Sources' shipments cut short at the hard limit under DROP_OLDEST: a line per 10 s, not one each. */
+    private final RateLimitedLog cutShort = new RateLimitedLog(TimeUnit.SECONDS.toNanos(10));
     /** Under ISOLATE: the nodes failed and those blocked by them. Its monitor guards both. */
     private final List<String> failedNodes = new ArrayList<>();
     private final List<String> blockedNodes = new ArrayList<>();
@@ -108,6 +111,7 @@ public final class FailureHandling
      */
     public GraphException outcome(final boolean cancelled)
     {
+        memory.logPendingDrops();
         final boolean isolated = config.failurePolicy() == FailurePolicy.ISOLATE && !failures.isEmpty();
         if (!runFailed && !isolated && !cancelled)
         {
@@ -176,8 +180,14 @@ public final class FailureHandling
                 // nothing of the source's is lost (keepsStaged): it makes the rest of its shipment
                 // when it runs again, once the consumers have shed their oldest below the soft limit
                 ReportEvent.emit("memory-hard-limit", cause.getMessage());
-                LOG.warn("source node '{}' cut its shipment short at the memory hard limit: {}", node.name,
-                    firstLine(cause.getMessage()));
+                final long now = System.nanoTime();
+                if (cutShort.record(now))
+                {
+                    cutShort.windowMillis(now);
+                    LOG.warn("source node '{}' cut its shipment short at the memory hard limit ({} times since the " +
+                        "last line; logged at most once every 10 s): {}", node.name, cutShort.takeCount(),
+                        firstLine(cause.getMessage()));
+                }
                 return;
             }
             node.droppedSet(timestamp, "memory", packets);
