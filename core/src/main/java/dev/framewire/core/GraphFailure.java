@@ -59,6 +59,9 @@ public final class GraphFailure
     @Override
     public String toString()
     {
-        return "node '" + node + "' at input timestamp " + Timestamp.toString(timestamp) + ": " + cause;
+        // a node's name is one word; anything else (an observer, an executor's worker) says what it is
+        final boolean isNode = node.indexOf(' ') < 0;
+        return (isNode ? "node '" + node + "'" : node) + (isNode || timestamp != Timestamp.UNSET ? " at input " +
+            "timestamp " + Timestamp.toString(timestamp) : "") + ": " + cause;
     }
 }

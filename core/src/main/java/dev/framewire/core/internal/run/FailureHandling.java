@@ -14,6 +14,7 @@ import dev.framewire.core.MemoryLimitPolicy;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.SourceRetry;
+import dev.framewire.core.internal.stream.ObserverFailure;
 
 import dev.framewire.core.jfr.ReportEvent;
 import dev.framewire.core.journal.JournalSink;
@@ -199,15 +200,18 @@ public final class FailureHandling
             return;
         }
         final Throwable reported = reported(node, cause);
+        // an observer that threw while the node's output delivered to it: the observer's failure
+        final String where = cause instanceof ObserverFailure ? ((ObserverFailure)cause).where() : node.name;
+        final long at = cause instanceof ObserverFailure ? ((ObserverFailure)cause).timestamp() : timestamp;
         switch (config.failurePolicy())
         {
             case DROP_TIMESTAMP:
                 if (timestamp == Timestamp.UNSTARTED)
                 {
-                    fail(node.name, timestamp, reported);
+                    fail(where, at, reported);
                     return;
                 }
-                recordFailure(node.name, timestamp, reported);
+                recordFailure(where, at, reported);
                 if (timestamp != Timestamp.DONE)
                 {
                     // a source's failed call drops the timestamp it was making even when it had
@@ -222,11 +226,11 @@ public final class FailureHandling
                 }
                 return;
             case ISOLATE:
-                recordFailure(node.name, timestamp, reported);
+                recordFailure(where, at, reported);
                 isolateFailed(node);
                 return;
             default:
-                fail(node.name, timestamp, reported);
+                fail(where, at, reported);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.framewire.core.InputPolicy;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
 import dev.framewire.core.SubgraphRegistry;
+import dev.framewire.core.internal.sched.CpuIds;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.StreamSpec;
 
@@ -167,13 +168,7 @@ public final class GraphPlan
                 errors.add("executor '" + e.getKey() + "' has spin_before_park_us " + e.getValue().spinBeforeParkMicros() +
                     "; valid is 0 (park at once) or more");
             }
-            for (final int cpu : e.getValue().cpus())
-            {
-                if (cpu < 0)
-                {
-                    errors.add("executor '" + e.getKey() + "' pins to CPU " + cpu + "; CPU ids are 0 or more");
-                }
-            }
+            CpuIds.check(e.getKey(), e.getValue().cpus(), errors);
             final String noAffinity = e.getValue().cpus().length > 0 ? Worker.affinityUnavailable() : null;
             if (noAffinity != null)
             {

@@ -277,7 +277,7 @@ public final class Scheduler
 
     private void onWorkerError(final Throwable t)
     {
-        runState.fail("worker", Timestamp.UNSET, t);
+        runState.fail("worker " + Thread.currentThread().getName(), Timestamp.UNSET, t); // the failing worker's thread
     }
 
     // ---------------------------------------------------------------- what a worker asks

@@ -290,7 +290,16 @@ public final class Worker extends WorkerPad1 implements Agent
         thread = Thread.currentThread();
         if (cpu >= 0)
         {
-            Affinity.setAffinity(cpu);
+            try
+            {
+                Affinity.setAffinity(cpu);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new IllegalStateException("executor '" + executor + "' cannot pin its worker " + name + " to CPU " +
+                    cpu + " (field cpu): " + ex.getMessage() + "; valid are the CPUs " +
+                    CpuIds.toList(CpuIds.allowed()) + ", or no cpu to leave it unpinned", ex);
+            }
         }
         lifecycle = RUNNING;
     }

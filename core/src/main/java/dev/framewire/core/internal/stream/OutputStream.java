@@ -477,7 +477,14 @@ public final class OutputStream extends OutputStreamPad1 implements Output
             {
                 for (final PacketObserver observer : observers)
                 {
-                    observer.onPacket(observed);
+                    try
+                    {
+                        observer.onPacket(observed);
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new ObserverFailure(name, observer, timestamp, ex); // the observer's, not the node's
+                    }
                 }
             }
             catch (final Exception ex)

@@ -225,7 +225,9 @@ class ImageFolderSourceCalculatorTest
             graph.waitUntilDone();
             assertEquals(1, graph.failures().size(), String.valueOf(graph.failures()));
             final String message = graph.failures().get(0).cause().getMessage();
-            assertTrue(message.contains("b.png"), message);
+            assertTrue(message.contains("b.png' (timestamp 1): "), message);
+            assertEquals(1, graph.failures().get(0).timestamp(), "the file's timestamp, not 0");
+            assertEquals(1, graph.dropCount("source"), "the dropped file is counted");
         }
         assertEquals(2, out.size(), "a's frame went out before the failure, c's after it");
         assertEquals(0, out.get(0).timestamp);
