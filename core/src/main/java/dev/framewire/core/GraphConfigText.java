@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.run.EnumErrors;
 import dev.framewire.core.internal.run.TextExtensions;
 
 import com.google.protobuf.Descriptors;
@@ -261,7 +262,7 @@ public final class GraphConfigText
                 return "unsupported field '" + m.group(2) + "' in " + type.getName() + "; valid fields are " + fields;
             }
         }
-        return plain;
+        return EnumErrors.explain(plain);
     }
 
     private static Descriptors.Descriptor findType(final String fullName)
