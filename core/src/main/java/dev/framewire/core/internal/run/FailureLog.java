@@ -18,9 +18,11 @@ import java.util.Map;
  * failure, the last {@code kept} ones with their causes, and a count per node and cause (exception
  * class) of all of them.
  *
- * <p>Each failure is logged at WARN, rate-limited per node: the first {@value #LOGGED_IN_FULL}
- * with their stack traces, then one line a second per node saying how many more there were and
- * the last one.
+ * <p>Each failure is logged at WARN in one line (where, timestamp, the cause's first line),
+ * rate-limited per node: the first {@value #LOGGED_IN_FULL}, then one line a second per node saying
+ * how many more there were and the last one. The stack traces of the first
+ * {@value #LOGGED_IN_FULL} go to DEBUG: an operator's log is not a wall of traces, and the causes
+ * are kept whole for {@code Graph.failures()} and {@code waitUntilDone()}.
  *
  * <p>Threading: any thread (workers, graph inputs, the watchdog); one lock, taken only when
  * something fails.
@@ -73,9 +75,8 @@ public final class FailureLog
             if (log.logged < LOGGED_IN_FULL)
             {
                 log.logged++;
-                message = "node '" + failure.node() + "' failed at input timestamp " +
-                    Timestamp.toString(failure.timestamp()) + (log.logged == LOGGED_IN_FULL ?
-                    " (further failures of this node are summarised once a second)" : "");
+                message = firstLine(failure.toString()) + (log.logged == LOGGED_IN_FULL ?
+                    " (further failures here are summarised once a second)" : "");
                 withCause = true;
             }
             else
@@ -86,21 +87,30 @@ public final class FailureLog
                 {
                     return;
                 }
-                message = "node '" + failure.node() + "' failed " + log.unlogged + " more times; the last at input " +
-                    "timestamp " + Timestamp.toString(failure.timestamp()) + ": " + failure.cause();
+                message = where(failure) + " failed " + log.unlogged + " more times; the last at input " +
+                    "timestamp " + Timestamp.toString(failure.timestamp()) + ": " + firstLine(String.valueOf(failure.cause()));
                 log.unlogged = 0;
                 log.lastSummaryNanos = now;
                 withCause = false;
             }
         }
-        if (withCause)
+        LOG.warn(message);
+        if (withCause && LOG.isDebugEnabled())
         {
-            LOG.warn(message, failure.cause());
+            LOG.debug("the stack trace of: " + message, failure.cause());
         }
-        else
-        {
-            LOG.warn(message);
-        }
+    }
+
+    /** A node as {@code node 'name'}; anything else (an observer, a worker) as it names itself. */
+    private static String where(final GraphFailure failure)
+    {
+        return failure.node().indexOf(' ') < 0 ? "node '" + failure.node() + "'" : failure.node();
+    }
+
+    private static String firstLine(final String text)
+    {
+        final int nl = text.indexOf('\n');
+        return nl < 0 ? text : text.substring(0, nl) + " [...]";
     }
 
     private static String key(final GraphFailure failure)
