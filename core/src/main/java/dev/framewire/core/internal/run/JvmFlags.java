@@ -44,9 +44,10 @@ public final class JvmFlags
 {
     /** The system property that turns the check off when {@code false}. */
     public static final String CHECK_PROP = "framewire.checkJvmFlags";
-    /** Where a user is told to look. */
-    static final String WHERE = "the project lists them all in .mvn/jvm.config, to give to java as an @argfile " +
-        "(java @.mvn/jvm.config ...); see README.md, \"JVM flags\"";
+    /** Where a user is told to look: for an embedder, not only for a checkout of the project. */
+    static final String WHERE = "on the java command line before -jar or the main class, or in the " +
+        "JDK_JAVA_OPTIONS environment variable; an executable jar can carry them in its manifest instead " +
+        "(ALL-UNNAMED only), as framewire.jar does";
 
     private JvmFlags()
     {
@@ -92,7 +93,8 @@ public final class JvmFlags
         {
             throw new IllegalStateException("this JVM lacks " + (missing.size() == 1 ? "a flag" : "flags") +
                 " the graph needs: " + String.join(", ", missing) + ". Give " + (missing.size() == 1 ? "it" : "them") +
-                " to java: " + WHERE + ". (-D" + CHECK_PROP + "=false skips this check.)");
+                " to java: " + flags(missing) + ", " + WHERE + ": " + manifest(missing) + ". (-D" + CHECK_PROP +
+                "=false skips this check.)");
         }
     }
 
@@ -103,7 +105,43 @@ public final class JvmFlags
     static String adviceFor(final JournalProvider journal)
     {
         final List<String> missing = missing(journal);
-        return missing.isEmpty() ? null : "this JVM lacks " + String.join(", ", missing) + ": " + WHERE;
+        return missing.isEmpty() ? null : "this JVM lacks " + String.join(", ", missing) + ": give java " +
+            flags(missing) + ", " + WHERE + ": " + manifest(missing);
+    }
+
+    /** The flags alone, without what needs each: {@code --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED ...}. */
+    static String flags(final List<String> missing)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final String each : missing)
+        {
+            final int space = each.indexOf(' ');
+            sb.append(sb.length() == 0 ? "" : " ").append(space < 0 ? each : each.substring(0, space));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The flags as an executable jar's manifest entries: {@code Add-Exports: java.base/jdk.internal.misc}
+     * and {@code Add-Opens: ...}, each a space-separated list of {@code module/package}.
+     */
+    static String manifest(final List<String> missing)
+    {
+        final StringBuilder exports = new StringBuilder();
+        final StringBuilder opens = new StringBuilder();
+        for (final String flag : flags(missing).split(" "))
+        {
+            final int eq = flag.indexOf('=');
+            final int last = flag.lastIndexOf('=');
+            if (eq < 0 || last <= eq)
+            {
+                continue;
+            }
+            final StringBuilder to = flag.startsWith("--add-opens") ? opens : exports;
+            to.append(to.length() == 0 ? "" : " ").append(flag, eq + 1, last);
+        }
+        return (exports.length() > 0 ? "Add-Exports: " + exports : "") + (exports.length() > 0 && opens.length() > 0 ?
+            " and " : "") + (opens.length() > 0 ? "Add-Opens: " + opens : "");
     }
 
     private static boolean exported(final String module, final String pkg, final Module to)
