@@ -1,5 +1,6 @@
 package dev.framewire.core;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,26 @@ public final class Contract
     private boolean processTimestampBounds;
     private InputPolicy inputPolicy;
     private boolean recordsGraphInputArrivals;
+    private final List<NodeCheck> checks = new ArrayList<>(0);
+
+    /**
+     * A check of a node's config the option types and ranges cannot say: its streams (how many
+     * outputs for its inputs, which tags), an option's form (a glob, a path without separators).
+     * Validation runs it once the node's options are valid, so that {@code validate} refuses what
+     * {@code open} would refuse at run time, without running anything.
+     */
+    @FunctionalInterface
+    public interface NodeCheck
+    {
+        /**
+         * What is wrong with the node, or null.
+         *
+         * @param node    the node's config (its streams, tags, options as written).
+         * @param options its options, resolved against the contract (defaults filled in).
+         * @return the problem in words, naming the option or streams and what would be valid; null if none.
+         */
+        String problem(NodeConfig node, Options options);
+    }
 
     /**
      * Declares an option.
@@ -108,6 +129,28 @@ public final class Contract
             throw new IllegalArgumentException("default of option '" + spec.name + "' is " + spec.defaultValue +
                 "; " + spec.invalid(spec.defaultValue));
         }
+    }
+
+    /**
+     * Adds a check of the node's config, run at validation ({@link NodeCheck}).
+     *
+     * @param check the check.
+     * @return this.
+     */
+    public Contract check(final NodeCheck check)
+    {
+        checks.add(check);
+        return this;
+    }
+
+    /**
+     * The checks added with {@link #check}.
+     *
+     * @return them, in the order added.
+     */
+    public List<NodeCheck> checks()
+    {
+        return Collections.unmodifiableList(checks);
     }
 
     /**

@@ -24,7 +24,15 @@ public final class LatencyStampCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
-        contract.recordGraphInputArrivals();
+        contract.recordGraphInputArrivals()
+            .check((node, options) -> outputsProblem(node.inputStreams().size(), node.outputStreams().size()));
+    }
+
+    /** What is wrong with the node's output count for its inputs, or null. */
+    static String outputsProblem(final int inputs, final int outputs)
+    {
+        return outputs == 0 || outputs == inputs ? null : "LatencyStampCalculator needs no outputs or one per input; " +
+            "it has " + inputs + " inputs and " + outputs + " outputs";
     }
 
     @Override
@@ -36,10 +44,10 @@ public final class LatencyStampCalculator implements Calculator
             throw new IllegalArgumentException("node '" + ctx.nodeName() + "': side packet RECORDER must be an " +
                 "org.HdrHistogram.Recorder, was " + (side == null ? "null" : side.getClass().getName()));
         }
-        if (ctx.outputCount() != 0 && ctx.outputCount() != ctx.inputCount())
+        final String problem = outputsProblem(ctx.inputCount(), ctx.outputCount());
+        if (problem != null)
         {
-            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': LatencyStampCalculator needs no outputs " +
-                "or one per input; it has " + ctx.inputCount() + " inputs and " + ctx.outputCount() + " outputs");
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "': " + problem);
         }
         recorder = (Recorder)side;
         ctx.setOffset(0);

@@ -7,6 +7,7 @@ import dev.framewire.core.Input;
 import dev.framewire.core.OptionType;
 import dev.framewire.core.Timestamp;
 import dev.framewire.offheap.Payload;
+import java.util.List;
 
 /**
  * On every {@code TICK}, re-emits the latest packet seen on each data input at the tick's
@@ -47,7 +48,44 @@ public final class PacketClonerCalculator implements Calculator
     {
         contract.option("output_only_when_all_inputs_received", OptionType.BOOLEAN, Boolean.FALSE)
             .option("output_packets_only_when_all_inputs_received", OptionType.BOOLEAN, Boolean.FALSE)
-            .processTimestampBounds(true);
+            .processTimestampBounds(true)
+            .check((node, options) -> streamsProblem(node.inputStreams(), node.outputStreams().size()));
+    }
+
+    /**
+     * What is wrong with the node's streams, as {@code open} would find it, or null: found at
+     * validation from the streams as written ({@code TAG:name}, {@code TAG:index:name} or {@code name}).
+     */
+    static String streamsProblem(final List<String> inputs, final int outputs)
+    {
+        int tick = -1;
+        for (int i = 0; i < inputs.size(); i++)
+        {
+            final String spec = inputs.get(i);
+            final int colon = spec.indexOf(':');
+            final String tag = colon > 0 && Character.isUpperCase(spec.charAt(0)) ? spec.substring(0, colon) : "";
+            if (tag.isEmpty())
+            {
+                continue;
+            }
+            if (!tag.equals("TICK") || tick >= 0)
+            {
+                return "PacketClonerCalculator input " + i + " ('" + spec.substring(spec.lastIndexOf(':') + 1) +
+                    "') is tagged " + tag +
+                    (tick >= 0 ? " again" : "") + "; valid are untagged data inputs and at most one input tagged TICK";
+            }
+            tick = i;
+        }
+        if (tick < 0 && inputs.size() < 2)
+        {
+            return "PacketClonerCalculator has " + inputs.size() + (inputs.size() == 1 ? " input" : " inputs") +
+                " and none tagged TICK: nothing to clone; valid is one or more data inputs and a tick, either tagged " +
+                "TICK at any position or untagged as the last input, with one output per data input";
+        }
+        final int data = inputs.size() - 1;
+        return data == outputs ? null : "PacketClonerCalculator needs one output per data input, in order: it has " +
+            data + " data inputs (" + (tick >= 0 ? "the tick is the input tagged TICK" : "none is tagged TICK, so the " +
+            "last input is the tick") + ") and " + outputs + " outputs; valid is " + data + " outputs";
     }
 
     @Override

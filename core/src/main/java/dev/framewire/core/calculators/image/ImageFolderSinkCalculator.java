@@ -53,17 +53,25 @@ public final class ImageFolderSinkCalculator implements Calculator
     public void contract(final Contract contract)
     {
         contract.option("directory", OptionType.STRING, null)
-            .option("prefix", OptionType.STRING, "frame_");
+            .option("prefix", OptionType.STRING, "frame_")
+            .check((node, options) -> prefixProblem(options.getString("prefix")));
+    }
+
+    /** What is wrong with option 'prefix', or null. */
+    static String prefixProblem(final String prefix)
+    {
+        return prefix.indexOf('/') < 0 && prefix.indexOf('\\') < 0 ? null : "option 'prefix' is '" + prefix +
+            "'; it must not contain a path separator (put folders in option 'directory')";
     }
 
     @Override
     public void open(final CalculatorContext ctx) throws IOException
     {
         prefix = ctx.options().getString("prefix");
-        if (prefix.indexOf('/') >= 0 || prefix.indexOf('\\') >= 0)
+        final String problem = prefixProblem(prefix);
+        if (problem != null)
         {
-            throw new IllegalArgumentException("node '" + ctx.nodeName() + "' (" + NAME + "): option 'prefix' is '" +
-                prefix + "'; it must not contain a path separator (put folders in option 'directory')");
+            throw new IllegalArgumentException("node '" + ctx.nodeName() + "' (" + NAME + "): " + problem);
         }
         directory = Path.of(ctx.options().getString("directory"));
         try

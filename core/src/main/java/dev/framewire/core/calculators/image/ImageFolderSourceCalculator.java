@@ -18,6 +18,7 @@ import java.awt.image.Raster;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,7 +71,22 @@ public final class ImageFolderSourceCalculator implements Calculator
     public void contract(final Contract contract)
     {
         contract.option("directory", OptionType.STRING, null)
-            .option("pattern", OptionType.STRING, "*.{png,jpg,jpeg}");
+            .option("pattern", OptionType.STRING, "*.{png,jpg,jpeg}")
+            .check((node, options) -> patternProblem(options.getString("pattern")));
+    }
+
+    /** What is wrong with option 'pattern', or null: a glob the default file system cannot compile. */
+    static String patternProblem(final String pattern)
+    {
+        try
+        {
+            FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+            return null;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return "option 'pattern' is '" + pattern + "', not a valid glob: " + ex.getMessage();
+        }
     }
 
     @Override

@@ -216,7 +216,9 @@ public final class VideoSourceCalculator implements Calculator
             .range("stall_timeout_ms", 10, 3_600_000)
             .range("connect_timeout_ms", 10, 3_600_000)
             .oneOf("on_resize", "reopen", "fail")
-            .range("queue_frames", 1, 64);
+            .range("queue_frames", 1, 64)
+            .check((node, options) -> options.getString("url").isBlank() ? "option 'url' is empty; " +
+                "give a file path or a stream url such as rtsp://camera/stream" : null);
     }
 
     @Override

@@ -287,7 +287,12 @@ public final class GraphPlan
                     errors.add(where + ": its calculator's contract() failed: " + ex);
                 }
                 contracts[i] = contract;
+                final int before = errors.size();
                 options[i] = resolveOptions(node, contract, where);
+                if (errors.size() == before)
+                {
+                    NodeChecks.run(node, contract, options[i], where, errors);
+                }
                 checkPolicy(node, contract, inputSpecs[i], where);
             }
         }
