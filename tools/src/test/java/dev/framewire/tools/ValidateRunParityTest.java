@@ -54,7 +54,7 @@ class ValidateRunParityTest
                 "node 'c': PacketClonerCalculator has 1 input and none tagged TICK: nothing to clone"),
             Arguments.of("cloner tag", "output_stream: \"o\"\n" + COUNT + "node { name: \"c\" calculator: " +
                 "\"PacketClonerCalculator\" input_stream: \"DATA:n\" input_stream: \"TICK:n\" output_stream: \"o\" }\n",
-                "node 'c': PacketClonerCalculator input 0 ('DATA:n') is tagged DATA; valid are untagged data inputs " +
+                "node 'c': PacketClonerCalculator input 0 ('n') is tagged DATA; valid are untagged data inputs " +
                 "and at most one input tagged TICK"),
             Arguments.of("latency stamp outputs", "output_stream: \"o\"\n" + COUNT + "node { name: \"l\" calculator: " +
                 "\"LatencyStampCalculator\" input_stream: \"n\" output_stream: \"o\" output_stream: \"p\" }\n",
