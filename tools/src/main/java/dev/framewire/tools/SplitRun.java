@@ -56,6 +56,8 @@ final class SplitRun
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long START_TIMEOUT = TimeUnit.SECONDS.toNanos(60);
+    /** How often the cameras' process looks whether the analysis process is still alive. */
+    private static final long CHILD_POLL = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final CommandSpec spec;
     private final JournalOptions journal;
@@ -142,6 +144,7 @@ final class SplitRun
             }
             final TimeLog[] sent = new TimeLog[chains.size()];
             long drops = 0;
+            boolean childDied = false;
             GraphException failure = null;
             final long start = System.nanoTime();
             long end;
@@ -167,8 +170,20 @@ final class SplitRun
                         deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
                     }
                     final long next = tick + SECOND;
-                    if (graph.awaitDone(Math.max(0, Math.min(next, deadline) - System.nanoTime()), TimeUnit.NANOSECONDS))
+                    // a short wait, so that a dead analysis process is seen at once, not at the end
+                    if (graph.awaitDone(Math.max(0, Math.min(Math.min(next, deadline), System.nanoTime() + CHILD_POLL) -
+                        System.nanoTime()), TimeUnit.NANOSECONDS))
                     {
+                        break;
+                    }
+                    if (!child.isAlive() && child.exitValue() != 0) // 0: it ended at the publishers' CLOSE
+                    {
+                        childDied = true;
+                        final PrintWriter err = spec.commandLine().getErr();
+                        err.println("--split: the analysis process ended with exit code " + child.exitValue() +
+                            " while the cameras ran (its output is above); stopping the cameras");
+                        err.flush();
+                        graph.cancel("the analysis process ended");
                         break;
                     }
                     final long now = System.nanoTime();
@@ -203,6 +218,10 @@ final class SplitRun
                 {
                     drops += graph.dropCount(node.name());
                 }
+            }
+            if (childDied)
+            {
+                return 1;
             }
             // closed: the publishers' CLOSE crosses, and the analysis ends at it
             if (!child.waitFor(60, TimeUnit.SECONDS))

@@ -80,6 +80,49 @@ class DemoSplitTest
         assertTrue(hops.out().contains("-> cam0_rx ("), hops.toString());
     }
 
+    /**
+     * The analysis process dies mid-run: the cameras' process says so at once and stops, well
+     * within --duration, with exit code 1 (it used to find out only at the end, 12 s past it).
+     */
+    @Test
+    void aDeadAnalysisProcessIsReportedAtOnceAndTheCamerasStop() throws Exception
+    {
+        final int port;
+        try (DatagramSocket free = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
+        {
+            port = free.getLocalPort();
+        }
+        final StringWriter text = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CommandLine cli = FramewireCommand.commandLine();
+        cli.setOut(new PrintWriter(text, true));
+        cli.setErr(new PrintWriter(err, true));
+        final java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> cli.execute("demo", "--split", "--split-port", Integer.toString(port), "--duration", "60",
+                "--cameras", "1", "--width", "160", "--height", "120", "--fps", "30", "--workers", "1", "--no-journal"));
+        final long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (!text.toString().contains("frames captured") && System.nanoTime() < until && !exit.isDone())
+        {
+            Thread.onSpinWait();
+            Thread.sleep(50); // polling the demo's output for its first progress line
+        }
+        assertTrue(text.toString().contains("frames captured"), text + "\n" + err);
+        // the one child JVM: the analysis process (its arguments are cut short in /proc: a long class path)
+        final java.util.List<ProcessHandle> children = ProcessHandle.current().children()
+            .filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
+            .collect(java.util.stream.Collectors.toList());
+        assertEquals(1, children.size(), "one analysis child process: " + children);
+        final ProcessHandle analysis = children.get(0);
+        final long killed = System.nanoTime();
+        assertTrue(analysis.destroyForcibly());
+        final int code = exit.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        final double seconds = (System.nanoTime() - killed) / 1e9;
+        assertEquals(1, code, text + "\n" + err);
+        assertTrue(err.toString().contains("--split: the analysis process ended with exit code ") &&
+            err.toString().contains(" while the cameras ran (its output is above); stopping the cameras"), err.toString());
+        assertTrue(seconds < 10, "stopped " + seconds + " s after the analysis died, not at the end of --duration 60");
+    }
+
     @Test
     void splitTakesTheSyntheticCamerasOnly()
     {
