@@ -165,6 +165,15 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
     private LinkSecurity security;
     private long freshnessMillis;
     /**
+     * The wall clock when this receiver opened, less {@link #START_SKEW_MILLIS}: the first message
+     * of a publisher run it has not seen must have been sent after it. A receiver restarted within
+     * {@code freshness_ms} of a publisher's CLOSE could be closed by that CLOSE replayed (its run
+     * was unseen, its send time fresh); a message sent before the receiver existed is no live one.
+     */
+    private long openedMillis;
+    /** How far the publisher's clock may be behind the receiver's at a restart without its messages being held stale. */
+    static final long START_SKEW_MILLIS = 1_000;
+    /**
      * Replay protection: per publisher epoch seen (authenticated), the number of its last message
      * taken, and its wall-clock time when sent; at most {@link #MAX_EPOCHS}, those long stale first.
      */
@@ -253,6 +262,7 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
         channel = ctx.options().getString("channel");
         security = LinkSecurity.of(ctx, NAME, channel);
         freshnessMillis = ctx.options().getLong("freshness_ms");
+        openedMillis = System.currentTimeMillis() - Math.min(START_SKEW_MILLIS, freshnessMillis);
         epochMessages.clear();
         epochSent.clear();
         forged = 0;
@@ -907,6 +917,16 @@ public final class AeronSubscriberCalculator implements Calculator, ControlledFr
                     Timestamp.toString(state.timestamp) + " opens publisher epoch " + Long.toHexString(state.epoch) +
                     " for this receiver but was sent " + (now - state.sent) + " ms from now, more than freshness_ms " +
                     freshnessMillis + ": a replay of an earlier run, or the two hosts' clocks are that far apart (NTP)");
+                return false;
+            }
+            if (state.sent < openedMillis)
+            {
+                replayed++;
+                reject(session, "stale message: the " + RemoteDescriptor.typeName(state.type) + " at " +
+                    Timestamp.toString(state.timestamp) + " opens publisher epoch " + Long.toHexString(state.epoch) +
+                    " for this receiver but was sent " + (now - state.sent) + " ms ago, before this receiver started " +
+                    "(a replay of what an earlier receiver took, or the publisher's clock is more than " +
+                    START_SKEW_MILLIS + " ms behind: NTP)");
                 return false;
             }
             forgetStaleEpochs(now);

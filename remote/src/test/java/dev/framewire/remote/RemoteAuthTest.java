@@ -58,6 +58,7 @@ class RemoteAuthTest
         {
             receiver.observe("out", p -> out.add(p.timestamp() + (p.isLong() ? "=" + p.getLong() : " frame")));
             receiver.observe("status", p -> statuses.add(p.get(RemoteStatus.class)));
+            final long started = System.currentTimeMillis();
             receiver.start();
             await("the attacker's session to be heard", 10_000, attacker::isConnected);
             final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(8192));
@@ -96,6 +97,10 @@ class RemoteAuthTest
             // a publisher run not seen before whose first message was sent a minute ago: stale
             signed(b, key, id, RemoteDescriptor.CLOSE, 3, 0xBAD, 1, now - 60_000, 0);
             send(attacker, b, H);
+            // a CLOSE of a run this receiver never saw, sent 5 s ago (within freshness_ms) before it
+            // started: as if a receiver restarted and the CLOSE its predecessor took were replayed
+            signed(b, key, id, RemoteDescriptor.CLOSE, 3, 0xC105E, 1, started - 5_000, 0);
+            send(attacker, b, H);
             // a restarted publisher: a new epoch, fresh, its packets above the bound
             signed(b, key, id, RemoteDescriptor.PACKET, 4, 0xA11, 1, now, 0);
             RemoteDescriptor.putValue(b, 0, 44);
@@ -114,7 +119,7 @@ class RemoteAuthTest
             RemoteDescriptor.putOrigin(b, 0, 0xA11, 3, now);
             resign(b, key, id, length);
             send(attacker, b, H + 1000);                                       // truncated
-            await("the attacks to be taken in", 10_000, () -> receiver.dropCount("rx") >= 10);
+            await("the attacks to be taken in", 10_000, () -> receiver.dropCount("rx") >= 11);
             await("the authentic packets to be observed", 10_000, () -> out.size() >= 2);
             assertEquals(List.of("1=11", "4=44"), List.copyOf(out), "only the authentic, fresh, new messages");
 
@@ -128,9 +133,9 @@ class RemoteAuthTest
                 expected.add(ts + " frame");
             }
             assertEquals(expected, List.copyOf(out));
-            assertEquals(10, receiver.dropCount("rx"), receiver.report());
+            assertEquals(11, receiver.dropCount("rx"), receiver.report());
             final String report = receiver.report();
-            assertTrue(report.contains("; 10 messages rejected (6 failed authentication, 3 replayed or stale)"), report);
+            assertTrue(report.contains("; 11 messages rejected (6 failed authentication, 4 replayed or stale)"), report);
             assertTrue(statuses.stream().anyMatch(s -> s.kind() == RemoteStatus.Kind.REJECTED &&
                 s.reason().startsWith("an unauthenticated message, and this receiver has a key_file")), statuses.toString());
         }

@@ -103,7 +103,6 @@ class DemoSplitTest
         final long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
         while (!text.toString().contains("frames captured") && System.nanoTime() < until && !exit.isDone())
         {
-            Thread.onSpinWait();
             Thread.sleep(50); // polling the demo's output for its first progress line
         }
         assertTrue(text.toString().contains("frames captured"), text + "\n" + err);
