@@ -25,14 +25,19 @@ class DemoSplitTest
     @TempDir
     Path dir;
 
+    /** A UDP port free on 127.0.0.1 now: the receiver binds it (other agents' tests run alongside). */
+    private static int freePort() throws Exception
+    {
+        try (DatagramSocket free = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
+        {
+            return free.getLocalPort();
+        }
+    }
+
     @Test
     void theSplitDemoRunsBothProcessesAndPrintsTheTableAcrossThem() throws Exception
     {
-        final int port;
-        try (DatagramSocket free = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
-        {
-            port = free.getLocalPort();
-        }
+        final int port = freePort();
         final StringWriter text = new StringWriter();
         final StringWriter err = new StringWriter();
         final CommandLine cli = FramewireCommand.commandLine();
@@ -87,11 +92,7 @@ class DemoSplitTest
     @Test
     void aDeadAnalysisProcessIsReportedAtOnceAndTheCamerasStop() throws Exception
     {
-        final int port;
-        try (DatagramSocket free = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress()))
-        {
-            port = free.getLocalPort();
-        }
+        final int port = freePort();
         final StringWriter text = new StringWriter();
         final StringWriter err = new StringWriter();
         final CommandLine cli = FramewireCommand.commandLine();

@@ -6,8 +6,13 @@ import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.MemoryLimitPolicy;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -19,6 +24,49 @@ final class Execution
 {
     private Execution()
     {
+    }
+
+    /**
+     * Runs {@code graph} to its end while capturing what slf4j-simple logs (it writes to
+     * {@code System.err} as it is at each line), and returns that log; the log is printed to the
+     * real {@code System.err} too, for the test's report.
+     */
+    static String runCapturingLog(final Graph graph) throws Exception
+    {
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        final PrintStream err = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try
+        {
+            graph.start();
+            graph.waitUntilDone();
+        }
+        finally
+        {
+            System.setErr(err);
+        }
+        final String log = captured.toString(StandardCharsets.UTF_8);
+        err.print(log);
+        return log;
+    }
+
+    /**
+     * Under DROP_OLDEST, a 16 MiB budget (hard limit 12 MiB), and shipments of 28 frames of 256 KiB
+     * with no byte cap: a source of {@code frames} frames on an executor of its own and
+     * {@code sink}, slower, on the default one, so frames queue and the oldest are dropped.
+     */
+    static GraphConfig dropOldestOverload(final int frames, final Calculator sink)
+    {
+        return parked(1)
+            .executor("io", ExecutorConfig.of(1, IdleKind.PARK))
+            .memoryBudget(16L * 1024 * 1024)
+            .memoryLimitPolicy(MemoryLimitPolicy.DROP_OLDEST)
+            .maxShipmentSize(28)
+            .maxShipmentBytes(-1) // about the hard limit: no byte cap to stop a shipment first
+            .maxQueueSize(-1)
+            .node("src", n -> n.calculator(() -> frameSource(frames, 256, 256)).outputStream("frames").executor("io"))
+            .node("sink", n -> n.calculator(() -> sink).inputStream("frames"))
+            .build();
     }
 
     /** A builder whose default executor is {@code workers} parked threads. */

@@ -6,9 +6,6 @@ import dev.framewire.core.GraphConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -38,25 +35,13 @@ class FailureLogLinesTest
                 }
             }).inputStream("n"))
             .build();
-        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        final PrintStream err = System.err;
+        final String log;
         try (Graph graph = new Graph(config))
         {
-            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8)); // slf4j-simple writes here
-            try
-            {
-                graph.start();
-                graph.waitUntilDone();
-            }
-            finally
-            {
-                System.setErr(err);
-            }
+            log = Execution.runCapturingLog(graph);
             assertEquals(3, graph.failureCount());
             assertEquals(1, graph.failures().get(0).cause().getStackTrace().length > 0 ? 1 : 0, "the cause is whole");
         }
-        final String log = captured.toString(StandardCharsets.UTF_8);
-        err.print(log);
         final List<String> lines = log.lines().filter(l -> l.contains("boom")).collect(Collectors.toList());
         assertEquals(List.of(
             "WARN dev.framewire.core.Graph - node 'boom' at input timestamp 1: java.lang.IllegalStateException: odd " +

@@ -173,16 +173,7 @@ class MemoryBudgetTest
         // there is something old to drop; a shipment of 28 frames of 256 KiB (7 MiB) started at
         // the soft limit (8 MiB) passes the hard limit (12 MiB)
         final int frames = 200;
-        final GraphConfig config = parked(1)
-            .executor("io", ExecutorConfig.of(1, IdleKind.PARK))
-            .memoryBudget(16 * MIB)
-            .memoryLimitPolicy(MemoryLimitPolicy.DROP_OLDEST)
-            .maxShipmentSize(28)
-            .maxShipmentBytes(-1) // this test is about the hard limit: no byte cap to stop a shipment first
-            .maxQueueSize(-1)
-            .node("src", n -> n.calculator(() -> frameSource(frames, 256, 256)).outputStream("frames").executor("io"))
-            .node("sink", n -> n.calculator(() -> slowSink(2_000_000)).inputStream("frames"))
-            .build();
+        final GraphConfig config = Execution.dropOldestOverload(frames, slowSink(2_000_000));
         try (Graph graph = new Graph(config))
         {
             graph.start();

@@ -1,22 +1,13 @@
 package dev.framewire.core.execution;
 
 import dev.framewire.core.Calculator;
-import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
-import dev.framewire.core.GraphConfig;
-import dev.framewire.core.IdleKind;
-import dev.framewire.core.MemoryLimitPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.LockSupport;
 
 import static dev.framewire.core.execution.Execution.assertNothingHeld;
-import static dev.framewire.core.execution.Execution.frameSource;
-import static dev.framewire.core.execution.Execution.parked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,8 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class MemoryDropLogTest
 {
-    private static final long MIB = 1024 * 1024;
-
     private static Calculator slowSink(final long nanos)
     {
         return ctx -> LockSupport.parkNanos(nanos); // a consumer slower than the source, by design
@@ -39,40 +28,17 @@ class MemoryDropLogTest
     @Test
     void memoryDropsAreLoggedAtMostOncePerTenSecondsPlusALastLineWithTheRest() throws Exception
     {
-        final int frames = 200;
-        final GraphConfig config = parked(1)
-            .executor("io", ExecutorConfig.of(1, IdleKind.PARK))
-            .memoryBudget(16 * MIB)
-            .memoryLimitPolicy(MemoryLimitPolicy.DROP_OLDEST)
-            .maxShipmentSize(28)
-            .maxShipmentBytes(-1)
-            .maxQueueSize(-1)
-            .node("src", n -> n.calculator(() -> frameSource(frames, 256, 256)).outputStream("frames").executor("io"))
-            .node("sink", n -> n.calculator(() -> slowSink(2_000_000)).inputStream("frames"))
-            .build();
-        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        final PrintStream err = System.err;
         final long started = System.nanoTime();
         final long drops;
-        try (Graph graph = new Graph(config))
+        final String log;
+        try (Graph graph = new Graph(Execution.dropOldestOverload(200, slowSink(2_000_000))))
         {
-            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8)); // slf4j-simple writes here
-            try
-            {
-                graph.start();
-                graph.waitUntilDone();
-            }
-            finally
-            {
-                System.setErr(err);
-            }
+            log = Execution.runCapturingLog(graph);
             assertNothingHeld(graph);
             drops = graph.memoryDropCount();
             assertEquals(drops, graph.memoryDrops().size(), "every drop is still kept");
         }
         final long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-        final String log = captured.toString(StandardCharsets.UTF_8);
-        err.print(log);
         assertTrue(drops > 10, "the test needs many drops to mean anything: " + drops);
         final long lines = log.lines().filter(l -> l.contains("WARN") && l.contains("over the memory budget's hard " +
             "limit")).count();

@@ -62,6 +62,24 @@ class SourceAllocationFailureTest
             .node("sink", n -> n.calculator(() -> ctx -> { }).inputStream("frames"));
     }
 
+    /** A source and a sink under DROP_TIMESTAMP, on one parked worker. */
+    private static GraphConfig underDropTimestamp(final Calculator source, final Calculator sink)
+    {
+        return parked(1)
+            .failurePolicy(FailurePolicy.DROP_TIMESTAMP)
+            .node("src", n -> n.calculator(() -> source).outputStream("frames"))
+            .node("sink", n -> n.calculator(() -> sink).inputStream("frames"))
+            .build();
+    }
+
+    /** Runs a run that goes on after its failures to its end; nothing may be held then. */
+    private static void runToItsEnd(final Graph graph) throws Exception
+    {
+        graph.start();
+        graph.waitUntilDone();
+        assertNothingHeld(graph);
+    }
+
     /** Runs to its end, which must come within 10 s; returns what waitUntilDone threw. */
     private static GraphException failedRun(final Graph graph) throws Exception
     {
@@ -129,7 +147,6 @@ class SourceAllocationFailureTest
     void underDropTimestampTheFramesOfAShipmentBeforeOneTooLargeGoOutAndTheSourceGoesOn() throws Exception
     {
         // each call makes three 16 x 16 frames; the second call's second frame is over the largest slot
-        final AtomicInteger received = new AtomicInteger();
         final List<Long> timestamps = new ArrayList<>();
         final Calculator source = new Calculator()
         {
@@ -150,20 +167,9 @@ class SourceAllocationFailureTest
                 }
             }
         };
-        final GraphConfig config = parked(1)
-            .failurePolicy(FailurePolicy.DROP_TIMESTAMP)
-            .node("src", n -> n.calculator(() -> source).outputStream("frames"))
-            .node("sink", n -> n.calculator(() -> ctx ->
-            {
-                received.incrementAndGet();
-                timestamps.add(ctx.inputTimestamp());
-            }).inputStream("frames"))
-            .build();
-        try (Graph graph = new Graph(config))
+        try (Graph graph = new Graph(underDropTimestamp(source, ctx -> timestamps.add(ctx.inputTimestamp()))))
         {
-            graph.start();
-            graph.waitUntilDone();
-            assertNothingHeld(graph);
+            runToItsEnd(graph);
 
             assertEquals(List.of(0L, 1L, 2L, 3L, 5L, 6L, 7L, 8L, 9L, 10L), timestamps, "only timestamp 4 is lost");
             assertEquals(1, graph.failureCount());
@@ -303,19 +309,10 @@ class SourceAllocationFailureTest
                 }
             }
         };
-        final GraphConfig config = parked(1)
-            .failurePolicy(FailurePolicy.DROP_TIMESTAMP)
-            .node("src", n -> n.calculator(() -> source).outputStream("frames"))
-            .node("sink", n -> n.calculator(() -> ctx ->
-            {
-                assertEquals(received.getAndIncrement(), ctx.inputTimestamp(), "from 0, in order");
-            }).inputStream("frames"))
-            .build();
-        try (Graph graph = new Graph(config))
+        final Calculator sink = ctx -> assertEquals(received.getAndIncrement(), ctx.inputTimestamp(), "from 0, in order");
+        try (Graph graph = new Graph(underDropTimestamp(source, sink)))
         {
-            graph.start();
-            graph.waitUntilDone();
-            assertNothingHeld(graph);
+            runToItsEnd(graph);
 
             assertEquals(10, received.get(), "timestamps 0 to 9: the failed calls' frames left no gap");
             assertEquals(5, graph.failureCount());
