@@ -189,7 +189,7 @@ class FailureTest
 
     @Test
     @Timeout(10)
-    void observerExceptionFailsTheRunAsAFailureOfTheProducer() throws Exception
+    void observerExceptionFailsTheRunAsAFailureOfTheObserverNotOfTheProducer() throws Exception
     {
         final GraphConfig config = GraphConfig.builder()
             .inputStream("in")
@@ -211,9 +211,11 @@ class FailureTest
                 Scenarios.addUnlessEnded(graph, "in", ts, ts);
             }
             final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
-            assertEquals("fwd", ex.failures().get(0).node());
+            assertTrue(ex.failures().get(0).node().startsWith("observer of stream 'out' ("), ex.getMessage());
             assertEquals(2, ex.failures().get(0).timestamp());
-            assertTrue(ex.getCause() instanceof java.io.IOException);
+            assertTrue(ex.getCause().getCause() instanceof java.io.IOException, String.valueOf(ex.getCause()));
+            assertTrue(ex.getCause().getMessage().contains("of stream 'out' threw on the packet at 2: " +
+                "java.io.IOException: disk full"), ex.getCause().getMessage());
         }
 
         // an observer of a graph input runs on the adding thread: the caller sees the error too

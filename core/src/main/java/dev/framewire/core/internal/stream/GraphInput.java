@@ -141,9 +141,11 @@ public final class GraphInput implements HeldBackAdder
         }
         catch (final Exception ex)
         {
-            run.fail("graph input '" + name + "'", timestamp, ex);
-            throw new IllegalStateException("graph input '" + name + "' failed at timestamp " +
-                Timestamp.toString(timestamp), ex);
+            // an observer that threw is the observer's failure, named so (ObserverFailure)
+            final String where = ex instanceof ObserverFailure ? ((ObserverFailure)ex).where() : "graph input '" + name + "'";
+            run.fail(where, timestamp, ex);
+            throw new IllegalStateException(where + " failed at timestamp " + Timestamp.toString(timestamp) + ": " +
+                ex.getMessage(), ex);
         }
         finally
         {
