@@ -128,6 +128,8 @@ public final class AeronPublisherCalculator implements Calculator
     /** Packets handled so far, sent or dropped: the next packet's sequence number. */
     private long sequence;
     private boolean warnedNotConnected;
+    /** The message being sent was sealed while no subscriber was connected: seal it again once one is. */
+    private boolean sealedUnconnected;
 
     @Override
     public void contract(final Contract contract)
@@ -281,6 +283,10 @@ public final class AeronPublisherCalculator implements Calculator
         beginSend();
         while (true)
         {
+            if (resealWhenConnected(publication))
+            {
+                seal(null, 0);
+            }
             final long result = publication.tryClaim(length, claim);
             if (result > 0)
             {
@@ -308,6 +314,10 @@ public final class AeronPublisherCalculator implements Calculator
         beginSend();
         while (true)
         {
+            if (resealWhenConnected(publication))
+            {
+                seal(null, 0);
+            }
             final long result = publication.tryClaim(HEADER_LENGTH, claim);
             if (result > 0)
             {
@@ -342,10 +352,14 @@ public final class AeronPublisherCalculator implements Calculator
         {
             RemoteDescriptor.putFrame(header, 0, payload.width(), payload.height(), payload.stride(), payload.format());
         }
-        final DirectBuffer bytes = seal(payload.buffer(), length);
+        DirectBuffer bytes = seal(payload.buffer(), length);
         beginSend();
         while (true)
         {
+            if (resealWhenConnected(publication))
+            {
+                bytes = seal(payload.buffer(), length);
+            }
             final long result;
             if (messageLength <= publication.maxPayloadLength())
             {
@@ -377,6 +391,16 @@ public final class AeronPublisherCalculator implements Calculator
     }
 
     /**
+     * Whether the message being sent waited for a subscriber and one is connected now: it is sealed
+     * again (a new number, the wall clock now), since a receiver takes the first message of a run
+     * only if it was sent after the receiver started, and this one was sealed before.
+     */
+    private boolean resealWhenConnected(final ExclusivePublication publication)
+    {
+        return sealedUnconnected && auth != null && publication.isConnected();
+    }
+
+    /**
      * Gives the message whose header is in {@link #header} its origin (epoch, number, wall clock)
      * and, on an authenticated link, its tag; encrypts its payload when the link says so.
      *
@@ -385,6 +409,7 @@ public final class AeronPublisherCalculator implements Calculator
      */
     private DirectBuffer seal(final DirectBuffer payload, final int length)
     {
+        sealedUnconnected = false;
         final UnsafeBuffer header = this.header;
         final long message = ++messageNumber; // a dropped message's number is not used again
         final LinkAuth auth = this.auth;
@@ -480,6 +505,7 @@ public final class AeronPublisherCalculator implements Calculator
         }
         if ((!drop || type == CLOSE) && !ctx.isCancelled() && ctx.nanoTime() < deadline)
         {
+            sealedUnconnected |= result == Publication.NOT_CONNECTED;
             if (result == Publication.NOT_CONNECTED && !warnedNotConnected)
             {
                 warnedNotConnected = true;

@@ -145,6 +145,41 @@ class RemoteAuthTest
         }
     }
 
+    /**
+     * A publisher that started first and waited for its subscriber: the message it sealed while
+     * waiting is sealed again once the subscriber is there, so that a receiver, which takes the first
+     * message of a run only if it was sent after the receiver started, takes it (none is stale).
+     */
+    @Test
+    @Timeout(60)
+    void aMessageThatWaitedForTheSubscriberIsSealedAgainAndTaken() throws Exception
+    {
+        final String channel = channel(RemoteTestSupport.Transport.UDP);
+        final int id = streamId();
+        final Queue<Long> received = new ConcurrentLinkedQueue<>();
+        try (Graph sender = new Graph(publisher(channel, id, n -> { }));
+            Graph receiver = new Graph(subscriber(channel, id)))
+        {
+            sender.start();
+            final GraphInputHandle in = sender.input("in");
+            in.addPacket(7L, 1);
+            await("the publisher to wait for a subscriber", 10_000,
+                () -> sender.report().contains("in a call for input timestamp 1"));
+            // the condition under test is time itself: the waiting message was sealed over a
+            // second (AeronSubscriberCalculator.START_SKEW_MILLIS) before the receiver starts
+            Thread.sleep(AeronSubscriberCalculator.START_SKEW_MILLIS + 500);
+            receiver.observe("out", p -> received.add(p.getLong()));
+            receiver.start();
+            in.addPacket(8L, 2);
+            sender.closeAllInputs();
+            sender.waitUntilDone();
+            assertTrue(receiver.awaitDone(20, TimeUnit.SECONDS), receiver.report());
+            receiver.waitUntilDone();
+            assertEquals(List.of(7L, 8L), List.copyOf(received), receiver.report());
+            assertEquals(0, receiver.dropCount("rx"), receiver.report());
+        }
+    }
+
     /** The genuine publisher, a run of its own: ten small frames at timestamps 10 to 19, then its CLOSE. */
     private static void sendGenuineFrames(final String channel, final int id) throws Exception
     {
