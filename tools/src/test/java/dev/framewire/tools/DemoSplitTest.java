@@ -100,7 +100,8 @@ class DemoSplitTest
         cli.setErr(new PrintWriter(err, true));
         final java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
             () -> cli.execute("demo", "--split", "--split-port", Integer.toString(port), "--duration", "60",
-                "--cameras", "1", "--width", "160", "--height", "120", "--fps", "30", "--workers", "1", "--no-journal"));
+                "--cameras", "1", "--width", "160", "--height", "120", "--fps", "30", "--workers", "1", "--no-journal",
+                "--snapshots", dir.resolve("snaps").toString()));
         final long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
         while (!text.toString().contains("frames captured") && System.nanoTime() < until && !exit.isDone())
         {
