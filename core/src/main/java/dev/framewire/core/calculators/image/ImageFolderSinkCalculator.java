@@ -10,6 +10,8 @@ import dev.framewire.offheap.PixelFormat;
 import org.agrona.DirectBuffer;
 
 import javax.imageio.ImageIO;
+import java.util.EnumSet;
+import java.util.Set;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
 import java.io.IOException;
@@ -42,6 +44,7 @@ public final class ImageFolderSinkCalculator implements Calculator
 {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final String NAME = "ImageFolderSinkCalculator";
+    private static final Set<PixelFormat> FORMATS = EnumSet.of(PixelFormat.RGBA32, PixelFormat.GRAY8);
 
     private Path directory;
     private String prefix;
@@ -81,15 +84,10 @@ public final class ImageFolderSinkCalculator implements Calculator
     public void process(final CalculatorContext ctx) throws IOException
     {
         final Input input = ctx.input(0);
-        if (input.isEmpty())
+        final Payload frame = ImageFrames.frameIn(ctx, input, NAME, FORMATS, "needs RGBA32 or GRAY8 frames");
+        if (frame == null)
         {
             return;
-        }
-        final Payload frame = ImageFrames.frame(ctx, input, NAME);
-        final PixelFormat format = frame.format();
-        if (format != PixelFormat.RGBA32 && format != PixelFormat.GRAY8)
-        {
-            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs RGBA32 or GRAY8 frames");
         }
         final BufferedImage target = toImage(frame);
         final String name = fileName(prefix, input.timestamp());
