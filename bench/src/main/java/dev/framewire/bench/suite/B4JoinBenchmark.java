@@ -163,18 +163,7 @@ public class B4JoinBenchmark
         @Override
         public boolean offer(final long value, final long timestamp)
         {
-            final RingBuffer<Suite.LongEvent> ring = this.ring;
-            if (!ring.hasAvailableCapacity(1))
-            {
-                return false;
-            }
-            final long sequence = ring.next();
-            final Suite.LongEvent event = ring.get(sequence);
-            event.value = value;
-            event.a = 0;
-            event.b = 0;
-            ring.publish(sequence);
-            return true;
+            return Suite.offerLong(ring, value);
         }
 
         @Override
