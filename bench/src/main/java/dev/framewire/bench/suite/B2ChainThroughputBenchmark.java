@@ -46,7 +46,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @Threads(1)
 @Fork(1)
-public class B2ChainThroughputBenchmark
+public class B2ChainThroughputBenchmark extends PushHarness
 {
     static final int STAGES = 4;
 
@@ -54,9 +54,7 @@ public class B2ChainThroughputBenchmark
         "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
     public String contender;
 
-    private final Arrivals arrivals = new Arrivals();
     private Line line;
-    private Sender sender;
 
     @Setup(Level.Trial)
     public void setUp()
@@ -89,16 +87,10 @@ public class B2ChainThroughputBenchmark
         sender = new Sender(line::offer);
     }
 
-    @Benchmark
-    public long push()
+    @Override
+    String contender()
     {
-        return sender.send();
-    }
-
-    @TearDown(Level.Iteration)
-    public void verify()
-    {
-        sender.verify(arrivals, contender);
+        return contender;
     }
 
     @TearDown(Level.Trial)
