@@ -116,12 +116,7 @@ public final class HotplugSoak
         final GraphConfig base = CameraFairnessCheck.baseGraph(2, ScheduleOrder.BMF);
         final GraphConfig template = CameraFairnessCheck.cameraTemplate("SoakCamera");
 
-        System.out.printf(Locale.ROOT, "hot-plug soak: %d cameras %dx%d RGBA at %.0f fps on 2 parked workers, one " +
-            "removed and one added every %d ms, for %d s; report every %d s; %d cores, load average %.1f%n",
-            cameras, WIDTH, HEIGHT, fps, churnMillis, seconds, reportSeconds,
-            Runtime.getRuntime().availableProcessors(), loadAverage());
-        System.out.println("    time  added removed  frames_sent delivered refused  offheap_in_use  offheap_reserved" +
-            "  heap_after_gc  threads  fds");
+        printHeader(cameras, fps, churnMillis, seconds, reportSeconds);
 
         final List<String> failures = new ArrayList<>();
         final ArrayDeque<Camera> live = new ArrayDeque<>();
@@ -208,6 +203,18 @@ public final class HotplugSoak
             "the door (a full queue); load average %.1f at the end%n", added, removed, sentTotal, deliveredTotal.get(),
             refused, loadAverage());
         finish(failures);
+    }
+
+    /** What the soak runs, and the report's column heads. */
+    private static void printHeader(
+        final int cameras, final double fps, final long churnMillis, final long seconds, final long reportSeconds)
+    {
+        System.out.printf(Locale.ROOT, "hot-plug soak: %d cameras %dx%d RGBA at %.0f fps on 2 parked workers, one " +
+            "removed and one added every %d ms, for %d s; report every %d s; %d cores, load average %.1f%n",
+            cameras, WIDTH, HEIGHT, fps, churnMillis, seconds, reportSeconds,
+            Runtime.getRuntime().availableProcessors(), loadAverage());
+        System.out.println("    time  added removed  frames_sent delivered refused  offheap_in_use  offheap_reserved" +
+            "  heap_after_gc  threads  fds");
     }
 
     /** Parks until {@code due} (a {@link System#nanoTime()} value). */
