@@ -274,11 +274,7 @@ public class B2ChainThroughputBenchmark extends PushHarness
         ExecutorChain(final int groups, final Arrivals arrivals)
         {
             this.arrivals = arrivals;
-            executors = new ThreadPoolExecutor[groups];
-            for (int i = 0; i < groups; i++)
-            {
-                executors[i] = Suite.executor("tpe-chain-" + i);
-            }
+            executors = Suite.executors("tpe-chain-", groups);
             tasks = new Suite.Carriers<>(Task::new);
         }
 
@@ -302,10 +298,7 @@ public class B2ChainThroughputBenchmark extends PushHarness
         @Override
         public void close() throws Exception
         {
-            for (final ThreadPoolExecutor executor : executors)
-            {
-                Suite.shutdown(executor);
-            }
+            Suite.shutdown(executors);
         }
     }
 }

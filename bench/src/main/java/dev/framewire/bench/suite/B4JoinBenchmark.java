@@ -215,11 +215,7 @@ public class B4JoinBenchmark
         ExecutorJoin(final int threads, final Arrivals arrivals)
         {
             this.arrivals = arrivals;
-            executors = new ThreadPoolExecutor[threads];
-            for (int i = 0; i < threads; i++)
-            {
-                executors[i] = Suite.executor("tpe-join-" + i);
-            }
+            executors = Suite.executors("tpe-join-", threads);
             diamonds = new Suite.Carriers<>(Diamond::new);
         }
 
@@ -244,10 +240,7 @@ public class B4JoinBenchmark
         @Override
         public void close() throws Exception
         {
-            for (final ThreadPoolExecutor executor : executors)
-            {
-                Suite.shutdown(executor);
-            }
+            Suite.shutdown(executors);
         }
     }
 }

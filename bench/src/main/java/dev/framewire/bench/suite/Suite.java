@@ -155,6 +155,37 @@ public final class Suite
         return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemonThreads(name));
     }
 
+    /**
+     * One-thread executors ({@link #executor}), named {@code prefix0}, {@code prefix1}, ...
+     *
+     * @param prefix the threads' name prefix.
+     * @param count  how many.
+     * @return the executors.
+     */
+    static ThreadPoolExecutor[] executors(final String prefix, final int count)
+    {
+        final ThreadPoolExecutor[] executors = new ThreadPoolExecutor[count];
+        for (int i = 0; i < count; i++)
+        {
+            executors[i] = executor(prefix + i);
+        }
+        return executors;
+    }
+
+    /**
+     * Shuts each executor down and waits for it ({@link #shutdown(ThreadPoolExecutor)}).
+     *
+     * @param executors the executors.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    static void shutdown(final ThreadPoolExecutor[] executors) throws InterruptedException
+    {
+        for (final ThreadPoolExecutor executor : executors)
+        {
+            shutdown(executor);
+        }
+    }
+
     static void shutdown(final ThreadPoolExecutor executor) throws InterruptedException
     {
         executor.shutdown();
