@@ -133,7 +133,7 @@ public final class HotplugSoak
         {
             budget = graph.pool().budget();
             graph.start();
-            final Payload[] patterns = patterns(graph);
+            final Payload[] patterns = CameraFairnessCheck.patterns(graph, PATTERNS, 32);
             for (int c = 0; c < cameras; c++)
             {
                 live.addLast(add(graph, template, "cam" + added++, deliveredTotal));
@@ -386,26 +386,5 @@ public final class HotplugSoak
     private static double loadAverage()
     {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    /** Frames with a box at different places, so that motion detection finds motion. */
-    private static Payload[] patterns(final Graph graph)
-    {
-        final Payload[] patterns = new Payload[PATTERNS];
-        for (int p = 0; p < PATTERNS; p++)
-        {
-            final Payload frame = graph.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.RGBA32);
-            final int stride = frame.stride();
-            for (int y = 0; y < HEIGHT; y++)
-            {
-                for (int x = 0; x < WIDTH; x++)
-                {
-                    final boolean box = x >= p * 32 && x < p * 32 + 48 && y >= 80 && y < 160;
-                    frame.mutableBuffer().putInt(y * stride + x * 4, box ? 0xFFFFFFFF : 0xFF000000 | (x & 0xFF) << 8 | y & 0xFF);
-                }
-            }
-            patterns[p] = frame;
-        }
-        return patterns;
     }
 }
