@@ -2,10 +2,6 @@ package dev.framewire.core;
 
 import dev.framewire.core.internal.run.GraphPlan;
 
-import dev.framewire.core.journal.JournalConfig;
-import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,7 +23,7 @@ import java.util.function.Consumer;
  *
  * <p>Threading: the builder is single-threaded; a built config is immutable.
  */
-public final class GraphConfig
+public final class GraphConfig extends RunSettings
 {
     /** The executor every node runs on unless it names another. */
     public static final String DEFAULT_EXECUTOR = "default";
@@ -39,22 +35,6 @@ public final class GraphConfig
     final List<NodeConfig> nodes;
     final Map<String, ExecutorConfig> executors;
     final Map<String, Integer> streamQueueSizes;
-    final int maxQueueSize;
-    final int queueHardCap;
-    final boolean reportDeadlock;
-    final ScheduleOrder scheduleOrder;
-    final Backpressure backpressure;
-    final FailurePolicy failurePolicy;
-    final long timeoutGuardNanos;
-    final NanoClock clock;
-    final MemoryLimitPolicy memoryLimitPolicy;
-    final long memoryBudgetBytes;
-    final int maxShipmentSize;
-    final long maxShipmentBytes;
-    final int inputSetsPerRun;
-    final int roomBatch;
-    final int keptFailures;
-    final JournalConfig journal;
     final String type;
     final List<String> inputStreamSpecs;
     final List<String> outputStreamSpecs;
@@ -65,6 +45,7 @@ public final class GraphConfig
 
     private GraphConfig(final Builder b)
     {
+        super(b);
         this.source = b.source;
         this.nodeLocations = Collections.unmodifiableMap(new LinkedHashMap<>(b.nodeLocations));
         this.type = b.type;
@@ -77,22 +58,6 @@ public final class GraphConfig
         this.nodes = List.copyOf(b.nodes);
         this.executors = Collections.unmodifiableMap(new LinkedHashMap<>(b.executors));
         this.streamQueueSizes = Collections.unmodifiableMap(new LinkedHashMap<>(b.streamQueueSizes));
-        this.maxQueueSize = b.maxQueueSize;
-        this.queueHardCap = b.queueHardCap;
-        this.reportDeadlock = b.reportDeadlock;
-        this.scheduleOrder = b.scheduleOrder;
-        this.backpressure = b.backpressure;
-        this.failurePolicy = b.failurePolicy;
-        this.timeoutGuardNanos = b.timeoutGuardNanos;
-        this.clock = b.clock;
-        this.memoryLimitPolicy = b.memoryLimitPolicy;
-        this.memoryBudgetBytes = b.memoryBudgetBytes;
-        this.maxShipmentSize = b.maxShipmentSize;
-        this.maxShipmentBytes = b.maxShipmentBytes;
-        this.inputSetsPerRun = b.inputSetsPerRun;
-        this.roomBatch = b.roomBatch;
-        this.keptFailures = b.keptFailures;
-        this.journal = b.journal;
     }
 
     /**
@@ -114,27 +79,12 @@ public final class GraphConfig
     public Builder toBuilder()
     {
         final Builder b = new Builder();
+        b.copySettings(this);
         b.inputStreams.addAll(inputStreams);
         b.outputStreams.addAll(outputStreams);
         b.nodes.addAll(nodes);
         b.executors.putAll(executors);
         b.streamQueueSizes.putAll(streamQueueSizes);
-        b.maxQueueSize = maxQueueSize;
-        b.queueHardCap = queueHardCap;
-        b.reportDeadlock = reportDeadlock;
-        b.scheduleOrder = scheduleOrder;
-        b.backpressure = backpressure;
-        b.failurePolicy = failurePolicy;
-        b.timeoutGuardNanos = timeoutGuardNanos;
-        b.clock = clock;
-        b.memoryLimitPolicy = memoryLimitPolicy;
-        b.memoryBudgetBytes = memoryBudgetBytes;
-        b.maxShipmentSize = maxShipmentSize;
-        b.maxShipmentBytes = maxShipmentBytes;
-        b.inputSetsPerRun = inputSetsPerRun;
-        b.roomBatch = roomBatch;
-        b.keptFailures = keptFailures;
-        b.journal = journal;
         b.type = type;
         b.inputStreamSpecs.addAll(inputStreamSpecs);
         b.outputStreamSpecs.addAll(outputStreamSpecs);
@@ -292,27 +242,6 @@ public final class GraphConfig
     }
 
     /**
-     * Ready input sets a node may process per run (see {@link Builder#inputSetsPerRun(int)}).
-     *
-     * @return 1 by default.
-     */
-    public int inputSetsPerRun()
-    {
-        return inputSetsPerRun;
-    }
-
-    /**
-     * How far below its limit a full queue drains before the sources and graph inputs it holds
-     * back go on (see {@link Builder#roomBatch(int)}).
-     *
-     * @return 1 by default.
-     */
-    public int roomBatch()
-    {
-        return roomBatch;
-    }
-
-    /**
      * The nodes, in config order.
      *
      * @return the nodes.
@@ -333,37 +262,6 @@ public final class GraphConfig
     }
 
     /**
-     * The journal settings, or null when the run is not journaled.
-     *
-     * @return the journal config.
-     */
-    public JournalConfig journal()
-    {
-        return journal;
-    }
-
-    /**
-     * The most payload bytes a source's shipment (one call) may hold, as configured: positive, 0
-     * for the default derived from the memory budget, -1 for none.
-     *
-     * @return the configured value; see {@link Builder#maxShipmentBytes(long)}.
-     */
-    public long maxShipmentBytes()
-    {
-        return maxShipmentBytes;
-    }
-
-    /**
-     * The graph-wide queue limit: 0 means {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 none.
-     *
-     * @return the configured value.
-     */
-    public int maxQueueSize()
-    {
-        return maxQueueSize;
-    }
-
-    /**
      * Per-stream queue limits, by stream name, overriding {@link #maxQueueSize()}.
      *
      * @return the value.
@@ -374,141 +272,15 @@ public final class GraphConfig
     }
 
     /**
-     * The most packets any queue may hold before the run fails (the hard cap).
-     *
-     * @return the value.
-     */
-    public int queueHardCap()
-    {
-        return queueHardCap;
-    }
-
-    /**
-     * Whether a deadlock fails the run instead of growing the queue that holds it up.
-     *
-     * @return the value.
-     */
-    public boolean reportDeadlock()
-    {
-        return reportDeadlock;
-    }
-
-    /**
-     * The order a worker runs its ready nodes in.
-     *
-     * @return the value.
-     */
-    public ScheduleOrder scheduleOrder()
-    {
-        return scheduleOrder;
-    }
-
-    /**
-     * Which producers a full queue holds back.
-     *
-     * @return the value.
-     */
-    public Backpressure backpressure()
-    {
-        return backpressure;
-    }
-
-    /**
-     * What a failed calculator call does to the run.
-     *
-     * @return the value.
-     */
-    public FailurePolicy failurePolicy()
-    {
-        return failurePolicy;
-    }
-
-    /**
-     * How long a call may run before the watchdog fails the run, in nanoseconds; 0 for no watchdog.
-     *
-     * @return the value.
-     */
-    public long timeoutGuardNanos()
-    {
-        return timeoutGuardNanos;
-    }
-
-    /**
-     * The clock the graph times calls and graph input arrivals with.
-     *
-     * @return the value.
-     */
-    public NanoClock clock()
-    {
-        return clock;
-    }
-
-    /**
-     * What the run does when the memory budget is exceeded.
-     *
-     * @return the value.
-     */
-    public MemoryLimitPolicy memoryLimitPolicy()
-    {
-        return memoryLimitPolicy;
-    }
-
-    /**
-     * The off-heap budget of a pool the graph makes itself, in bytes; 0 for the default.
-     *
-     * @return the value.
-     */
-    public long memoryBudgetBytes()
-    {
-        return memoryBudgetBytes;
-    }
-
-    /**
-     * The most packets a source may emit in one call; 0 for no limit.
-     *
-     * @return the value.
-     */
-    public int maxShipmentSize()
-    {
-        return maxShipmentSize;
-    }
-
-    /**
-     * How many failures the run keeps for {@code Graph.failures()}.
-     *
-     * @return the value.
-     */
-    public int keptFailures()
-    {
-        return keptFailures;
-    }
-
-    /**
      * Builds a {@link GraphConfig}.
      */
-    public static final class Builder
+    public static final class Builder extends RunSettingsBuilder<Builder>
     {
         private final List<String> inputStreams = new ArrayList<>();
         private final List<String> outputStreams = new ArrayList<>();
         private final List<NodeConfig> nodes = new ArrayList<>();
         private final Map<String, ExecutorConfig> executors = new LinkedHashMap<>();
         private final Map<String, Integer> streamQueueSizes = new LinkedHashMap<>();
-        private int maxQueueSize;
-        private int queueHardCap = 4096;
-        private boolean reportDeadlock;
-        private ScheduleOrder scheduleOrder = ScheduleOrder.MEDIAPIPE;
-        private Backpressure backpressure = Backpressure.SOURCES;
-        private FailurePolicy failurePolicy = FailurePolicy.FAIL_RUN;
-        private long timeoutGuardNanos = 30_000_000_000L;
-        private MemoryLimitPolicy memoryLimitPolicy = MemoryLimitPolicy.FAIL;
-        private long memoryBudgetBytes;
-        private int maxShipmentSize = 64;
-        private long maxShipmentBytes;
-        private int inputSetsPerRun = 1;
-        private int roomBatch = 1;
-        private int keptFailures = 16;
-        private JournalConfig journal;
-        private NanoClock clock = SystemNanoClock.INSTANCE;
         private String type;
         private String source;
         private final Map<String, String> nodeLocations = new LinkedHashMap<>();
@@ -541,6 +313,12 @@ public final class GraphConfig
 
         private Builder()
         {
+        }
+
+        @Override
+        Builder self()
+        {
+            return this;
         }
 
         /**
@@ -652,18 +430,6 @@ public final class GraphConfig
         }
 
         /**
-         * The graph-wide queue limit per input stream (MediaPipe's {@code max_queue_size}).
-         *
-         * @param size 0 for {@value #DEFAULT_MAX_QUEUE_SIZE}, -1 for none, or a positive limit.
-         * @return this.
-         */
-        public Builder maxQueueSize(final int size)
-        {
-            this.maxQueueSize = size;
-            return this;
-        }
-
-        /**
          * Overrides the queue limit of one stream (at every consumer).
          *
          * @param stream the stream's name.
@@ -673,237 +439,6 @@ public final class GraphConfig
         public Builder streamQueueSize(final String stream, final int size)
         {
             streamQueueSizes.put(stream, size);
-            return this;
-        }
-
-        /**
-         * The most packets any input queue may ever hold: its ring's capacity, the ceiling for
-         * deadlock avoidance's raises. Past it the run fails.
-         *
-         * @param cap positive, 4096 by default.
-         * @return this.
-         */
-        public Builder queueHardCap(final int cap)
-        {
-            this.queueHardCap = cap;
-            return this;
-        }
-
-        /**
-         * On a deadlock of full queues, fail the run naming them (true) or raise their limits (false,
-         * the default).
-         *
-         * @param report whether to report instead of resolving.
-         * @return this.
-         */
-        public Builder reportDeadlock(final boolean report)
-        {
-            this.reportDeadlock = report;
-            return this;
-        }
-
-        /**
-         * The order in which workers run ready nodes.
-         *
-         * @param order MediaPipe's (default) or BMF's.
-         * @return this.
-         */
-        public Builder scheduleOrder(final ScheduleOrder order)
-        {
-            this.scheduleOrder = order;
-            return this;
-        }
-
-        /**
-         * What a full queue holds back.
-         *
-         * @param rule sources only (default) or every upstream node.
-         * @return this.
-         */
-        public Builder backpressure(final Backpressure rule)
-        {
-            this.backpressure = rule;
-            return this;
-        }
-
-        /**
-         * What a calculator failure does to the run.
-         *
-         * @param policy the policy.
-         * @return this.
-         */
-        public Builder failurePolicy(final FailurePolicy policy)
-        {
-            this.failurePolicy = policy;
-            return this;
-        }
-
-        /**
-         * The watchdog (BMF's alive watch): when work is pending and no node has run
-         * for this long, the run fails with a report naming what waits on what: the node a worker is
-         * stuck in (with its stack), the full queues, the streams whose bound does not settle.
-         * 30 s by default; 0 turns it off.
-         *
-         * @param millis the timeout.
-         * @return this.
-         */
-        public Builder timeoutGuardMillis(final long millis)
-        {
-            this.timeoutGuardNanos = millis * 1_000_000L;
-            return this;
-        }
-
-        /**
-         * What an acquire past the pool's hard limit does.
-         *
-         * @param policy fail (default) or drop the oldest queued packets.
-         * @return this.
-         */
-        public Builder memoryLimitPolicy(final MemoryLimitPolicy policy)
-        {
-            this.memoryLimitPolicy = policy;
-            return this;
-        }
-
-        /**
-         * The off-heap budget of the pool a graph makes for itself: soft limit at 50 %, hard limit
-         * at 75 % of it. Ignored when the graph is given a pool.
-         *
-         * @param maxBytes positive; 0 keeps the pool's default.
-         * @return this.
-         */
-        public Builder memoryBudget(final long maxBytes)
-        {
-            this.memoryBudgetBytes = maxBytes;
-            return this;
-        }
-
-        /**
-         * The most packets a source may emit on one stream in one call (a shipment); it
-         * is called again while it has more. 64 by default.
-         *
-         * @param size positive.
-         * @return this.
-         */
-        public Builder maxShipmentSize(final int size)
-        {
-            this.maxShipmentSize = size;
-            return this;
-        }
-
-        /**
-         * The most off-heap bytes a source's shipment may hold: the payloads it emits in one call,
-         * each counted at its slot size (what it counts against the budget), across its outputs. The
-         * first payload of a call always goes out; an emit that would pass the cap after it fails
-         * the call with a {@link MemoryLimitException}, as one past {@link #maxShipmentSize(int)}
-         * does, so a source that makes frames ends its shipment when
-         * {@link CalculatorContext#shipmentBytesLeft()} is below the next frame.
-         *
-         * <p>The default, 0, derives the cap from the pool's budget: its hard limit less its soft
-         * limit (25 % of the budget with the graph's own pool), or half the soft limit when the two
-         * limits are equal. Sources run only while the pool is under the soft limit, so a shipment
-         * within that room cannot by itself pass the hard limit.
-         *
-         * @param bytes positive; 0 for the default derived from the budget; -1 for no cap.
-         * @return this.
-         */
-        public Builder maxShipmentBytes(final long bytes)
-        {
-            this.maxShipmentBytes = bytes;
-            return this;
-        }
-
-        /**
-         * How many ready input sets a node may process each time a worker runs it. 1 (the
-         * default) is MediaPipe's scheduling: one input set, then the worker picks the
-         * highest-priority ready node again, so the order between nodes follows
-         * {@link ScheduleOrder} exactly and the least is queued. More lets a node go on with its
-         * next ready input sets without going back through the scheduler (a heap, the state
-         * machine's fences) each time, while it stays open and nothing holds it back: several
-         * times the throughput of a chain of small nodes (docs/BENCHMARKS.md, B2), at the price
-         * of up to that many more packets queued between stages and a looser order between
-         * nodes. Calls of one node keep their order either way, and outputs are delivered after
-         * each call as before.
-         *
-         * @param count 1 or more.
-         * @return this.
-         */
-        public Builder inputSetsPerRun(final int count)
-        {
-            this.inputSetsPerRun = count;
-            return this;
-        }
-
-        /**
-         * How many packets below its limit a full queue must drain before it lets the sources and
-         * graph inputs it holds back go on. 1 (the default) is MediaPipe's rule: room for one packet
-         * lets them go on, so a producer faster than the queue's consumer is let go and held back
-         * again once per packet, each time a hand-over between two threads (the consumer's worker
-         * and the adder, or a source's worker). {@code n} hands room out once per {@code n}
-         * packets: the producer then adds up to {@code n} packets in a row, and a saturated chain
-         * runs several times faster (docs/BENCHMARKS.md, B2 {@code FRAMEWIRE_BATCH128}).
-         *
-         * <p>What changes for the producers a full queue holds back, and only for them: once held
-         * back, they stay held back (a waiting add waits, {@code tryAddPacket} is refused, a source
-         * is not run) until the queue holds no more than its limit less {@code n}, or until its
-         * consumer stops taking packets (its node goes idle, because it is not ready or has
-         * closed), whichever comes first; so nothing waits on room that no one will hand out, and
-         * the deadlock check sees what it does under MediaPipe's rule. A producer not held back
-         * still adds whenever the queue is below its limit, and a batch never lets a queue hold
-         * more than it could under MediaPipe's rule. Queues read by an {@code OutputPoller} keep
-         * MediaPipe's rule.
-         *
-         * @param packets 1 or more; at or above a queue's limit, that queue hands room out only
-         *                once it is empty.
-         * @return this.
-         */
-        public Builder roomBatch(final int packets)
-        {
-            this.roomBatch = packets;
-            return this;
-        }
-
-        /**
-         * How many failures a run keeps with their causes, besides its first: the last {@code count}
-         * (16 unless set). Every failure is still counted, by node and cause, and logged at WARN
-         * (rate-limited), so a node that fails on every packet under
-         * {@link FailurePolicy#DROP_TIMESTAMP} costs bounded memory. Java builder only.
-         *
-         * @param count 1 or more.
-         * @return this.
-         */
-        public Builder keptFailures(final int count)
-        {
-            this.keptFailures = count;
-            return this;
-        }
-
-        /**
-         * Journals the run with Chronicle Queue (off unless set when embedded; the tools turn it on):
-         * every graph input, emit, call, drop, bound move and error, for post-mortems and replay.
-         * The journal is the {@code dev.framewire:framewire-journal} artifact, which must then be on
-         * the class path: {@link Graph#start()} fails, saying to add it, when it is not.
-         *
-         * @param journal where and how, or null for none.
-         * @return this.
-         */
-        public Builder journal(final JournalConfig journal)
-        {
-            this.journal = journal;
-            return this;
-        }
-
-        /**
-         * The clock the graph measures time with (the timeout guard, calculators' pacing, latency):
-         * the system's by default; a {@code org.agrona.concurrent.CachedNanoClock} advanced by hand
-         * makes time-dependent behaviour deterministic in tests.
-         *
-         * @param clock the clock.
-         * @return this.
-         */
-        public Builder clock(final NanoClock clock)
-        {
-            this.clock = clock;
             return this;
         }
 

@@ -18,7 +18,7 @@ class ReadmeExampleTest
     void embeddingExampleRuns() throws Exception
     {
         final AtomicLong sum = new AtomicLong();
-        GraphConfig config = GraphConfig.builder()
+        final GraphConfig config = GraphConfig.builder()
             .inputStream("in")
             .node("scale", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
             .outputStream("out")
@@ -27,7 +27,7 @@ class ReadmeExampleTest
         try (Graph graph = new Graph(config))
         {
             graph.observe("out", packet -> sum.addAndGet(packet.getLong()));
-            GraphInputHandle in = graph.input("in");
+            final GraphInputHandle in = graph.input("in");
             graph.start();
             for (long ts = 0; ts < 100; ts++)
             {

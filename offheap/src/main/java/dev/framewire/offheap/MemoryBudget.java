@@ -3,7 +3,8 @@ package dev.framewire.offheap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One byte budget across every size class of a {@link PayloadPool} (seed 004 §5.3).
+ * One byte budget across every size class of a {@link PayloadPool} (docs/DESIGN-NOTES.md,
+ * "Memory budget").
  *
  * <p>Two quantities are tracked: bytes <em>in use</em> (slots currently acquired, counted at
  * their slot size) and bytes <em>reserved</em> (slabs allocated, which never shrink while the

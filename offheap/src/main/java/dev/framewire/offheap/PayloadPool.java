@@ -148,11 +148,10 @@ public final class PayloadPool implements AutoCloseable
             throw new IllegalStateException("payload pool is closed");
         }
         final SizeClass sizeClass = sizeClasses[classIndex(length)];
-        final int before = sizeClass.slotCount();
         final int slots = sizeClass.reserve(count);
         if (slots < 0)
         {
-            final int added = sizeClass.slotCount() - before;
+            final int added = -1 - slots;
             throw new MemoryBudgetExceededException("cannot reserve " + count + " more slots of " +
                 sizeClass.slotBytes + " B for " + length + " B payloads: the maximum of " + budget.maxBytes() +
                 " B of slabs left room for " + added, (long)(count - added) * sizeClass.slotBytes,

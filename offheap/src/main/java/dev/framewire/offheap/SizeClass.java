@@ -124,20 +124,22 @@ final class SizeClass
     /**
      * Adds slabs until this class has at least {@code count} more slots than now, all free.
      *
-     * @return the slots it has now, or -1 when the budget's maximum left no room for a slab it
-     *         needed (the slabs added before that stay).
+     * @return the slots it has now; or, when the budget's maximum left no room for a slab it
+     *         needed, {@code -1 - added}, where {@code added} is the slots this call added before
+     *         that (they stay). Counted under the lock: other threads' reserves do not enter it.
      */
     int reserve(final int count)
     {
         synchronized (this)
         {
-            final long target = (long)slots.length + count;
+            final int before = slots.length;
+            final long target = (long)before + count;
             while (slots.length < target)
             {
                 final Payload[] grown = addSlab();
                 if (grown == null)
                 {
-                    return -1;
+                    return -1 - (slots.length - before);
                 }
                 for (int i = grown.length - slotsPerSlab; i < grown.length; i++)
                 {

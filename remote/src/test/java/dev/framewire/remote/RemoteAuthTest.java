@@ -166,8 +166,8 @@ class RemoteAuthTest
             await("the publisher to wait for a subscriber", 10_000,
                 () -> sender.report().contains("in a call for input timestamp 1"));
             // the condition under test is time itself: the waiting message was sealed over a
-            // second (AeronSubscriberCalculator.START_SKEW_MILLIS) before the receiver starts
-            Thread.sleep(AeronSubscriberCalculator.START_SKEW_MILLIS + 500);
+            // second (ReplayWindow.START_SKEW_MILLIS) before the receiver starts
+            Thread.sleep(ReplayWindow.START_SKEW_MILLIS + 500);
             receiver.observe("out", p -> received.add(p.getLong()));
             receiver.start();
             in.addPacket(8L, 2);

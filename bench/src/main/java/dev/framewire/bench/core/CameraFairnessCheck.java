@@ -72,7 +72,7 @@ public final class CameraFairnessCheck
             graph.start();
             graph.pool().reserve(PixelFormat.RGBA32.frameBytes(HEIGHT, PixelFormat.RGBA32.minStride(WIDTH)),
                 cameras * 6 + PATTERNS);
-            final Payload[] patterns = patterns(graph);
+            final Payload[] patterns = patterns(graph, PATTERNS, 16);
             for (int c = 0; c < cameras; c++)
             {
                 final int cam = c;
@@ -139,11 +139,19 @@ public final class CameraFairnessCheck
             ((com.sun.management.OperatingSystemMXBean)os).getProcessCpuTime() : -1;
     }
 
-    /** Frames with a box at different places, so that motion detection finds motion. */
-    private static Payload[] patterns(final Graph graph)
+    /**
+     * RGBA frames of the cameras' size with a box at different places, so that motion detection
+     * finds motion: the box of frame {@code p} starts {@code p * step} pixels from the left.
+     *
+     * @param graph the graph whose pool the frames come from.
+     * @param count how many frames.
+     * @param step  how far the box moves from one frame to the next.
+     * @return the frames, each to be released by the caller.
+     */
+    static Payload[] patterns(final Graph graph, final int count, final int step)
     {
-        final Payload[] patterns = new Payload[PATTERNS];
-        for (int p = 0; p < PATTERNS; p++)
+        final Payload[] patterns = new Payload[count];
+        for (int p = 0; p < count; p++)
         {
             final Payload frame = graph.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.RGBA32);
             final int stride = frame.stride();
@@ -151,7 +159,7 @@ public final class CameraFairnessCheck
             {
                 for (int x = 0; x < WIDTH; x++)
                 {
-                    final boolean box = x >= p * 16 && x < p * 16 + 48 && y >= 80 && y < 160;
+                    final boolean box = x >= p * step && x < p * step + 48 && y >= 80 && y < 160;
                     frame.mutableBuffer().putInt(y * stride + x * 4, box ? 0xFFFFFFFF : 0xFF000000 | (x & 0xFF) << 8 | y & 0xFF);
                 }
             }

@@ -43,6 +43,7 @@ public class GraphInputAddBenchmark
 {
     static final int BATCH = 512;
 
+    /** A graph with one input and one pass-through node whose output is observed, per benchmark thread. */
     @State(Scope.Thread)
     public static class GraphState
     {
@@ -89,6 +90,7 @@ public class GraphInputAddBenchmark
         }
     }
 
+    /** A bare JCTools SPSC queue, the floor an add is measured against. */
     @State(Scope.Thread)
     public static class SpscState
     {

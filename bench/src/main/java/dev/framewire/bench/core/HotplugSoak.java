@@ -116,12 +116,7 @@ public final class HotplugSoak
         final GraphConfig base = CameraFairnessCheck.baseGraph(2, ScheduleOrder.BMF);
         final GraphConfig template = CameraFairnessCheck.cameraTemplate("SoakCamera");
 
-        System.out.printf(Locale.ROOT, "hot-plug soak: %d cameras %dx%d RGBA at %.0f fps on 2 parked workers, one " +
-            "removed and one added every %d ms, for %d s; report every %d s; %d cores, load average %.1f%n",
-            cameras, WIDTH, HEIGHT, fps, churnMillis, seconds, reportSeconds,
-            Runtime.getRuntime().availableProcessors(), loadAverage());
-        System.out.println("    time  added removed  frames_sent delivered refused  offheap_in_use  offheap_reserved" +
-            "  heap_after_gc  threads  fds");
+        printHeader(cameras, fps, churnMillis, seconds, reportSeconds);
 
         final List<String> failures = new ArrayList<>();
         final ArrayDeque<Camera> live = new ArrayDeque<>();
@@ -138,7 +133,7 @@ public final class HotplugSoak
         {
             budget = graph.pool().budget();
             graph.start();
-            final Payload[] patterns = patterns(graph);
+            final Payload[] patterns = CameraFairnessCheck.patterns(graph, PATTERNS, 32);
             for (int c = 0; c < cameras; c++)
             {
                 live.addLast(add(graph, template, "cam" + added++, deliveredTotal));
@@ -150,33 +145,15 @@ public final class HotplugSoak
             long due = start;
             while (true)
             {
-                long left;
-                while ((left = due - System.nanoTime()) > 0)
-                {
-                    LockSupport.parkNanos(left);
-                }
+                awaitDue(due);
                 final long now = System.nanoTime();
                 if (now >= end)
                 {
                     break;
                 }
-                for (final Camera cam : live)
-                {
-                    final Payload frame = graph.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.RGBA32);
-                    final Payload pattern = patterns[(int)(cam.frame % PATTERNS)];
-                    frame.mutableBuffer().putBytes(0, pattern.buffer(), 0, pattern.length());
-                    final long timestamp = cam.frame++ * 1_000_000L / (long)fps;
-                    if (cam.input.tryAddPacket(frame, timestamp))
-                    {
-                        cam.sent++;
-                        sentTotal++;
-                    }
-                    else
-                    {
-                        frame.release(); // refused: the caller keeps its reference
-                        refused++;
-                    }
-                }
+                final int refusedNow = sendFrames(graph, live, patterns, fps);
+                refused += refusedNow;
+                sentTotal += live.size() - refusedNow;
                 due += periodNanos;
                 if (now >= nextChurn)
                 {
@@ -199,12 +176,7 @@ public final class HotplugSoak
                     due = Math.max(due, System.nanoTime()); // the GC's pause is not made up with a burst
                 }
             }
-            while (!live.isEmpty())
-            {
-                final Camera old = live.pollFirst();
-                leaving.add(new Leaving(old, graph.removeSubgraph(old.name, Duration.ofSeconds(5),
-                    Duration.ofSeconds(5))));
-            }
+            removeAll(graph, live, leaving);
             removed += settle(leaving, failures, true);
             for (final Payload pattern : patterns)
             {
@@ -225,15 +197,85 @@ public final class HotplugSoak
         }
         if (baseline != null && last != null)
         {
-            bound(failures, "heap used after GC", baseline.heapAfterGc(), last.heapAfterGc(), HEAP_GROWTH_MIB * MIB);
-            bound(failures, "threads", baseline.threads(), last.threads(), THREAD_GROWTH);
-            bound(failures, "open file descriptors", baseline.fds(), last.fds(), FD_GROWTH);
-            bound(failures, "off-heap reserved", baseline.offHeapReserved(), last.offHeapReserved(),
-                Math.max(baseline.offHeapReserved() / 4, RESERVED_GROWTH_MIB * MIB));
+            checkGrowth(failures, baseline, last);
         }
         System.out.printf(Locale.ROOT, "%d cameras added and %d removed; %d frames sent, %d delivered, %d refused at " +
             "the door (a full queue); load average %.1f at the end%n", added, removed, sentTotal, deliveredTotal.get(),
             refused, loadAverage());
+        finish(failures);
+    }
+
+    /** What the soak runs, and the report's column heads. */
+    private static void printHeader(
+        final int cameras, final double fps, final long churnMillis, final long seconds, final long reportSeconds)
+    {
+        System.out.printf(Locale.ROOT, "hot-plug soak: %d cameras %dx%d RGBA at %.0f fps on 2 parked workers, one " +
+            "removed and one added every %d ms, for %d s; report every %d s; %d cores, load average %.1f%n",
+            cameras, WIDTH, HEIGHT, fps, churnMillis, seconds, reportSeconds,
+            Runtime.getRuntime().availableProcessors(), loadAverage());
+        System.out.println("    time  added removed  frames_sent delivered refused  offheap_in_use  offheap_reserved" +
+            "  heap_after_gc  threads  fds");
+    }
+
+    /** Parks until {@code due} (a {@link System#nanoTime()} value). */
+    private static void awaitDue(final long due)
+    {
+        long left;
+        while ((left = due - System.nanoTime()) > 0)
+        {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** Offers each live camera its next frame; returns how many the graph refused (a full queue). */
+    private static int sendFrames(
+        final Graph graph, final ArrayDeque<Camera> live, final Payload[] patterns, final double fps)
+    {
+        int refused = 0;
+        for (final Camera cam : live)
+        {
+            final Payload frame = graph.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.RGBA32);
+            final Payload pattern = patterns[(int)(cam.frame % PATTERNS)];
+            frame.mutableBuffer().putBytes(0, pattern.buffer(), 0, pattern.length());
+            final long timestamp = cam.frame++ * 1_000_000L / (long)fps;
+            if (cam.input.tryAddPacket(frame, timestamp))
+            {
+                cam.sent++;
+            }
+            else
+            {
+                frame.release(); // refused: the caller keeps its reference
+                refused++;
+            }
+        }
+        return refused;
+    }
+
+    /** Starts removing every live camera; {@code settle} waits for them. */
+    private static void removeAll(final Graph graph, final ArrayDeque<Camera> live, final List<Leaving> leaving)
+        throws Exception
+    {
+        while (!live.isEmpty())
+        {
+            final Camera old = live.pollFirst();
+            leaving.add(new Leaving(old, graph.removeSubgraph(old.name, Duration.ofSeconds(5),
+                Duration.ofSeconds(5))));
+        }
+    }
+
+    /** Adds a failure for each figure that grew past its bound from the first report to the last. */
+    private static void checkGrowth(final List<String> failures, final Sample baseline, final Sample last)
+    {
+        bound(failures, "heap used after GC", baseline.heapAfterGc(), last.heapAfterGc(), HEAP_GROWTH_MIB * MIB);
+        bound(failures, "threads", baseline.threads(), last.threads(), THREAD_GROWTH);
+        bound(failures, "open file descriptors", baseline.fds(), last.fds(), FD_GROWTH);
+        bound(failures, "off-heap reserved", baseline.offHeapReserved(), last.offHeapReserved(),
+            Math.max(baseline.offHeapReserved() / 4, RESERVED_GROWTH_MIB * MIB));
+    }
+
+    /** Prints the verdict, and exits with 1 if anything failed. */
+    private static void finish(final List<String> failures)
+    {
         if (!failures.isEmpty())
         {
             System.out.println("FAILED:");
@@ -344,26 +386,5 @@ public final class HotplugSoak
     private static double loadAverage()
     {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    /** Frames with a box at different places, so that motion detection finds motion. */
-    private static Payload[] patterns(final Graph graph)
-    {
-        final Payload[] patterns = new Payload[PATTERNS];
-        for (int p = 0; p < PATTERNS; p++)
-        {
-            final Payload frame = graph.pool().acquireFrame(WIDTH, HEIGHT, PixelFormat.RGBA32);
-            final int stride = frame.stride();
-            for (int y = 0; y < HEIGHT; y++)
-            {
-                for (int x = 0; x < WIDTH; x++)
-                {
-                    final boolean box = x >= p * 32 && x < p * 32 + 48 && y >= 80 && y < 160;
-                    frame.mutableBuffer().putInt(y * stride + x * 4, box ? 0xFFFFFFFF : 0xFF000000 | (x & 0xFF) << 8 | y & 0xFF);
-                }
-            }
-            patterns[p] = frame;
-        }
-        return patterns;
     }
 }

@@ -1,19 +1,13 @@
 package dev.framewire.bench.suite;
 
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.concurrent.TimeUnit;
 
@@ -35,41 +29,9 @@ public class B1HopLatencyBenchmark extends HopHarness
         "FRAMEWIRE/PARK", "DISRUPTOR/PARK", "LOCKED/PARK", "TPE/PARK"})
     public String contender;
 
-    @Setup(Level.Trial)
-    public void setUp()
+    @Override
+    String contender()
     {
-        setUpTrial(contender);
-    }
-
-    @Setup(Level.Iteration)
-    public void setUpIteration(final IterationParams iteration)
-    {
-        super.setUpIteration(iteration);
-    }
-
-    /** Send, spin until it arrived. */
-    @Benchmark
-    public long closedLoop()
-    {
-        return closedLoopOp();
-    }
-
-    /** One packet at its intended time, not waiting for it. */
-    @Benchmark
-    public long openLoop()
-    {
-        return openLoopOp();
-    }
-
-    @TearDown(Level.Iteration)
-    public void verify()
-    {
-        verifyIteration();
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown(final BenchmarkParams params) throws Exception
-    {
-        tearDownTrial(params);
+        return contender;
     }
 }

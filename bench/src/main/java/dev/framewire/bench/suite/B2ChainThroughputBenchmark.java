@@ -46,7 +46,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @Threads(1)
 @Fork(1)
-public class B2ChainThroughputBenchmark
+public class B2ChainThroughputBenchmark extends PushHarness
 {
     static final int STAGES = 4;
 
@@ -54,9 +54,7 @@ public class B2ChainThroughputBenchmark
         "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
     public String contender;
 
-    private final Arrivals arrivals = new Arrivals();
     private Line line;
-    private Sender sender;
 
     @Setup(Level.Trial)
     public void setUp()
@@ -89,16 +87,10 @@ public class B2ChainThroughputBenchmark
         sender = new Sender(line::offer);
     }
 
-    @Benchmark
-    public long push()
+    @Override
+    String contender()
     {
-        return sender.send();
-    }
-
-    @TearDown(Level.Iteration)
-    public void verify()
-    {
-        sender.verify(arrivals, contender);
+        return contender;
     }
 
     @TearDown(Level.Trial)
@@ -185,17 +177,7 @@ public class B2ChainThroughputBenchmark
         @Override
         public boolean offer(final long value, final long timestamp)
         {
-            final RingBuffer<Suite.LongEvent> ring = this.ring;
-            if (!ring.hasAvailableCapacity(1))
-            {
-                return false;
-            }
-            final long sequence = ring.next();
-            final Suite.LongEvent event = ring.get(sequence);
-            event.value = value;
-            event.stages = 0;
-            ring.publish(sequence);
-            return true;
+            return Suite.offerLong(ring, value);
         }
 
         @Override
@@ -292,11 +274,7 @@ public class B2ChainThroughputBenchmark
         ExecutorChain(final int groups, final Arrivals arrivals)
         {
             this.arrivals = arrivals;
-            executors = new ThreadPoolExecutor[groups];
-            for (int i = 0; i < groups; i++)
-            {
-                executors[i] = Suite.executor("tpe-chain-" + i);
-            }
+            executors = Suite.executors("tpe-chain-", groups);
             tasks = new Suite.Carriers<>(Task::new);
         }
 
@@ -320,10 +298,7 @@ public class B2ChainThroughputBenchmark
         @Override
         public void close() throws Exception
         {
-            for (final ThreadPoolExecutor executor : executors)
-            {
-                Suite.shutdown(executor);
-            }
+            Suite.shutdown(executors);
         }
     }
 }

@@ -482,10 +482,7 @@ public class B3FanOutFrameBenchmark
         @Override
         public void close() throws Exception
         {
-            for (final ThreadPoolExecutor executor : executors)
-            {
-                Suite.shutdown(executor);
-            }
+            Suite.shutdown(executors);
             pool.close();
         }
     }

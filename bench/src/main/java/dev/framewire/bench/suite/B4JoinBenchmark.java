@@ -163,18 +163,7 @@ public class B4JoinBenchmark
         @Override
         public boolean offer(final long value, final long timestamp)
         {
-            final RingBuffer<Suite.LongEvent> ring = this.ring;
-            if (!ring.hasAvailableCapacity(1))
-            {
-                return false;
-            }
-            final long sequence = ring.next();
-            final Suite.LongEvent event = ring.get(sequence);
-            event.value = value;
-            event.a = 0;
-            event.b = 0;
-            ring.publish(sequence);
-            return true;
+            return Suite.offerLong(ring, value);
         }
 
         @Override
@@ -226,11 +215,7 @@ public class B4JoinBenchmark
         ExecutorJoin(final int threads, final Arrivals arrivals)
         {
             this.arrivals = arrivals;
-            executors = new ThreadPoolExecutor[threads];
-            for (int i = 0; i < threads; i++)
-            {
-                executors[i] = Suite.executor("tpe-join-" + i);
-            }
+            executors = Suite.executors("tpe-join-", threads);
             diamonds = new Suite.Carriers<>(Diamond::new);
         }
 
@@ -255,10 +240,7 @@ public class B4JoinBenchmark
         @Override
         public void close() throws Exception
         {
-            for (final ThreadPoolExecutor executor : executors)
-            {
-                Suite.shutdown(executor);
-            }
+            Suite.shutdown(executors);
         }
     }
 }

@@ -1,5 +1,9 @@
 package dev.framewire.bench.suite;
 
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
@@ -22,8 +26,11 @@ import java.util.Map;
  * <p>The histogram is reset when the first measurement iteration starts (warm-up excluded) and
  * written at the end of the trial ({@link LatencyLog}). After every iteration the harness waits
  * for every value and checks the count and the sum, and throws when they are wrong.
+ *
+ * <p>The JMH methods are here, once; a benchmark (B0, B1) extends this class with its own
+ * {@code @Param} of contenders and JMH's class annotations (JMH runs inherited benchmark methods).
  */
-abstract class HopHarness
+public abstract class HopHarness
 {
     /** Open-loop rate: 20,000 packets a second, one every 50 µs (a parked worker wakes per packet). */
     static final long OPEN_LOOP_RATE = 20_000;
@@ -38,6 +45,72 @@ abstract class HopHarness
     private long scheduled;
     private boolean measuring;
 
+    /**
+     * The contender of this trial: the subclass's {@code @Param}.
+     *
+     * @return e.g. {@code FRAMEWIRE/BUSY_SPIN}.
+     */
+    abstract String contender();
+
+    /** Makes the trial's hop. */
+    @Setup(Level.Trial)
+    public void setUp()
+    {
+        setUpTrial(contender());
+    }
+
+    /**
+     * Starts an iteration's schedule; resets the histogram at the first measured one.
+     *
+     * @param iteration JMH's.
+     */
+    @Setup(Level.Iteration)
+    public void setUpIteration(final IterationParams iteration)
+    {
+        setUpIterationState(iteration);
+    }
+
+    /**
+     * Send, spin until it arrived.
+     *
+     * @return the packet's number.
+     */
+    @Benchmark
+    public long closedLoop()
+    {
+        return closedLoopOp();
+    }
+
+    /**
+     * One packet at its intended time, not waiting for it.
+     *
+     * @return the packet's number.
+     */
+    @Benchmark
+    public long openLoop()
+    {
+        return openLoopOp();
+    }
+
+    /** Waits for every value and checks the count and the sum. */
+    @TearDown(Level.Iteration)
+    public void verify()
+    {
+        verifyIteration();
+    }
+
+    /**
+     * Closes the hop and writes the histogram.
+     *
+     * @param params JMH's.
+     * @throws Exception if the hop fails to close.
+     */
+    @TearDown(Level.Trial)
+    public void tearDown(final BenchmarkParams params) throws Exception
+    {
+        tearDownTrial(params);
+    }
+
     void setUpTrial(final String contender)
     {
         HostState.record(getClass().getSimpleName().replaceAll("_jmhType.*", "").replace("Benchmark", ""), contender);
@@ -45,7 +118,7 @@ abstract class HopHarness
         hop = Hop.create(contender, arrivals);
     }
 
-    void setUpIteration(final IterationParams iteration)
+    void setUpIterationState(final IterationParams iteration)
     {
         if (!measuring && iteration.getType() == IterationType.MEASUREMENT)
         {

@@ -2,6 +2,7 @@ package dev.framewire.bench.suite;
 
 import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.PhasedBackoffWaitStrategy;
+import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
 import dev.framewire.core.Graph;
@@ -56,6 +57,31 @@ public final class Suite
         long a;
         long b;
         int stages;
+    }
+
+    /**
+     * Publishes {@code value} on a Disruptor line of {@link LongEvent}s with the stages' fields
+     * cleared, or returns false when the ring is full (so the caller spins, as with every
+     * contender). {@code tryPublishEvent} would box the long through its Object argument.
+     *
+     * @param ring  the line's ring.
+     * @param value the value.
+     * @return whether it was published.
+     */
+    static boolean offerLong(final RingBuffer<LongEvent> ring, final long value)
+    {
+        if (!ring.hasAvailableCapacity(1))
+        {
+            return false;
+        }
+        final long sequence = ring.next();
+        final LongEvent event = ring.get(sequence);
+        event.value = value;
+        event.stages = 0;
+        event.a = 0;
+        event.b = 0;
+        ring.publish(sequence);
+        return true;
     }
 
     /**
@@ -127,6 +153,37 @@ public final class Suite
     static ThreadPoolExecutor executor(final String name)
     {
         return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemonThreads(name));
+    }
+
+    /**
+     * One-thread executors ({@link #executor}), named {@code prefix0}, {@code prefix1}, ...
+     *
+     * @param prefix the threads' name prefix.
+     * @param count  how many.
+     * @return the executors.
+     */
+    static ThreadPoolExecutor[] executors(final String prefix, final int count)
+    {
+        final ThreadPoolExecutor[] executors = new ThreadPoolExecutor[count];
+        for (int i = 0; i < count; i++)
+        {
+            executors[i] = executor(prefix + i);
+        }
+        return executors;
+    }
+
+    /**
+     * Shuts each executor down and waits for it ({@link #shutdown(ThreadPoolExecutor)}).
+     *
+     * @param executors the executors.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    static void shutdown(final ThreadPoolExecutor[] executors) throws InterruptedException
+    {
+        for (final ThreadPoolExecutor executor : executors)
+        {
+            shutdown(executor);
+        }
     }
 
     static void shutdown(final ThreadPoolExecutor executor) throws InterruptedException

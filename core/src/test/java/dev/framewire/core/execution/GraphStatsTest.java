@@ -416,7 +416,7 @@ class GraphStatsTest
             // docs/METRICS.md, "Without Micrometer", with out.append for System.out.println
             GraphStats stats = graph.stats();                  // a new snapshot
             stats = graph.stats(stats);                        // refilled in place: allocates nothing
-            for (GraphStats.NodeStats node : stats.nodes()) {
+            for (final GraphStats.NodeStats node : stats.nodes()) {
                 out.append(node.name() + " in " + node.packetsIn() + " out " + node.packetsOut() +
                     " dropped " + node.drops() + " (memory " + node.drops(GraphStats.DropReason.MEMORY) + ")" +
                     " queued " + node.queued() + " in flight " + node.callsInFlight()).append('\n');

@@ -164,16 +164,7 @@ class HotplugTest
         final List<Throwable> thrown = syncList();
         try (Graph graph = new Graph(base(workers, idle)))
         {
-            final long[] lastBase = {-1};
-            graph.observe("out", packet ->
-            {
-                if (packet.getLong() != lastBase[0] + 1)
-                {
-                    errors.add("base: " + packet.getLong() + " after " + lastBase[0]);
-                }
-                lastBase[0] = packet.getLong();
-                baseDelivered.incrementAndGet();
-            });
+            graph.observe("out", inOrder(baseDelivered, errors));
             graph.start();
             // a camera that stays for the whole test, fed by its own thread
             graph.addSubgraph("stay", camera, Map.of("label", "stay"),
@@ -292,38 +283,7 @@ class HotplugTest
                 () -> graph.addSubgraph("cam2", camera, Map.of("label", "x", "lable", "y")));
             assertTrue(unused.getMessage().contains("parameter 'lable' is used by no node option"), unused.getMessage());
 
-            final GraphConfig unknownCalculator = GraphConfig.builder().inputStream("frames")
-                .node("n", n -> n.calculator("NoSuchCalculator").inputStream("frames").outputStream("out"))
-                .outputStream("out").build();
-            final GraphConfigException unknown = assertThrows(GraphConfigException.class,
-                () -> graph.addSubgraph("cam2", unknownCalculator, Map.of()));
-            assertTrue(unknown.getMessage().contains("subgraph 'cam2': node 'cam2__n' uses unknown calculator " +
-                "'NoSuchCalculator'"), unknown.getMessage());
-
-            final GraphConfig badOption = GraphConfig.builder().inputStream("frames")
-                .node("n", n -> n.calculator(() -> new Check(errors, labels)).inputStream("frames").outputStream("out")
-                    .option("lable", "x"))
-                .outputStream("out").build();
-            final GraphConfigException option = assertThrows(GraphConfigException.class,
-                () -> graph.addSubgraph("cam2", badOption, Map.of()));
-            assertTrue(option.getMessage().contains("node 'cam2__n' sets unknown option 'lable'"), option.getMessage());
-
-            final GraphConfig undeclaredExecutor = GraphConfig.builder().inputStream("frames")
-                .node("n", n -> n.calculator("PassThroughCalculator").inputStream("frames").outputStream("out")
-                    .executor("gpu"))
-                .outputStream("out").build();
-            final GraphConfigException executor = assertThrows(GraphConfigException.class,
-                () -> graph.addSubgraph("cam2", undeclaredExecutor, Map.of()));
-            assertTrue(executor.getMessage().contains("node 'cam2__n' runs on executor 'gpu', which is not declared"),
-                executor.getMessage());
-
-            final GraphConfig cycle = GraphConfig.builder().inputStream("frames")
-                .node("p", n -> n.calculator("PassThroughCalculator").inputStream("frames", "q_out").outputStream("p_out", "x"))
-                .node("q", n -> n.calculator("PassThroughCalculator").inputStream("p_out").outputStream("q_out"))
-                .outputStream("x").build();
-            final GraphConfigException cyclic = assertThrows(GraphConfigException.class,
-                () -> graph.addSubgraph("cam2", cycle, Map.of()));
-            assertTrue(cyclic.getMessage().contains("has no back edge"), cyclic.getMessage());
+            assertInvalidSubgraphsRefused(graph, errors, labels);
 
             // the analysis of the graph as it would be: a static node already has the name a subgraph node would get
             final GraphConfigException clash = assertThrows(GraphConfigException.class,
@@ -364,6 +324,59 @@ class HotplugTest
             assertTrue(over.getMessage().contains("run is over"), over.getMessage());
         }
         assertEquals(List.of(), errors);
+    }
+
+    /** The graph's own chain, checked in order and counted. */
+    private static PacketObserver inOrder(final AtomicLong delivered, final List<String> errors)
+    {
+        final long[] last = {-1};
+        return packet ->
+        {
+            if (packet.getLong() != last[0] + 1)
+            {
+                errors.add("base: " + packet.getLong() + " after " + last[0]);
+            }
+            last[0] = packet.getLong();
+            delivered.incrementAndGet();
+        };
+    }
+
+    /** Subgraphs that fail validation (a calculator, an option, an executor, a cycle) are refused, naming why. */
+    private static void assertInvalidSubgraphsRefused(
+        final Graph graph, final List<String> errors, final Map<String, String> labels)
+    {
+        final GraphConfig unknownCalculator = GraphConfig.builder().inputStream("frames")
+            .node("n", n -> n.calculator("NoSuchCalculator").inputStream("frames").outputStream("out"))
+            .outputStream("out").build();
+        final GraphConfigException unknown = assertThrows(GraphConfigException.class,
+            () -> graph.addSubgraph("cam2", unknownCalculator, Map.of()));
+        assertTrue(unknown.getMessage().contains("subgraph 'cam2': node 'cam2__n' uses unknown calculator " +
+            "'NoSuchCalculator'"), unknown.getMessage());
+
+        final GraphConfig badOption = GraphConfig.builder().inputStream("frames")
+            .node("n", n -> n.calculator(() -> new Check(errors, labels)).inputStream("frames").outputStream("out")
+                .option("lable", "x"))
+            .outputStream("out").build();
+        final GraphConfigException option = assertThrows(GraphConfigException.class,
+            () -> graph.addSubgraph("cam2", badOption, Map.of()));
+        assertTrue(option.getMessage().contains("node 'cam2__n' sets unknown option 'lable'"), option.getMessage());
+
+        final GraphConfig undeclaredExecutor = GraphConfig.builder().inputStream("frames")
+            .node("n", n -> n.calculator("PassThroughCalculator").inputStream("frames").outputStream("out")
+                .executor("gpu"))
+            .outputStream("out").build();
+        final GraphConfigException executor = assertThrows(GraphConfigException.class,
+            () -> graph.addSubgraph("cam2", undeclaredExecutor, Map.of()));
+        assertTrue(executor.getMessage().contains("node 'cam2__n' runs on executor 'gpu', which is not declared"),
+            executor.getMessage());
+
+        final GraphConfig cycle = GraphConfig.builder().inputStream("frames")
+            .node("p", n -> n.calculator("PassThroughCalculator").inputStream("frames", "q_out").outputStream("p_out", "x"))
+            .node("q", n -> n.calculator("PassThroughCalculator").inputStream("p_out").outputStream("q_out"))
+            .outputStream("x").build();
+        final GraphConfigException cyclic = assertThrows(GraphConfigException.class,
+            () -> graph.addSubgraph("cam2", cycle, Map.of()));
+        assertTrue(cyclic.getMessage().contains("has no back edge"), cyclic.getMessage());
     }
 
     /** Blocks in process until let go, ignoring cancellation: a call that cannot be made to return. */

@@ -375,8 +375,8 @@ class PayloadFlowTest
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final int warmUp = 20_000;
         final int measured = 10_000;
-        long workerBytes;
-        long callerBytes;
+        final long workerBytes;
+        final long callerBytes;
         try (Graph graph = new Graph(config))
         {
             graph.observe("lo", p -> sums[0] += p.getLong());

@@ -10,6 +10,9 @@ import dev.framewire.offheap.PixelFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Draws the outlines of bounding boxes into frames, in place through copy-on-write.
  *
@@ -31,6 +34,7 @@ import org.agrona.MutableDirectBuffer;
 public final class AnnotateCalculator implements Calculator
 {
     private static final String NAME = "AnnotateCalculator";
+    private static final Set<PixelFormat> FORMATS = EnumSet.of(PixelFormat.GRAY8, PixelFormat.RGB24, PixelFormat.RGBA32);
 
     private int frameInput;
     private int boxesInput;
@@ -85,16 +89,12 @@ public final class AnnotateCalculator implements Calculator
     public void process(final CalculatorContext ctx)
     {
         final Input frameIn = ctx.input(frameInput);
-        if (frameIn.isEmpty())
+        final Payload frame = ImageFrames.frameIn(ctx, frameIn, NAME, FORMATS, "needs GRAY8, RGB24 or RGBA32 frames");
+        if (frame == null)
         {
             return;
         }
-        final Payload frame = ImageFrames.frame(ctx, frameIn, NAME);
         final PixelFormat format = frame.format();
-        if (format != PixelFormat.GRAY8 && format != PixelFormat.RGB24 && format != PixelFormat.RGBA32)
-        {
-            throw ImageFrames.wrongFormat(ctx, NAME, frameIn, frame, "needs GRAY8, RGB24 or RGBA32 frames");
-        }
         final Input boxesIn = ctx.input(boxesInput);
         final long timestamp = frameIn.timestamp();
         final DirectBuffer boxes = boxesIn.isEmpty() ? null : boxesIn.payload().buffer();

@@ -8,6 +8,9 @@ import dev.framewire.core.OptionType;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Adjusts brightness and contrast of frames in place: each color sample {@code v} becomes
  * {@code clamp(round((v - 128) * contrast + 128 + brightness), 0, 255)}; alpha is left alone.
@@ -26,6 +29,7 @@ import dev.framewire.offheap.PixelFormat;
 public final class BrightnessContrastCalculator implements Calculator
 {
     private static final String NAME = "BrightnessContrastCalculator";
+    private static final Set<PixelFormat> FORMATS = EnumSet.of(PixelFormat.GRAY8, PixelFormat.RGB24, PixelFormat.RGBA32);
 
     private SampleMap map;
 
@@ -55,16 +59,12 @@ public final class BrightnessContrastCalculator implements Calculator
     public void process(final CalculatorContext ctx)
     {
         final Input input = ctx.input(0);
-        if (input.isEmpty())
+        final Payload frame = ImageFrames.frameIn(ctx, input, NAME, FORMATS, "needs GRAY8, RGB24 or RGBA32 frames");
+        if (frame == null)
         {
             return;
         }
-        final Payload frame = ImageFrames.frame(ctx, input, NAME);
         final PixelFormat format = frame.format();
-        if (format != PixelFormat.GRAY8 && format != PixelFormat.RGB24 && format != PixelFormat.RGBA32)
-        {
-            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8, RGB24 or RGBA32 frames");
-        }
         if (map.isIdentity())
         {
             ctx.output(0).add(frame, input.timestamp());

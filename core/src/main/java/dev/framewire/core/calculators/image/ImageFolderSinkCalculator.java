@@ -7,13 +7,12 @@ import dev.framewire.core.Input;
 import dev.framewire.core.OptionType;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
-import org.agrona.DirectBuffer;
 
 import javax.imageio.ImageIO;
+import java.util.EnumSet;
+import java.util.Set;
 import java.awt.image.BufferedImage;
-import java.awt.image.DataBufferByte;
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -40,14 +39,13 @@ import java.nio.file.Path;
  */
 public final class ImageFolderSinkCalculator implements Calculator
 {
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final String NAME = "ImageFolderSinkCalculator";
+    private static final Set<PixelFormat> FORMATS = EnumSet.of(PixelFormat.RGBA32, PixelFormat.GRAY8);
 
     private Path directory;
     private String prefix;
     private long written;
-    private BufferedImage image;
-    private PixelFormat imageFormat;
+    private final HeapImage heapImage = new HeapImage();
 
     @Override
     public void contract(final Contract contract)
@@ -89,17 +87,12 @@ public final class ImageFolderSinkCalculator implements Calculator
     public void process(final CalculatorContext ctx) throws IOException
     {
         final Input input = ctx.input(0);
-        if (input.isEmpty())
+        final Payload frame = ImageFrames.frameIn(ctx, input, NAME, FORMATS, "needs RGBA32 or GRAY8 frames");
+        if (frame == null)
         {
             return;
         }
-        final Payload frame = ImageFrames.frame(ctx, input, NAME);
-        final PixelFormat format = frame.format();
-        if (format != PixelFormat.RGBA32 && format != PixelFormat.GRAY8)
-        {
-            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs RGBA32 or GRAY8 frames");
-        }
-        final BufferedImage target = toImage(frame);
+        final BufferedImage target = heapImage.copyOf(frame);
         final String name = fileName(prefix, input.timestamp());
         final Path file = directory.resolve(name);
         try
@@ -127,44 +120,5 @@ public final class ImageFolderSinkCalculator implements Calculator
     static String fileName(final String prefix, final long timestamp)
     {
         return prefix + String.format("%012d", timestamp) + ".png";
-    }
-
-    /** Copies the frame into a heap image for the PNG encoder: the copy the class javadoc owns up to. */
-    private BufferedImage toImage(final Payload frame)
-    {
-        final int width = frame.width();
-        final int height = frame.height();
-        final PixelFormat format = frame.format();
-        if (image == null || image.getWidth() != width || image.getHeight() != height || imageFormat != format)
-        {
-            image = new BufferedImage(width, height,
-                format == PixelFormat.GRAY8 ? BufferedImage.TYPE_BYTE_GRAY : BufferedImage.TYPE_4BYTE_ABGR);
-            imageFormat = format;
-        }
-        final byte[] data = ((DataBufferByte)image.getRaster().getDataBuffer()).getData();
-        final DirectBuffer buffer = frame.buffer();
-        final int stride = frame.stride();
-        if (format == PixelFormat.GRAY8)
-        {
-            for (int y = 0; y < height; y++)
-            {
-                buffer.getBytes(y * stride, data, y * width, width);
-            }
-            return image;
-        }
-        for (int y = 0; y < height; y++)
-        {
-            final int row = y * stride;
-            for (int x = 0, d = 4 * y * width; x < width; x++, d += 4)
-            {
-                // memory R, G, B, A is the little-endian int 0xAABBGGRR; TYPE_4BYTE_ABGR wants A, B, G, R
-                final int p = buffer.getInt(row + 4 * x, LE);
-                data[d] = (byte)(p >>> 24);
-                data[d + 1] = (byte)(p >>> 16);
-                data[d + 2] = (byte)(p >>> 8);
-                data[d + 3] = (byte)p;
-            }
-        }
-        return image;
     }
 }

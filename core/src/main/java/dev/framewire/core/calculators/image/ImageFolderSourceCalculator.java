@@ -25,8 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A source of RGBA32 frames read from the image files of a folder, in file name order: seed 004's
- * shipment source (§4 Phase 2.5). {@code open} lists the file paths only, never an image; each call
+ * A source of RGBA32 frames read from the image files of a folder, in file name order: a bounded
+ * shipment source (docs/DESIGN-NOTES.md, "Shipments"). {@code open} lists the file paths only, never an image; each call
  * reads at most {@link CalculatorContext#maxShipmentSize()} images, and ends its shipment before a
  * frame whose slot is more than {@link CalculatorContext#shipmentBytesLeft()} (that image waits,
  * decoded, for the next call), so the frames a run holds are bounded by a shipment, in packets and

@@ -7,6 +7,7 @@ import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Checks shared by the image calculators. Messages are built only on the error path.
@@ -35,6 +36,38 @@ final class ImageFrames
         throw new IllegalArgumentException(where(ctx, calculator, input) + " carries " +
             (value instanceof Payload ? "a " + ((Payload)value).length() + " byte blob payload" :
             "a " + value.getClass().getName()) + ", not a frame payload");
+    }
+
+    /**
+     * The frame on a calculator's input when it is in a format the calculator takes: how a frame
+     * calculator's {@code process} starts. Allocates nothing unless it throws.
+     *
+     * @param ctx        the calling node's context.
+     * @param input      the input.
+     * @param calculator the calculator's simple name, for the message.
+     * @param formats    the formats the calculator takes (a constant set).
+     * @param expected   what would be valid, e.g. "needs GRAY8 or RGBA32 frames".
+     * @return the frame, lent by the input, or null when the input is empty at this timestamp.
+     * @throws IllegalArgumentException naming the node, the stream and the timestamp when the packet
+     *                                  is not a frame or not in one of {@code formats}.
+     */
+    static Payload frameIn(
+        final CalculatorContext ctx,
+        final Input input,
+        final String calculator,
+        final Set<PixelFormat> formats,
+        final String expected)
+    {
+        if (input.isEmpty())
+        {
+            return null;
+        }
+        final Payload frame = frame(ctx, input, calculator);
+        if (!formats.contains(frame.format()))
+        {
+            throw wrongFormat(ctx, calculator, input, frame, expected);
+        }
+        return frame;
     }
 
     /**

@@ -11,6 +11,8 @@ import dev.framewire.offheap.PixelFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Finds motion by differencing each GRAY8 frame against the previous one, and reports the
@@ -42,6 +44,7 @@ import org.agrona.MutableDirectBuffer;
 public final class MotionDetectorCalculator implements Calculator
 {
     private static final String NAME = "MotionDetectorCalculator";
+    private static final Set<PixelFormat> FORMATS = EnumSet.of(PixelFormat.GRAY8);
 
     private int threshold;
     private long minPixels;
@@ -104,15 +107,11 @@ public final class MotionDetectorCalculator implements Calculator
     public void process(final CalculatorContext ctx)
     {
         final Input input = ctx.input(0);
-        if (input.isEmpty())
+        final Payload frame = ImageFrames.frameIn(ctx, input, NAME, FORMATS, "needs GRAY8 frames (convert with " +
+            "ColorConvertCalculator first)");
+        if (frame == null)
         {
             return;
-        }
-        final Payload frame = ImageFrames.frame(ctx, input, NAME);
-        if (frame.format() != PixelFormat.GRAY8)
-        {
-            throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8 frames (convert with " +
-                "ColorConvertCalculator first)");
         }
         final int width = frame.width();
         final int height = frame.height();

@@ -8,6 +8,9 @@ import dev.framewire.core.OptionType;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Resizes frames with bilinear interpolation into new frames of the same pixel format.
  *
@@ -35,6 +38,7 @@ import dev.framewire.offheap.PixelFormat;
 public final class ResizeCalculator implements Calculator
 {
     private static final String NAME = "ResizeCalculator";
+    private static final Set<PixelFormat> FORMATS = EnumSet.of(PixelFormat.GRAY8, PixelFormat.RGBA32);
 
     private int optionWidth;
     private int optionHeight;
@@ -84,16 +88,12 @@ public final class ResizeCalculator implements Calculator
     public void process(final CalculatorContext ctx)
     {
         final Input input = ctx.input(0);
-        if (input.isEmpty())
+        final Payload src = ImageFrames.frameIn(ctx, input, NAME, FORMATS, "needs GRAY8 or RGBA32 frames");
+        if (src == null)
         {
             return;
         }
-        final Payload src = ImageFrames.frame(ctx, input, NAME);
         final PixelFormat format = src.format();
-        if (format != PixelFormat.GRAY8 && format != PixelFormat.RGBA32)
-        {
-            throw ImageFrames.wrongFormat(ctx, NAME, input, src, "needs GRAY8 or RGBA32 frames");
-        }
         if (src.width() != srcWidth || src.height() != srcHeight)
         {
             plan(src.width(), src.height());

@@ -7,13 +7,10 @@ import dev.framewire.core.Input;
 import dev.framewire.core.OptionType;
 import dev.framewire.offheap.Payload;
 import dev.framewire.offheap.PixelFormat;
-import org.agrona.DirectBuffer;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
-import java.awt.image.DataBufferByte;
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -39,15 +36,13 @@ import java.nio.file.Path;
  */
 public final class SnapshotSinkCalculator implements Calculator
 {
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final String NAME = "SnapshotSinkCalculator";
 
     private long every;
     private Path directory;
     private long seen;
     private long written;
-    private BufferedImage image;
-    private PixelFormat imageFormat;
+    private final HeapImage heapImage = new HeapImage();
 
     @Override
     public void contract(final Contract contract)
@@ -97,7 +92,7 @@ public final class SnapshotSinkCalculator implements Calculator
         {
             throw ImageFrames.wrongFormat(ctx, NAME, input, frame, "needs GRAY8, RGB24 or RGBA32 frames");
         }
-        final BufferedImage target = toImage(frame);
+        final BufferedImage target = heapImage.copyOf(frame);
         final String name = fileName(input.streamName(), input.timestamp());
         final Path file = directory.resolve(name);
         try
@@ -132,59 +127,5 @@ public final class SnapshotSinkCalculator implements Calculator
             sb.append(plain ? c : '_');
         }
         return sb.append('_').append(String.format("%012d", timestamp)).append(".png").toString();
-    }
-
-    /** Copies the frame into a heap image for the PNG encoder: the copy the class javadoc owns up to. */
-    private BufferedImage toImage(final Payload frame)
-    {
-        final int width = frame.width();
-        final int height = frame.height();
-        final PixelFormat format = frame.format();
-        if (image == null || image.getWidth() != width || image.getHeight() != height || imageFormat != format)
-        {
-            final int type = format == PixelFormat.GRAY8 ? BufferedImage.TYPE_BYTE_GRAY :
-                (format == PixelFormat.RGB24 ? BufferedImage.TYPE_3BYTE_BGR : BufferedImage.TYPE_4BYTE_ABGR);
-            image = new BufferedImage(width, height, type);
-            imageFormat = format;
-        }
-        final byte[] data = ((DataBufferByte)image.getRaster().getDataBuffer()).getData();
-        final DirectBuffer buffer = frame.buffer();
-        final int stride = frame.stride();
-        if (format == PixelFormat.GRAY8)
-        {
-            for (int y = 0; y < height; y++)
-            {
-                buffer.getBytes(y * stride, data, y * width, width);
-            }
-        }
-        else if (format == PixelFormat.RGB24)
-        {
-            for (int y = 0; y < height; y++)
-            {
-                final int row = y * stride;
-                for (int x = 0, d = 3 * y * width; x < width; x++, d += 3)
-                {
-                    data[d] = buffer.getByte(row + 3 * x + 2);
-                    data[d + 1] = buffer.getByte(row + 3 * x + 1);
-                    data[d + 2] = buffer.getByte(row + 3 * x);
-                }
-            }
-        }
-        else
-        {
-            for (int y = 0; y < height; y++)
-            {
-                final int row = y * stride;
-                for (int x = 0, d = 4 * y * width; x < width; x++, d += 4)
-                {
-                    final int p = buffer.getInt(row + 4 * x, LE);
-                    data[d] = (byte)(p >>> 24);
-                    data[d + 1] = (byte)(p >>> 16);
-                    data[d + 2] = (byte)(p >>> 8);
-                    data[d + 3] = (byte)p;
-                }
-            }
-        }
-        return image;
     }
 }

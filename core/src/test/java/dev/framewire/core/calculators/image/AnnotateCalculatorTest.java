@@ -12,8 +12,20 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static dev.framewire.core.calculators.image.ImageTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.image.ImageTestSupport.Captured;
+import static dev.framewire.core.calculators.image.ImageTestSupport.FrameMaker;
+import static dev.framewire.core.calculators.image.ImageTestSupport.assertPixels;
+import static dev.framewire.core.calculators.image.ImageTestSupport.boxes;
+import static dev.framewire.core.calculators.image.ImageTestSupport.capture;
+import static dev.framewire.core.calculators.image.ImageTestSupport.gray;
+import static dev.framewire.core.calculators.image.ImageTestSupport.nv12;
+import static dev.framewire.core.calculators.image.ImageTestSupport.padded;
+import static dev.framewire.core.calculators.image.ImageTestSupport.rgba;
+import static dev.framewire.core.calculators.image.ImageTestSupport.run;
+import static dev.framewire.core.calculators.image.ImageTestSupport.tightBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
 class AnnotateCalculatorTest

@@ -9,8 +9,19 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 
-import static dev.framewire.core.calculators.image.ImageTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.image.ImageTestSupport.Captured;
+import static dev.framewire.core.calculators.image.ImageTestSupport.assertPixels;
+import static dev.framewire.core.calculators.image.ImageTestSupport.boxes;
+import static dev.framewire.core.calculators.image.ImageTestSupport.gray;
+import static dev.framewire.core.calculators.image.ImageTestSupport.oneNode;
+import static dev.framewire.core.calculators.image.ImageTestSupport.padded;
+import static dev.framewire.core.calculators.image.ImageTestSupport.rgb;
+import static dev.framewire.core.calculators.image.ImageTestSupport.rgba;
+import static dev.framewire.core.calculators.image.ImageTestSupport.run;
+import static dev.framewire.core.calculators.image.ImageTestSupport.runFailing;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
 class ColorConvertCalculatorTest

@@ -9,8 +9,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import static dev.framewire.core.calculators.image.ImageTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.image.ImageTestSupport.Captured;
+import static dev.framewire.core.calculators.image.ImageTestSupport.assertPixels;
+import static dev.framewire.core.calculators.image.ImageTestSupport.gray;
+import static dev.framewire.core.calculators.image.ImageTestSupport.rgba;
+import static dev.framewire.core.calculators.image.ImageTestSupport.runAll;
+import static dev.framewire.core.calculators.image.ImageTestSupport.runFailing;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
 class MotionDetectorCalculatorTest

@@ -16,8 +16,12 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
-import static dev.framewire.core.calculators.image.ImageTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.image.ImageTestSupport.Captured;
+import static dev.framewire.core.calculators.image.ImageTestSupport.capture;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
 class RawVideoReaderCalculatorTest

@@ -16,8 +16,17 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static dev.framewire.core.calculators.image.ImageTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.image.ImageTestSupport.FrameMaker;
+import static dev.framewire.core.calculators.image.ImageTestSupport.assertOwnerOnlyFiles;
+import static dev.framewire.core.calculators.image.ImageTestSupport.assertPixels;
+import static dev.framewire.core.calculators.image.ImageTestSupport.gray;
+import static dev.framewire.core.calculators.image.ImageTestSupport.nv12;
+import static dev.framewire.core.calculators.image.ImageTestSupport.padded;
+import static dev.framewire.core.calculators.image.ImageTestSupport.rgb;
+import static dev.framewire.core.calculators.image.ImageTestSupport.rgba;
+import static dev.framewire.core.calculators.image.ImageTestSupport.runFailing;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
 class SnapshotSinkCalculatorTest

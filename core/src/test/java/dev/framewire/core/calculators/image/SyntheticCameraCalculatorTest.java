@@ -15,8 +15,14 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static dev.framewire.core.calculators.image.ImageTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.image.ImageTestSupport.Captured;
+import static dev.framewire.core.calculators.image.ImageTestSupport.assertPixels;
+import static dev.framewire.core.calculators.image.ImageTestSupport.capture;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(30)
 class SyntheticCameraCalculatorTest
