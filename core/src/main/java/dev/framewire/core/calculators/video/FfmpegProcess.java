@@ -354,6 +354,20 @@ final class FfmpegProcess
      */
     void terminate(final long graceMillis)
     {
+        terminate(graceMillis, Math.min(1_000, graceMillis / 2));
+    }
+
+    /**
+     * {@link #terminate(long)} with the second SIGTERM after {@code secondMillis}. ffmpeg's
+     * interrupt callback, which its second signal trips, also guards its output files: a segment
+     * still being finished then loses its last fragment. A recording ffmpeg gets more time (half
+     * the grace) before it: on a loaded machine finishing a fragment can take longer than a second.
+     *
+     * @param graceMillis  how long ffmpeg has to finish.
+     * @param secondMillis when the second SIGTERM goes, less than {@code graceMillis}.
+     */
+    void terminate(final long graceMillis, final long secondMillis)
+    {
         if (terminating)
         {
             return; // one sequence: more signals at once would make ffmpeg abandon its outputs
@@ -362,7 +376,7 @@ final class FfmpegProcess
         terminate();
         // a second SIGTERM after a moment: ffmpeg's first only ends its loop, its second also
         // interrupts a read that waits on a silent network (its interrupt callback counts signals)
-        final long second = Math.min(1_000, graceMillis / 2);
+        final long second = Math.min(secondMillis, graceMillis - 1);
         final Executor later = CompletableFuture.delayedExecutor(second, TimeUnit.MILLISECONDS);
         later.execute(() ->
         {

@@ -115,7 +115,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Processes</b>: {@code close} (which the graph calls on close, cancellation and failure)
  * stops ffmpeg with one SIGTERM, so that a recording's open segment is finished (a second one
- * after 1 s, SIGKILL after {@value #STOP_GRACE_MS} ms), reads and drops what it still writes,
+ * after 1 s, or half the grace when recording, SIGKILL after {@value #STOP_GRACE_MS} ms), reads and drops what it still writes,
  * waits for it and joins the reader thread: none is left behind. ffmpeg dies with the JVM, kill -9
  * included ({@link FfmpegProcess}, "No orphans"). ffmpeg missing is an error at {@code open} naming the node and how to
  * install it.
@@ -965,6 +965,12 @@ public final class VideoSourceCalculator implements Calculator
             }
         }
 
+        /** When a stop's second SIGTERM goes: later for a recording, whose open segment is being finished. */
+        private long secondSignalMillis()
+        {
+            return command.recording != null ? STOP_GRACE_MS / 2 : 1_000;
+        }
+
         /** Stops the reader: no more attempts; ffmpeg asked to finish (killed after the grace time). */
         void stop()
         {
@@ -972,7 +978,7 @@ public final class VideoSourceCalculator implements Calculator
             final FfmpegProcess child = current;
             if (child != null)
             {
-                child.terminate(STOP_GRACE_MS);
+                child.terminate(STOP_GRACE_MS, secondSignalMillis());
             }
             final Thread t = thread;
             if (t != null)
@@ -1240,7 +1246,7 @@ public final class VideoSourceCalculator implements Calculator
             {
                 return child.awaitExitOrKill(STOP_GRACE_MS);
             }
-            child.terminate(STOP_GRACE_MS);
+            child.terminate(STOP_GRACE_MS, secondSignalMillis());
             ByteBuffer scratch = drain;
             if (scratch == null)
             {
