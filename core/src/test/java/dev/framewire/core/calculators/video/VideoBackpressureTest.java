@@ -25,8 +25,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static dev.framewire.core.calculators.video.VideoTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.video.VideoTestSupport.await;
+import static dev.framewire.core.calculators.video.VideoTestSupport.frames;
+import static dev.framewire.core.calculators.video.VideoTestSupport.probeFrameMicros;
+import static dev.framewire.core.calculators.video.VideoTestSupport.run;
+import static dev.framewire.core.calculators.video.VideoTestSupport.testVideo;
+import static dev.framewire.core.calculators.video.VideoTestSupport.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Backpressure through the video calculators, against real ffmpeg: a slow consumer behind the

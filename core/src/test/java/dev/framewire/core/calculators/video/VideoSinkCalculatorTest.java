@@ -13,8 +13,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static dev.framewire.core.calculators.video.VideoTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.video.VideoTestSupport.Frame;
+import static dev.framewire.core.calculators.video.VideoTestSupport.frames;
+import static dev.framewire.core.calculators.video.VideoTestSupport.freeUdpPort;
+import static dev.framewire.core.calculators.video.VideoTestSupport.kill;
+import static dev.framewire.core.calculators.video.VideoTestSupport.run;
+import static dev.framewire.core.calculators.video.VideoTestSupport.runCollecting;
+import static dev.framewire.core.calculators.video.VideoTestSupport.runToEnd;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The video sink against real ffmpeg: a synthetic camera recorded and read back with the video

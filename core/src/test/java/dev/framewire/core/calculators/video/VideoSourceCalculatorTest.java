@@ -17,8 +17,25 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
-import static dev.framewire.core.calculators.video.VideoTestSupport.*;
-import static org.junit.jupiter.api.Assertions.*;
+import static dev.framewire.core.calculators.video.VideoTestSupport.Frame;
+import static dev.framewire.core.calculators.video.VideoTestSupport.await;
+import static dev.framewire.core.calculators.video.VideoTestSupport.ffmpegFrameSizes;
+import static dev.framewire.core.calculators.video.VideoTestSupport.frames;
+import static dev.framewire.core.calculators.video.VideoTestSupport.freeUdpPort;
+import static dev.framewire.core.calculators.video.VideoTestSupport.kill;
+import static dev.framewire.core.calculators.video.VideoTestSupport.liveFfmpegChildren;
+import static dev.framewire.core.calculators.video.VideoTestSupport.probeFrameMicros;
+import static dev.framewire.core.calculators.video.VideoTestSupport.run;
+import static dev.framewire.core.calculators.video.VideoTestSupport.runBytes;
+import static dev.framewire.core.calculators.video.VideoTestSupport.runCollecting;
+import static dev.framewire.core.calculators.video.VideoTestSupport.runToEnd;
+import static dev.framewire.core.calculators.video.VideoTestSupport.sourceFfmpegs;
+import static dev.framewire.core.calculators.video.VideoTestSupport.testVideo;
+import static dev.framewire.core.calculators.video.VideoTestSupport.udpSender;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The video source against real ffmpeg: files of known size, rate and length from lavfi's
