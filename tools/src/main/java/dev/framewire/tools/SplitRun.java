@@ -147,7 +147,7 @@ final class SplitRun
             boolean childDied = false;
             GraphException failure = null;
             final long start = System.nanoTime();
-            long end;
+            final long end;
             final GraphConfig config = journal.apply(sides.cameras(), List.of());
             try (Graph graph = GraphFiles.validate("the cameras' half", config))
             {
