@@ -17,10 +17,7 @@ import org.agrona.UnsafeApi;
  * <p>Separable, with a row cache: the horizontal pass runs once per input row that an output row
  * needs (into an {@code int[]} row of the output's width) and is kept while the next output row
  * still needs it, so a 1080p to 720p resize makes 1080 horizontal passes at most, not 2 x 720
- * of them redone; the vertical pass is an {@code int[]} loop that C2 vectorises. For GRAY8 the
- * horizontal pass stores output column {@code 4j + k} at {@code k q + j} ({@code q = width / 4}),
- * so that the vertical pass makes four samples from four contiguous runs and packs them into one
- * {@code int} in the same vectorised loop, instead of a scalar int-to-byte narrowing afterwards.
+ * of them redone; the vertical pass is an {@code int[]} loop that C2 vectorises.
  *
  * <p>Not thread-safe; nothing is allocated per frame once planned.
  */
@@ -182,19 +179,11 @@ public final class BilinearResizer
             final long outRow = dAddr + (long)dy * dstStride;
             if (channels == 1)
             {
-                final int q = width >> 2;
-                for (int j = 0; j < q; j++) // superword: int lanes, four samples packed in each
+                for (int i = 0; i < width; i++) // superword: int lanes
                 {
-                    out[j] = (upper[j] * wt + lower[j] * wb + 32768) >>> 16 |
-                        (upper[q + j] * wt + lower[q + j] * wb + 32768) >>> 16 << 8 |
-                        (upper[2 * q + j] * wt + lower[2 * q + j] * wb + 32768) >>> 16 << 16 |
-                        (upper[3 * q + j] * wt + lower[3 * q + j] * wb + 32768) >>> 16 << 24;
+                    out[i] = (upper[i] * wt + lower[i] * wb + 32768) >>> 16;
                 }
-                UnsafeApi.copyMemory(out, ImageKernels.INT_BASE, dBase, outRow, 4L * q);
-                for (int i = 4 * q; i < width; i++)
-                {
-                    UnsafeApi.putByte(dBase, outRow + i, (byte)((upper[i] * wt + lower[i] * wb + 32768) >>> 16));
-                }
+                ImageKernels.packBytes(out, width, dBase, outRow);
             }
             else
             {
@@ -233,11 +222,10 @@ public final class BilinearResizer
         {
             final byte[] row = this.row;
             UnsafeApi.copyMemory(base, address, row, ImageKernels.BYTE_BASE, rowBytes);
-            final int q = width >> 2;
-            for (int i = 0; i < width; i++) // column 4j+k goes to k q + j (the tail stays): see resize
+            for (int i = 0; i < width; i++)
             {
                 final int w = weight[i];
-                into[i < 4 * q ? (i & 3) * q + (i >> 2) : i] = (row[lo[i]] & 0xFF) * (256 - w) + (row[hi[i]] & 0xFF) * w;
+                into[i] = (row[lo[i]] & 0xFF) * (256 - w) + (row[hi[i]] & 0xFF) * w;
             }
             return;
         }

@@ -37,6 +37,7 @@ public final class ImageKernels
     private int[] values = new int[0];
     private int[] chromaU = new int[0];
     private int[] chromaV = new int[0];
+    private byte[] bytes = new byte[0];
     private long[] top = new long[0];
     private long[] bottom = new long[0];
     private long[] words = new long[0];
@@ -83,6 +84,7 @@ public final class ImageKernels
             values = new int[n];
             chromaU = new int[n];
             chromaV = new int[n];
+            bytes = new byte[n];
         }
     }
 
@@ -253,6 +255,7 @@ public final class ImageKernels
         final int[] rgba = values;
         final int[] us = chromaU;
         final int[] vs = chromaV;
+        final byte[] bytes = this.bytes;
         final Object sBase = src.byteArray();
         final long sAddr = src.addressOffset();
         final Object dBase = dst.byteArray();
@@ -262,10 +265,31 @@ public final class ImageKernels
             if ((y & 1) == 0) // a chroma row serves two luma rows
             {
                 final long cRow = sAddr + (long)(y >> 1) * cStride;
-                widenChroma(sBase, cRow + uOffset, step, chromaWidth, us);
-                widenChroma(sBase, cRow + vOffset, step, chromaWidth, vs);
+                if (nv12)
+                {
+                    UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, chromaBytes);
+                    for (int c = 0; c < chromaWidth; c++)
+                    {
+                        us[2 * c] = us[2 * c + 1] = (bytes[2 * c] & 0xFF) - 128;
+                        vs[2 * c] = vs[2 * c + 1] = (bytes[2 * c + 1] & 0xFF) - 128;
+                    }
+                }
+                else
+                {
+                    UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, chromaWidth);
+                    UnsafeApi.copyMemory(sBase, cRow + vOffset, bytes, BYTE_BASE + chromaWidth, chromaWidth);
+                    for (int c = 0; c < chromaWidth; c++)
+                    {
+                        us[2 * c] = us[2 * c + 1] = (bytes[c] & 0xFF) - 128;
+                        vs[2 * c] = vs[2 * c + 1] = (bytes[chromaWidth + c] & 0xFF) - 128;
+                    }
+                }
             }
-            widenLuma(sBase, sAddr + (long)y * srcStride, width, luma);
+            UnsafeApi.copyMemory(sBase, sAddr + (long)y * srcStride, bytes, BYTE_BASE, width);
+            for (int x = 0; x < width; x++)
+            {
+                luma[x] = bytes[x] & 0xFF;
+            }
             for (int x = 0; x < width; x++) // superword: int lanes, clamps without branches
             {
                 int l = luma[x] - 16;
@@ -284,43 +308,6 @@ public final class ImageKernels
                 rgba[x] = 0xFF00_0000 | b << 16 | g << 8 | r;
             }
             UnsafeApi.copyMemory(rgba, INT_BASE, dBase, dAddr + (long)y * dstStride, 4L * width);
-        }
-    }
-
-    /**
-     * Widens a row of luma bytes at an address to ints, eight bytes read as one long and written
-     * as four longs of two ints each (SWAR; C2 17 does not vectorise a byte to int loop, and this
-     * skips the staging copy such a loop would need).
-     */
-    private static void widenLuma(final Object base, final long address, final int width, final int[] into)
-    {
-        int x = 0;
-        for (; x + 8 <= width; x += 8)
-        {
-            final long p = UnsafeApi.getLong(base, address + x);
-            final long at = INT_BASE + 4L * x;
-            UnsafeApi.putLong(into, at, (p & 0xFFL) | (p & 0xFF00L) << 24);
-            UnsafeApi.putLong(into, at + 8, (p >>> 16 & 0xFFL) | (p >>> 24 & 0xFFL) << 32);
-            UnsafeApi.putLong(into, at + 16, (p >>> 32 & 0xFFL) | (p >>> 40 & 0xFFL) << 32);
-            UnsafeApi.putLong(into, at + 24, (p >>> 48 & 0xFFL) | (p >>> 56) << 32);
-        }
-        for (; x < width; x++)
-        {
-            into[x] = UnsafeApi.getByte(base, address + x) & 0xFF;
-        }
-    }
-
-    /**
-     * Widens {@code n} chroma samples {@code step} bytes apart at an address to signed ints
-     * ({@code c - 128}), each written twice (it serves two luma columns) as one long.
-     */
-    private static void widenChroma(
-        final Object base, final long address, final int step, final int n, final int[] into)
-    {
-        for (int c = 0; c < n; c++)
-        {
-            final long v = (UnsafeApi.getByte(base, address + (long)c * step) & 0xFF) - 128;
-            UnsafeApi.putLong(into, INT_BASE + 8L * c, (v & 0xFFFF_FFFFL) | v << 32);
         }
     }
 
