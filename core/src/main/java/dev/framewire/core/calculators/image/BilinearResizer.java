@@ -38,6 +38,8 @@ public final class BilinearResizer
     private int[] pixels = new int[0];
     private int[] upper = new int[0];
     private int[] lower = new int[0];
+    private int[] upperOdd = new int[0];
+    private int[] lowerOdd = new int[0];
     private int[] out = new int[0];
 
     /**
@@ -70,8 +72,8 @@ public final class BilinearResizer
         this.dstWidth = dstWidth;
         this.dstHeight = dstHeight;
         this.channels = channels;
-        // gray: one int a sample; RGBA: two, R and B then G and A, in 16-bit lanes (see horizontal)
-        final int samples = channels == 1 ? dstWidth : 2 * dstWidth;
+        // gray: one int a sample; RGBA: two, R and B, and G and A (the odd rows), in 16-bit lanes
+        final int samples = dstWidth;
         lo = new int[dstWidth];
         hi = new int[dstWidth];
         weight = new int[dstWidth];
@@ -84,6 +86,8 @@ public final class BilinearResizer
         pixels = new int[srcWidth];
         upper = new int[samples];
         lower = new int[samples];
+        upperOdd = new int[channels == 1 ? 0 : samples];
+        lowerOdd = new int[channels == 1 ? 0 : samples];
         out = new int[dstWidth];
     }
 
@@ -141,6 +145,8 @@ public final class BilinearResizer
         final int[] out = this.out;
         int[] upper = this.upper;
         int[] lower = this.lower;
+        int[] upperOdd = this.upperOdd;
+        int[] lowerOdd = this.lowerOdd;
         int upperRow = -1;
         int lowerRow = -1;
         for (int dy = 0, height = dstHeight; dy < height; dy++)
@@ -154,11 +160,14 @@ public final class BilinearResizer
                     final int[] t = upper;
                     upper = lower;
                     lower = t;
+                    final int[] o = upperOdd;
+                    upperOdd = lowerOdd;
+                    lowerOdd = o;
                     lowerRow = -1;
                 }
                 else
                 {
-                    horizontal(sBase, sAddr + (long)ya * srcStride, rowBytes, upper);
+                    horizontal(sBase, sAddr + (long)ya * srcStride, rowBytes, upper, upperOdd);
                 }
                 upperRow = ya;
             }
@@ -167,10 +176,11 @@ public final class BilinearResizer
                 if (yb == ya)
                 {
                     System.arraycopy(upper, 0, lower, 0, samples);
+                    System.arraycopy(upperOdd, 0, lowerOdd, 0, upperOdd.length);
                 }
                 else
                 {
-                    horizontal(sBase, sAddr + (long)yb * srcStride, rowBytes, lower);
+                    horizontal(sBase, sAddr + (long)yb * srcStride, rowBytes, lower, lowerOdd);
                 }
                 lowerRow = yb;
             }
@@ -191,8 +201,8 @@ public final class BilinearResizer
                 {
                     final int te = upper[i];
                     final int be = lower[i];
-                    final int to = upper[width + i];
-                    final int bo = lower[width + i];
+                    final int to = upperOdd[i];
+                    final int bo = lowerOdd[i];
                     final int r = ((te & 0xFFFF) * wt + (be & 0xFFFF) * wb + 32768) >>> 16;
                     final int b = ((te >>> 16) * wt + (be >>> 16) * wb + 32768) >>> 16;
                     final int g = ((to & 0xFFFF) * wt + (bo & 0xFFFF) * wb + 32768) >>> 16;
@@ -204,15 +214,18 @@ public final class BilinearResizer
         }
         this.upper = upper;
         this.lower = lower;
+        this.upperOdd = upperOdd;
+        this.lowerOdd = lowerOdd;
     }
 
     /**
      * The horizontal pass of one input row. Gray: {@code p[lo] (256 - w) + p[hi] w} per output
      * sample. RGBA: a pixel's R and B (then G and A) are two 16-bit lanes of an int, weighted
      * together in one multiply each ({@code 255 * 256} fits a lane); R,B lanes go to
-     * {@code into[0..width)}, G,A lanes to {@code into[width..2 width)}.
+     * {@code into}, G,A lanes to {@code odd}.
      */
-    private void horizontal(final Object base, final long address, final int rowBytes, final int[] into)
+    private void horizontal(final Object base, final long address, final int rowBytes, final int[] into,
+        final int[] odd)
     {
         final int[] lo = this.lo;
         final int[] hi = this.hi;
@@ -237,7 +250,7 @@ public final class BilinearResizer
             final int left = px[lo[i]];
             final int right = px[hi[i]];
             into[i] = (left & 0x00FF_00FF) * (256 - w) + (right & 0x00FF_00FF) * w;
-            into[width + i] = (left >>> 8 & 0x00FF_00FF) * (256 - w) + (right >>> 8 & 0x00FF_00FF) * w;
+            odd[i] = (left >>> 8 & 0x00FF_00FF) * (256 - w) + (right >>> 8 & 0x00FF_00FF) * w;
         }
     }
 }
