@@ -90,6 +90,10 @@ public final class GraphPlan
         reportUnknownCalculators();
         checkSourcesAndSinks();
         resolveProducers();
+        if (!structureOnly)
+        {
+            PacketTypeChecks.check(this);
+        }
         if (errors.isEmpty())
         {
             checkCycles();
