@@ -256,6 +256,87 @@ class MuxInputStreamHandlerTest
         }
     }
 
+    /** MediaPipe's DemuxUntimedCalculator: INPUT to OUTPUT:select, no bound on the others (no offset). */
+    private static Calculator demuxUntimed()
+    {
+        return ctx ->
+        {
+            final int select = (int)ctx.input("SELECT").getLong();
+            final Input in = ctx.input("INPUT");
+            if (!in.isEmpty())
+            {
+                ctx.output(select).addLong(in.getLong(), ctx.inputTimestamp());
+            }
+        };
+    }
+
+    /** MediaPipe's DoubleIntCalculator / SquareIntCalculator: an int function at the input timestamp. */
+    private static Calculator intFunction(final boolean square)
+    {
+        return new Calculator()
+        {
+            @Override
+            public void open(final CalculatorContext ctx)
+            {
+                ctx.setOffset(0);
+            }
+
+            @Override
+            public void process(final CalculatorContext ctx)
+            {
+                final long v = ctx.input(0).getLong();
+                ctx.output(0).addLong(square ? v * v : 2 * v, ctx.inputTimestamp());
+            }
+        };
+    }
+
+    // calculator_graph_test.cc, TEST(CalculatorGraph, IfThenElse2): an if-then-else graph whose
+    // branches carry no bounds; the mux handler waits only for the branch SELECT names.
+    @Test
+    @Timeout(20)
+    void calculatorGraphIfThenElse2() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder().inputStream("in", "select").outputStream("out")
+            .node("demux", n -> n.calculator(MuxInputStreamHandlerTest::demuxUntimed)
+                .inputStream("INPUT:in", "SELECT:select").outputStream("OUTPUT:0:left", "OUTPUT:1:right"))
+            .node("pass1", n -> n.calculator(PassThroughCalculator.class).inputStream("left").outputStream("left1"))
+            .node("double", n -> n.calculator(() -> intFunction(false)).inputStream("left1").outputStream("left2"))
+            .node("pass2", n -> n.calculator(PassThroughCalculator.class).inputStream("left2").outputStream("left3"))
+            .node("square", n -> n.calculator(() -> intFunction(true)).inputStream("right").outputStream("right1"))
+            .node("mux", n -> n.calculator(MuxInputStreamHandlerTest::mux)
+                .inputStream("INPUT:0:left3", "INPUT:1:right1", "SELECT:select").outputStream("OUTPUT:out")
+                .inputPolicy(InputPolicy.mux()))
+            .build();
+        final int applyDouble = 0;
+        final int applySquare = 1;
+        final int[][] batches = {{1, applyDouble}, {2, applySquare}, {3, applyDouble, 4, applyDouble},
+            {5, applySquare}, {6, applyDouble}, {7, applySquare, 8, applySquare, 9, applySquare, 10, applyDouble}};
+        final List<List<Long>> expected = List.of(List.of(2L), List.of(2L, 4L), List.of(2L, 4L, 6L, 8L),
+            List.of(2L, 4L, 6L, 8L, 25L), List.of(2L, 4L, 6L, 8L, 25L, 12L),
+            List.of(2L, 4L, 6L, 8L, 25L, 12L, 49L, 64L, 81L, 20L));
+        try (Graph graph = new Graph(config))
+        {
+            final List<Long> out = Conformance.syncList();
+            graph.observe("out", p -> out.add((Long)p.value()));
+            graph.start();
+            long timestamp = 0;
+            for (int b = 0; b < batches.length; b++)
+            {
+                for (int k = 0; k < batches[b].length; k += 2)
+                {
+                    timestamp++;
+                    graph.addPacket("in", batches[b][k], timestamp);
+                    graph.addPacket("select", (long)batches[b][k + 1], timestamp);
+                }
+                graph.waitUntilIdle();
+                assertEquals(expected.get(b), snapshot(out), "after batch " + (b + 1));
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertEquals(10, out.size());
+        }
+    }
+
     @Test
     @Timeout(20)
     void aSelectOutOfRangeFailsTheRunNamingTheInput() throws Exception
