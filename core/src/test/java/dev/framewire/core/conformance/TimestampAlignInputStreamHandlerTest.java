@@ -49,6 +49,8 @@ class TimestampAlignInputStreamHandlerTest
     {
         final GraphConfig config = GraphConfigText.parse(INITIALIZATION, "initialization.pbtxt");
         assertEquals(InputPolicy.timestampAlign("CAMERA"), config.nodes().get(0).inputPolicy());
+        assertEquals(InputPolicy.timestampAlign("CAMERA"), GraphConfigText.parse(GraphConfigText.write(config),
+            "written.pbtxt").nodes().get(0).inputPolicy(), "the option survives writing the config");
         try (Graph graph = new Graph(config))
         {
             final List<String> video = observe(graph, "output_video");
