@@ -21,6 +21,8 @@ public final class Contract
     private InputPolicy inputPolicy;
     private boolean recordsGraphInputArrivals;
     private final List<NodeCheck> checks = new ArrayList<>(0);
+    private final Map<String, Class<?>> inputTypes = new LinkedHashMap<>(0);
+    private final Map<String, Class<?>> outputTypes = new LinkedHashMap<>(0);
 
     /**
      * A check of a node's config the option types and ranges cannot say: its streams (how many
@@ -164,6 +166,56 @@ public final class Contract
     {
         this.processTimestampBounds = on;
         return this;
+    }
+
+    /**
+     * Declares the packet type of inputs (MediaPipe's {@code Inputs().Tag(..).Set<T>()}); validation
+     * refuses a connection whose producer declares a type this one cannot take, naming both ports
+     * and both types. Undeclared ports, and {@code Object.class}, take any packet ({@code SetAny}).
+     *
+     * @param key  {@code TAG:index}, {@code TAG} (every index of the tag), {@code :index} (an
+     *             untagged input) or {@code *} (every input not declared otherwise).
+     * @param type the packet's class: {@code long.class} or {@code double.class} for primitive
+     *             packets (their boxes match too), a payload or frame class, or {@code Object.class}.
+     * @return this.
+     */
+    public Contract inputType(final String key, final Class<?> type)
+    {
+        inputTypes.put(key, type);
+        return this;
+    }
+
+    /**
+     * Declares the packet type of outputs, as {@link #inputType(String, Class)} does for inputs.
+     *
+     * @param key  {@code TAG:index}, {@code TAG}, {@code :index} or {@code *}.
+     * @param type the class of the packets the outputs carry, or {@code Object.class} for any.
+     * @return this.
+     */
+    public Contract outputType(final String key, final Class<?> type)
+    {
+        outputTypes.put(key, type);
+        return this;
+    }
+
+    /**
+     * The declared input packet types, by key.
+     *
+     * @return an unmodifiable view.
+     */
+    public Map<String, Class<?>> inputTypes()
+    {
+        return Collections.unmodifiableMap(inputTypes);
+    }
+
+    /**
+     * The declared output packet types, by key.
+     *
+     * @return an unmodifiable view.
+     */
+    public Map<String, Class<?>> outputTypes()
+    {
+        return Collections.unmodifiableMap(outputTypes);
     }
 
     /**

@@ -352,6 +352,12 @@ final class GraphConfigReader
                         options.hasTargetQueueSize() ? options.getTargetQueueSize() : 1, options.getFixedMinSize());
                 case "EarlyCloseInputStreamHandler":
                     return InputPolicy.earlyClose();
+                case "MuxInputStreamHandler":
+                    return InputPolicy.mux();
+                case "BarrierInputStreamHandler":
+                    return InputPolicy.barrier();
+                case "TimestampAlignInputStreamHandler":
+                    return InputPolicy.timestampAlign(options.getTimestampBaseTagIndex());
                 default:
                     final List<String> valid = new ArrayList<>();
                     for (final InputPolicy.Kind kind : InputPolicy.Kind.values())

@@ -159,6 +159,10 @@ final class GraphConfigWriter
                 options.setTriggerQueueSize(policy.triggerQueueSize()).setTargetQueueSize(policy.targetQueueSize())
                     .setFixedMinSize(policy.fixedMinSize());
             }
+            if (!policy.timestampBaseTagIndex().isEmpty())
+            {
+                options.setTimestampBaseTagIndex(policy.timestampBaseTagIndex());
+            }
             final InputStreamHandler.Builder handler = InputStreamHandler.newBuilder()
                 .setInputStreamHandler(policy.kind().handlerName());
             if (!options.build().equals(InputStreamHandlerOptions.getDefaultInstance()))

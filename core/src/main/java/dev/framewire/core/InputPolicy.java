@@ -30,6 +30,16 @@ import java.util.List;
  *       every drop is counted. <i>Gives up</i> completeness for bounded latency.</li>
  *   <li><b>{@link #earlyClose()}</b> (EarlyCloseInputStreamHandler), for loops: default, but the node
  *       closes as soon as any input is done; packets still queued on other inputs are dropped.</li>
+ *   <li><b>{@link #mux()}</b> (MuxInputStreamHandler): the {@code SELECT} input (else the last one)
+ *       carries an integer per timestamp naming the data input to pass; the node runs once the
+ *       select packet and the chosen input's packet or bound are there, other data inputs are not
+ *       waited for and their older packets are dropped. Closes when {@code SELECT} is done.</li>
+ *   <li><b>{@link #timestampAlign(String)}</b> (TimestampAlignInputStreamHandler): the first packet
+ *       on each input fixes its offset to the base input's first packet; later packets are aligned
+ *       by that offset and handed over at the base input's timestamp.</li>
+ *   <li><b>{@link #barrier()}</b> (BarrierInputStreamHandler): the node runs when every input has a
+ *       packet, whatever their timestamps, and takes the head packet of each; the input timestamp
+ *       is the lowest of them. Closes when any input is done and empty.</li>
  * </ul>
  *
  * <p>Threading: immutable.
@@ -48,7 +58,13 @@ public final class InputPolicy
         /** FixedSizeInputStreamHandler. */
         FIXED_SIZE("FixedSizeInputStreamHandler"),
         /** EarlyCloseInputStreamHandler. */
-        EARLY_CLOSE("EarlyCloseInputStreamHandler");
+        EARLY_CLOSE("EarlyCloseInputStreamHandler"),
+        /** MuxInputStreamHandler. */
+        MUX("MuxInputStreamHandler"),
+        /** TimestampAlignInputStreamHandler. */
+        TIMESTAMP_ALIGN("TimestampAlignInputStreamHandler"),
+        /** BarrierInputStreamHandler. */
+        BARRIER("BarrierInputStreamHandler");
 
         private final String handlerName;
 
@@ -77,6 +93,7 @@ public final class InputPolicy
     private final int triggerQueueSize;
     private final int targetQueueSize;
     private final boolean fixedMinSize;
+    private final String timestampBaseTagIndex;
 
     private InputPolicy(
         final Kind kind,
@@ -86,6 +103,19 @@ public final class InputPolicy
         final int targetQueueSize,
         final boolean fixedMinSize)
     {
+        this(kind, batchSize, syncSets, triggerQueueSize, targetQueueSize, fixedMinSize, "");
+    }
+
+    private InputPolicy(
+        final Kind kind,
+        final int batchSize,
+        final List<List<String>> syncSets,
+        final int triggerQueueSize,
+        final int targetQueueSize,
+        final boolean fixedMinSize,
+        final String timestampBaseTagIndex)
+    {
+        this.timestampBaseTagIndex = timestampBaseTagIndex;
         this.kind = kind;
         this.batchSize = batchSize;
         this.syncSets = syncSets;
@@ -162,6 +192,53 @@ public final class InputPolicy
     public static InputPolicy earlyClose()
     {
         return new InputPolicy(Kind.EARLY_CLOSE, 1, List.of(), 0, 0, false);
+    }
+
+    /**
+     * MediaPipe's MuxInputStreamHandler: the {@code SELECT} input picks the data input to pass.
+     *
+     * @return the policy.
+     */
+    public static InputPolicy mux()
+    {
+        return new InputPolicy(Kind.MUX, 1, List.of(), 0, 0, false);
+    }
+
+    /**
+     * MediaPipe's BarrierInputStreamHandler: runs when every input holds a packet, whatever the timestamps.
+     *
+     * @return the policy.
+     */
+    public static InputPolicy barrier()
+    {
+        return new InputPolicy(Kind.BARRIER, 1, List.of(), 0, 0, false);
+    }
+
+    /**
+     * MediaPipe's TimestampAlignInputStreamHandler: inputs aligned by a fixed offset to a base input.
+     *
+     * @param timestampBaseTagIndex the base input as {@code TAG:index}, {@code TAG} or a stream name
+     *                              (MediaPipe's option {@code timestamp_base_tag_index}).
+     * @return the policy.
+     */
+    public static InputPolicy timestampAlign(final String timestampBaseTagIndex)
+    {
+        if (timestampBaseTagIndex == null || timestampBaseTagIndex.isEmpty())
+        {
+            throw new IllegalArgumentException("TimestampAlignInputStreamHandler needs option timestamp_base_tag_index " +
+                "(the base input as TAG:index, TAG or stream name); it is empty");
+        }
+        return new InputPolicy(Kind.TIMESTAMP_ALIGN, 1, List.of(), 0, 0, false, timestampBaseTagIndex);
+    }
+
+    /**
+     * The base input of the timestamp-align policy.
+     *
+     * @return its {@code TAG:index}, or empty for other policies.
+     */
+    public String timestampBaseTagIndex()
+    {
+        return timestampBaseTagIndex;
     }
 
     /**
@@ -244,7 +321,7 @@ public final class InputPolicy
         final InputPolicy p = (InputPolicy)o;
         return kind == p.kind && batchSize == p.batchSize && syncSets.equals(p.syncSets) &&
             triggerQueueSize == p.triggerQueueSize && targetQueueSize == p.targetQueueSize &&
-            fixedMinSize == p.fixedMinSize;
+            fixedMinSize == p.fixedMinSize && timestampBaseTagIndex.equals(p.timestampBaseTagIndex);
     }
 
     @Override
@@ -265,6 +342,8 @@ public final class InputPolicy
             case FIXED_SIZE:
                 return name() + "{trigger_queue_size=" + triggerQueueSize + ", target_queue_size=" + targetQueueSize +
                     ", fixed_min_size=" + fixedMinSize + "}";
+            case TIMESTAMP_ALIGN:
+                return name() + "{timestamp_base_tag_index=" + timestampBaseTagIndex + "}";
             default:
                 return name();
         }

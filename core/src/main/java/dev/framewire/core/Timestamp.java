@@ -78,29 +78,49 @@ public final class Timestamp
     }
 
     /**
-     * Adds an offset to a timestamp, saturating at the special values instead of overflowing.
+     * Adds an offset to a timestamp, clamping to [{@link #MIN}, {@link #MAX}] as MediaPipe's
+     * {@code Timestamp::operator+} does: {@code (MAX - 100) + 200 == MAX},
+     * {@code (MIN + 100) - 200 == MIN}, so a node with an offset that got an input near {@code MAX}
+     * may still emit at {@code MAX}.
      *
-     * @param timestamp a timestamp or bound.
+     * @param timestamp a timestamp in [{@code MIN}, {@code MAX}], or a special value.
      * @param offset    a signed offset in microseconds.
-     * @return the sum, clamped to [{@code MIN}, {@code ONE_OVER_POST_STREAM}] when it leaves the
-     * ordinary range, and unchanged for {@code DONE}.
+     * @return the sum clamped to [{@code MIN}, {@code MAX}]; a special value ({@code UNSET},
+     * {@code UNSTARTED}, {@code PRE_STREAM}, {@code POST_STREAM}, {@code ONE_OVER_POST_STREAM},
+     * {@code DONE}) unchanged (MediaPipe refuses arithmetic on those; a bound such as {@code DONE}
+     * stays what it is).
      */
     public static long add(final long timestamp, final long offset)
     {
-        if (timestamp == DONE || timestamp >= ONE_OVER_POST_STREAM)
+        if (timestamp < MIN || timestamp > MAX)
         {
             return timestamp;
         }
-        final long sum = timestamp + offset;
-        if (offset > 0 && sum < timestamp || sum > MAX)
+        if (offset >= 0 && timestamp >= MAX - offset)
         {
-            return ONE_OVER_POST_STREAM;
+            return MAX;
         }
-        if (offset < 0 && sum > timestamp || sum < MIN)
+        if (offset <= 0 && timestamp <= MIN - offset)
         {
             return MIN;
         }
-        return sum;
+        return timestamp + offset;
+    }
+
+    /**
+     * Subtracts an offset from a timestamp, clamping as {@link #add} does.
+     *
+     * @param timestamp a timestamp in [{@code MIN}, {@code MAX}], or a special value.
+     * @param offset    a signed offset in microseconds.
+     * @return {@code timestamp - offset} clamped to [{@code MIN}, {@code MAX}]; a special value unchanged.
+     */
+    public static long subtract(final long timestamp, final long offset)
+    {
+        if (offset == Long.MIN_VALUE)
+        {
+            return add(add(timestamp, Long.MAX_VALUE), 1);
+        }
+        return add(timestamp, -offset);
     }
 
     /**

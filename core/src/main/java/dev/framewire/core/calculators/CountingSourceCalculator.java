@@ -24,6 +24,7 @@ public final class CountingSourceCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.outputType("*", long.class);
         contract.option("count", OptionType.LONG, 10L)
             .option("start", OptionType.LONG, 0L)
             .option("step", OptionType.LONG, 1L)

@@ -50,6 +50,7 @@ public final class FlowLimiterCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.outputType("ALLOW", Boolean.class);
         contract.option("max_in_flight", OptionType.LONG, 1L)
             .option("max_in_queue", OptionType.LONG, 0L)
             .option("in_flight_timeout", OptionType.LONG, 0L)

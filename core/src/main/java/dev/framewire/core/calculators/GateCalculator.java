@@ -53,6 +53,8 @@ public final class GateCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.inputType("ALLOW", Boolean.class).inputType("DISALLOW", Boolean.class)
+            .outputType("STATE_CHANGE", Boolean.class);
         contract.option("allow", OptionType.BOOLEAN, Boolean.FALSE)
             .option("empty_packets_as_allow", OptionType.BOOLEAN, Boolean.FALSE)
             .option("initial_gate_state", OptionType.STRING, GATE_STATES[UNINITIALIZED])

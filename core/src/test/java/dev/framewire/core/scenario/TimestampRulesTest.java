@@ -65,8 +65,8 @@ class TimestampRulesTest
         assertEquals(UNSTARTED, Timestamp.previousAllowedInStream(MIN), "nothing is settled below Min");
         assertEquals(MAX, Timestamp.previousAllowedInStream(DONE));
         assertEquals(8, Timestamp.add(5, 3));
-        assertEquals(ONE_OVER_POST_STREAM, Timestamp.add(MAX, 10));
-        assertEquals(ONE_OVER_POST_STREAM, Timestamp.add(MAX - 1, Long.MAX_VALUE));
+        assertEquals(MAX, Timestamp.add(MAX, 10));
+        assertEquals(MAX, Timestamp.add(MAX - 1, Long.MAX_VALUE));
         assertEquals(MIN, Timestamp.add(MIN, -10));
         assertEquals(MIN, Timestamp.add(MIN + 1, Long.MIN_VALUE));
         assertEquals(DONE, Timestamp.add(DONE, -5));

@@ -64,6 +64,7 @@ public final class ColorConvertCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.inputType("*", Payload.class).outputType("*", Payload.class);
         contract.option("conversion", OptionType.STRING, Conversion.RGBA_TO_GRAY8.name());
         final String[] names = new String[Conversion.values().length];
         for (final Conversion c : Conversion.values())

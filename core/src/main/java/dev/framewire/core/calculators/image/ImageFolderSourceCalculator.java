@@ -70,6 +70,7 @@ public final class ImageFolderSourceCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.outputType("*", Payload.class);
         contract.option("directory", OptionType.STRING, null)
             .option("pattern", OptionType.STRING, "*.{png,jpg,jpeg}")
             .check((node, options) -> patternProblem(options.getString("pattern")));

@@ -60,6 +60,7 @@ public final class MotionDetectorCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.inputType("*", Payload.class).outputType("*", Payload.class);
         contract.option("threshold", OptionType.LONG, 25L)
             .option("min_pixels", OptionType.LONG, 50L)
             .option("cell", OptionType.LONG, 16L)

@@ -53,6 +53,7 @@ public final class RawVideoReaderCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.outputType("*", Payload.class);
         contract.option("path", OptionType.STRING, null)
             .option("pix_fmt", OptionType.STRING, "rgb24")
             .option("width", OptionType.LONG, null)

@@ -55,6 +55,7 @@ public final class ResizeCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.inputType("*", Payload.class).outputType("*", Payload.class);
         contract.option("width", OptionType.LONG, 0L)
             .option("height", OptionType.LONG, 0L)
             .option("factor", OptionType.DOUBLE, 0.5)

@@ -80,6 +80,7 @@ public final class SyntheticCameraCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
+        contract.outputType("*", Payload.class);
         contract.option("width", OptionType.LONG, 1280L)
             .option("height", OptionType.LONG, 720L)
             .option("fps", OptionType.DOUBLE, 60.0)

@@ -54,6 +54,12 @@ public abstract class InputSync
             }
             case SYNC_SETS:
                 return new SyncSetsSync(ports, syncGroups(ports, policy), processBounds);
+            case MUX:
+                return new MuxSync(ports, drops, processBounds);
+            case BARRIER:
+                return new BarrierSync(ports, processBounds);
+            case TIMESTAMP_ALIGN:
+                return new TimestampAlignSync(ports, policy.timestampBaseTagIndex(), processBounds);
             default:
                 return SingleInputSync.covers(ports, policy, processBounds) ? new SingleInputSync(ports[0]) :
                     new DefaultSync(drops, batchCursor, ports, policy, processBounds);

@@ -10,6 +10,7 @@ import dev.framewire.core.InputPolicy;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
 import dev.framewire.core.SubgraphRegistry;
+import dev.framewire.core.internal.handler.PolicyChecks;
 import dev.framewire.core.internal.sched.CpuIds;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.StreamSpec;
@@ -89,6 +90,10 @@ public final class GraphPlan
         reportUnknownCalculators();
         checkSourcesAndSinks();
         resolveProducers();
+        if (!structureOnly)
+        {
+            PacketTypeChecks.check(this);
+        }
         if (errors.isEmpty())
         {
             checkCycles();
@@ -377,6 +382,7 @@ public final class GraphPlan
                 }
             }
         }
+        PolicyChecks.check(where, policy, specs, errors);
     }
 
     private List<String> executorNames()
