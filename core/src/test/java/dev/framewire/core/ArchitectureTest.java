@@ -57,10 +57,7 @@ class ArchitectureTest
      * queue, output stream, node and worker (see docs/ARCHITECTURE.md, "What is not cut yet").
      */
     static final Set<String> UPWARD = Set.of(
-        // the queue wakes its consumer and the producers it holds back (per packet: Node.schedule)
-        "queue/InputQueue -> node.Node",
-        // a port knows its node; an output stream its producing node and each consumer's worker
-        "stream/InputPort -> node.Node",
+        // an output stream knows its producing node and each consumer's worker
         "stream/OutputStream -> node.Node",
         "stream/OutputStream -> sched.Worker",
         // a node is scheduled onto its worker's inbox and runs on it

@@ -15,6 +15,7 @@ import dev.framewire.core.internal.handler.InputSync;
 import dev.framewire.core.internal.handler.SingleInputSync;
 import dev.framewire.core.internal.queue.HeldBack;
 import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.queue.Schedulable;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
@@ -99,7 +100,7 @@ abstract class NodeHotPad extends NodeHotFields
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
  * which producers on other threads read, nor on a line with whatever object lies after the node.
  */
-public final class Node extends NodeHotPad implements CalculatorContext, DropSink
+public final class Node extends NodeHotPad implements CalculatorContext, DropSink, Schedulable
 {
 
     public static final int UNOPENED = 0;
@@ -314,7 +315,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
         for (final InputPort port : inputs)
         {
-            final Node producer = port.queue.producer;
+            final Node producer = (Node)port.queue.producer;
             if (producer == null ? !port.queue.polled : producer.shared != null || producer.worker != worker)
             {
                 // a graph input's queue that this worker polls is fine: the adder neither claims nor
@@ -339,7 +340,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
         for (final InputPort port : inputs)
         {
-            final Node producer = port.queue.producer;
+            final Node producer = (Node)port.queue.producer;
             if (producer == null || producer.shared != null || producer.worker != worker)
             {
                 return false;

@@ -1,7 +1,6 @@
 package dev.framewire.core.internal.queue;
 
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Node;
 
 import dev.framewire.offheap.Payload;
 
@@ -118,11 +117,11 @@ public final class InputQueue extends InputQueuePad3
 
     public final String streamName;
     /** The consuming node, or null for a poller. */
-    public final Node consumer;
+    public final Schedulable consumer;
     /** Position among the consumer's inputs. */
     public final int port;
     /** Producing node, or null for a graph input. */
-    public final Node producer;
+    public final Schedulable producer;
     /** Whether this input is a declared back edge. */
     public final boolean backEdge;
     private final OneToOnePacketRing ring;
@@ -147,7 +146,7 @@ public final class InputQueue extends InputQueuePad3
      * Sources (and, under BMF backpressure, producers) to reschedule when this queue stops being
      * full; set by {@link #holdsBack} before the queue is used.
      */
-    public Node[] wakeOnRoom = new Node[0];
+    public Schedulable[] wakeOnRoom = new Schedulable[0];
     /** Graph inputs whose waiting adders to wake when this queue stops being full; set with {@link #wakeOnRoom}. */
     public HeldBackAdder[] wakeInputsOnRoom = new HeldBackAdder[0];
     /** The poller that consumes this queue, when {@link #consumer} is null. */
@@ -164,8 +163,8 @@ public final class InputQueue extends InputQueuePad3
      */
     public InputQueue(
         final String streamName,
-        final Node producer,
-        final Node consumer,
+        final Schedulable producer,
+        final Schedulable consumer,
         final int port,
         final boolean backEdge,
         final int capacity,
@@ -193,7 +192,7 @@ public final class InputQueue extends InputQueuePad3
      * the nodes and graph inputs that this queue holds back while it is full, and wakes when it has
      * room.
      */
-    public void holdsBack(final Node[] nodes, final HeldBackAdder[] inputs)
+    public void holdsBack(final Schedulable[] nodes, final HeldBackAdder[] inputs)
     {
         this.wakeOnRoom = nodes;
         this.wakeInputsOnRoom = inputs;
@@ -465,11 +464,11 @@ public final class InputQueue extends InputQueuePad3
 
     /**
      * The producer, after publishing packets or a bound (and a full fence, see
-     * {@link Node#schedule()}): tells the consumer, a node (scheduled) or a poller (woken).
+     * {@link Schedulable#schedule()}): tells the consumer, a node (scheduled) or a poller (woken).
      */
     public void wakeConsumer()
     {
-        final Node node = consumer;
+        final Schedulable node = consumer;
         if (node != null)
         {
             node.schedule();
@@ -487,7 +486,7 @@ public final class InputQueue extends InputQueuePad3
      */
     public void wakeHeldBack()
     {
-        for (final Node node : wakeOnRoom)
+        for (final Schedulable node : wakeOnRoom)
         {
             node.schedule();
         }
@@ -638,6 +637,6 @@ public final class InputQueue extends InputQueuePad3
     @Override
     public String toString()
     {
-        return "stream '" + streamName + "' into " + (consumer == null ? "a poller" : "node '" + consumer.name + "'");
+        return "stream '" + streamName + "' into " + (consumer == null ? "a poller" : "node '" + consumer.nodeName() + "'");
     }
 }

@@ -146,9 +146,9 @@ final class RunAssembler
             final Set<Node> wakeNodes = new LinkedHashSet<>();
             final Set<GraphInput> wakeInputs = new LinkedHashSet<>();
             addSources(queue.streamName, plan, planNodes, planInputs, bound, wakeNodes, wakeInputs);
-            if (config.backpressure() == Backpressure.ALL_NODES && queue.producer != null && !queue.producer.isSource)
+            if (config.backpressure() == Backpressure.ALL_NODES && queue.producer != null && !((Node)queue.producer).isSource)
             {
-                wakeNodes.add(queue.producer);
+                wakeNodes.add((Node)queue.producer);
             }
             for (final Node node : wakeNodes)
             {

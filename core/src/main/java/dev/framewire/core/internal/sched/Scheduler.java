@@ -12,6 +12,7 @@ import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.SharedCalls;
 import dev.framewire.core.internal.queue.HeldBackAdder;
 import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.queue.Schedulable;
 import dev.framewire.core.internal.node.MemoryGovernor;
 import dev.framewire.core.internal.node.SubgraphState;
 import dev.framewire.core.internal.stream.GraphInput;
@@ -179,7 +180,7 @@ public final class Scheduler
         spinsYield = workers.size() + (config.journal() != null ? 1 : 0) >= Runtime.getRuntime().availableProcessors();
         for (final InputQueue queue : queues)
         {
-            final Node consumer = queue.consumer;
+            final Node consumer = (Node)queue.consumer;
             if (queue.producer == null && consumer != null && consumer.shared == null && consumer.worker.polls())
             {
                 consumer.worker.poll(queue);
@@ -233,7 +234,10 @@ public final class Scheduler
         final Set<Node> heldBack = Collections.newSetFromMap(new IdentityHashMap<>());
         for (final InputQueue queue : queues)
         {
-            heldBack.addAll(Arrays.asList(queue.wakeOnRoom));
+            for (final Schedulable node : queue.wakeOnRoom)
+            {
+                heldBack.add((Node)node);
+            }
         }
         for (final Node node : nodes)
         {
@@ -607,10 +611,10 @@ public final class Scheduler
                 for (final InputQueue queue : full)
                 {
                     sb.append("\n  ").append(queue);
-                    if (queue.consumer != null && !"factory".equals(queue.consumer.config.calculator()))
+                    if (queue.consumer != null && !"factory".equals(((Node)queue.consumer).config.calculator()))
                     {
                         // the calculator too, as MediaPipe's report names it (its node names are calculator names)
-                        sb.append(" (").append(queue.consumer.config.calculator()).append(')');
+                        sb.append(" (").append(((Node)queue.consumer).config.calculator()).append(')');
                     }
                     sb.append(": ").append(queue.size()).append(" queued, limit ").append(queue.limit);
                 }
@@ -679,9 +683,9 @@ public final class Scheduler
 
     private static boolean heldBack(final InputQueue queue)
     {
-        for (final Node node : queue.wakeOnRoom)
+        for (final Schedulable node : queue.wakeOnRoom)
         {
-            if (node.lifecycle == Node.OPEN)
+            if (((Node)node).lifecycle == Node.OPEN)
             {
                 return true;
             }

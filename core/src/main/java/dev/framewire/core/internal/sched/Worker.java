@@ -400,7 +400,7 @@ public final class Worker extends WorkerPad1 implements Agent
         {
             if (queue.pollChanged())
             {
-                final Node consumer = queue.consumer;
+                final Node consumer = (Node)queue.consumer;
                 if (consumer.claimFromOwner())
                 {
                     direct = runNowOrQueue(direct, consumer);

@@ -1,9 +1,9 @@
 package dev.framewire.core.internal.stream;
 
 import dev.framewire.core.Input;
-import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.PacketSlot;
+import dev.framewire.core.internal.queue.Schedulable;
 
 import dev.framewire.offheap.Payload;
 
@@ -15,14 +15,15 @@ import dev.framewire.offheap.Payload;
  */
 public final class InputPort extends PacketSlot implements Input
 {
-    public final Node node;
+    /** The node whose input this is (its name, for messages). */
+    public final Schedulable node;
     public final int index;
     public final String tag;
     public final int tagIndex;
     public final StreamSpec spec;
     public final InputQueue queue;
 
-    public InputPort(final Node node, final int index, final StreamSpec spec, final InputQueue queue)
+    public InputPort(final Schedulable node, final int index, final StreamSpec spec, final InputQueue queue)
     {
         super(spec.name);
         this.node = node;
@@ -36,7 +37,7 @@ public final class InputPort extends PacketSlot implements Input
     @Override
     public String owner()
     {
-        return "input stream '" + streamName + "' of node '" + node.name + "'";
+        return "input stream '" + streamName + "' of node '" + node.nodeName() + "'";
     }
 
     @Override

@@ -437,7 +437,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
         boolean fenced = false;
         for (final InputQueue mirror : mirrors)
         {
-            final Node consumer = mirror.consumer;
+            final Node consumer = (Node)mirror.consumer;
             if (mirror.polled)
             {
                 continue; // the consumer's worker looks at this queue every duty cycle
