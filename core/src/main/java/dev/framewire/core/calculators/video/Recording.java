@@ -16,7 +16,10 @@ import java.util.Locale;
  * A camera's recording as its video source's ffmpeg writes it: the camera's own stream copied
  * without re-encoding ({@code -c copy}) into segments of about {@code segmentSeconds}, cut at key
  * frames by ffmpeg's segment muxer, each named by the camera and its wall-clock start in UTC
- * ({@code DIR/cam0/cam0-20261128T134041Z.mp4}), and the camera's retention: segments older than
+ * and the start of the ffmpeg that wrote it ({@code DIR/cam0/cam0-20261128T134041Z-1795873241123.mp4}: the
+ * segment's start to the second, then the ffmpeg's start in epoch milliseconds, so that two ffmpegs
+ * of one camera, a reconnect apart, never name a segment alike when both start one in the same
+ * second), and the camera's retention: segments older than
  * the age limit, or beyond the size limit (oldest first), are deleted. The segment being written
  * (the newest) is never deleted.
  *
@@ -46,6 +49,8 @@ final class Recording
     private final boolean ts;
     private final long keepMillis;
     private final long keepBytes;
+    /** The epoch milliseconds in the last ffmpeg's segment names; each ffmpeg gets a later one. */
+    private long lastStart;
 
     /**
      * @param node           the camera's node: its directory and the segments' prefix.
@@ -90,12 +95,16 @@ final class Recording
 
     /**
      * The ffmpeg output that writes the segments: placed after the input, before the source's
-     * own output.
+     * own output. Called once per ffmpeg started: its segments' names carry the time of this call
+     * (later than the last call's), so a restarted ffmpeg never overwrites a segment of the last
+     * one, and names still sort by start.
      *
      * @return the arguments.
      */
     List<String> outputArgs()
     {
+        final long start = Math.max(System.currentTimeMillis(), lastStart + 1);
+        lastStart = start;
         final List<String> c = new ArrayList<>();
         c.add("-map");
         c.add("0:v:0");
@@ -106,7 +115,7 @@ final class Recording
         c.add("-segment_time");
         c.add(String.format(Locale.ROOT, "%s", segmentSeconds));
         // cut when the wall clock passes a multiple of the length: segments line up with the
-        // clock (:00, :10, ...), and two never start in the same second, so no name is reused
+        // clock (:00, :10, ...), and two of one ffmpeg never start in the same second
         c.add("-segment_atclocktime");
         c.add("1");
         c.add("-reset_timestamps");
@@ -117,7 +126,8 @@ final class Recording
         c.add(ts ? "mpegts" : "mp4");
         c.add("-segment_format_options");
         c.add(ts ? "flush_packets=1" : MP4_FLAGS);
-        c.add(dir.resolve(node + "-%Y%m%dT%H%M%SZ" + extension()).toString());
+        c.add(dir.resolve(node + "-%Y%m%dT%H%M%SZ-" + String.format(Locale.ROOT, "%013d", start) + extension())
+            .toString());
         return c;
     }
 
@@ -259,7 +269,7 @@ final class Recording
     @Override
     public String toString()
     {
-        return dir + "/" + node + "-<UTC start>" + extension() + " (" + segmentSeconds + " s segments, copied; " +
+        return dir + "/" + node + "-<UTC start>-<ffmpeg start ms>" + extension() + " (" + segmentSeconds + " s segments, copied; " +
             "keep: " + describe() + ")";
     }
 }

@@ -68,7 +68,7 @@ class CameraRecordingTest
         long recorded = 0;
         for (final Path segment : segments)
         {
-            assertTrue(segment.getFileName().toString().matches("cam-\\d{8}T\\d{6}Z\\.mp4"), segment.toString());
+            assertTrue(segment.getFileName().toString().matches("cam-\\d{8}T\\d{6}Z-\\d{13}\\.mp4"), segment.toString());
             final StringBuilder errors = new StringBuilder();
             final long n = probeFrames(segment, errors);
             assertEquals("", errors.toString(), "ffprobe of " + segment + " in " + listing(segments));
@@ -102,6 +102,39 @@ class CameraRecordingTest
             await("the old segment deleted", 20_000, () -> !Files.exists(old));
             assertTrue(Files.exists(recent), "a segment within the hour is kept");
             assertTrue(Files.exists(other), "files that are not segments are left alone");
+            graph.cancel();
+        }
+        finally
+        {
+            kill(sender);
+        }
+    }
+
+    @Test
+    void retentionBySizeDeletesOldestSegmentsDownToTheLimitButNotTheOpenOne() throws Exception
+    {
+        final int port = freeUdpPort();
+        final Path rec = dir.resolve("rec");
+        final Path cam = Files.createDirectories(rec.resolve("cam"));
+        final Path first = Files.write(cam.resolve("cam-20000101T000000Z-0000000000001.mp4"), new byte[600_000]);
+        final Path second = Files.write(cam.resolve("cam-20000101T000001Z-0000000000002.mp4"), new byte[600_000]);
+        final Path third = Files.write(cam.resolve("cam-20000101T000002Z-0000000000003.mp4"), new byte[600_000]);
+        final Process sender = h264Sender(port);
+        final AtomicLong frames = new AtomicLong();
+        try (Graph graph = new Graph(source(n -> n.option("url", "udp://127.0.0.1:" + port)
+            .option("pixel_format", "GRAY8").option("record_dir", rec.toString())
+            .option("record_keep_mb", 1L), false)))
+        {
+            graph.observe("video", p -> frames.incrementAndGet());
+            graph.start();
+            // 1.8 MB seeded and a 1 MB limit: the two oldest go (1.2 MB, then 0.6 MB and the live one)
+            await("the two oldest segments deleted", 25_000, () -> !Files.exists(first) && !Files.exists(second));
+            await("the open segment written", 25_000, () -> segments(rec).size() == 2 &&
+                segments(rec).get(1).toFile().length() > 0);
+            final List<Path> left = segments(rec);
+            assertTrue(Files.exists(third), "deleted beyond the limit: " + listing(left));
+            assertTrue(left.get(1).getFileName().toString().compareTo(third.getFileName().toString()) > 0,
+                "the live segment sorts after the seeded ones: " + listing(left));
             graph.cancel();
         }
         finally
