@@ -168,7 +168,13 @@ public final class JournalReplayCommand implements Callable<Integer>
         final long start;
         GraphException failure = null;
         final Path replayRun;
-        try (Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
+        final boolean cutShort = !endedByItself && (journal.level == null || journal.level == JournalConfig.Level.CALLS);
+        final Map<String, GraphConfig> templates = new LinkedHashMap<>();
+        plan.instances.forEach(instance -> templates.put(instance.name, instance.template));
+        // a recording cut short: each node goes no further than it went (the registry is put back after the graph)
+        final ReplayTailCalculator.Registration tail = cutShort ? ReplayTailCalculator.wrap(recorded, config, templates) :
+            () -> { };
+        try (tail; Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
         {
             for (final String stream : expected.keySet())
             {

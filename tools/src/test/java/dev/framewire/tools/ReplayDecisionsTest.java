@@ -27,12 +27,17 @@ class ReplayDecisionsTest
 
     private static String chain()
     {
+        return chain(400);
+    }
+
+    private static String chain(final int frames)
+    {
         return "max_queue_size: 4\n" +
             "executor { name: \"camera\" num_threads: 1 idle_strategy: PARK }\n" +
             "executor { name: \"default\" num_threads: 2 idle_strategy: PARK }\n" +
             "node { name: \"cam0\" calculator: \"SyntheticCameraCalculator\" executor: \"camera\" output_stream: \"cam0\"\n" +
             "  option { name: \"width\" int_value: 320 } option { name: \"height\" int_value: 240 }\n" +
-            "  option { name: \"fps\" double_value: 0 } option { name: \"frames\" int_value: 400 }\n" +
+            "  option { name: \"fps\" double_value: 0 } option { name: \"frames\" int_value: " + frames + " }\n" +
             "  option { name: \"seed\" int_value: 3 } }\n" +
             "node { name: \"cam0_limiter\" calculator: \"FlowLimiterCalculator\" input_stream: \"cam0\"\n" +
             "  input_stream: \"FINISHED:cam0_annotated\" input_stream_info { tag_index: \"FINISHED\" back_edge: true }\n" +
@@ -73,6 +78,36 @@ class ReplayDecisionsTest
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
         assertTrue(diff.out().contains("note: not compared: the payload bytes of"), diff.toString());
+    }
+
+    @Test
+    void aRunCutShortByItsDurationReplaysToItsLastPacket() throws Exception
+    {
+        // a source without a frame limit at full speed, stopped by --duration: the replay's source
+        // must stop at the recording's last frame, and every node where the recording stopped
+        final Path graph = Cli.write(dir, "endless.pbtxt", chain(0));
+        final Path recordings = dir.resolve("cut");
+        final Cli.Result run = Cli.run("run", graph.toString(), "--duration", "1", "--journal", recordings.toString());
+        assertEquals(0, run.exit(), run.toString());
+        final Path recorded = only(recordings);
+        final JournalReader recording = JournalReader.read(recorded);
+        assertTrue(!"done".equals(recording.runEnd().text()), "the run was cut short: " + recording.runEnd());
+
+        final Path replays = dir.resolve("cut-replays");
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
+            "--journal", replays.toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
+        final JournalReader replayed = JournalReader.read(only(replays));
+        assertEquals(emits(recording, "cam0"), emits(replayed, "cam0"), "the source emitted what it had recorded");
+    }
+
+    private static long emits(final JournalReader journal, final String stream)
+    {
+        return journal.records().stream()
+            .filter(r -> r.kind() == JournalRecord.Kind.EMIT && stream.equals(r.streamName())).count();
     }
 
     @Test
