@@ -104,6 +104,38 @@ class ReplayDecisionsTest
         assertEquals(emits(recording, "cam0"), emits(replayed, "cam0"), "the source emitted what it had recorded");
     }
 
+    @Test
+    void withChecksumsOnTheDiffComparesThePixelsOfEveryStream() throws Exception
+    {
+        final Path graph = Cli.write(dir, "chain.pbtxt", chain(120));
+        final Path recordings = dir.resolve("sums");
+        final Cli.Result run = Cli.run("run", graph.toString(), "--checksum", "all", "--journal", recordings.toString());
+        assertEquals(0, run.exit(), run.toString());
+        final Path recorded = only(recordings);
+
+        final Path replays = dir.resolve("sums-replays");
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
+            "--journal", replays.toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
+        assertTrue(!diff.out().contains("not compared: the payload bytes"), "every payload compared by checksum: " + diff);
+
+        // the same graph with other shapes (seed): the same timestamps and lengths, other pixels
+        final Path other = Cli.write(dir, "other.pbtxt", chain(120).replace("int_value: 3 }", "int_value: 4 }"));
+        final Path otherRuns = dir.resolve("other");
+        assertEquals(0, Cli.run("run", other.toString(), "--checksum", "all", "--journal", otherRuns.toString()).exit());
+        final Cli.Result differ = Cli.run("journal", "diff", recorded.toString(), only(otherRuns).toString());
+        assertEquals(1, differ.exit(), differ.toString());
+        assertTrue(differ.out().contains("stream `cam0`, packet #0 at timestamp 0: expected checksum"), differ.toString());
+
+        final Cli.Result wrong = Cli.run("run", graph.toString(), "--checksum", "nope", "--journal",
+            dir.resolve("wrong").toString());
+        assertTrue(wrong.exit() != 0 && wrong.err().contains("--checksum nope: the graph has no stream 'nope'"),
+            wrong.toString());
+    }
+
     private static long emits(final JournalReader journal, final String stream)
     {
         return journal.records().stream()
