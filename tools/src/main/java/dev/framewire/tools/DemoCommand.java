@@ -405,7 +405,7 @@ public final class DemoCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "  each camera: camera -> flow limiter -> gray -> half size -> motion -> annotate -> " +
             "snapshots (1 frame in %d, into %s)%n", snapshotEvery, snapshots);
         out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; all park " +
-            "when idle; not journaled%n", hotplugMax, workers,
+            "when idle%n", hotplugMax, workers,
             workers == 1 ? "" : "s");
         out.flush();
 
@@ -419,7 +419,7 @@ public final class DemoCommand implements Callable<Integer>
         GraphException failure = null;
         final long start;
         final long end;
-        try (Graph graph = GraphFiles.validate(demo.source(), demo.base()))
+        try (Graph graph = GraphFiles.validate(demo.source(), journal.apply(demo.base(), List.of())))
         {
             budget = graph.pool().budget();
             graph.start();
@@ -501,7 +501,7 @@ public final class DemoCommand implements Callable<Integer>
         out.println();
         out.printf(Locale.ROOT, "cameras added: %d, removed: %d, in %.1f s; off-heap peak %s, in use at the end %s%n",
             all.size(), all.size(), seconds, mib(budget.peakBytesInUse()), mib(budget.bytesInUse()));
-        out.flush();
+        journaled(out);
         return 0;
     }
 
