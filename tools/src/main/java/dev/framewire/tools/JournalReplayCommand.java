@@ -88,6 +88,16 @@ public final class JournalReplayCommand implements Callable<Integer>
     @Override
     public Integer call() throws InterruptedException
     {
+        // timing-dependent decisions are taken from the journal: a flow limiter drops what it dropped
+        final ReplayTailCalculator.Registration gates = ReplayGateCalculator.inPlaceOfLimiters();
+        try (gates)
+        {
+            return replay();
+        }
+    }
+
+    private Integer replay() throws InterruptedException
+    {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         // a damaged recording replays up to its first damage: its records after it cannot be put back in order
@@ -162,17 +172,28 @@ public final class JournalReplayCommand implements Callable<Integer>
         out.flush();
 
         final Map<String, AtomicLong> counts = new LinkedHashMap<>();
-        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet());
+        // a recording cut short, or with subgraphs: each node goes no further than it went in the recording
+        final boolean tailed = (!endedByItself || !plan.instances.isEmpty()) &&
+            (journal.level == null || journal.level == JournalConfig.Level.CALLS);
+        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet(), tailed);
         long zeroFilled = 0;
         long skipped = 0;
         final long start;
         GraphException failure = null;
         final Path replayRun;
-        final boolean cutShort = !endedByItself && (journal.level == null || journal.level == JournalConfig.Level.CALLS);
         final Map<String, GraphConfig> templates = new LinkedHashMap<>();
-        plan.instances.forEach(instance -> templates.put(instance.name, instance.template));
-        // a recording cut short: each node goes no further than it went (the registry is put back after the graph)
-        final ReplayTailCalculator.Registration tail = cutShort ? ReplayTailCalculator.wrap(recorded, config, templates) :
+        final java.util.Set<String> removed = new java.util.HashSet<>();
+        for (final ReplayPlan.Instance instance : plan.instances)
+        {
+            templates.put(instance.name, instance.template);
+            if (instance.removed != null)
+            {
+                removed.add(instance.name);
+            }
+        }
+        // the registry is put back after the graph
+        final ReplayTailCalculator.Registration tail = tailed ? ReplayTailCalculator.wrap(recorded, config, templates,
+            removed) :
             () -> { };
         try (tail; Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
         {
@@ -339,8 +360,7 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
         try
         {
-            // timing-dependent decisions are taken from the journal: a flow limiter drops what it dropped
-            return GraphConfigText.parse(ReplayGateCalculator.inPlaceOfLimiters(text), "journal " + recorded.directory());
+            return GraphConfigText.parse(text, "journal " + recorded.directory());
         }
         catch (final GraphConfigException ex)
         {

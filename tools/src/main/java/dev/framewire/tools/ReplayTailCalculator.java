@@ -6,6 +6,7 @@ import dev.framewire.core.CalculatorRegistry;
 import dev.framewire.core.Contract;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.NodeConfig;
+import dev.framewire.core.SubgraphExpander;
 import dev.framewire.core.Timestamp;
 import dev.framewire.journal.JournalReader;
 import dev.framewire.journal.JournalRecord;
@@ -14,13 +15,15 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
  * What {@code journal replay} wraps every calculator of a replay in when the recording was cut
- * short (a {@code --duration} that elapsed, a stop, a cancel): each node goes no further than the
- * recording went. A source node (no input streams) stops once each of its outputs has emitted
+ * short (a {@code --duration} that elapsed, a stop, a cancel) or added subgraphs at run time: each
+ * node goes no further than the recording went. A source node (no input streams) stops once each of its outputs has emitted
  * the last timestamp the recording emitted there (it stops at once if the recording emitted
  * nothing on it), so that a source that ran at full speed does not go on past the recorded
  * packets; any other node is not called for an input timestamp past its last recorded call (the
@@ -37,7 +40,14 @@ import java.util.function.Supplier;
  */
 final class ReplayTailCalculator implements Calculator
 {
+    private static final long POLL_NANOS = 1_000_000L;
     private static final Map<String, Long> LAST = new ConcurrentHashMap<>();
+    /** The limited sources (by node name) that have emitted their last recorded packet. */
+    private static final Set<String> DONE = ConcurrentHashMap.newKeySet();
+    /** The limited sources that are held after their last packet until their subgraph is removed. */
+    private static final Set<String> HELD = ConcurrentHashMap.newKeySet();
+    /** The limited sources, by node name. */
+    private static final Set<String> SOURCES = ConcurrentHashMap.newKeySet();
 
     /** Puts the registry back as it was; throws nothing. */
     interface Registration extends AutoCloseable
@@ -47,6 +57,7 @@ final class ReplayTailCalculator implements Calculator
     }
 
     private final Calculator inner;
+    private String node;
     private boolean limited;
     private boolean source;
     private long last;
@@ -63,12 +74,19 @@ final class ReplayTailCalculator implements Calculator
      * @param recorded  the recording (cut short).
      * @param config    the replay's config.
      * @param templates the templates of the subgraphs the replay adds, by instance name.
+     * @param removed   the subgraphs the recording removed (rather than left on their own): their
+     *                  sources are held after their last packet, not stopped, so that the subgraph
+     *                  is there to be removed where the recording removed it.
      * @return puts the registry back as it was; call it after the replay's graph is closed.
      */
     static Registration wrap(
-        final JournalReader recorded, final GraphConfig config, final Map<String, GraphConfig> templates)
+        final JournalReader recorded, final GraphConfig config, final Map<String, GraphConfig> templates,
+        final Set<String> removed)
     {
         LAST.clear();
+        HELD.clear();
+        DONE.clear();
+        SOURCES.clear();
         final Map<String, Boolean> sources = new HashMap<>();
         final Map<String, String> calculators = new LinkedHashMap<>();
         collect(config.nodes(), "", sources, calculators);
@@ -81,6 +99,14 @@ final class ReplayTailCalculator implements Calculator
         {
             if (node.getValue())
             {
+                SOURCES.add(node.getKey());
+                for (final String subgraph : removed)
+                {
+                    if (node.getKey().startsWith(subgraph + SubgraphExpander.SEPARATOR))
+                    {
+                        HELD.add(node.getKey());
+                    }
+                }
                 last.put(node.getKey(), Long.MIN_VALUE); // a source that emitted nothing emits nothing
             }
         }
@@ -116,6 +142,9 @@ final class ReplayTailCalculator implements Calculator
         {
             originals.forEach(registry::register);
             LAST.clear();
+            DONE.clear();
+            SOURCES.clear();
+            HELD.clear();
         };
     }
 
@@ -141,7 +170,9 @@ final class ReplayTailCalculator implements Calculator
     @Override
     public void open(final CalculatorContext ctx) throws Exception
     {
-        final Long at = LAST.get(ctx.nodeName());
+        node = ctx.nodeName();
+        DONE.remove(node); // a subgraph of this name added again
+        final Long at = LAST.get(node);
         limited = at != null;
         last = at != null ? at : Long.MAX_VALUE;
         source = ctx.inputCount() == 0;
@@ -159,19 +190,69 @@ final class ReplayTailCalculator implements Calculator
         {
             if (past(ctx))
             {
+                DONE.add(node);
+                if (HELD.contains(node))
+                {
+                    LockSupport.parkNanos(POLL_NANOS); // until its subgraph's removal closes it (drained)
+                    return;
+                }
                 ctx.stop();
                 return;
             }
             inner.process(ctx);
             if (past(ctx))
             {
-                ctx.stop(); // its last recorded packet is out: the recording went no further
+                DONE.add(node);
+                if (!HELD.contains(node))
+                {
+                    ctx.stop(); // its last recorded packet is out: the recording went no further
+                }
             }
         }
         else if (ctx.inputTimestamp() <= last)
         {
             inner.process(ctx);
         }
+    }
+
+    /**
+     * Waits until every limited source whose name starts with {@code prefix} (a subgraph's nodes:
+     * {@code name__}) has emitted its last recorded packet: a hot-plug removal is replayed after
+     * the packets the recording had from the subgraph's sources, not at a wall-clock offset.
+     *
+     * @param prefix       the node name prefix.
+     * @param timeoutNanos how long to wait at most.
+     * @return false if the time ran out first.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    static boolean awaitSources(final String prefix, final long timeoutNanos) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + timeoutNanos;
+        while (!sourcesDone(prefix))
+        {
+            if (System.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+            if (Thread.interrupted())
+            {
+                throw new InterruptedException("waiting for the sources of " + prefix + "*");
+            }
+        }
+        return true;
+    }
+
+    private static boolean sourcesDone(final String prefix)
+    {
+        for (final String source : SOURCES)
+        {
+            if (source.startsWith(prefix) && !DONE.contains(source))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True once every output has emitted the recording's last timestamp (its bound is past it). */
