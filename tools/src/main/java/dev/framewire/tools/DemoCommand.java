@@ -70,9 +70,9 @@ import java.util.stream.Stream;
  * with {@code Graph.addSubgraph} ({@code cam0}, {@code cam1}, ...; nodes {@code cam3__gray}): 2 at
  * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
  * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
- * with each camera's frame rate, and the latency table per camera at the end. That run is not
- * journaled (a journaled graph records its subgraphs, docs/HOTPLUG.md; the demo does not journal
- * this run).
+ * with each camera's frame rate, and the latency table per camera at the end. That run is
+ * journaled as the others are, with its subgraphs' additions and removals (docs/HOTPLUG.md), and
+ * {@code journal replay} adds and removes them again (docs/JOURNAL.md).
  *
  * <p>The run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal DIR},
  * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
@@ -174,7 +174,7 @@ public final class DemoCommand implements Callable<Integer>
         description = "Cameras that come and go: each camera is a subgraph (the graph's first camera chain as a " +
             "template) added to the running graph with Graph.addSubgraph. Starts with --cameras cameras (2 unless " +
             "given), adds one every --hotplug-every up to --hotplug-max, then removes them one by one, oldest " +
-            "first, and ends; --duration is not used. The run is not journaled.")
+            "first, and ends; --duration is not used. The run is journaled with its subgraphs, as the others are.")
     private boolean hotplug;
 
     @Option(names = "--hotplug-every", defaultValue = "5000", paramLabel = "MS",
