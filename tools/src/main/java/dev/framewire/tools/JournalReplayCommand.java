@@ -38,7 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * or as fast as possible: {@code long} and {@code double} packets with their recorded words,
  * captured payloads ({@code --capture} at recording) as off-heap payloads of the recorded bytes.
  * Source nodes simply run again: a deterministic graph gives the same outputs, which
- * {@code framewire journal diff} checks. The replay is journaled like any run (into
+ * {@code framewire journal diff} checks. A recording cut short, or with subgraphs, has each node
+ * go no further than it went ({@link ReplayTailCalculator}); flow limiters decide as recorded
+ * ({@link ReplayGateCalculator}). The replay is journaled like any run (into
  * {@code ./journals} unless {@code --journal OUT} or {@code --no-journal}), capturing and
  * checksumming the streams the recording did.
  *

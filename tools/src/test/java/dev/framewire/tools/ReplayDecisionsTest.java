@@ -94,12 +94,7 @@ class ReplayDecisionsTest
         assertTrue(!"done".equals(recording.runEnd().text()), "the run was cut short: " + recording.runEnd());
 
         final Path replays = dir.resolve("cut-replays");
-        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
-            "--journal", replays.toString());
-        assertEquals(0, replay.exit(), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
-        assertEquals(0, diff.exit(), diff.toString());
-        assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
+        replayedIdentical(recorded, replays);
         final JournalReader replayed = JournalReader.read(only(replays));
         assertEquals(emits(recording, "cam0"), emits(replayed, "cam0"), "the source emitted what it had recorded");
     }
@@ -113,13 +108,7 @@ class ReplayDecisionsTest
         assertEquals(0, run.exit(), run.toString());
         final Path recorded = only(recordings);
 
-        final Path replays = dir.resolve("sums-replays");
-        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
-            "--journal", replays.toString());
-        assertEquals(0, replay.exit(), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
-        assertEquals(0, diff.exit(), diff.toString());
-        assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
+        final Cli.Result diff = replayedIdentical(recorded, dir.resolve("sums-replays"));
         assertTrue(!diff.out().contains("not compared: the payload bytes"), "every payload compared by checksum: " + diff);
 
         // the same graph with other shapes (seed): the same timestamps and lengths, other pixels
@@ -134,6 +123,18 @@ class ReplayDecisionsTest
             dir.resolve("wrong").toString());
         assertTrue(wrong.exit() != 0 && wrong.err().contains("--checksum nope: the graph has no stream 'nope'"),
             wrong.toString());
+    }
+
+    /** Replays a recording as fast as possible into {@code replays}; its diff says identical, 6 streams. */
+    private static Cli.Result replayedIdentical(final Path recorded, final Path replays) throws Exception
+    {
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
+            "--journal", replays.toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
+        return diff;
     }
 
     private static long emits(final JournalReader journal, final String stream)
