@@ -70,9 +70,9 @@ import java.util.stream.Stream;
  * with {@code Graph.addSubgraph} ({@code cam0}, {@code cam1}, ...; nodes {@code cam3__gray}): 2 at
  * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
  * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
- * with each camera's frame rate, and the latency table per camera at the end. That run is not
- * journaled (a journaled graph records its subgraphs, docs/HOTPLUG.md; the demo does not journal
- * this run).
+ * with each camera's frame rate, and the latency table per camera at the end. That run is
+ * journaled as the others are, with its subgraphs' additions and removals (docs/HOTPLUG.md), and
+ * {@code journal replay} adds and removes them again (docs/JOURNAL.md).
  *
  * <p>The run is journaled into {@code ./journals} ({@link JournalOptions}: {@code --journal DIR},
  * {@code --no-journal}, {@code --capture STREAM...}); the last lines say how to run
@@ -174,7 +174,7 @@ public final class DemoCommand implements Callable<Integer>
         description = "Cameras that come and go: each camera is a subgraph (the graph's first camera chain as a " +
             "template) added to the running graph with Graph.addSubgraph. Starts with --cameras cameras (2 unless " +
             "given), adds one every --hotplug-every up to --hotplug-max, then removes them one by one, oldest " +
-            "first, and ends; --duration is not used. The run is not journaled.")
+            "first, and ends; --duration is not used. The run is journaled with its subgraphs, as the others are.")
     private boolean hotplug;
 
     @Option(names = "--hotplug-every", defaultValue = "5000", paramLabel = "MS",
@@ -405,7 +405,7 @@ public final class DemoCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "  each camera: camera -> flow limiter -> gray -> half size -> motion -> annotate -> " +
             "snapshots (1 frame in %d, into %s)%n", snapshotEvery, snapshots);
         out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; all park " +
-            "when idle; not journaled%n", hotplugMax, workers,
+            "when idle%n", hotplugMax, workers,
             workers == 1 ? "" : "s");
         out.flush();
 
@@ -419,7 +419,7 @@ public final class DemoCommand implements Callable<Integer>
         GraphException failure = null;
         final long start;
         final long end;
-        try (Graph graph = GraphFiles.validate(demo.source(), demo.base()))
+        try (Graph graph = GraphFiles.validate(demo.source(), journal.apply(demo.base(), List.of())))
         {
             budget = graph.pool().budget();
             graph.start();
@@ -501,7 +501,7 @@ public final class DemoCommand implements Callable<Integer>
         out.println();
         out.printf(Locale.ROOT, "cameras added: %d, removed: %d, in %.1f s; off-heap peak %s, in use at the end %s%n",
             all.size(), all.size(), seconds, mib(budget.peakBytesInUse()), mib(budget.bytesInUse()));
-        out.flush();
+        journaled(out);
         return 0;
     }
 

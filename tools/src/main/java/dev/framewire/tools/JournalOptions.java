@@ -44,6 +44,12 @@ final class JournalOptions
             "feeds the same bytes (off by default: frames are large).")
     List<String> capture = new ArrayList<>();
 
+    @Option(names = "--checksum", paramLabel = "STREAM", arity = "1..*",
+        description = "Also journal an XXH64 checksum of every payload emitted on these streams (`all`: every stream " +
+            "of the graph), so that `framewire journal diff` compares the pixels of a replay, not only timestamps " +
+            "and lengths; costs a pass over each payload on the emitting worker. The bytes are not journaled.")
+    List<String> checksum = new ArrayList<>();
+
     @Option(names = "--journal-max-age", paramLabel = "AGE", converter = Retention.AgeConverter.class,
         description = "When the journal opens, delete runs in the journal directory last written longer ago than " +
             "AGE (90s, 30m, 12h, 7d, 2w; default 7d; none keeps every age); never a run being written.")
@@ -129,6 +135,22 @@ final class JournalOptions
         for (final String stream : checksum)
         {
             if (streams.contains(stream))
+            {
+                sums.add(stream);
+            }
+        }
+        for (final String stream : this.checksum)
+        {
+            if ("all".equals(stream))
+            {
+                sums.addAll(streams);
+            }
+            else if (!streams.contains(stream))
+            {
+                throw new CommandFailure("--checksum " + stream + ": the graph has no stream '" + stream +
+                    "'; its streams are " + streams + " (or `all`)");
+            }
+            else
             {
                 sums.add(stream);
             }

@@ -38,7 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * or as fast as possible: {@code long} and {@code double} packets with their recorded words,
  * captured payloads ({@code --capture} at recording) as off-heap payloads of the recorded bytes.
  * Source nodes simply run again: a deterministic graph gives the same outputs, which
- * {@code framewire journal diff} checks. The replay is journaled like any run (into
+ * {@code framewire journal diff} checks. A recording cut short, or with subgraphs, has each node
+ * go no further than it went ({@link ReplayTailCalculator}); flow limiters decide as recorded
+ * ({@link ReplayGateCalculator}). The replay is journaled like any run (into
  * {@code ./journals} unless {@code --journal OUT} or {@code --no-journal}), capturing and
  * checksumming the streams the recording did.
  *
@@ -87,6 +89,16 @@ public final class JournalReplayCommand implements Callable<Integer>
 
     @Override
     public Integer call() throws InterruptedException
+    {
+        // timing-dependent decisions are taken from the journal: a flow limiter drops what it dropped
+        final ReplayTailCalculator.Registration gates = ReplayGateCalculator.inPlaceOfLimiters();
+        try (gates)
+        {
+            return replay();
+        }
+    }
+
+    private Integer replay() throws InterruptedException
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -162,13 +174,30 @@ public final class JournalReplayCommand implements Callable<Integer>
         out.flush();
 
         final Map<String, AtomicLong> counts = new LinkedHashMap<>();
-        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet());
+        // a recording cut short, or with subgraphs: each node goes no further than it went in the recording
+        final boolean tailed = (!endedByItself || !plan.instances.isEmpty()) &&
+            (journal.level == null || journal.level == JournalConfig.Level.CALLS);
+        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet(), tailed);
         long zeroFilled = 0;
         long skipped = 0;
         final long start;
         GraphException failure = null;
         final Path replayRun;
-        try (Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
+        final Map<String, GraphConfig> templates = new LinkedHashMap<>();
+        final java.util.Set<String> removed = new java.util.HashSet<>();
+        for (final ReplayPlan.Instance instance : plan.instances)
+        {
+            templates.put(instance.name, instance.template);
+            if (instance.removed != null)
+            {
+                removed.add(instance.name);
+            }
+        }
+        // the registry is put back after the graph
+        final ReplayTailCalculator.Registration tail = tailed ? ReplayTailCalculator.wrap(recorded, config, templates,
+            removed) :
+            () -> { };
+        try (tail; Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
         {
             for (final String stream : expected.keySet())
             {
@@ -333,8 +362,7 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
         try
         {
-            // timing-dependent decisions are taken from the journal: a flow limiter drops what it dropped
-            return GraphConfigText.parse(ReplayGateCalculator.inPlaceOfLimiters(text), "journal " + recorded.directory());
+            return GraphConfigText.parse(text, "journal " + recorded.directory());
         }
         catch (final GraphConfigException ex)
         {

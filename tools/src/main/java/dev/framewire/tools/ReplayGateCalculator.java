@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * What {@code journal replay} puts in place of a {@code FlowLimiterCalculator}: a node whose drops
@@ -37,9 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ReplayGateCalculator implements Calculator
 {
-    /** Registered name; the replay's config names it in place of FlowLimiterCalculator. */
-    static final String NAME = "JournalReplayGateCalculator";
-    /** The calculator it stands in for. */
+    /** The calculator it stands in for: the gate is registered under its name during a replay. */
     static final String REPLACES = "FlowLimiterCalculator";
 
     private static final Map<String, LongHashSet> LET_THROUGH = new ConcurrentHashMap<>();
@@ -62,15 +61,25 @@ final class ReplayGateCalculator implements Calculator
     }
 
     /**
-     * A recorded config's text, or a subgraph template's, with this gate in place of every flow limiter.
+     * Puts the gate in place of every flow limiter, by name: while the returned registration is
+     * open, the calculator registry makes a gate for {@value #REPLACES}, so that the replay's
+     * config (and its subgraphs' templates) keep the recorded text, and their hashes, as they were.
      *
-     * @param configText the text.
-     * @return the text to replay.
+     * @return puts the flow limiter back; close it after the replay's graph is closed.
      */
-    static String inPlaceOfLimiters(final String configText)
+    static ReplayTailCalculator.Registration inPlaceOfLimiters()
     {
-        CalculatorRegistry.global().register(NAME, ReplayGateCalculator::new);
-        return configText.replaceAll("calculator:\\s*\"" + REPLACES + "\"", "calculator: \"" + NAME + "\"");
+        final CalculatorRegistry registry = CalculatorRegistry.global();
+        final Supplier<? extends Calculator> limiter = registry.lookup(REPLACES);
+        registry.register(REPLACES, ReplayGateCalculator::new);
+        return () ->
+        {
+            if (limiter != null)
+            {
+                registry.register(REPLACES, limiter);
+            }
+            clear();
+        };
     }
 
     /**
@@ -78,7 +87,7 @@ final class ReplayGateCalculator implements Calculator
      * timestamps the recording emitted on each of its data outputs, and registers the gate.
      *
      * @param recorded  the recording.
-     * @param config    the replay's config (gates already in place).
+     * @param config    the replay's config (its flow limiters are gates).
      * @param instances the subgraphs the replay adds.
      * @return how many gates there are.
      */
@@ -116,7 +125,7 @@ final class ReplayGateCalculator implements Calculator
 
     private static int gate(final NodeConfig node, final String prefix, final Map<String, LongHashSet> streams)
     {
-        if (!NAME.equals(node.calculator()))
+        if (!REPLACES.equals(node.calculator()))
         {
             return 0;
         }

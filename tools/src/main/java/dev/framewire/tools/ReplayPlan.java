@@ -223,7 +223,7 @@ final class ReplayPlan
         final GraphConfig template;
         try
         {
-            template = GraphConfigText.parseStructure(ReplayGateCalculator.inPlaceOfLimiters(subgraph.templateText()),
+            template = GraphConfigText.parseStructure(subgraph.templateText(),
                 "the template of subgraph '" +
                 subgraph.name() + "' in journal " + recorded.directory());
         }

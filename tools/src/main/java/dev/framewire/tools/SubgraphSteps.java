@@ -2,10 +2,12 @@ package dev.framewire.tools;
 
 import dev.framewire.core.Graph;
 import dev.framewire.core.PacketObserver;
+import dev.framewire.core.SubgraphExpander;
 import dev.framewire.core.SubgraphRemoval;
 import dev.framewire.journal.JournalRecord;
 import dev.framewire.journal.JournalSubgraph;
 
+import dev.framewire.core.SubgraphExpander;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +39,7 @@ final class SubgraphSteps
 
     private final Map<String, AtomicLong> counts;
     private final Set<String> counted;
+    private final boolean tailed;
     private final Map<ReplayPlan.Instance, CompletableFuture<Void>> additions = new LinkedHashMap<>();
     private final Map<ReplayPlan.Instance, CompletableFuture<SubgraphRemoval>> removals = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
@@ -47,9 +50,13 @@ final class SubgraphSteps
     /**
      * @param counts  packets seen per stream, by the graph's name of the stream.
      * @param counted the streams to count.
+     * @param tailed  whether the replay's sources stop at their last recorded packet
+     *                ({@link ReplayTailCalculator}): a removal then waits for the subgraph's sources
+     *                to get there, so that it comes after the packets it came after in the recording.
      */
-    SubgraphSteps(final Map<String, AtomicLong> counts, final Set<String> counted)
+    SubgraphSteps(final Map<String, AtomicLong> counts, final Set<String> counted, final boolean tailed)
     {
+        this.tailed = tailed;
         this.counts = counts;
         this.counted = counted;
     }
@@ -67,6 +74,13 @@ final class SubgraphSteps
             case SUBGRAPH_REMOVED:
             {
                 final JournalSubgraph removed = r.subgraph();
+                if (tailed && !ReplayTailCalculator.awaitSources(instance.name + SubgraphExpander.SEPARATOR,
+                    LEAVE_SLACK_NANOS))
+                {
+                    notes.add("subgraph '" + instance.name + "' was removed " + LEAVE_SLACK_NANOS / 1_000_000_000 +
+                        " s after the replay's removal point with its sources short of the packets they had emitted " +
+                        "in the recording (record #" + r.index() + ")");
+                }
                 try
                 {
                     removals.put(instance, graph.removeSubgraph(instance.name,

@@ -47,7 +47,8 @@ class DemoCommandTest
     void hotplugAddsCamerasAsSubgraphsAndRemovesThemAgain() throws Exception
     {
         final Cli.Result r = Cli.run("demo", "--hotplug", "--hotplug-every", "200", "--hotplug-max", "4",
-            "--width", "64", "--height", "48", "--fps", "30", "--snapshots", dir.resolve("snaps").toString());
+            "--width", "64", "--height", "48", "--fps", "30", "--snapshots", dir.resolve("snaps").toString(),
+            "--journal", dir.resolve("journal").toString());
         assertEquals(0, r.exit(), r.toString());
         final String out = r.out();
         final java.util.List<String> lines = out.lines().toList();
@@ -69,6 +70,24 @@ class DemoCommandTest
         assertTrue(out.contains("in use at the end 0.0 MiB"), out);
         final java.util.regex.Matcher all = java.util.regex.Pattern.compile("(?m)^all +(\\d+) ").matcher(out);
         assertTrue(all.find() && Long.parseLong(all.group(1)) >= 4 * 3, "every camera sent frames through\n" + r);
+
+        // journaled: its replay adds and removes the cameras after the packets the recording had from each
+        final Path recorded;
+        try (java.util.stream.Stream<Path> runs = java.nio.file.Files.list(dir.resolve("journal")))
+        {
+            recorded = runs.filter(p -> p.getFileName().toString().startsWith("run-")).findFirst().orElseThrow();
+        }
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--journal",
+            dir.resolve("replay").toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        final Path replayed;
+        try (java.util.stream.Stream<Path> runs = java.nio.file.Files.list(dir.resolve("replay")))
+        {
+            replayed = runs.filter(p -> p.getFileName().toString().startsWith("run-")).findFirst().orElseThrow();
+        }
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), replayed.toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: 28 streams compared"), diff.toString());
     }
 
     @Test
