@@ -77,7 +77,7 @@ class JournalFuzzTest
     }
 
     /** The run directory the fuzzer's data goes into, made once per JVM from the 1.8 resource. */
-    private static final class Run
+    static final class Run
     {
         final Path dir;
         final Path cycleFile;
