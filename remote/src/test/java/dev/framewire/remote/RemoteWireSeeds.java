@@ -26,7 +26,11 @@ import static dev.framewire.remote.RemoteDescriptor.PACKET;
 final class RemoteWireSeeds
 {
     static final long EPOCH = 0x5EED_0001_0002_0003L;
-    static final long SENT_MILLIS = 1_795_000_000_000L;
+    /**
+     * Sent in 2191: after any receiver started (a first message of a publisher run sent before the
+     * receiver started is refused as a replay) and within the harness's freshness of now.
+     */
+    static final long SENT_MILLIS = 7_000_000_000_000L;
     /** Packets each seed delivers: LONG, DOUBLE, BYTES, FRAME. */
     static final int PACKETS = 4;
 
