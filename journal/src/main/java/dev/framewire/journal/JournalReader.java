@@ -1405,11 +1405,13 @@ public final class JournalReader
                     throw new Corrupt("the record (RUN_START) gives inputs for " + topology + " of " +
                         nodes.length + " nodes");
                 }
-                nodeInputs = new int[topology][];
+                // kept only once whole: a list that fails part-way must not leave nodes without inputs
+                final int[][] inputs = new int[topology][];
                 for (int n = 0; n < topology; n++)
                 {
-                    nodeInputs[n] = streamIds("node inputs");
+                    inputs[n] = streamIds("node inputs");
                 }
+                nodeInputs = inputs;
             }
             for (final int s : streamIds("capture streams"))
             {

@@ -307,6 +307,10 @@ final class NutDemuxer
     private void packet(final long startcode) throws IOException
     {
         final long forward = getV();
+        if (forward < 0)
+        {
+            throw malformed("a packet's forward pointer " + Long.toUnsignedString(forward) + ", beyond 2^63");
+        }
         if (forward > 4096)
         {
             skipInPacket(4);
@@ -470,11 +474,12 @@ final class NutDemuxer
         }
         final long id = getV();
         final long streamClass = getV();
-        final int fourccLength = (int)getV();
-        if (fourccLength < 0 || ahead.position() + fourccLength > end)
+        final long fourccCoded = getV();
+        if (fourccCoded < 0 || fourccCoded > end - ahead.position()) // never position + length: it can overflow
         {
-            throw malformed("fourcc length " + fourccLength);
+            throw malformed("fourcc length " + Long.toUnsignedString(fourccCoded) + ", past the stream header's end");
         }
+        final int fourccLength = (int)fourccCoded;
         final StringBuilder tag = new StringBuilder(fourccLength);
         for (int i = 0; i < fourccLength; i++)
         {
@@ -486,11 +491,12 @@ final class NutDemuxer
         getV(); // max_pts_distance
         getV(); // decode_delay
         getV(); // stream flags
-        final int extradata = (int)getV();
-        if (extradata < 0 || ahead.position() + extradata > end)
+        final long extradataCoded = getV();
+        if (extradataCoded < 0 || extradataCoded > end - ahead.position())
         {
-            throw malformed("codec data length " + extradata);
+            throw malformed("codec data length " + Long.toUnsignedString(extradataCoded) + ", past the stream header's end");
         }
+        final int extradata = (int)extradataCoded;
         ahead.position(ahead.position() + extradata);
         if (id != 0)
         {
@@ -523,13 +529,29 @@ final class NutDemuxer
     {
         final long coded = getV();
         getV(); // back_ptr_div16
+        if (!streamSeen)
+        {
+            throw malformed("a syncpoint before the stream header");
+        }
+        if (coded < 0)
+        {
+            throw malformed("syncpoint time " + Long.toUnsignedString(coded) + " beyond 2^63");
+        }
         final int n = timeBaseNum.length;
         final int tb = (int)(coded % n);
         final long ts = coded / n;
         // the stream's last pts becomes the syncpoint's time, rescaled to the stream's time base
-        lastPts = timeBaseNum[tb] == tbNum && timeBaseDen[tb] == tbDen ? ts :
-            Math.floorDiv(Math.multiplyExact(Math.multiplyExact(ts, timeBaseNum[tb]), tbDen),
-                Math.multiplyExact(timeBaseDen[tb], tbNum));
+        try
+        {
+            lastPts = timeBaseNum[tb] == tbNum && timeBaseDen[tb] == tbDen ? ts :
+                Math.floorDiv(Math.multiplyExact(Math.multiplyExact(ts, timeBaseNum[tb]), tbDen),
+                    Math.multiplyExact(timeBaseDen[tb], tbNum));
+        }
+        catch (final ArithmeticException ex)
+        {
+            throw malformed("syncpoint time " + ts + " in time base " + timeBaseNum[tb] + "/" + timeBaseDen[tb] +
+                " overflows in the stream's time base " + tbNum + "/" + tbDen);
+        }
     }
 
     /** Decodes a frame header after its code; returns the data size, or -1 after skipping another stream's frame. */
