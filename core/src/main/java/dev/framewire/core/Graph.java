@@ -309,10 +309,13 @@ public final class Graph implements AutoCloseable
 
     /**
      * Waits until no node is queued or running. As in MediaPipe, a graph with source nodes is
-     * never idle while they run, so this is refused for such graphs.
+     * never idle while they run, so this is refused for such graphs. As MediaPipe's
+     * {@code WaitUntilIdle}, a run that has failed (a node, or a refused graph input add) is reported:
+     * it throws rather than returning quietly.
      *
      * @throws InterruptedException if interrupted.
-     * @throws IllegalStateException if the graph has source nodes.
+     * @throws IllegalStateException if the graph has source nodes, or if the run failed (its cause is
+     *     the {@link GraphException} {@link #waitUntilDone()} throws).
      */
     public void waitUntilIdle() throws InterruptedException
     {

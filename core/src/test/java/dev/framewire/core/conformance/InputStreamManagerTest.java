@@ -2,6 +2,7 @@ package dev.framewire.core.conformance;
 
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphException;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import org.junit.jupiter.api.Test;
@@ -13,13 +14,15 @@ import static dev.framewire.core.conformance.Conformance.boundObserver;
 import static dev.framewire.core.conformance.Conformance.snapshot;
 import static dev.framewire.core.conformance.Conformance.syncList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * MediaPipe's {@code mediapipe/framework/input_stream_manager_test.cc}: what an input stream
  * takes. MediaPipe feeds its input stream manager directly; here the packets and bounds go into a
- * graph input, whose refusals reach the caller (the run goes on), and a bound-processing node
+ * graph input, whose refusals reach the caller and, as MediaPipe's graph does, put the run in error
+ * (a refused packet is the first failure {@code waitUntilDone()} reports), and a bound-processing node
  * shows what arrived ({@code value@ts} for a packet, {@code -@settled} for a bound).
  */
 class InputStreamManagerTest
@@ -36,6 +39,17 @@ class InputStreamManagerTest
     {
         return assertThrows(TimestampException.class, () -> graph.addPacket("in", 0L, timestamp),
             "a packet at " + Timestamp.toString(timestamp)).getMessage();
+    }
+
+    /** The refused add put the run in error: later adds fail, and waitUntilDone reports the refusal. */
+    private static void assertRunFailedAt(final Graph graph, final String message) throws InterruptedException
+    {
+        final IllegalStateException later = assertThrows(IllegalStateException.class, () -> graph.addPacket("in", 0L,
+            Timestamp.MAX));
+        assertTrue(later.getMessage().contains("'in'"), later.getMessage());
+        final GraphException ex = assertThrows(GraphException.class, graph::waitUntilDone);
+        assertEquals("graph input 'in'", ex.failures().get(0).node());
+        assertEquals(message, assertInstanceOf(TimestampException.class, ex.failures().get(0).cause()).getMessage());
     }
 
     // input_stream_manager_test.cc, TEST_F(InputStreamManagerTest, AddPackets)
@@ -62,21 +76,20 @@ class InputStreamManagerTest
     @Timeout(20)
     void addPacketAtATimestampNoPacketMayCarry() throws Exception
     {
-        try (Graph graph = graph(syncList()))
+        for (final long ts : new long[] {Timestamp.UNSET, Timestamp.UNSTARTED, Timestamp.ONE_OVER_POST_STREAM,
+            Timestamp.DONE})
         {
-            graph.start();
-            for (final long ts : new long[] {Timestamp.UNSET, Timestamp.UNSTARTED, Timestamp.ONE_OVER_POST_STREAM,
-                Timestamp.DONE})
+            try (Graph graph = graph(syncList()))
             {
+                graph.start();
                 final String message = refused(graph, ts);
                 assertTrue(message.contains(Timestamp.toString(ts)) && message.contains("'in'"), message);
+                assertRunFailedAt(graph, message);
             }
-            graph.closeAllInputs();
-            graph.waitUntilDone();
         }
-    }
+}
 
-    // input_stream_manager_test.cc, TEST_F(InputStreamManagerTest, AddPacketsOnlyPreStream), AddPacketsAfterPreStream
+// input_stream_manager_test.cc, TEST_F(InputStreamManagerTest, AddPacketsOnlyPreStream), AddPacketsAfterPreStream
     @Test
     @Timeout(20)
     void addPacketsAfterPreStream() throws Exception
@@ -86,10 +99,10 @@ class InputStreamManagerTest
         {
             graph.start();
             graph.addPacket("in", 1L, Timestamp.PRE_STREAM);
+            graph.waitUntilIdle(); // delivered before the refusal puts the run in error
             final String message = refused(graph, 10);
             assertTrue(message.contains("10") && message.contains("'in'"), message);
-            graph.closeAllInputs();
-            graph.waitUntilDone();
+            assertRunFailedAt(graph, message);
             assertEquals("1@PreStream", snapshot(seen).get(0));
         }
     }
@@ -104,10 +117,10 @@ class InputStreamManagerTest
         {
             graph.start();
             graph.addPacket("in", 1L, 10);
+            graph.waitUntilIdle(); // delivered before the refusal puts the run in error
             final String message = refused(graph, Timestamp.POST_STREAM);
             assertTrue(message.contains("PostStream") && message.contains("'in'"), message);
-            graph.closeAllInputs();
-            graph.waitUntilDone();
+            assertRunFailedAt(graph, message);
             assertEquals("1@10", snapshot(seen).get(0));
         }
         final List<String> alone = syncList();
@@ -132,8 +145,7 @@ class InputStreamManagerTest
             graph.addPacket("in", 1L, 20);
             final String message = refused(graph, 10);
             assertTrue(message.contains("10") && message.contains("20"), message);
-            graph.closeAllInputs();
-            graph.waitUntilDone();
+            assertRunFailedAt(graph, message);
         }
     }
 
@@ -153,17 +165,22 @@ class InputStreamManagerTest
             final TimestampException lower = assertThrows(TimestampException.class,
                 () -> graph.setInputBound("in", 40));
             assertTrue(lower.getMessage().contains("40") && lower.getMessage().contains("50"), lower.getMessage());
-            final String message = refused(graph, 30);
-            assertTrue(message.contains("50") && message.contains("30"), message);
             graph.addPacket("in", 4L, 110);
             graph.waitUntilIdle();
             graph.setInputBound("in", 151);
             graph.waitUntilIdle();
             final String late = refused(graph, 130);
             assertTrue(late.contains("151") && late.contains("130"), late);
-            graph.closeAllInputs();
-            graph.waitUntilDone();
-            assertEquals(List.of("1@10", "2@20", "-@49", "4@110", "-@150", "-@Max"), snapshot(seen));
+            assertRunFailedAt(graph, late);
+            assertEquals(List.of("1@10", "2@20", "-@49", "4@110", "-@150"), snapshot(seen));
+        }
+        try (Graph graph = graph(syncList()))
+        {
+            graph.start();
+            graph.setInputBound("in", 50);
+            final String message = refused(graph, 30);
+            assertTrue(message.contains("50") && message.contains("30"), message);
+            assertRunFailedAt(graph, message);
         }
     }
 

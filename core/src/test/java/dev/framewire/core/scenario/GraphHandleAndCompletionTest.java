@@ -179,9 +179,6 @@ class GraphHandleAndCompletionTest
             assertTrue(in.tryAddPacket(4.5, 5));
             assertTrue(in.tryAddPacket("six", 6));
             in.setBound(10);
-            final TimestampException late = assertThrows(TimestampException.class, () -> in.addPacket(9L, 9));
-            assertTrue(late.getMessage().contains("graph input stream 'in'") && late.getMessage().contains("9"),
-                late.getMessage());
             graph.addPacket("in", 11L, 11); // the name-based methods still work, on the same stream
             assertFalse(in.isClosed());
             in.close();
@@ -190,6 +187,23 @@ class GraphHandleAndCompletionTest
             graph.input("side").close();
             graph.waitUntilDone();
             assertEquals(List.of("1=1", "2=2.5", "3=three", "4=4", "5=4.5", "6=six", "11=11"), out);
+        }
+    }
+
+    @Test
+    void anOutOfOrderAddThroughAHandleFailsTheRun() throws Exception
+    {
+        try (Graph graph = new Graph(config()))
+        {
+            final GraphInputHandle in = graph.input("in");
+            graph.start();
+            in.setBound(10);
+            final TimestampException late = assertThrows(TimestampException.class, () -> in.addPacket(9L, 9));
+            assertTrue(late.getMessage().contains("graph input stream 'in'") && late.getMessage().contains("9"),
+                late.getMessage());
+            assertThrows(IllegalStateException.class, () -> in.addPacket(11L, 11));
+            final GraphException failed = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertSame(late, failed.failures().get(0).cause());
         }
     }
 

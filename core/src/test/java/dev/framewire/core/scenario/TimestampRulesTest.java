@@ -28,6 +28,7 @@ import static dev.framewire.core.scenario.Scenarios.recorder;
 import static dev.framewire.core.scenario.Scenarios.syncList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -216,45 +217,63 @@ class TimestampRulesTest
     @Timeout(10)
     void badGraphInputTimestampThrowsToCallerAndReleasesThePayload() throws Exception
     {
+        assertRefused(500, 400, "400", "500");
+        assertRefused(500, 500, "500", "increase strictly");
+        assertRefused(Timestamp.UNSET, Timestamp.UNSTARTED, "Unstarted", "'in'");
         final List<String> seen = syncList();
-        final GraphConfig config = GraphConfig.builder()
+        try (Graph graph = new Graph(sink(seen)))
+        {
+            graph.start();
+            graph.setInputBound("in", 1000);
+            final Payload belowBound = payload(graph, 4);
+            final TimestampException ex = assertThrows(TimestampException.class, () -> graph.addPacket("in", belowBound, 900));
+            assertTrue(ex.getMessage().contains("'in'") && ex.getMessage().contains("900") &&
+                ex.getMessage().contains("bound 1000"), ex.getMessage());
+            assertEquals(0, belowBound.refCount());
+            assertThrows(GraphException.class, graph::waitUntilDone);
+        }
+        assertEquals(List.of(), seen);
+    }
+
+    /**
+     * As MediaPipe's AddPacketToInputStream: a refused add throws to the caller, releases the payload,
+     * and puts the run in error: later adds fail and waitUntilDone reports it, first.
+     */
+    private static void assertRefused(final long first, final long second, final String... words) throws Exception
+    {
+        final List<String> seen = syncList();
+        try (Graph graph = new Graph(sink(seen)))
+        {
+            graph.start();
+            if (first != Timestamp.UNSET)
+            {
+                graph.addPacket("in", payload(graph, 1), first);
+            }
+            final Payload refused = payload(graph, 2);
+            final TimestampException ex = assertThrows(TimestampException.class, () -> graph.addPacket("in", refused, second));
+            for (final String word : words)
+            {
+                assertTrue(ex.getMessage().contains(word), ex.getMessage());
+            }
+            assertEquals(0, refused.refCount(), "the refused packet's payload is released");
+            final Payload later = payload(graph, 3);
+            final IllegalStateException after = assertThrows(IllegalStateException.class,
+                () -> graph.addPacket("in", later, Timestamp.MAX));
+            assertTrue(after.getMessage().contains("'in'"), after.getMessage());
+            assertEquals(0, later.refCount());
+            final GraphException failed = assertThrows(GraphException.class, graph::waitUntilDone);
+            assertEquals("graph input 'in'", failed.failures().get(0).node());
+            assertSame(ex, failed.failures().get(0).cause());
+        }
+    }
+
+    private static GraphConfig sink(final List<String> seen)
+    {
+        return GraphConfig.builder()
             .inputStream("in")
             .node("sink", n -> n.calculator(() -> ctx -> seen.add(ctx.inputTimestamp() + "=" +
                 ctx.input(0).payload().buffer().getLong(0))).inputStream("in"))
             .build();
-        try (Graph graph = new Graph(config))
-        {
-            graph.start();
-            graph.addPacket("in", payload(graph, 1), 500);
-
-            final Payload backwards = payload(graph, 2);
-            TimestampException ex = assertThrows(TimestampException.class, () -> graph.addPacket("in", backwards, 400));
-            assertTrue(ex.getMessage().contains("'in'") && ex.getMessage().contains("400") &&
-                ex.getMessage().contains("500"), ex.getMessage());
-            assertEquals(0, backwards.refCount(), "the refused packet's payload is released");
-
-            final Payload same = payload(graph, 3);
-            ex = assertThrows(TimestampException.class, () -> graph.addPacket("in", same, 500));
-            assertTrue(ex.getMessage().contains("'in'") && ex.getMessage().contains("500") &&
-                ex.getMessage().contains("increase strictly"), ex.getMessage());
-            assertEquals(0, same.refCount());
-
-            graph.setInputBound("in", 1000);
-            final Payload belowBound = payload(graph, 4);
-            ex = assertThrows(TimestampException.class, () -> graph.addPacket("in", belowBound, 900));
-            assertTrue(ex.getMessage().contains("'in'") && ex.getMessage().contains("900") &&
-                ex.getMessage().contains("bound 1000"), ex.getMessage());
-            assertEquals(0, belowBound.refCount());
-
-            ex = assertThrows(TimestampException.class, () -> graph.addPacket("in", 7L, Timestamp.UNSTARTED));
-            assertTrue(ex.getMessage().contains("'in'") && ex.getMessage().contains("Unstarted"), ex.getMessage());
-
-            // the caller's mistakes do not end the run
-            graph.addPacket("in", payload(graph, 5), 1000);
-            graph.closeAllInputs();
-            graph.waitUntilDone();
-        }
-        assertEquals(list("500=1", "1000=5"), seen);
     }
 
     private static Payload payload(final Graph graph, final long value)

@@ -522,6 +522,11 @@ public final class Run implements AutoCloseable
             }
         }
         scheduler.waitUntilIdle();
+        if (runState.stopping && failureHandling.runEndsFailed())
+        {
+            final GraphException failure = outcome();
+            throw new IllegalStateException("the run failed: " + failure.getMessage(), failure);
+        }
     }
 
     /** The API graph's {@code waitUntilDone}, whose javadoc is the contract. */

@@ -133,6 +133,12 @@ public final class GraphInput implements HeldBackAdder
             {
                 ((Payload)value).release();
             }
+            // As MediaPipe's AddPacketToInputStream: the add reports the error and the graph is in
+            // error, so later adds fail and waitUntilDone() reports it (the first failure kept)
+            if (!run.isStopping())
+            {
+                run.fail("graph input '" + name + "'", timestamp, ex);
+            }
             throw ex;
         }
         catch (final RuntimeException | InterruptedException ex)
