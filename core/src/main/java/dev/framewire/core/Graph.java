@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A running instance of a {@link GraphConfig}: start it, push timestamped packets into its input
@@ -362,6 +363,28 @@ public final class Graph implements AutoCloseable
     public CompletableFuture<Void> completion()
     {
         return run.completion();
+    }
+
+    /**
+     * Sets a callback told when the run fails, for services that do not block in
+     * {@link #waitUntilDone()}, as MediaPipe's {@code SetErrorCallback}. It is called once, with the
+     * {@link GraphException} {@code waitUntilDone()} throws (every failure, the first first), when the
+     * run ends as failed: a node's failure, a refused graph input add, a deadlock. It is not called for
+     * a run that is done, nor for one only cancelled. Differs from MediaPipe, which calls it per error
+     * on the thread that records it: here once per run, with all of them.
+     *
+     * <p>Threading: called on the graph's {@code framewire-completion} thread (see {@link #completion()})
+     * after the workers have stopped and the run's payloads were released, before the futures of
+     * {@code completion()} complete; never on a worker. A callback that blocks delays those futures, not
+     * the run. An exception it throws is logged (logger {@code dev.framewire.core.Graph}), not lost, and
+     * changes nothing else.
+     *
+     * @param callback told of the run's failure.
+     * @throws IllegalStateException if the graph was started or closed: set it before {@link #start()}.
+     */
+    public void setErrorCallback(final Consumer<GraphException> callback)
+    {
+        run.setErrorCallback(callback);
     }
 
     /**

@@ -32,11 +32,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * One run of a graph: the nodes, streams, workers and journal made from a {@link GraphConfig}, and
@@ -86,6 +88,8 @@ public final class Run implements AutoCloseable
      */
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private boolean completionWanted;
+    /** The graph's error callback, or null; set before the start under the completion's monitor. */
+    private volatile Consumer<GraphException> errorCallback;
     private volatile boolean cancelled;
     /** Why the run was cancelled, for its journal's end of run ({@link #cancel(String)}), or null. */
     private volatile String cancelReason;
@@ -593,6 +597,7 @@ public final class Run implements AutoCloseable
                 throw ex;
             }
             final GraphException failure = outcome();
+            ErrorCallback.onRunEnd(errorCallback, failure);
             if (failure == null)
             {
                 completion.complete(null);
@@ -604,6 +609,22 @@ public final class Run implements AutoCloseable
         }, "framewire-completion");
         completer.setDaemon(true);
         completer.start();
+    }
+
+    /** The API graph's {@code setErrorCallback}, whose javadoc is the contract. */
+    public void setErrorCallback(final Consumer<GraphException> callback)
+    {
+        Objects.requireNonNull(callback, "callback");
+        synchronized (completion)
+        {
+            if (runState.started || closed)
+            {
+                throw new IllegalStateException("setErrorCallback() must be called before start(); the graph was " +
+                    (closed ? "closed" : "started"));
+            }
+            errorCallback = callback;
+            completionWanted = true; // the completer thread calls it
+        }
     }
 
     /** The API graph's {@code awaitDone}, whose javadoc is the contract. */
