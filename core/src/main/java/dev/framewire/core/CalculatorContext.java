@@ -100,7 +100,9 @@ public interface CalculatorContext
 
     /**
      * For a source: there are no more packets; {@code close} follows and the outputs close.
-     * Ignored for a node with inputs, which closes when its inputs are done.
+     * For a node with inputs, as MediaPipe's {@code StatusStop} from {@code Process}: the run's
+     * sources and graph inputs close ({@link Graph#closeAllPacketSources()}); what is queued drains,
+     * this node included, and the run ends as done.
      */
     void stop();
 

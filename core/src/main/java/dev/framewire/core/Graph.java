@@ -309,6 +309,21 @@ public final class Graph implements AutoCloseable
     }
 
     /**
+     * Closes every packet source, as MediaPipe's {@code CloseAllPacketSources}: each source node is
+     * closed at its next turn instead of being called again (its {@code close} runs and its outputs
+     * close), and every graph input stream is closed; what is already queued drains, and the run ends
+     * as done. Later adds to a graph input fail with {@link IllegalStateException} naming the stream.
+     * A node with inputs calling {@link CalculatorContext#stop()} does the same. Calling it again does
+     * nothing more.
+     *
+     * <p>Threading: any thread, also a calculator's.
+     */
+    public void closeAllPacketSources()
+    {
+        run.closeAllPacketSources();
+    }
+
+    /**
      * Waits until no node is queued or running. As in MediaPipe, a graph with source nodes is
      * never idle while they run, so this is refused for such graphs. As MediaPipe's
      * {@code WaitUntilIdle}, a run that has failed (a node, or a refused graph input add) is reported:

@@ -278,7 +278,7 @@ public final class Lane implements CalculatorContext
     @Override
     public void stop()
     {
-        // not a source: ignored, as for any node with inputs
+        node.stop(); // a node with inputs: the run's sources close, as MediaPipe's StatusStop from Process
     }
 
     @Override

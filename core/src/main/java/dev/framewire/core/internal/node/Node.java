@@ -531,9 +531,9 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             if (isSource)
             {
-                if (subgraph != null && subgraph.draining)
+                if ((subgraph != null && subgraph.draining) || runState.sourcesClosed())
                 {
-                    close(); // its subgraph is being removed: a source stops as if it had asked to
+                    close(); // its subgraph is being removed, or the run's sources closed: as if it had asked to
                 }
                 else if (runState.sourceMayRun(this))
                 {
@@ -1261,6 +1261,10 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         if (isSource)
         {
             stopRequested = true;
+        }
+        else
+        {
+            runState.closeAllPacketSources(); // MediaPipe's StatusStop from Process: the run drains and ends OK
         }
     }
 

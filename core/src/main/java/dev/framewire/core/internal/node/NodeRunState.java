@@ -26,6 +26,15 @@ public interface NodeRunState
     /** Any thread, a volatile read: whether the run is stopping (it failed or was cancelled, or is ending). */
     boolean isStopping();
 
+    /** Any thread, a volatile read: whether the run's sources were closed ({@code Graph.closeAllPacketSources}). */
+    boolean sourcesClosed();
+
+    /**
+     * Any thread: MediaPipe's {@code CloseAllPacketSources}, also what a node with inputs asks by
+     * {@code CalculatorContext.stop()}: sources close at their next turn, graph inputs close, the rest drains.
+     */
+    void closeAllPacketSources();
+
     /**
      * Workers, lane runners and graph inputs' adders, a plain read: the run's journal, or null; set
      * before any worker starts or graph input takes a packet.

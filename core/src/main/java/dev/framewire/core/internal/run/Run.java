@@ -506,6 +506,23 @@ public final class Run implements AutoCloseable
         checkFinishedWithoutNodes();
     }
 
+    /**
+     * The API graph's {@code closeAllPacketSources}, whose javadoc is the contract; also a node with
+     * inputs calling {@code stop()}. Any thread.
+     */
+    public void closeAllPacketSources()
+    {
+        runState.sourcesClosed = true;
+        closeAllInputs();
+        for (final Node node : scheduler.nodes)
+        {
+            if (node.isSource)
+            {
+                node.schedule(); // it closes at its turn, throttled or not
+            }
+        }
+    }
+
     private void checkFinishedWithoutNodes()
     {
         if (ownNodes.length == 0 && inputs.values().stream().allMatch(GraphInput::isClosed))

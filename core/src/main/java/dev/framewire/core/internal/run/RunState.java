@@ -33,6 +33,8 @@ public final class RunState implements SchedulerRun
     public JournalSink journal;
     /** Set once when the run fails, is cancelled or ends; read by every worker per node run. */
     public volatile boolean stopping;
+    /** Set once when the run's sources are closed ({@link #closeAllPacketSources()}); read by each source's worker. */
+    public volatile boolean sourcesClosed;
     /** Whether nodes time their {@code process} calls ({@link Graph#timeProcessCalls()}); set before start. */
     public boolean timesProcessCalls;
 
@@ -47,6 +49,18 @@ public final class RunState implements SchedulerRun
     public boolean isStopping()
     {
         return stopping;
+    }
+
+    @Override
+    public boolean sourcesClosed()
+    {
+        return sourcesClosed;
+    }
+
+    @Override
+    public void closeAllPacketSources()
+    {
+        run.closeAllPacketSources();
     }
 
     @Override
