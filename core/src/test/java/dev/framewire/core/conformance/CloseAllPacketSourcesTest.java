@@ -2,13 +2,16 @@ package dev.framewire.core.conformance;
 
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
+import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.IdleKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -143,6 +146,54 @@ class CloseAllPacketSourcesTest
             final IllegalStateException late = assertThrows(IllegalStateException.class, () -> graph.addPacket("in", 3L, 3));
             assertTrue(late.getMessage().contains("graph input stream 'in' is closed"), late.getMessage());
             assertEquals(List.of(1L, 2L), snapshot(seen));
+        }
+    }
+
+    // CloseAllSourceNodes closes a source also while backpressure holds it back
+    @Test
+    @Timeout(30)
+    void aThrottledSourceClosesToo() throws Exception
+    {
+        final Endless source = new Endless();
+        final Semaphore gate = new Semaphore(0);
+        final AtomicInteger entered = new AtomicInteger();
+        final List<Long> seen = syncList();
+        try (Graph graph = new Graph(GraphConfig.builder()
+            .node("src", n -> n.calculator(() -> source).outputStream("s"))
+            .node("slow", n -> n.calculator(() -> ctx ->
+            {
+                entered.incrementAndGet();
+                gate.acquire();
+                seen.add(ctx.inputTimestamp());
+            }).inputStream("s").executor("slow"))
+            .executor("slow", ExecutorConfig.of(1, IdleKind.PARK))
+            .maxQueueSize(2)
+            .build()))
+        {
+            graph.start();
+            try
+            {
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (entered.get() == 0 || source.emitted.get() < 3)
+                {
+                    assertTrue(System.nanoTime() < deadline, "the slow node to be entered and its queue to fill");
+                    Thread.onSpinWait();
+                    Thread.yield();
+                }
+                graph.closeAllPacketSources();
+                while (source.closes.get() == 0)
+                {
+                    assertTrue(System.nanoTime() < deadline, "the held-back source to close while its consumer is blocked");
+                    Thread.yield();
+                }
+            }
+            finally
+            {
+                gate.release(Integer.MAX_VALUE / 2);
+            }
+            graph.waitUntilDone();
+            assertEquals(1, source.closes.get());
+            assertEquals(source.emitted.get(), snapshot(seen).size(), "what the source emitted drained");
         }
     }
 }
