@@ -197,7 +197,7 @@ public final class GraphStats
             {
                 return (int)Math.max(0, Math.min(node.lanes.count(), node.callsInFlight())); // racy: bounded
             }
-            final Worker worker = node.worker;
+            final Worker worker = Worker.of(node);
             return worker != null && worker.current() == node ? 1 : 0;
         }
 

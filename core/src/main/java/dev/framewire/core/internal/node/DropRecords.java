@@ -1,7 +1,5 @@
 package dev.framewire.core.internal.node;
 
-import dev.framewire.core.internal.sched.Worker;
-
 import dev.framewire.core.jfr.DropEvent;
 import dev.framewire.core.journal.JournalSink;
 
@@ -42,13 +40,13 @@ public final class DropRecords
     }
 
     /** Node step: one packet of {@code stream} dropped, the step running on {@code on}. */
-    public void packet(final Worker on, final String stream, final long timestamp, final String reason)
+    public void packet(final NodeThread on, final String stream, final long timestamp, final String reason)
     {
         countByReason(reason, 1);
         final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            journal.drop(on.id, nodeId, runState.streamId(stream), timestamp, journalCode(reason));
+            journal.drop(on.id(), nodeId, runState.streamId(stream), timestamp, journalCode(reason));
         }
         commitEvent(stream, timestamp, reason);
     }
@@ -58,13 +56,13 @@ public final class DropRecords
      * counts as its packets; the journal and JFR get one drop of the set (stream -1 in the journal:
      * its packets were taken by the call, see {@code Postmortem}).
      */
-    void inputSet(final Worker on, final long timestamp, final String reason, final int packets)
+    void inputSet(final NodeThread on, final long timestamp, final String reason, final int packets)
     {
         countByReason(reason, packets);
         final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            journal.drop(on.id, nodeId, -1, timestamp, journalCode(reason));
+            journal.drop(on.id(), nodeId, -1, timestamp, journalCode(reason));
         }
         commitEvent("", timestamp, reason);
     }

@@ -7,7 +7,6 @@ import dev.framewire.core.Output;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import dev.framewire.core.internal.queue.InputQueue;
-import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 
@@ -69,7 +68,7 @@ public final class Lane implements CalculatorContext
     /** Packets the calculator counted as dropped in this call. */
     public int drops;
     /** The worker running the call (its journal notes carry its id); written by it before the call. */
-    private Worker runner;
+    private NodeThread runner;
     @SuppressWarnings("unused") // through DONE
     private volatile boolean done;
 
@@ -163,12 +162,12 @@ public final class Lane implements CalculatorContext
     // ---------------------------------------------------------------- the runner
 
     /** Runner: the call. A cancelled run skips it; the stopping thread releases the lane. */
-    public void run(final Worker runner)
+    public void run(final NodeThread runner)
     {
         this.runner = runner;
         if (!node.runState.isStopping())
         {
-            final WorkerJournal journal = runner.journal;
+            final WorkerJournal journal = runner.journal();
             if (journal != null)
             {
                 journal.processBegin(node.id, timestamp);
@@ -191,7 +190,7 @@ public final class Lane implements CalculatorContext
                 {
                     event.node = node.name;
                     event.inputTimestamp = timestamp;
-                    event.worker = runner.name;
+                    event.worker = runner.name();
                     event.commit();
                 }
             }
@@ -311,8 +310,8 @@ public final class Lane implements CalculatorContext
         final JournalSink journal = node.runState.journal();
         if (journal != null)
         {
-            final Worker runner = this.runner;
-            journal.note(runner == null ? -1 : runner.id, node.id, timestamp, value, text);
+            final NodeThread runner = this.runner;
+            journal.note(runner == null ? -1 : runner.id(), node.id, timestamp, value, text);
         }
     }
 

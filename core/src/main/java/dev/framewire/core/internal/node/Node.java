@@ -16,7 +16,6 @@ import dev.framewire.core.internal.handler.SingleInputSync;
 import dev.framewire.core.internal.queue.HeldBack;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.Schedulable;
-import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.internal.stream.StreamSpec;
@@ -62,7 +61,7 @@ abstract class NodeHotFields extends ScheduleState
      */
     public int heapSlot = -1;
     /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */
-    public Worker runningOn;
+    public NodeThread runningOn;
 }
 
 abstract class NodeHotPad extends NodeHotFields
@@ -158,7 +157,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     public int topoIndex;
     /** A subgraph's removal took the node out: its heap slot goes back when it leaves the heap. Worker only. */
     public boolean forgotten;
-    public Worker worker;
+    public NodeThread worker;
     /** Queues whose fullness holds this node back: the backpressure it obeys. */
     public InputQueue[] throttleQueues = new InputQueue[0];
     private final HeldBack heldBack = new HeldBack();
@@ -289,7 +288,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     private void scheduleLocal()
     {
-        if (Thread.currentThread() == worker.thread)
+        if (Thread.currentThread() == worker.thread())
         {
             scheduleFromOwnWorker();
         }
@@ -365,8 +364,8 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void scheduleFromOwnWorker()
     {
-        assert Thread.currentThread() == worker.thread || worker.thread == null || runState.isStopping() :
-            this + " scheduled as from its own worker " + worker.name + " by " + Thread.currentThread().getName();
+        assert Thread.currentThread() == worker.thread() || worker.thread() == null || runState.isStopping() :
+            this + " scheduled as from its own worker " + worker.name() + " by " + Thread.currentThread().getName();
         if (claimFromOwner())
         {
             enqueue();
@@ -1037,7 +1036,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
                 final JournalSink journal = runState.journal();
                 if (journal != null)
                 {
-                    journal.drop(runningOn.id, id, runState.streamId(queue.streamName), ts, JournalSink.FAILURE);
+                    journal.drop(runningOn.id(), id, runState.streamId(queue.streamName), ts, JournalSink.FAILURE);
                 }
             }
         }
@@ -1304,8 +1303,8 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         final JournalSink journal = runState.journal();
         if (journal != null)
         {
-            final Worker on = runningOn;
-            journal.note(on == null ? -1 : on.id, id, timestamp, value, text);
+            final NodeThread on = runningOn;
+            journal.note(on == null ? -1 : on.id(), id, timestamp, value, text);
         }
     }
 
@@ -1317,7 +1316,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     private void journalBegin(final boolean inputSetTaken)
     {
-        final WorkerJournal journal = runningOn.journal;
+        final WorkerJournal journal = runningOn.journal();
         if (journal != null)
         {
             if (inputsFromItsWorker ||
@@ -1334,7 +1333,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
 
     private void journalEnd()
     {
-        final WorkerJournal journal = runningOn.journal;
+        final WorkerJournal journal = runningOn.journal();
         if (journal != null)
         {
             journal.processEnd(id, inputTimestamp);
@@ -1389,7 +1388,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             event.node = name;
             event.inputTimestamp = timestamp;
-            event.worker = runningOn.name;
+            event.worker = runningOn.name();
             event.commit();
         }
     }

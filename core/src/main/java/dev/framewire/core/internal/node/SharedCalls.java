@@ -1,6 +1,6 @@
 package dev.framewire.core.internal.node;
 
-import dev.framewire.core.internal.sched.Worker;
+import dev.framewire.core.internal.queue.ParkHandshake;
 
 import org.jctools.queues.MpmcArrayQueue;
 
@@ -16,16 +16,16 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Threading: {@link #offer(Node)} and {@link #offer(Lane)} from any thread; the queues are
  * JCTools MPMC arrays sized so that an offer cannot fail (a node is queued at most once, a lane
  * at most once per call). A parked worker is woken only when it has said it is parked, as with
- * its own inbox; it re-checks these queues after saying so ({@link Worker#hasWork()}).
+ * its own inbox; it re-checks these queues after saying so ({@link ParkHandshake#hasWork()}).
  */
 public final class SharedCalls
 {
     public final MpmcArrayQueue<Node> nodes;
     public final MpmcArrayQueue<Lane> lanes;
-    private final Worker[] workers;
+    private final ParkHandshake[] workers;
     private int nextToWake;
 
-    public SharedCalls(final Worker[] workers, final int nodes, final int lanes)
+    public SharedCalls(final ParkHandshake[] workers, final int nodes, final int lanes)
     {
         this.workers = workers;
         this.nodes = new MpmcArrayQueue<>(Math.max(2, nodes));
@@ -62,7 +62,7 @@ public final class SharedCalls
     private boolean isWorkerThread()
     {
         final Thread caller = Thread.currentThread();
-        for (final Worker w : workers)
+        for (final ParkHandshake w : workers)
         {
             if (w.thread == caller)
             {
@@ -83,12 +83,12 @@ public final class SharedCalls
      */
     private void wakeOne()
     {
-        final Worker[] workers = this.workers;
+        final ParkHandshake[] workers = this.workers;
         final Thread caller = Thread.currentThread();
         int i = nextToWake; // racy: any start is correct, this one only spreads the wake-ups
         for (int n = 0; n < workers.length; n++, i++)
         {
-            final Worker w = workers[i % workers.length];
+            final ParkHandshake w = workers[i % workers.length];
             if (w.parked && w.thread != caller)
             {
                 nextToWake = (i + 1) % workers.length;

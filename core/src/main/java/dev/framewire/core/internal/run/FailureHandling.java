@@ -14,6 +14,7 @@ import dev.framewire.core.MemoryLimitPolicy;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.SourceRetry;
+import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.ObserverFailure;
 
 import dev.framewire.core.jfr.ReportEvent;
@@ -290,7 +291,7 @@ public final class FailureHandling
         }
         if (wait > 0)
         {
-            node.worker.backOff(node, now + wait);
+            Worker.of(node).backOff(node, now + wait);
         }
         return true;
     }

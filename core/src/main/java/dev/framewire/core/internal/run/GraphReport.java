@@ -39,16 +39,16 @@ public final class GraphReport
                 .append(stateName(node.state()));
             if (node.lanes == null)
             {
-                sb.append(", worker ").append(node.worker.name).append(']');
+                sb.append(", worker ").append(node.worker.name()).append(']');
             }
             else
             {
                 sb.append(", executor '").append(node.config.executor()).append("', ").append(node.callsInFlight())
                     .append(" of max_in_flight ").append(node.lanes.count()).append(" calls in flight]");
             }
-            if (node.lanes == null && node.worker.current() == node)
+            if (node.lanes == null && Worker.of(node).current() == node)
             {
-                final long callNanos = node.worker.observedCallNanos(now);
+                final long callNanos = Worker.of(node).observedCallNanos(now);
                 if (callNanos >= 0)
                 {
                     sb.append(" in a call for input timestamp ").append(Timestamp.toString(node.inputTimestamp))

@@ -198,7 +198,7 @@ public final class Hotplug
         }
         for (final Node source : subgraph.sources)
         {
-            source.worker.submit(() -> source.worker.addSourceNow(source));
+            source.worker.submit(() -> Worker.of(source).addSourceNow(source));
         }
         // the graph's own sources learn of the new queues they must not overfill before the queues are fed
         subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.addThrottles(queues)));
@@ -658,7 +658,7 @@ public final class Hotplug
         final AtomicInteger pending = new AtomicInteger(subgraph.nodes.length);
         for (final Node node : subgraph.nodes)
         {
-            final Worker worker = node.worker;
+            final Worker worker = Worker.of(node);
             worker.submit(() ->
             {
                 node.releaseAfterRemoval();
@@ -694,7 +694,7 @@ public final class Hotplug
             scheduler.queues.removeAll(subgraph.queues);
             for (final Node node : subgraph.nodes)
             {
-                node.worker.placed--;
+                Worker.of(node).placed--;
             }
             PlanAnalysis analysisAfter = null;
             try

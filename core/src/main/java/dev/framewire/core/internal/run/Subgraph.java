@@ -141,7 +141,7 @@ public final class Subgraph extends SubgraphState
             {
                 continue;
             }
-            final Worker worker = node.worker;
+            final Worker worker = Worker.of(node);
             final Node current = worker.current();
             sb.append("\n  node '").append(node.name).append("' ");
             if (current == node)

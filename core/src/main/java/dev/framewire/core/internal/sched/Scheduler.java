@@ -166,12 +166,13 @@ public final class Scheduler
             for (int m = 0; m < members.size(); m++)
             {
                 final Node member = members.get(m);
-                member.worker = group[m % count];
-                member.worker.placed++;
-                member.runningOn = member.worker;
+                final Worker worker = group[m % count];
+                member.worker = worker;
+                worker.placed++;
+                member.runningOn = worker;
                 if (member.isSource)
                 {
-                    member.worker.addSource(member);
+                    worker.addSource(member);
                 }
             }
             bindLanes(members, group);
@@ -181,9 +182,9 @@ public final class Scheduler
         for (final InputQueue queue : queues)
         {
             final Node consumer = (Node)queue.consumer;
-            if (queue.producer == null && consumer != null && consumer.shared == null && consumer.worker.polls())
+            if (queue.producer == null && consumer != null && consumer.shared == null && Worker.of(consumer).polls())
             {
-                consumer.worker.poll(queue);
+                Worker.of(consumer).poll(queue);
             }
         }
     }

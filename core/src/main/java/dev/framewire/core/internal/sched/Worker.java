@@ -4,6 +4,7 @@ import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.IdleKind;
 import dev.framewire.core.internal.node.Lane;
 import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.node.NodeThread;
 import dev.framewire.core.internal.node.SharedCalls;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.ParkHandshake;
@@ -94,7 +95,7 @@ abstract class WorkerPad1 extends WorkerFields
  * <p>Layout: the fields the worker writes per run ({@link WorkerFields}) sit between lines of
  * padding, away from the park handshake's fields, which its producers read.
  */
-public final class Worker extends WorkerPad1 implements Agent
+public final class Worker extends WorkerPad1 implements Agent, NodeThread
 {
     static final int INITIALISED = 0;
     static final int RUNNING = 1;
@@ -611,7 +612,7 @@ public final class Worker extends WorkerPad1 implements Agent
     private void runNode(final Node node)
     {
         assert Thread.currentThread() == thread : name + " ran on " + Thread.currentThread().getName();
-        assert node.shared != null || node.worker == this : node + " is pinned to " + node.worker.name + ", not " + name;
+        assert node.shared != null || node.worker == this : node + " is pinned to " + node.worker.name() + ", not " + name;
         if (node.runningOn != this)
         {
             node.runningOn = this; // only when it changes: see PacketSlot.set
@@ -685,6 +686,42 @@ public final class Worker extends WorkerPad1 implements Agent
     public String roleName()
     {
         return name;
+    }
+
+    /**
+     * The worker a node is pinned to ({@link Node#worker}), typed for the scheduler and the run;
+     * every {@link NodeThread} is a worker. A control path (placement, reports, hot-plug).
+     *
+     * @param node a node of this graph.
+     * @return its worker, or null when it has none (a {@code max_in_flight} node before placement).
+     */
+    public static Worker of(final Node node)
+    {
+        return (Worker)node.worker;
+    }
+
+    @Override
+    public int id()
+    {
+        return id;
+    }
+
+    @Override
+    public String name()
+    {
+        return name;
+    }
+
+    @Override
+    public WorkerJournal journal()
+    {
+        return journal;
+    }
+
+    @Override
+    public Thread thread()
+    {
+        return thread;
     }
 
     public String lifecycleName()

@@ -10,7 +10,6 @@ import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.OneToOnePacketRing;
 import dev.framewire.core.internal.queue.PacketSlot;
-import dev.framewire.core.internal.sched.Worker;
 
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.core.journal.WorkerJournal;
@@ -404,7 +403,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
             final boolean implied = count > 0 && b == Timestamp.nextAllowedInStream(lastTimestamp);
             if (journal != null && !implied)
             {
-                journal.bound(node == null ? -1 : node.runningOn.id, streamId, b);
+                journal.bound(node == null ? -1 : node.runningOn.id(), streamId, b);
             }
             if (!implied || failure != null || discarding)
             {
@@ -433,7 +432,8 @@ public final class OutputStream extends OutputStreamPad1 implements Output
     private void notifyConsumers(final InputQueue[] mirrors)
     {
         final Node producer = node;
-        final Worker own = producer == null || producer.shared != null ? null : producer.worker;
+        // the producer's worker, compared by identity only (the stream layer names no worker type)
+        final Object own = producer == null || producer.shared != null ? null : producer.worker;
         boolean fenced = false;
         for (final InputQueue mirror : mirrors)
         {
@@ -464,7 +464,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
     {
         final boolean isPayload = value instanceof Payload;
         final int consumers = discarding ? 0 : mirrors.length;
-        final WorkerJournal journal = node == null ? null : node.runningOn.journal;
+        final WorkerJournal journal = node == null ? null : node.runningOn.journal();
         if (journal != null)
         {
             journal.emit(node.id, streamId, timestamp, journalValue(value), word);
