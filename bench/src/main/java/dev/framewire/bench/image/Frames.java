@@ -48,6 +48,9 @@ final class Frames
         if (!loaded)
         {
             nu.pattern.OpenCV.loadLocally();
+            // one thread, as each Framewire kernel runs: OpenCV's default pool would split its
+            // cvtColor/resize over both cores and compare two cores with one
+            org.opencv.core.Core.setNumThreads(1);
             loaded = true;
         }
     }
