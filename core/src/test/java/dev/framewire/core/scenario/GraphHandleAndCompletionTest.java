@@ -242,7 +242,8 @@ class GraphHandleAndCompletionTest
             graph.cancel();
             assertTrue(ended.await(10, TimeUnit.SECONDS));
             final IllegalStateException over = assertThrows(IllegalStateException.class, () -> side.addPacket(1L, 1));
-            assertEquals("graph input stream 'side' belongs to a run that has ended", over.getMessage());
+            assertEquals("graph input stream 'side' belongs to a run that has ended (failed, cancelled or done: " +
+                "waitUntilDone() says which and why)", over.getMessage());
         }
         finally
         {

@@ -160,9 +160,12 @@ public final class GraphInput implements HeldBackAdder
         return true;
     }
 
+    private static final String ENDED =
+        "belongs to a run that has ended (failed, cancelled or done: waitUntilDone() says which and why)";
+
     private void checkOpen(final Object value)
     {
-        final String problem = closed ? "is closed" : run.isStopping() ? "belongs to a run that has ended" :
+        final String problem = closed ? "is closed" : run.isStopping() ? ENDED :
             !run.isStarted() ? "belongs to a graph not started yet" : null;
         if (problem != null)
         {
