@@ -62,7 +62,8 @@ final class ReplayWindow
         else
         {
             final long now = System.currentTimeMillis(); // once per publisher run
-            if (Math.abs(now - state.sent) > freshnessMillis)
+            // compared against the bounds, not |now - sent|, which overflows for a sent time near the long's ends
+            if (state.sent < now - freshnessMillis || state.sent > now + freshnessMillis)
             {
                 return "stale message: the " + RemoteDescriptor.typeName(state.type) + " at " +
                     Timestamp.toString(state.timestamp) + " opens publisher epoch " + Long.toHexString(state.epoch) +
