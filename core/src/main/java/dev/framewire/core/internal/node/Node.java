@@ -456,7 +456,9 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
         if (isSource)
         {
-            return runState.sourceMayRun(this);
+            // the run's sources closed: a step closes it, held back or not (else a dirty mark
+            // taken while it was held back would let it go idle unclosed)
+            return runState.sourcesClosed() || runState.sourceMayRun(this);
         }
         final Lanes lanes = this.lanes;
         if (lanes != null)
