@@ -185,14 +185,16 @@ import java.util.zip.CRC32C;
  * went from 6 bytes to 1 to 4, and the journaled chain from about 33 bytes a packet to about 16;
  * the agent's CPU on two cores comes out of the worker's and the adder's), which a 1.8 reader
  * skips as a kind it does not know (and so misses those calls); a 1.9 reader still reads
- * PACKED_CALLS.
+ * PACKED_CALLS. Version 1.10 adds {@link #CAPTURED} (a payload captured as a node emitted it, with
+ * its frame's shape: PayloadCapture has its layout), which a 1.9 reader skips as a kind it does not
+ * know.
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
 final class JournalDescriptor
 {
     static final int FORMAT_MAJOR = 1;
-    static final int FORMAT_MINOR = 9;
+    static final int FORMAT_MINOR = 10;
     /** The first minor version whose records end with a CRC32C. */
     static final int CHECKSUM_MINOR = 1;
     /** The first minor version with {@link #CALL} records. */
@@ -211,6 +213,8 @@ final class JournalDescriptor
     static final int PACKED_INPUTS_MINOR = 8;
     /** The first minor version with {@link #DENSE_CALLS} records. */
     static final int DENSE_CALLS_MINOR = 9;
+    /** The first minor version with {@link #CAPTURED} records (payloads captured at emit, see PayloadCapture). */
+    static final int CAPTURED_MINOR = 10;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -242,6 +246,8 @@ final class JournalDescriptor
     static final int LOST = JournalRecord.Kind.LOST.code;
     /** Since 1.3: a node's note (text tail), which a 1.2 reader skips as a kind it does not know. */
     static final int NOTE = JournalRecord.Kind.NOTE.code;
+    /** A payload captured at emit, since 1.10: its shape and bytes (layout in PayloadCapture). */
+    static final int CAPTURED = JournalRecord.Kind.CAPTURED.code;
     /** Since 1.5: a subgraph added at run time (its template, parameters, node and stream ids). */
     static final int SUBGRAPH_ADDED = JournalRecord.Kind.SUBGRAPH_ADDED.code;
     /** Since 1.5: a subgraph's removal asked for (its deadlines). */

@@ -979,6 +979,10 @@ public final class JournalReader
             {
                 kind = null; // damage in a journal older than the subgraph records
             }
+            if (kind == JournalRecord.Kind.CAPTURED && minor < JournalDescriptor.CAPTURED_MINOR)
+            {
+                kind = null; // damage in a journal older than captures at emit
+            }
             if (kind == null || kind == JournalRecord.Kind.HEADER)
             {
                 if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
@@ -1000,8 +1004,14 @@ public final class JournalReader
             String text = null;
             byte[] payload = null;
             JournalSubgraph subgraph = null;
+            PayloadShape shape = null;
             switch (kind)
             {
+                case CAPTURED:
+                    shape = new PayloadShape(getInt("frame width"), getInt("frame height"), getInt("frame stride"),
+                        text("pixel format"));
+                    payload = capturedBytes(value);
+                    break;
                 case SUBGRAPH_ADDED:
                     subgraph = subgraphAdded(node, stream);
                     break;
@@ -1023,12 +1033,7 @@ public final class JournalReader
                 case GRAPH_INPUT:
                     if (aux == JournalRecord.VALUE_CAPTURED)
                     {
-                        payload = bytes("captured payload");
-                        if (PayloadChecksum.of(new UnsafeBuffer(payload), 0, payload.length) != value)
-                        {
-                            throw new Corrupt("the record (GRAPH_INPUT) holds a captured payload of " +
-                                payload.length + " bytes that fails its XXH64 checksum");
-                        }
+                        payload = capturedBytes(value);
                     }
                     break;
                 default:
@@ -1065,7 +1070,7 @@ public final class JournalReader
             final JournalRecord record = new JournalRecord(index, kind, nanos, worker, node, stream, timestamp, aux, value,
                 text, payload, worker >= 0 && worker < workers.length ? workers[worker] : CALLER,
                 node >= 0 && node < nodes.length ? nodes[node] : null,
-                stream >= 0 && stream < streams.length ? streams[stream] : null);
+                stream >= 0 && stream < streams.length ? streams[stream] : null, shape);
             records.add(record);
             if (kind == JournalRecord.Kind.RUN_END)
             {
@@ -1460,6 +1465,18 @@ public final class JournalReader
                 texts[i] = text(what);
             }
             return texts;
+        }
+
+        /** A captured payload's bytes, checked against its XXH64 ({@code value}). */
+        private byte[] capturedBytes(final long value)
+        {
+            final byte[] payload = bytes("captured payload");
+            if (PayloadChecksum.of(new UnsafeBuffer(payload), 0, payload.length) != value)
+            {
+                throw new Corrupt("the record (" + kind + ") holds a captured payload of " + payload.length +
+                    " bytes that fails its XXH64 checksum");
+            }
+            return payload;
         }
 
         private String text(final String what)

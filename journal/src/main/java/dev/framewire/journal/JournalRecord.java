@@ -99,7 +99,14 @@ public final class JournalRecord
          * name, {@link #value()} the packets it dropped over its life, {@link #subgraph()} whether it
          * drained.
          */
-        SUBGRAPH_LEFT(17);
+        SUBGRAPH_LEFT(17),
+        /**
+         * Since 1.10, a payload captured as a node emitted it (its stream is a capture stream):
+         * worker, node, stream, timestamp, {@link #value()} the XXH64 of its bytes,
+         * {@link #payload()} its bytes, {@link #shape()} its frame's shape. The packet's
+         * {@link #EMIT} record is journaled as for any stream; the two share stream and timestamp.
+         */
+        CAPTURED(22);
 
         final int code;
 
@@ -155,6 +162,7 @@ public final class JournalRecord
     private final String nodeName;
     private final String streamName;
     private final JournalSubgraph subgraph;
+    private final PayloadShape shape;
 
     JournalRecord(
         final long index,
@@ -172,6 +180,28 @@ public final class JournalRecord
         final String nodeName,
         final String streamName)
     {
+        this(index, kind, nanos, worker, node, stream, timestamp, aux, value, text, payload, workerName, nodeName,
+            streamName, null);
+    }
+
+    /** A record, with the shape of a {@link Kind#CAPTURED} payload (null for others). */
+    JournalRecord(
+        final long index,
+        final Kind kind,
+        final long nanos,
+        final int worker,
+        final int node,
+        final int stream,
+        final long timestamp,
+        final int aux,
+        final long value,
+        final String text,
+        final byte[] payload,
+        final String workerName,
+        final String nodeName,
+        final String streamName,
+        final PayloadShape shape)
+    {
         this.index = index;
         this.kind = kind;
         this.nanos = nanos;
@@ -187,6 +217,7 @@ public final class JournalRecord
         this.nodeName = nodeName;
         this.streamName = streamName;
         this.subgraph = null;
+        this.shape = shape;
     }
 
     /** A subgraph record: its name is the text, the rest in {@code subgraph}. */
@@ -215,6 +246,7 @@ public final class JournalRecord
         this.nodeName = null;
         this.streamName = null;
         this.subgraph = subgraph;
+        this.shape = null;
     }
 
     /**
@@ -296,7 +328,7 @@ public final class JournalRecord
      */
     public int valueKind()
     {
-        return kind == Kind.EMIT || kind == Kind.GRAPH_INPUT ? aux : VALUE_NONE;
+        return kind == Kind.EMIT || kind == Kind.GRAPH_INPUT || kind == Kind.CAPTURED ? aux : VALUE_NONE;
     }
 
     /**
@@ -343,7 +375,17 @@ public final class JournalRecord
     }
 
     /**
-     * The captured bytes of a {@link #VALUE_CAPTURED} graph input.
+     * The shape of a {@link Kind#CAPTURED} payload: a frame's width, height, stride and pixel format.
+     *
+     * @return the shape, or null for other records.
+     */
+    public PayloadShape shape()
+    {
+        return shape;
+    }
+
+    /**
+     * The captured bytes of a {@link #VALUE_CAPTURED} graph input, or of a {@link Kind#CAPTURED} emit.
      *
      * @return a read-only view, or null if nothing was captured.
      */

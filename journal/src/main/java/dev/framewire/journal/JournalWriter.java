@@ -134,6 +134,8 @@ public final class JournalWriter extends JournalSink
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final long maxCaptureBytes;
+    /** The capture limit, and payloads captured at emit (new in 1.10; see PayloadCapture). */
+    private final PayloadCapture payloads;
     private final String[] captureNames;
     private final String[] checksumNames;
     private volatile Throwable firstFailure;
@@ -398,6 +400,7 @@ public final class JournalWriter extends JournalSink
         this.threadLanes = ThreadLocal.withInitial(this::newLane);
         // Chronicle refuses a document larger than a quarter of its block; keep room for the fixed part
         this.maxCaptureBytes = queue.blockSize() / 4 - 4096;
+        this.payloads = new PayloadCapture(this, config.captureLimit(), maxCaptureBytes);
         this.waitsForRoom = mode == JournalConfig.Mode.ASYNC && config.ringFull() == JournalConfig.RingFull.WAIT;
         this.readsAtHandOver = config.clockReads() == JournalConfig.ClockReads.HAND_OVER;
         if (mode == JournalConfig.Mode.ASYNC)
@@ -1079,11 +1082,30 @@ public final class JournalWriter extends JournalSink
         final WorkerJournal inner = workerId >= 0 && workerId < rings.length ? rings[workerId] : super.worker(workerId);
         if (level == JournalConfig.Level.CALLS)
         {
-            return inner;
+            return captureNames.length == 0 ? inner : payloads.wrap(inner, workerId);
         }
         final LevelWorkerJournal filtered = new LevelWorkerJournal(this, workerId, inner, level, sampleEvery, endStreams);
         levelJournals.add(filtered);
-        return filtered;
+        return captureNames.length == 0 ? filtered : payloads.wrap(filtered, workerId);
+    }
+
+    /** Whether a stream's payloads are captured (for PayloadCapture). */
+    boolean captures(final int streamId)
+    {
+        final boolean[] capture = this.capture;
+        return streamId >= 0 && streamId < capture.length && capture[streamId];
+    }
+
+    /** The calling thread's appender (for PayloadCapture). */
+    net.openhft.chronicle.queue.ExcerptAppender appender(final int workerId)
+    {
+        return lane(workerId).appender;
+    }
+
+    /** Whether the journal is closed (for PayloadCapture). */
+    boolean isClosed()
+    {
+        return closed;
     }
 
     /** ASYNC under {@link JournalConfig.ClockReads#HAND_OVER}: a worker's call may begin at its last reading. */
@@ -1742,9 +1764,9 @@ public final class JournalWriter extends JournalSink
     private void captured(final int streamId, final long timestamp, final Payload payload)
     {
         final int length = payload.length();
-        if (length > maxCaptureBytes)
+        if (length > maxCaptureBytes || !payloads.take(length, -1, -1, timestamp))
         {
-            // too large for one Chronicle document: the length only, as for an uncaptured payload
+            // too large for one Chronicle document, or past the capture limit: the length only, as uncaptured
             record(JournalDescriptor.GRAPH_INPUT, VALUE_PAYLOAD, -1, -1, streamId, timestamp, length);
             return;
         }

@@ -127,7 +127,7 @@ class JournalCallsTest
             JournalRoundTripTest.start(writer);
             final WorkerJournal worker = writer.worker(WORKER);
             assertEquals(WORKER, worker.workerId());
-            assertEquals(mode == JournalConfig.Mode.ASYNC, worker.getClass() != WorkerJournal.class,
+            assertEquals(mode == JournalConfig.Mode.ASYNC, PayloadCapture.unwrap(worker).getClass() != WorkerJournal.class,
                 "ASYNC: the worker's ring; SYNC: the base class, which calls the writer's methods");
             onTheWorkersThread(() -> runCalls(writer, worker, 1));
             more.accept(worker);

@@ -1,6 +1,7 @@
 package dev.framewire.tools;
 
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.NodeConfig;
 import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.journal.JournalRetention;
 import picocli.CommandLine.Option;
@@ -40,9 +41,21 @@ final class JournalOptions
     boolean off;
 
     @Option(names = "--capture", paramLabel = "STREAM", arity = "1..*",
-        description = "Also write the payload bytes of these graph input streams into the journal, so that a replay " +
-            "feeds the same bytes (off by default: frames are large).")
+        description = "Also write the payload bytes of these streams into the journal (a graph input's as it is added, " +
+            "a node output's as it is emitted, with the frame's shape), so that a replay feeds the same bytes (off by " +
+            "default: frames are large, and camera frames are personal data).")
     List<String> capture = new ArrayList<>();
+
+    @Option(names = "--capture-sources",
+        description = "Capture every output of every source node (its frames, with their shape): `journal replay` then " +
+            "feeds the recorded packets in place of the sources (a camera, a video file, a remote subscriber) rather " +
+            "than run them again. Off by default: camera frames are personal data. Bounded by --capture-limit.")
+    boolean captureSources;
+
+    @Option(names = "--capture-limit", paramLabel = "SIZE", converter = Retention.SizeConverter.class,
+        description = "The most payload bytes a run captures (--capture, --capture-sources), e.g. 500M or 4G (binary " +
+            "units; default 1G; none for no bound): past it capture stops, the journal notes where, and the run goes on.")
+    Long captureLimit;
 
     @Option(names = "--checksum", paramLabel = "STREAM", arity = "1..*",
         description = "Also journal an XXH64 checksum of every payload emitted on these streams (`all`: every stream " +
@@ -123,6 +136,11 @@ final class JournalOptions
             before.add(run.getFileName().toString());
         }
         final List<String> streams = new Topology(config).streams();
+        final List<String> captured = new ArrayList<>(capture);
+        if (captureSources)
+        {
+            captured.addAll(sourceOutputs(config));
+        }
         for (final String stream : capture)
         {
             if (!streams.contains(stream))
@@ -156,13 +174,32 @@ final class JournalOptions
             }
         }
         return config.toBuilder().journal(new JournalConfig().directory(directory)
-            .captureStreams(capture.toArray(new String[0]))
+            .captureStreams(captured.toArray(new String[0]))
+            .captureLimit(captureLimit == null ? JournalConfig.DEFAULT_CAPTURE_LIMIT :
+                captureLimit == Retention.NO_SIZE_LIMIT ? Long.MAX_VALUE : captureLimit)
             .captureStreams(subgraphCapture.toArray(new String[0]))
             .checksumStreams(sums.toArray(new String[0]))
             .checksumStreams(subgraphChecksum.toArray(new String[0]))
             .level(level != null ? level : JournalConfig.Level.CALLS)
             .deleteOlderThan(maxAge())
             .maxTotalSize(maxSize())).build();
+    }
+
+    /** The output streams of the config's source nodes (nodes without input streams). */
+    static List<String> sourceOutputs(final GraphConfig config)
+    {
+        final List<String> outputs = new ArrayList<>();
+        for (final NodeConfig node : config.nodes())
+        {
+            if (node.inputStreams().isEmpty())
+            {
+                for (final String spec : node.outputStreams())
+                {
+                    outputs.add(spec.substring(spec.lastIndexOf(':') + 1));
+                }
+            }
+        }
+        return outputs;
     }
 
     /** The age bound: the default, the flag's, or null after {@code --journal-max-age none}. */

@@ -22,10 +22,12 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,7 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  * recorded order, at the recorded pacing (their {@code System.nanoTime()} offsets from the first)
  * or as fast as possible: {@code long} and {@code double} packets with their recorded words,
  * captured payloads ({@code --capture} at recording) as off-heap payloads of the recorded bytes.
- * Source nodes simply run again: a deterministic graph gives the same outputs, which
+ * Source nodes whose outputs the recording captured ({@code --capture-sources}) are not run again:
+ * {@link ReplaySourceCalculator} emits their recorded packets, bytes and frame shapes included;
+ * other sources run again, and a deterministic one gives the same outputs, which
  * {@code framewire journal diff} checks. A recording cut short, or with subgraphs, has each node
  * go no further than it went ({@link ReplayTailCalculator}); flow limiters decide as recorded
  * ({@link ReplayGateCalculator}). The replay is journaled like any run (into
@@ -65,7 +69,9 @@ import java.util.concurrent.locks.LockSupport;
     description = {"Runs a journaled run again: the recorded graph, fed the recorded graph input packets (long and " +
         "double values, payload bytes captured with --capture) at the recorded pacing, or as fast as possible, " +
         "with the subgraphs the recording added and removed at run time added and removed at the same points. " +
-        "Source nodes run again as configured. The replay is journaled too; compare with `framewire journal diff`.",
+        "Sources whose outputs were captured (--capture-sources) emit their recorded packets instead of running " +
+        "again; other sources run again as configured. Flow limiters let through what they let through. The replay " +
+        "is journaled too; compare with `framewire journal diff`.",
         "A progress bar shows on one line for journals longer than 2 s or 10,000 packets."})
 public final class JournalReplayCommand implements Callable<Integer>
 {
@@ -98,6 +104,42 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
     }
 
+    /** What one replay holds while it runs: the recording, its plan, and the counts. */
+    private static final class Replay
+    {
+        final JournalReader recorded;
+        final ReplayPlan plan;
+        final Map<String, Long> expected = new LinkedHashMap<>();
+        final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+        final ReplaySourceCalculator.Plan sources = new ReplaySourceCalculator.Plan();
+        final Map<String, GraphConfig> templates = new LinkedHashMap<>();
+        final Set<String> removed = new HashSet<>();
+        GraphConfig config;
+        long recordedEmits;
+        boolean endedByItself;
+        boolean bar;
+        long total;
+        long fed;
+        long zeroFilled;
+        long skipped;
+        long start;
+        GraphException failure;
+
+        Replay(final JournalReader recorded, final ReplayPlan plan)
+        {
+            this.recorded = recorded;
+            this.plan = plan;
+            for (final ReplayPlan.Instance instance : plan.instances)
+            {
+                templates.put(instance.name, instance.template);
+                if (instance.removed != null)
+                {
+                    removed.add(instance.name);
+                }
+            }
+        }
+    }
+
     private Integer replay() throws InterruptedException
     {
         final PrintWriter out = spec.commandLine().getOut();
@@ -111,11 +153,34 @@ public final class JournalReplayCommand implements Callable<Integer>
             err.flush();
         }
         final GraphConfig recordedConfig = config(recorded);
-        final ReplayPlan plan = ReplayPlan.of(recorded); // fails here, before anything runs, on a subgraph it cannot add
+        // fails here, before anything runs, on a subgraph it cannot add
+        final Replay replay = new Replay(recorded, ReplayPlan.of(recorded));
+        replay.config = journaledAsRecorded(recordedConfig, replay);
+        final int gates = ReplayGateCalculator.letAsRecorded(recorded, replay.config, replay.plan.instances);
+        count(replay);
+        // sources replayed from the packets the recording captured, not run again
+        final ReplayTailCalculator.Registration sources = ReplaySourceCalculator.inPlaceOfSources(recorded,
+            replay.config, replay.templates, replay.sources);
+        // a remote publisher sends nothing in a replay: the other side's replay gives back what it received
+        final int[] publishers = new int[1];
+        final ReplayTailCalculator.Registration sinks = ReplayPublisherCalculator.inPlaceOfPublishers(replay.config,
+            replay.templates.values(), publishers);
+        try (sources; sinks)
+        {
+            header(out, replay, gates, publishers[0]);
+            run(out, replay);
+        }
+        return report(out, err, replay);
+    }
+
+    /** The recorded config, journaled at the recording's level, capturing and checksumming what it did. */
+    private GraphConfig journaledAsRecorded(final GraphConfig recordedConfig, final Replay replay)
+    {
+        final JournalReader recorded = replay.recorded;
         final List<String> subgraphCapture = new ArrayList<>();
         for (final String stream : recorded.captureStreams())
         {
-            if (!plan.base.contains(stream))
+            if (!replay.plan.base.contains(stream))
             {
                 subgraphCapture.add(stream); // a subgraph's, added at run time
             }
@@ -134,79 +199,90 @@ public final class JournalReplayCommand implements Callable<Integer>
             }
         }
         final List<String> subgraphChecksum = new ArrayList<>(recorded.checksumStreams());
-        subgraphChecksum.removeAll(plan.base);
-        final GraphConfig config = journal.apply(recordedConfig, recorded.checksumStreams(), subgraphCapture,
-            subgraphChecksum);
+        subgraphChecksum.removeAll(replay.plan.base);
+        return journal.apply(recordedConfig, recorded.checksumStreams(), subgraphCapture, subgraphChecksum);
+    }
 
-        final int gates = ReplayGateCalculator.letAsRecorded(recorded, config, plan.instances);
-        final List<ReplayPlan.Step> steps = plan.steps;
-        final Map<String, Long> expected = new LinkedHashMap<>();
-        long recordedEmits = 0;
-        for (final JournalRecord r : recorded.records())
+    /** The recording's packets per stream the replay can observe, and the size of the progress bar. */
+    private void count(final Replay replay)
+    {
+        for (final JournalRecord r : replay.recorded.records())
         {
-            if (r.kind() == JournalRecord.Kind.EMIT && plan.observable.contains(r.streamName()))
+            if (r.kind() == JournalRecord.Kind.EMIT && replay.plan.observable.contains(r.streamName()))
             {
-                expected.merge(r.streamName(), 1L, Long::sum);
-                recordedEmits++;
+                replay.expected.merge(r.streamName(), 1L, Long::sum);
+                replay.recordedEmits++;
             }
         }
-        final long span = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).record.nanos() - steps.get(0).record.nanos();
-        final JournalRecord end = recorded.runEnd();
-        final boolean endedByItself = end != null && "done".equals(end.text());
-        final long total = plan.packets + recordedEmits;
-        final boolean bar = total >= LONG_PACKETS || (!asFastAsPossible && span >= LONG_NANOS);
+        final JournalRecord end = replay.recorded.runEnd();
+        replay.endedByItself = end != null && "done".equals(end.text());
+        replay.total = replay.plan.packets + replay.recordedEmits;
+        replay.bar = replay.total >= LONG_PACKETS || (!asFastAsPossible && span(replay.plan.steps) >= LONG_NANOS);
+    }
 
+    private static long span(final List<ReplayPlan.Step> steps)
+    {
+        return steps.isEmpty() ? 0 : steps.get(steps.size() - 1).record.nanos() - steps.get(0).record.nanos();
+    }
+
+    private void header(final PrintWriter out, final Replay replay, final int gates, final int publishers)
+    {
+        final ReplayPlan plan = replay.plan;
+        final JournalRecord end = replay.recorded.runEnd();
         out.printf(Locale.ROOT, "replaying %s: %d nodes, %d graph input packets%s%s, %d packets emitted in the " +
-            "recording (it %s)%n", recorded.directory(), config.nodes().size(), plan.packets,
+            "recording (it %s)%n", replay.recorded.directory(), replay.config.nodes().size(), plan.packets,
             plan.instances.isEmpty() ? "" : ", " + plan.instances.size() + " subgraphs added at run time",
-            steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
-                String.format(Locale.ROOT, " over %.2f s as recorded", span / 1e9),
-            recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
+            plan.steps.isEmpty() ? "" : asFastAsPossible ? ", as fast as possible" :
+                String.format(Locale.ROOT, " over %.2f s as recorded", span(plan.steps) / 1e9),
+            replay.recordedEmits, end != null ? "ended " + end.text() : "has no end of run");
         if (gates > 0)
         {
             out.println("  " + gates + " flow limiter" + (gates == 1 ? "" : "s") + " replayed from the journal: each " +
                 "lets through what the recording let through, and drops the rest");
+        }
+        final int sources = replay.sources.sources.size();
+        if (sources > 0)
+        {
+            out.println("  " + sources + " source" + (sources == 1 ? "" : "s") + " replayed from the journal's " +
+                "captured packets (" + replay.sources.packets + " packets), not run again: " +
+                replay.sources.sources.keySet());
+        }
+        if (publishers > 0)
+        {
+            out.println("  " + publishers + " remote publisher" + (publishers == 1 ? "" : "s") + " replaced by a sink " +
+                "that takes every packet and sends nothing");
         }
         if (journal.retentionLine() != null)
         {
             out.println("  " + journal.retentionLine());
         }
         out.flush();
+    }
 
-        final Map<String, AtomicLong> counts = new LinkedHashMap<>();
+    /** Runs the replay's graph: feeds the steps, then waits for the graph (or the recording's counts). */
+    private void run(final PrintWriter out, final Replay replay) throws InterruptedException
+    {
         // a recording cut short, or with subgraphs: each node goes no further than it went in the recording
-        final boolean tailed = (!endedByItself || !plan.instances.isEmpty()) &&
+        final boolean tailed = (!replay.endedByItself || !replay.plan.instances.isEmpty()) &&
             (journal.level == null || journal.level == JournalConfig.Level.CALLS);
-        final SubgraphSteps subgraphs = new SubgraphSteps(counts, expected.keySet(), tailed);
-        long zeroFilled = 0;
-        long skipped = 0;
-        final long start;
-        GraphException failure = null;
-        final Path replayRun;
-        final Map<String, GraphConfig> templates = new LinkedHashMap<>();
-        final java.util.Set<String> removed = new java.util.HashSet<>();
-        for (final ReplayPlan.Instance instance : plan.instances)
-        {
-            templates.put(instance.name, instance.template);
-            if (instance.removed != null)
-            {
-                removed.add(instance.name);
-            }
-        }
+        final SubgraphSteps subgraphs = new SubgraphSteps(replay.counts, replay.expected.keySet(), tailed);
         // the registry is put back after the graph
-        final ReplayTailCalculator.Registration tail = tailed ? ReplayTailCalculator.wrap(recorded, config, templates,
-            removed) :
-            () -> { };
-        try (tail; Graph graph = GraphFiles.validate("journal " + recorded.directory(), config))
+        final ReplayTailCalculator.Registration tail = tailed ? ReplayTailCalculator.wrap(replay.recorded,
+            replay.config, replay.templates, replay.removed) : () -> { };
+        try (tail; Graph graph = GraphFiles.validate("journal " + replay.recorded.directory(), replay.config))
         {
-            for (final String stream : expected.keySet())
+            for (final String stream : replay.expected.keySet())
             {
                 final AtomicLong count = new AtomicLong();
-                counts.put(stream, count);
-                if (plan.base.contains(stream)) // a subgraph's output is observed as it is added
+                replay.counts.put(stream, count);
+                if (replay.plan.base.contains(stream)) // a subgraph's output is observed as it is added
                 {
                     graph.observe(stream, packet -> count.incrementAndGet());
                 }
+            }
+            if (!asFastAsPossible)
+            {
+                ReplaySourceCalculator.pacedFromNow(replay.recorded);
             }
             try
             {
@@ -216,140 +292,158 @@ public final class JournalReplayCommand implements Callable<Integer>
             {
                 throw new CommandFailure("the recorded graph does not start: " + ex.getMessage());
             }
-            start = System.nanoTime();
-            final long first = steps.isEmpty() ? 0 : steps.get(0).record.nanos();
-            long nextProgress = start + PROGRESS_EVERY;
-            long fed = 0;
-            for (final ReplayPlan.Step step : steps)
-            {
-                final JournalRecord r = step.record;
-                if (!asFastAsPossible)
-                {
-                    final long due = start + (r.nanos() - first);
-                    for (long now = System.nanoTime(); now < due; now = System.nanoTime())
-                    {
-                        LockSupport.parkNanos(Math.min(due - now, PROGRESS_EVERY));
-                        if (bar && System.nanoTime() >= nextProgress)
-                        {
-                            progress(out, fed + emitted(counts), total, start);
-                            nextProgress = System.nanoTime() + PROGRESS_EVERY;
-                        }
-                    }
-                }
-                if (r.kind() != JournalRecord.Kind.GRAPH_INPUT)
-                {
-                    subgraphs.run(graph, step);
-                    continue;
-                }
-                Fed how;
-                try
-                {
-                    how = feed(graph, r);
-                }
-                catch (final IllegalArgumentException | IllegalStateException ex)
-                {
-                    if (step.instance == null)
-                    {
-                        throw ex;
-                    }
-                    // the recording's subgraph took it; the replay's closed or left earlier (a payload is released)
-                    subgraphs.refused(step.instance, r, ex);
-                    how = Fed.SKIPPED_BY_SUBGRAPH;
-                }
-                switch (how)
-                {
-                    case ZEROS:
-                        zeroFilled++;
-                        break;
-                    case SKIPPED:
-                        skipped++;
-                        break;
-                    default:
-                        break;
-                }
-                fed++;
-                if (bar && System.nanoTime() >= nextProgress)
-                {
-                    progress(out, fed + emitted(counts), total, start);
-                    nextProgress = System.nanoTime() + PROGRESS_EVERY;
-                }
-            }
-            if (!config.inputStreams().isEmpty() || !graph.subgraphs().isEmpty())
+            replay.start = System.nanoTime();
+            feed(out, replay, graph, subgraphs);
+            if (!replay.config.inputStreams().isEmpty() || !graph.subgraphs().isEmpty())
             {
                 graph.closeAllInputs();
             }
-            boolean cancelled = false;
-            while (!graph.awaitDone(bar ? PROGRESS_EVERY : TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.NANOSECONDS))
+            awaitEnd(out, replay, graph);
+        }
+        for (final String note : subgraphs.notes())
+        {
+            replay.sources.notes.add(note);
+        }
+    }
+
+    /** Feeds the plan's steps: graph input packets and subgraph steps, at the recorded pacing or at once. */
+    private void feed(final PrintWriter out, final Replay replay, final Graph graph, final SubgraphSteps subgraphs)
+        throws InterruptedException
+    {
+        final List<ReplayPlan.Step> steps = replay.plan.steps;
+        final long first = steps.isEmpty() ? 0 : steps.get(0).record.nanos();
+        long nextProgress = replay.start + PROGRESS_EVERY;
+        for (final ReplayPlan.Step step : steps)
+        {
+            final JournalRecord r = step.record;
+            if (!asFastAsPossible)
             {
-                if (bar)
+                final long due = replay.start + (r.nanos() - first);
+                for (long now = System.nanoTime(); now < due; now = System.nanoTime())
                 {
-                    progress(out, fed + emitted(counts), total, start);
-                }
-                if (!endedByItself && reached(counts, expected))
-                {
-                    graph.cancel(); // the recording was cut short: so is its replay, at the same packet counts
-                    cancelled = true;
-                    break;
+                    LockSupport.parkNanos(Math.min(due - now, PROGRESS_EVERY));
+                    nextProgress = progress(out, replay, nextProgress);
                 }
             }
-            if (bar)
+            if (r.kind() != JournalRecord.Kind.GRAPH_INPUT)
             {
-                progress(out, fed + emitted(counts), total, start);
-                out.println();
+                subgraphs.run(graph, step);
+                continue;
             }
+            Fed how;
             try
             {
-                graph.waitUntilDone();
+                how = feed(graph, r);
             }
-            catch (final GraphException ex)
+            catch (final IllegalArgumentException | IllegalStateException ex)
             {
-                if (!(ex.isCancelled() && cancelled))
+                if (step.instance == null)
                 {
-                    failure = ex;
+                    throw ex;
                 }
+                // the recording's subgraph took it; the replay's closed or left earlier (a payload is released)
+                subgraphs.refused(step.instance, r, ex);
+                how = Fed.SKIPPED_BY_SUBGRAPH;
+            }
+            replay.zeroFilled += how == Fed.ZEROS ? 1 : 0;
+            replay.skipped += how == Fed.SKIPPED ? 1 : 0;
+            replay.fed++;
+            nextProgress = progress(out, replay, nextProgress);
+        }
+    }
+
+    /** Waits for the graph to end, or, for a recording cut short, for the recording's packet counts. */
+    private static void awaitEnd(final PrintWriter out, final Replay replay, final Graph graph)
+        throws InterruptedException
+    {
+        boolean cancelled = false;
+        while (!graph.awaitDone(replay.bar ? PROGRESS_EVERY : TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.NANOSECONDS))
+        {
+            if (replay.bar)
+            {
+                progress(out, replay.fed + emitted(replay.counts), replay.total, replay.start);
+            }
+            if (!replay.endedByItself && reached(replay.counts, replay.expected))
+            {
+                graph.cancel(); // the recording was cut short: so is its replay, at the same packet counts
+                cancelled = true;
+                break;
             }
         }
-        final long elapsed = System.nanoTime() - start;
-        replayRun = journal.lastRun();
+        if (replay.bar)
+        {
+            progress(out, replay.fed + emitted(replay.counts), replay.total, replay.start);
+            out.println();
+        }
+        try
+        {
+            graph.waitUntilDone();
+        }
+        catch (final GraphException ex)
+        {
+            if (!(ex.isCancelled() && cancelled))
+            {
+                replay.failure = ex;
+            }
+        }
+    }
+
+    /** Prints what the replay did and what it could not do; the exit code. */
+    private int report(final PrintWriter out, final PrintWriter err, final Replay replay)
+    {
+        final long elapsed = System.nanoTime() - replay.start;
+        final Path replayRun = journal.lastRun();
         out.printf(Locale.ROOT, "replayed in %.2f s: %d graph input packets fed, %d packets emitted%s%n", elapsed / 1e9,
-            plan.packets, emitted(counts), endedByItself ? "" : " (stopped at the recording's packet counts)");
-        for (final String note : subgraphs.notes())
+            replay.plan.packets, emitted(replay.counts), replay.endedByItself ? "" :
+                " (stopped at the recording's packet counts)");
+        for (final String note : replay.sources.notes)
         {
             out.println("note: " + note);
         }
-        if (zeroFilled > 0)
+        if (replay.zeroFilled > 0)
         {
-            out.println("note: " + zeroFilled + " graph input payloads were recorded by length only and fed as zeros; " +
-                "record with --capture STREAM to replay their bytes");
+            out.println("note: " + replay.zeroFilled + " graph input payloads were recorded by length only and fed as " +
+                "zeros; record with --capture STREAM to replay their bytes");
         }
-        if (skipped > 0)
+        if (replay.skipped > 0)
         {
-            out.println("note: " + skipped + " graph input packets were Java objects or checksummed payloads, which " +
-                "the journal records by timestamp only; they were left out");
+            out.println("note: " + replay.skipped + " graph input packets were Java objects or checksummed payloads, " +
+                "which the journal records by timestamp only; they were left out");
         }
         if (replayRun != null)
         {
             out.println("replay journaled in " + replayRun);
-            out.println("compare: scripts/framewire journal diff " + recorded.directory() + " " + replayRun);
+            out.println("compare: scripts/framewire journal diff " + replay.recorded.directory() + " " + replayRun);
         }
         out.flush();
-        if (recorded.cutAt() != null)
+        if (replay.recorded.cutAt() != null)
         {
-            out.println("the replay stopped where the recording is damaged: " + recorded.cutAt() +
+            out.println("the replay stopped where the recording is damaged: " + replay.recorded.cutAt() +
                 " (damage to its files, not how the run ended; `journal dump` lists every damage)");
             out.flush();
         }
-        if (failure != null)
+        if (replay.failure != null)
         {
             err.println("the replay failed:");
-            for (final GraphFailure f : failure.failures())
+            for (final GraphFailure f : replay.failure.failures())
             {
                 err.println("  " + f);
             }
             err.flush();
             return 1;
         }
-        return recorded.cutAt() != null ? 1 : 0;
+        return replay.recorded.cutAt() != null ? 1 : 0;
+    }
+
+    /** Prints the progress bar if it is due; the next time it is due. */
+    private static long progress(final PrintWriter out, final Replay replay, final long due)
+    {
+        if (!replay.bar || System.nanoTime() < due)
+        {
+            return due;
+        }
+        progress(out, replay.fed + emitted(replay.counts), replay.total, replay.start);
+        return System.nanoTime() + PROGRESS_EVERY;
     }
 
     private static GraphConfig config(final JournalReader recorded)

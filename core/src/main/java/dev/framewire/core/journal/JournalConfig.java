@@ -131,6 +131,11 @@ public final class JournalConfig
      * about 0.8 GB an hour: some 12 hours of it); the oldest runs go first.
      */
     public static final long DEFAULT_MAX_TOTAL_SIZE = 10L << 30;
+    /**
+     * The default {@link #captureLimit}: 1 GiB of captured payload bytes a run (about 4,600 gray
+     * 640x360 frames), so that a capture left on does not fill the disk with camera images.
+     */
+    public static final long DEFAULT_CAPTURE_LIMIT = 1L << 30;
 
     private Path directory = Path.of("journals");
     private Mode mode = Mode.SYNC;
@@ -141,6 +146,7 @@ public final class JournalConfig
     private final Set<String> checksumStreams = new LinkedHashSet<>();
     private Duration deleteOlderThan = DEFAULT_DELETE_OLDER_THAN;
     private long maxTotalSize = DEFAULT_MAX_TOTAL_SIZE;
+    private long captureLimit = DEFAULT_CAPTURE_LIMIT;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private RingFull ringFull = RingFull.LOSE;
     private ClockReads clockReads = ClockReads.HAND_OVER;
@@ -264,10 +270,13 @@ public final class JournalConfig
     }
 
     /**
-     * Streams whose payload bytes are written into the journal, meant for graph inputs (so a run
-     * can be replayed). Off unless asked: it writes every byte of every frame. A stream of a
-     * subgraph added at run time is named as the graph names it ({@code cam7__frames}): captured
-     * from its addition on.
+     * Streams whose payload bytes are written into the journal, so that a replay can feed the
+     * same bytes: a graph input's as it is added, a node output's (a source's frames) as it is
+     * emitted, with the frame's shape (width, height, stride, pixel format). Off unless asked:
+     * it writes every byte of every frame, and camera frames are personal data. At most
+     * {@link #captureLimit} bytes a run: past it, capture stops (the journal says where) and the
+     * run goes on. A stream of a subgraph added at run time is named as the graph names it
+     * ({@code cam7__frames}): captured from its addition on.
      *
      * @param names stream names.
      * @return this.
@@ -286,6 +295,31 @@ public final class JournalConfig
     public Set<String> captureStreams()
     {
         return Collections.unmodifiableSet(captureStreams);
+    }
+
+    /**
+     * The most payload bytes a run captures ({@link #captureStreams}), graph inputs and node
+     * outputs together. A payload that would go past it is not captured, nor any after it: the
+     * journal notes where capture stopped, and the run goes on; those payloads are journaled as
+     * if not captured (by length, or checksum).
+     *
+     * @param bytes at least 0; {@link #DEFAULT_CAPTURE_LIMIT} by default.
+     * @return this.
+     */
+    public JournalConfig captureLimit(final long bytes)
+    {
+        this.captureLimit = bytes;
+        return this;
+    }
+
+    /**
+     * The most payload bytes a run captures.
+     *
+     * @return bytes.
+     */
+    public long captureLimit()
+    {
+        return captureLimit;
     }
 
     /**
@@ -559,6 +593,11 @@ public final class JournalConfig
         if (sampleEvery < 1)
         {
             throw new IllegalArgumentException("journal sampleEvery " + sampleEvery + " must be at least 1");
+        }
+        if (captureLimit < 0)
+        {
+            throw new IllegalArgumentException("journal captureLimit " + captureLimit + " must be a number of bytes, " +
+                "at least 0 (default " + DEFAULT_CAPTURE_LIMIT + ")");
         }
         if (maxTotalSize < -1)
         {
