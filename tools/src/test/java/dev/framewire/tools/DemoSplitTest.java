@@ -49,7 +49,8 @@ class DemoSplitTest
         final Path journals = dir.resolve("journals");
         final int exit = cli.execute("demo", "--split", "--split-port", Integer.toString(port), "--duration", "3",
             "--cameras", "2", "--width", "160", "--height", "120", "--fps", "30", "--workers", "1",
-            "--snapshots", snapshots.toString(), "--snapshot-every", "15", "--journal", journals.toString());
+            "--snapshots", snapshots.toString(), "--snapshot-every", "15", "--journal", journals.toString(),
+            "--capture-sources", "--checksum", "all");
         final String output = text.toString();
         System.out.println(output); // the run as a user sees it, in the test's report
         assertEquals(0, exit, output + err);
@@ -85,6 +86,29 @@ class DemoSplitTest
         assertTrue(hops.out().contains("cam0_tx stream 'cam0_gray' -> Aeron session "), hops.toString());
         assertTrue(hops.out().contains("cam1_tx stream 'cam1_gray' -> Aeron session "), hops.toString());
         assertTrue(hops.out().contains("-> cam0_rx ("), hops.toString());
+        // each side replays from its own journal, its link key deleted: the cameras from their captured
+        // frames and the publishers by sinks; the subscribers from the frames they received
+        replaysIdentical(first.group(1), "2 remote publishers replaced by a sink");
+        replaysIdentical(second.group(1), "[cam0_rx, cam1_rx]");
+    }
+
+    private void replaysIdentical(final String recorded, final String says) throws Exception
+    {
+        final Path replays = dir.resolve("replay-" + Path.of(recorded).getFileName());
+        final Cli.Result replay = Cli.run("journal", "replay", recorded, "--as-fast-as-possible", "--journal",
+            replays.toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        assertTrue(replay.out().contains("2 sources replayed from the journal's captured packets") &&
+            replay.out().contains(says), replay.toString());
+        final Path run;
+        try (Stream<Path> runs = Files.list(replays))
+        {
+            run = runs.filter(p -> p.getFileName().toString().startsWith("run-")).findFirst().orElseThrow();
+        }
+        final Cli.Result diff = Cli.run("journal", "diff", recorded, run.toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: "), diff.toString());
+        assertTrue(!diff.out().contains("not compared: the payload bytes"), "pixels compared: " + diff);
     }
 
     /**
