@@ -165,9 +165,19 @@ public final class JournalReplayCommand implements Callable<Integer>
         final int[] publishers = new int[1];
         final ReplayTailCalculator.Registration sinks = ReplayPublisherCalculator.inPlaceOfPublishers(replay.config,
             replay.templates.values(), publishers);
-        try (sources; sinks)
+        // drops that depended on timing (full fixed-size queues, the memory budget) are the recording's
+        final long[] drops = new long[2];
+        final ReplayTailCalculator.Registration dropping = ReplayDropCalculator.asRecorded(recorded, replay.config,
+            replay.templates, drops);
+        try (sources; sinks; dropping)
         {
             header(out, replay, gates, publishers[0]);
+            if (drops[0] > 0)
+            {
+                out.println("  " + drops[0] + " drops of input policies and the memory budget, at " + drops[1] +
+                    " node" + (drops[1] == 1 ? "" : "s") + ", replayed from the journal: those nodes are not called " +
+                    "for what the recording dropped, and fixed-size queues drop nothing");
+            }
             run(out, replay);
         }
         return report(out, err, replay);
@@ -303,6 +313,12 @@ public final class JournalReplayCommand implements Callable<Integer>
         for (final String note : subgraphs.notes())
         {
             replay.sources.notes.add(note);
+        }
+        if (ReplayDropCalculator.partial() > 0)
+        {
+            replay.sources.notes.add(ReplayDropCalculator.partial() + " input sets of which the recording dropped some " +
+                "packets and not others were given to their node whole: a calculator cannot be shown a set without " +
+                "a packet it was given");
         }
     }
 
@@ -456,7 +472,9 @@ public final class JournalReplayCommand implements Callable<Integer>
         }
         try
         {
-            return GraphConfigText.parse(text, "journal " + recorded.directory());
+            // a fixed-size queue's drops are taken from the journal, not made again (ReplayDropCalculator)
+            return GraphConfigText.parse(ReplayDropCalculator.withoutDroppingQueues(text), "journal " +
+                recorded.directory());
         }
         catch (final GraphConfigException ex)
         {
