@@ -83,40 +83,10 @@ final class DemoSplit
     {
         final Topology topology = new Topology(demo.config());
         final String channel = "aeron:udp?endpoint=127.0.0.1:" + port;
-        final List<String> cuts = new ArrayList<>();
-        final Set<String> analysisNodes = new LinkedHashSet<>();
-        final Map<String, String> cutOfNode = new HashMap<>();
-        for (final DemoGraph.Chain chain : demo.chains())
-        {
-            final Set<String> nodes = topology.downstreamOf(chain.camera());
-            String cut = null;
-            for (final String node : nodes)
-            {
-                final NodeConfig config = topology.nodes().get(node);
-                if (config.calculator().equals(CUT_AFTER) && config.outputStreams().size() == 1)
-                {
-                    cut = Topology.streamName(config.outputStreams().get(0));
-                    break;
-                }
-            }
-            if (cut == null)
-            {
-                throw new CommandFailure("--split: camera '" + chain.camera() + "' of " + demo.source() + " has no " +
-                    CUT_AFTER + " with one output downstream of it; the split demo cuts each chain after it");
-            }
-            cuts.add(cut);
-            for (final Topology.Input consumer : topology.consumersOf(cut))
-            {
-                if (!consumer.backEdge())
-                {
-                    analysisNodes.addAll(topology.downstreamOf(consumer.node()));
-                }
-            }
-            for (final String node : nodes)
-            {
-                cutOfNode.put(node, cut);
-            }
-        }
+        final Cuts cut = cuts(demo, topology);
+        final List<String> cuts = cut.streams();
+        final Set<String> analysisNodes = cut.analysisNodes();
+        final Map<String, String> cutOfNode = cut.cutOfNode();
 
         final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
         try
@@ -165,26 +135,7 @@ final class DemoSplit
             }
             (analysis ? second : first).addNode(copy);
         }
-        for (int c = 0; c < cuts.size(); c++)
-        {
-            final String camera = demo.chains().get(c).camera();
-            final String cut = cuts.get(c);
-            final Node.Builder tx = first.addNodeBuilder().setName(camera + "_tx").setCalculator(PUBLISHER)
-                .addInputStream(cut);
-            DemoGraph.setOption(tx, "channel", channel);
-            DemoGraph.setOption(tx, "stream_id", (long)(c + 1));
-            DemoGraph.setOption(tx, "policy", "DROP");
-            DemoGraph.setOption(tx, "mtu", 8192L);
-            DemoGraph.setOption(tx, "term_length", termLength(width, height));
-            DemoGraph.setOption(tx, "key_file", keyFile.toString());
-            final Node.Builder rx = Node.newBuilder().setName(camera + "_rx").setCalculator(SUBSCRIBER)
-                .setExecutor(RECEIVER_EXECUTOR).addOutputStream(cut).addOutputStream("STATUS:" + cut + "_link");
-            DemoGraph.setOption(rx, "channel", channel);
-            DemoGraph.setOption(rx, "stream_id", (long)(c + 1));
-            DemoGraph.setOption(rx, "publisher_lost", "CLOSE"); // the cameras' process gone: the analysis ends
-            DemoGraph.setOption(rx, "key_file", keyFile.toString());
-            second.addNode(c, rx); // sources first, as the file lists them
-        }
+        link(demo, cuts, channel, keyFile, termLength(width, height), first, second);
         for (final String output : proto.getOutputStreamList())
         {
             (secondStreams.contains(output) ? second : first).addOutputStream(output);
@@ -198,6 +149,84 @@ final class DemoSplit
         DemoGraph.executor(second, RECEIVER_EXECUTOR).setNumThreads(cuts.size()).setIdleStrategy(IdleStrategy.PARK);
         return new Sides(parse(first, demo.source() + ", the cameras' half (--split)"),
             parse(second, demo.source() + ", the analysis half (--split)"), channel, List.copyOf(cuts));
+    }
+
+    /**
+     * Where each chain is cut.
+     *
+     * @param streams       per camera, the stream that crosses.
+     * @param analysisNodes the nodes of the second process.
+     * @param cutOfNode     by node of a chain, its chain's cut stream.
+     */
+    private record Cuts(List<String> streams, Set<String> analysisNodes, Map<String, String> cutOfNode)
+    {
+    }
+
+    /** Cuts each chain after its grayscale node: what goes to the analysis process. */
+    private static Cuts cuts(final DemoGraph demo, final Topology topology)
+    {
+        final List<String> cuts = new ArrayList<>();
+        final Set<String> analysisNodes = new LinkedHashSet<>();
+        final Map<String, String> cutOfNode = new HashMap<>();
+        for (final DemoGraph.Chain chain : demo.chains())
+        {
+            final Set<String> nodes = topology.downstreamOf(chain.camera());
+            String cut = null;
+            for (final String node : nodes)
+            {
+                final NodeConfig config = topology.nodes().get(node);
+                if (config.calculator().equals(CUT_AFTER) && config.outputStreams().size() == 1)
+                {
+                    cut = Topology.streamName(config.outputStreams().get(0));
+                    break;
+                }
+            }
+            if (cut == null)
+            {
+                throw new CommandFailure("--split: camera '" + chain.camera() + "' of " + demo.source() + " has no " +
+                    CUT_AFTER + " with one output downstream of it; the split demo cuts each chain after it");
+            }
+            cuts.add(cut);
+            for (final Topology.Input consumer : topology.consumersOf(cut))
+            {
+                if (!consumer.backEdge())
+                {
+                    analysisNodes.addAll(topology.downstreamOf(consumer.node()));
+                }
+            }
+            for (final String node : nodes)
+            {
+                cutOfNode.put(node, cut);
+            }
+        }
+        return new Cuts(cuts, analysisNodes, cutOfNode);
+    }
+
+    /** Adds each chain's publisher to the first half and its subscriber to the second, at the cut. */
+    private static void link(
+        final DemoGraph demo, final List<String> cuts, final String channel, final Path keyFile, final long term,
+        final CalculatorGraphConfig.Builder first, final CalculatorGraphConfig.Builder second)
+    {
+        for (int c = 0; c < cuts.size(); c++)
+        {
+            final String camera = demo.chains().get(c).camera();
+            final String cut = cuts.get(c);
+            final Node.Builder tx = first.addNodeBuilder().setName(camera + "_tx").setCalculator(PUBLISHER)
+                .addInputStream(cut);
+            DemoGraph.setOption(tx, "channel", channel);
+            DemoGraph.setOption(tx, "stream_id", (long)(c + 1));
+            DemoGraph.setOption(tx, "policy", "DROP");
+            DemoGraph.setOption(tx, "mtu", 8192L);
+            DemoGraph.setOption(tx, "term_length", term);
+            DemoGraph.setOption(tx, "key_file", keyFile.toString());
+            final Node.Builder rx = Node.newBuilder().setName(camera + "_rx").setCalculator(SUBSCRIBER)
+                .setExecutor(RECEIVER_EXECUTOR).addOutputStream(cut).addOutputStream("STATUS:" + cut + "_link");
+            DemoGraph.setOption(rx, "channel", channel);
+            DemoGraph.setOption(rx, "stream_id", (long)(c + 1));
+            DemoGraph.setOption(rx, "publisher_lost", "CLOSE"); // the cameras' process gone: the analysis ends
+            DemoGraph.setOption(rx, "key_file", keyFile.toString());
+            second.addNode(c, rx); // sources first, as the file lists them
+        }
     }
 
     /**

@@ -131,20 +131,10 @@ final class SplitRun
         forwarder.start();
         try
         {
-            final long until = System.nanoTime() + START_TIMEOUT;
-            while (!ready.await(100, TimeUnit.MILLISECONDS))
-            {
-                if (!child.isAlive() || System.nanoTime() > until)
-                {
-                    forwarder.join(TimeUnit.SECONDS.toMillis(5));
-                    throw new CommandFailure("--split: the analysis process " + (child.isAlive() ?
-                        "did not start within 60 s" : "ended with exit code " + child.exitValue() + " before it ran") +
-                        " (its output is above)");
-                }
-            }
+            awaitReady(child, forwarder, ready);
             final TimeLog[] sent = new TimeLog[chains.size()];
             long drops = 0;
-            boolean childDied = false;
+            final boolean childDied;
             GraphException failure = null;
             final long start = System.nanoTime();
             final long end;
@@ -157,51 +147,7 @@ final class SplitRun
                     graph.observe(chains.get(c).cameraStream(), sent[c]);
                 }
                 startGraph(graph);
-                long deadline = start + START_TIMEOUT;
-                boolean running = false;
-                long tick = start;
-                long last = 0;
-                while (true)
-                {
-                    final long first = firstStamp(sent);
-                    if (!running && first != 0)
-                    {
-                        running = true;
-                        deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
-                    }
-                    final long next = tick + SECOND;
-                    // a short wait, so that a dead analysis process is seen at once, not at the end
-                    if (graph.awaitDone(Math.max(0, Math.min(Math.min(next, deadline), System.nanoTime() + CHILD_POLL) -
-                        System.nanoTime()), TimeUnit.NANOSECONDS))
-                    {
-                        break;
-                    }
-                    if (!child.isAlive() && child.exitValue() != 0) // 0: it ended at the publishers' CLOSE
-                    {
-                        childDied = true;
-                        final PrintWriter err = spec.commandLine().getErr();
-                        err.println("--split: the analysis process ended with exit code " + child.exitValue() +
-                            " while the cameras ran (its output is above); stopping the cameras");
-                        err.flush();
-                        graph.cancel("the analysis process ended");
-                        break;
-                    }
-                    final long now = System.nanoTime();
-                    if (now >= deadline)
-                    {
-                        graph.cancel(RunEnding.DURATION_REASON + ": --duration " + duration + " s");
-                        break;
-                    }
-                    if (now >= next)
-                    {
-                        final long frames = total(sent);
-                        out.printf(Locale.ROOT, "[%4.0f s] frames captured %8d  %7.1f fps%n", (now - start) / 1e9, frames,
-                            (frames - last) * 1e9 / (now - tick));
-                        out.flush();
-                        last = frames;
-                        tick = now;
-                    }
-                }
+                childDied = drive(out, graph, sent, child, start);
                 end = System.nanoTime();
                 try
                 {
@@ -269,6 +215,78 @@ final class SplitRun
             Files.deleteIfExists(exchange.resolve(ARRIVALS));
             Files.deleteIfExists(exchange.resolve(KEY));
             Files.deleteIfExists(exchange);
+        }
+    }
+
+    /** Waits for the analysis process to say it is ready, or fails naming why it is not. */
+    private static void awaitReady(final Process child, final Thread forwarder, final CountDownLatch ready)
+        throws InterruptedException
+    {
+        final long until = System.nanoTime() + START_TIMEOUT;
+        while (!ready.await(100, TimeUnit.MILLISECONDS))
+        {
+            if (!child.isAlive() || System.nanoTime() > until)
+            {
+                forwarder.join(TimeUnit.SECONDS.toMillis(5));
+                throw new CommandFailure("--split: the analysis process " + (child.isAlive() ?
+                    "did not start within 60 s" : "ended with exit code " + child.exitValue() + " before it ran") +
+                    " (its output is above)");
+            }
+        }
+    }
+
+    /**
+     * Runs the cameras until they are done, --duration is up, or the analysis process died; prints
+     * the frame rate once a second.
+     *
+     * @return true if the analysis process died (the cameras were cancelled).
+     */
+    private boolean drive(final PrintWriter out, final Graph graph, final TimeLog[] sent, final Process child,
+        final long start) throws InterruptedException
+    {
+        long deadline = start + START_TIMEOUT;
+        boolean running = false;
+        long tick = start;
+        long last = 0;
+        while (true)
+        {
+            final long first = firstStamp(sent);
+            if (!running && first != 0)
+            {
+                running = true;
+                deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
+            }
+            final long next = tick + SECOND;
+            // a short wait, so that a dead analysis process is seen at once, not at the end
+            if (graph.awaitDone(Math.max(0, Math.min(Math.min(next, deadline), System.nanoTime() + CHILD_POLL) -
+                System.nanoTime()), TimeUnit.NANOSECONDS))
+            {
+                return false;
+            }
+            if (!child.isAlive() && child.exitValue() != 0) // 0: it ended at the publishers' CLOSE
+            {
+                final PrintWriter err = spec.commandLine().getErr();
+                err.println("--split: the analysis process ended with exit code " + child.exitValue() +
+                    " while the cameras ran (its output is above); stopping the cameras");
+                err.flush();
+                graph.cancel("the analysis process ended");
+                return true;
+            }
+            final long now = System.nanoTime();
+            if (now >= deadline)
+            {
+                graph.cancel(RunEnding.DURATION_REASON + ": --duration " + duration + " s");
+                return false;
+            }
+            if (now >= next)
+            {
+                final long frames = total(sent);
+                out.printf(Locale.ROOT, "[%4.0f s] frames captured %8d  %7.1f fps%n", (now - start) / 1e9, frames,
+                    (frames - last) * 1e9 / (now - tick));
+                out.flush();
+                last = frames;
+                tick = now;
+            }
         }
     }
 
