@@ -4,8 +4,14 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Runs the command line as a user would, with its output and errors captured. */
 final class Cli
@@ -44,6 +50,42 @@ final class Cli
     static Path write(final Path dir, final String name, final String text) throws Exception
     {
         return Files.writeString(dir.resolve(name), text);
+    }
+
+    /** The one run journal under a journal root (fails the test if there are none or several). */
+    static Path onlyRun(final Path root) throws Exception
+    {
+        try (Stream<Path> runs = Files.list(root))
+        {
+            final Path[] all = runs.filter(p -> p.getFileName().toString().startsWith("run-")).toArray(Path[]::new);
+            assertEquals(1, all.length, "run journals under " + root);
+            return all[0];
+        }
+    }
+
+    /** Whether ffmpeg is on the path. */
+    static boolean ffmpegRuns()
+    {
+        try
+        {
+            return new ProcessBuilder("ffmpeg", "-version").redirectErrorStream(true).start().waitFor() == 0;
+        }
+        catch (final Exception ex)
+        {
+            return false;
+        }
+    }
+
+    /** A 2 s H.264 clip of ffmpeg's testsrc2 at 25 fps in {@code dir}, of the size given ("160x120"). */
+    static Path clip(final Path dir, final String size) throws Exception
+    {
+        final Path clip = dir.resolve("clip.mp4");
+        final Process make = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-f",
+            "lavfi", "-i", "testsrc2=size=" + size + ":rate=25", "-t", "2", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", clip.toString()).redirectErrorStream(true).start();
+        assertTrue(make.waitFor(60, TimeUnit.SECONDS) && make.exitValue() == 0,
+            new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return clip;
     }
 
     /** A counting source through a pass-through to a graph output: the smallest runnable graph. */

@@ -6,9 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +57,7 @@ class ReplayDecisionsTest
         final Path recordings = dir.resolve("rec");
         final Cli.Result run = Cli.run("run", graph.toString(), "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final JournalReader recording = JournalReader.read(recorded);
         long limited = 0;
         for (final JournalRecord r : recording.records())
@@ -74,7 +72,7 @@ class ReplayDecisionsTest
             "--journal", replays.toString());
         assertEquals(0, replay.exit(), replay.toString());
         assertTrue(replay.out().contains("1 flow limiter replayed from the journal"), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
         assertTrue(diff.out().contains("note: not compared: the payload bytes of"), diff.toString());
@@ -89,13 +87,13 @@ class ReplayDecisionsTest
         final Path recordings = dir.resolve("cut");
         final Cli.Result run = Cli.run("run", graph.toString(), "--duration", "1", "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final JournalReader recording = JournalReader.read(recorded);
         assertTrue(!"done".equals(recording.runEnd().text()), "the run was cut short: " + recording.runEnd());
 
         final Path replays = dir.resolve("cut-replays");
         replayedIdentical(recorded, replays);
-        final JournalReader replayed = JournalReader.read(only(replays));
+        final JournalReader replayed = JournalReader.read(Cli.onlyRun(replays));
         assertEquals(emits(recording, "cam0"), emits(replayed, "cam0"), "the source emitted what it had recorded");
     }
 
@@ -106,7 +104,7 @@ class ReplayDecisionsTest
         final Path recordings = dir.resolve("sums");
         final Cli.Result run = Cli.run("run", graph.toString(), "--checksum", "all", "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
 
         final Cli.Result diff = replayedIdentical(recorded, dir.resolve("sums-replays"));
         assertTrue(!diff.out().contains("not compared: the payload bytes"), "every payload compared by checksum: " + diff);
@@ -115,7 +113,7 @@ class ReplayDecisionsTest
         final Path other = Cli.write(dir, "other.pbtxt", chain(120).replace("int_value: 3 }", "int_value: 4 }"));
         final Path otherRuns = dir.resolve("other");
         assertEquals(0, Cli.run("run", other.toString(), "--checksum", "all", "--journal", otherRuns.toString()).exit());
-        final Cli.Result differ = Cli.run("journal", "diff", recorded.toString(), only(otherRuns).toString());
+        final Cli.Result differ = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(otherRuns).toString());
         assertEquals(1, differ.exit(), differ.toString());
         assertTrue(differ.out().contains("stream `cam0`, packet #0 at timestamp 0: expected checksum"), differ.toString());
 
@@ -131,7 +129,7 @@ class ReplayDecisionsTest
         final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
             "--journal", replays.toString());
         assertEquals(0, replay.exit(), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 6 streams compared"), diff.toString());
         return diff;
@@ -151,7 +149,7 @@ class ReplayDecisionsTest
         final Cli.Result run = Cli.run("run", graph.toString(), "--journal", recordings.toString(), "--journal-level",
             "IO");
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final JournalReader recording = JournalReader.read(recorded);
         assertEquals(0, recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.PROCESS_BEGIN).count(),
             "no calls at the IO level");
@@ -159,23 +157,13 @@ class ReplayDecisionsTest
         final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
             "--journal", replays.toString());
         assertEquals(0, replay.exit(), replay.toString());
-        final JournalReader replayed = JournalReader.read(only(replays));
+        final JournalReader replayed = JournalReader.read(Cli.onlyRun(replays));
         assertEquals(0, replayed.records().stream().filter(r -> r.kind() == JournalRecord.Kind.PROCESS_BEGIN).count(),
             "the replay journals at the recording's level");
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 1 stream compared [out]"), diff.toString());
         final Cli.Result pm = Cli.run("journal", "postmortem", recorded.toString());
         assertTrue(pm.out().contains("The journal was written at a lighter level (journal level: IO)"), pm.toString());
-    }
-
-    private static Path only(final Path root) throws Exception
-    {
-        try (Stream<Path> runs = Files.list(root))
-        {
-            final Path[] all = runs.filter(p -> p.getFileName().toString().startsWith("run-")).toArray(Path[]::new);
-            assertEquals(1, all.length);
-            return all[0];
-        }
     }
 }

@@ -10,11 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,7 +60,7 @@ class ReplayDropsTest
         final Path recordings = dir.resolve("rec");
         final Cli.Result run = Cli.run("run", graph.toString(), "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final long drops = JournalReader.read(recorded).records().stream()
             .filter(r -> r.kind() == JournalRecord.Kind.DROP && r.reason() == JournalRecord.POLICY).count();
         final long out = JournalReader.read(recorded).records().stream()
@@ -76,18 +74,8 @@ class ReplayDropsTest
         assertEquals(0, replay.exit(), replay.toString());
         assertTrue(replay.out().contains(drops + " drops of input policies and the memory budget, at 1 node, " +
             "replayed from the journal"), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 2 streams compared"), diff.toString());
-    }
-
-    private static Path only(final Path root) throws Exception
-    {
-        try (Stream<Path> runs = Files.list(root))
-        {
-            final Path[] all = runs.filter(p -> p.getFileName().toString().startsWith("run-")).toArray(Path[]::new);
-            assertEquals(1, all.length);
-            return all[0];
-        }
     }
 }

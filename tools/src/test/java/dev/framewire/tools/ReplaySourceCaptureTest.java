@@ -15,13 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,7 +100,7 @@ class ReplaySourceCaptureTest
         final Cli.Result run = Cli.run("run", graph.toString(), "--capture-sources", "--checksum", "all",
             "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final JournalReader recording = JournalReader.read(recorded);
         final long captured = recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.CAPTURED).count();
         assertEquals(60, captured, "every frame captured at emit (the longs need no capture)");
@@ -119,7 +116,7 @@ class ReplaySourceCaptureTest
         assertTrue(replay.out().contains("1 source replayed from the journal's captured packets (120 packets), not " +
             "run again: [noise]"), replay.toString());
         assertEquals(opens, OPENS.get(), "the replay never opened the source's calculator");
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 5 streams compared"), diff.toString());
         assertTrue(!diff.out().contains("not compared: the payload bytes"), "every payload compared: " + diff);
@@ -132,7 +129,7 @@ class ReplaySourceCaptureTest
         final Path recordings = dir.resolve("off");
         assertEquals(0, Cli.run("run", graph.toString(), "--checksum", "all", "--journal", recordings.toString())
             .exit());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         assertEquals(0, JournalReader.read(recorded).records().stream()
             .filter(r -> r.kind() == JournalRecord.Kind.CAPTURED).count(), "capture is off by default");
         final Path replays = dir.resolve("off-replays");
@@ -141,7 +138,7 @@ class ReplaySourceCaptureTest
         assertEquals(0, replay.exit(), replay.toString());
         assertTrue(replay.out().contains("note: source [noise] ran again, as configured: the recording did not " +
             "capture its outputs"), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(1, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("packet #0 at timestamp 0: expected checksum"), diff.toString());
     }
@@ -155,7 +152,7 @@ class ReplaySourceCaptureTest
         final Cli.Result run = Cli.run("run", graph.toString(), "--capture-sources", "--capture-limit", "10K",
             "--checksum", "all", "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final JournalReader recording = JournalReader.read(recorded);
         assertEquals(20, recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.CAPTURED).count());
         assertEquals(60, recording.records().stream()
@@ -172,7 +169,7 @@ class ReplaySourceCaptureTest
         assertTrue(replay.out().contains("note: source 'noise' replays 40 of its 120 recorded packets: the journal " +
             "cannot give back its packet on stream `frames` at timestamp 20 (not captured: the recording's capture " +
             "limit was reached)"), replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(1, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("the actual journal ends after 20 packets"), diff.toString());
     }
@@ -180,13 +177,8 @@ class ReplaySourceCaptureTest
     @Test
     void aRealVideoRunReplaysIdenticalAfterItsFileIsGone() throws Exception
     {
-        Assumptions.assumeTrue(ffmpegRuns(), "ffmpeg is not installed");
-        final Path clip = dir.resolve("clip.mp4");
-        final Process make = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-f",
-            "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "2", "-c:v", "libx264", "-preset", "ultrafast",
-            "-pix_fmt", "yuv420p", clip.toString()).redirectErrorStream(true).start();
-        assertTrue(make.waitFor(60, TimeUnit.SECONDS) && make.exitValue() == 0,
-            new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        Assumptions.assumeTrue(Cli.ffmpegRuns(), "ffmpeg is not installed");
+        final Path clip = Cli.clip(dir, "160x120");
         final Path graph = Cli.write(dir, "video.pbtxt",
             "executor { name: \"default\" num_threads: 2 idle_strategy: PARK }\n" +
             "node { name: \"cam\" calculator: \"VideoSourceCalculator\" output_stream: \"VIDEO:video\"\n" +
@@ -199,7 +191,7 @@ class ReplaySourceCaptureTest
         final Cli.Result run = Cli.run("run", graph.toString(), "--capture-sources", "--checksum", "all",
             "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
-        final Path recorded = only(recordings);
+        final Path recorded = Cli.onlyRun(recordings);
         final long frames = JournalReader.read(recorded).records().stream()
             .filter(r -> r.kind() == JournalRecord.Kind.CAPTURED).count();
         assertEquals(50, frames, "2 s at 25 fps, every frame captured");
@@ -211,31 +203,9 @@ class ReplaySourceCaptureTest
         assertEquals(0, replay.exit(), replay.toString());
         assertTrue(replay.out().contains("1 source replayed from the journal's captured packets (50 packets)"),
             replay.toString());
-        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), only(replays).toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
         assertEquals(0, diff.exit(), diff.toString());
         assertTrue(diff.out().contains("identical: 3 streams compared"), diff.toString());
         assertTrue(!diff.out().contains("not compared: the payload bytes"), "pixels compared: " + diff);
-    }
-
-    private static boolean ffmpegRuns()
-    {
-        try
-        {
-            return new ProcessBuilder("ffmpeg", "-version").redirectErrorStream(true).start().waitFor() == 0;
-        }
-        catch (final Exception ex)
-        {
-            return false;
-        }
-    }
-
-    private static Path only(final Path root) throws Exception
-    {
-        try (Stream<Path> runs = Files.list(root))
-        {
-            final Path[] all = runs.filter(p -> p.getFileName().toString().startsWith("run-")).toArray(Path[]::new);
-            assertEquals(1, all.length);
-            return all[0];
-        }
     }
 }
