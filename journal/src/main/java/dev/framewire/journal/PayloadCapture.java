@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
 
 /**
  * Payload capture of a run ({@code JournalConfig.captureStreams}): the limit on captured bytes
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the run goes on.
  *
  * <p>Threading: {@link #take} and the workers' journals' emits from any thread; the limit's
- * count is atomic; each thread builds its records in its own scratch.
+ * count is atomic; each thread builds its records in its own scratch (allocation-free once it has
+ * held the largest frame; the note that capture stopped allocates, once a run).
  */
 final class PayloadCapture
 {
@@ -56,8 +58,14 @@ final class PayloadCapture
     private final long maxRecordBytes;
     private final AtomicLong taken = new AtomicLong();
     private final AtomicBoolean stopped = new AtomicBoolean();
-    private final ThreadLocal<ExpandableArrayBuffer> scratch =
-        ThreadLocal.withInitial(() -> new ExpandableArrayBuffer(64 * 1024));
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
+    /** A thread's room to put a record together, and its CRC: made once per thread, grown to the largest frame. */
+    private static final class Scratch
+    {
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64 * 1024);
+        final CRC32C crc = new CRC32C();
+    }
 
     /**
      * @param writer         the run's writer.
@@ -133,7 +141,8 @@ final class PayloadCapture
         {
             return;
         }
-        final ExpandableArrayBuffer b = scratch.get();
+        final Scratch own = scratch.get();
+        final ExpandableArrayBuffer b = own.buffer;
         final byte[] format = payload.isFrame() ? FORMAT_NAMES[payload.format().ordinal()] : NO_FORMAT;
         final int end = JournalDescriptor.FIXED_LENGTH + 12 + 4 + format.length + 4 + length;
         b.checkLimit(end + JournalDescriptor.CHECKSUM_LENGTH);
@@ -150,7 +159,9 @@ final class PayloadCapture
         b.putInt(pos, length, ByteOrder.LITTLE_ENDIAN);
         pos += 4;
         payload.buffer().getBytes(0, b, pos, length);
-        final int checksum = JournalDescriptor.checksum(b.byteArray(), 0, end);
+        own.crc.reset();
+        own.crc.update(b.byteArray(), 0, end);
+        final int checksum = (int)own.crc.getValue();
         b.putInt(end, checksum, ByteOrder.LITTLE_ENDIAN);
         final DocumentContext dc = writer.appender(workerId).writingDocument();
         try
