@@ -1084,7 +1084,8 @@ public final class JournalWriter extends JournalSink
         {
             return captureNames.length == 0 ? inner : payloads.wrap(inner, workerId);
         }
-        final LevelWorkerJournal filtered = new LevelWorkerJournal(this, workerId, inner, level, sampleEvery, endStreams);
+        final LevelWorkerJournal filtered = new LevelWorkerJournal(this, workerId, inner, level, sampleEvery,
+            PayloadCapture.kept(endStreams, capture));
         levelJournals.add(filtered);
         return captureNames.length == 0 ? filtered : payloads.wrap(filtered, workerId);
     }

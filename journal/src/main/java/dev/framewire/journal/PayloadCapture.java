@@ -122,6 +122,24 @@ final class PayloadCapture
     }
 
     /**
+     * The streams whose packets a lighter level journals: the end streams, and the captured ones,
+     * whose every packet a replay feeds (a source's {@code long}s as well as its frames).
+     *
+     * @param endStreams by stream id, whether no node takes it.
+     * @param capture    by stream id, whether it is captured.
+     * @return by stream id, whether its packets are journaled.
+     */
+    static boolean[] kept(final boolean[] endStreams, final boolean[] capture)
+    {
+        final boolean[] kept = endStreams.clone();
+        for (int s = 0; s < kept.length && s < capture.length; s++)
+        {
+            kept[s] |= capture[s];
+        }
+        return kept;
+    }
+
+    /**
      * The worker's journal behind the capture, if {@link #wrap} made it.
      *
      * @param journal a worker's journal.

@@ -123,6 +123,30 @@ class ReplaySourceCaptureTest
     }
 
     @Test
+    void atTheIoLevelACapturedSourceReplaysToo() throws Exception
+    {
+        // the IO level journals the packets of end streams and captured ones, not calls
+        final Path graph = Cli.write(dir, "noise.pbtxt", graph());
+        final Path recordings = dir.resolve("io");
+        assertEquals(0, Cli.run("run", graph.toString(), "--capture-sources", "--checksum", "all", "--journal-level",
+            "IO", "--journal", recordings.toString()).exit());
+        final Path recorded = Cli.onlyRun(recordings);
+        final JournalReader recording = JournalReader.read(recorded);
+        assertEquals(0, recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.PROCESS_BEGIN).count());
+        assertEquals(60, recording.records().stream()
+            .filter(r -> r.kind() == JournalRecord.Kind.EMIT && "counts".equals(r.streamName())).count(),
+            "a captured stream's longs are journaled at the IO level");
+        final Path replays = dir.resolve("io-replays");
+        final Cli.Result replay = Cli.run("journal", "replay", recorded.toString(), "--as-fast-as-possible",
+            "--journal", replays.toString());
+        assertEquals(0, replay.exit(), replay.toString());
+        assertTrue(replay.out().contains("(120 packets), not run again: [noise]"), replay.toString());
+        final Cli.Result diff = Cli.run("journal", "diff", recorded.toString(), Cli.onlyRun(replays).toString());
+        assertEquals(0, diff.exit(), diff.toString());
+        assertTrue(diff.out().contains("identical: 5 streams compared"), diff.toString());
+    }
+
+    @Test
     void withoutCaptureTheSourceRunsAgainAndTheDiffSaysWhere() throws Exception
     {
         final Path graph = Cli.write(dir, "noise.pbtxt", graph());
