@@ -206,7 +206,7 @@ class GraphSubgraphJournalTest
         final List<Long> cam2Out = Collections.synchronizedList(new ArrayList<>());
         final JournalReader journal = JournalReader.read(recordHotplugRun(mode, dir, cam1Out, cam2Out));
         assertEquals(JournalDescriptor.FORMAT_MINOR, journal.formatMinor());
-        assertEquals(9, journal.formatMinor());
+        assertEquals(10, journal.formatMinor());
         assertEquals(0, journal.lostRecords());
         assertEquals(List.of(100L, 101L, 102L, 103L, 104L, 105L, 106L, 107L, 108L, 109L), cam1Out);
         assertEquals(List.of(27L, 28L, 29L, 30L, 31L, 32L, 33L, 34L, 35L, 36L), cam2Out);
