@@ -1398,37 +1398,46 @@ public final class JournalReader
                 minor = runMinor;
             }
             getLong("start time");
-            engineVersion = text("engine version");
-            configText = text("config text");
-            nodes = texts("node names");
-            streams = texts("stream names");
-            workers = texts("worker names");
-            if (nodes.length != nodeCount || streams.length != streamCount)
+            // read whole before any of it is kept: a record that fails part-way (damage) must not
+            // leave names, inputs or flags of its own behind for a later RUN_START or the records after
+            final String version = text("engine version");
+            final String config = text("config text");
+            final String[] nodeNames = texts("node names");
+            final String[] streamNames = texts("stream names");
+            final String[] workerNames = texts("worker names");
+            if (nodeNames.length != nodeCount || streamNames.length != streamCount)
             {
                 throw new Corrupt("the record (RUN_START) counts " + nodeCount + " nodes and " + streamCount +
-                    " streams but names " + nodes.length + " and " + streams.length);
+                    " streams but names " + nodeNames.length + " and " + streamNames.length);
             }
             final int topology = getInt("topology");
+            int[][] inputs = null;
             if (topology >= 0)
             {
-                if (topology != nodes.length)
+                if (topology != nodeNames.length)
                 {
                     throw new Corrupt("the record (RUN_START) gives inputs for " + topology + " of " +
-                        nodes.length + " nodes");
+                        nodeNames.length + " nodes");
                 }
-                // kept only once whole: a list that fails part-way must not leave nodes without inputs
-                final int[][] inputs = new int[topology][];
+                inputs = new int[topology][];
                 for (int n = 0; n < topology; n++)
                 {
-                    inputs[n] = streamIds("node inputs");
+                    inputs[n] = streamIds("node inputs", streamNames.length);
                 }
-                nodeInputs = inputs;
             }
-            for (final int s : streamIds("capture streams"))
+            final int[] captured = streamIds("capture streams", streamNames.length);
+            final int[] checksummed = streamIds("checksum streams", streamNames.length);
+            engineVersion = version;
+            configText = config;
+            nodes = nodeNames;
+            streams = streamNames;
+            workers = workerNames;
+            nodeInputs = inputs;
+            for (final int s : captured)
             {
                 captureStreams.add(streams[s]);
             }
-            for (final int s : streamIds("checksum streams"))
+            for (final int s : checksummed)
             {
                 checksumStreams.add(streams[s]);
             }
@@ -1436,7 +1445,7 @@ public final class JournalReader
             started = true;
         }
 
-        private int[] streamIds(final String what)
+        private int[] streamIds(final String what, final int streamCount)
         {
             final int n = getInt(what);
             if (n < 0 || n > (limit - position) / 4)
@@ -1448,10 +1457,10 @@ public final class JournalReader
             for (int i = 0; i < n; i++)
             {
                 ids[i] = getInt(what);
-                if (ids[i] < 0 || ids[i] >= streams.length)
+                if (ids[i] < 0 || ids[i] >= streamCount)
                 {
                     throw new Corrupt("the record (RUN_START) lists stream " + ids[i] + " among its " + what +
-                        ", but the run has " + streams.length + " streams");
+                        ", but the run has " + streamCount + " streams");
                 }
             }
             return ids;
