@@ -126,7 +126,7 @@ import java.util.zip.CRC32C;
  *   = per entry, GRAPH_INPUT (worker -1, node -1, aux the value kind). The entries fill the record
  *   exactly, as PACKED_CALLS's.
  *
- *   PACKED_EMITS (kind 22, since 1.10; ASYNC, the journal agent's): one worker's packets that were
+ *   PACKED_EMITS (kind 23, since 1.10; ASYNC, the journal agent's): one worker's packets that were
  *   not folded into a call (at the RUNS, IO and SAMPLED levels, every packet on an end stream) and
  *   its streams' bounds, in a row as the agent took them off the worker's ring: PACKED_INPUTS'
  *   layout with the worker at 4 (the header's int after the kind), each entry's value kind byte
@@ -361,7 +361,7 @@ final class JournalDescriptor
      * the worker's ring: PACKED_INPUTS' layout with the worker in the header and each entry's node
      * after its value kind. Not a {@link JournalRecord.Kind}: the reader gives an EMIT per entry.
      */
-    static final int PACKED_EMITS = 22;
+    static final int PACKED_EMITS = 23;
     /** PACKED_EMITS: the value-kind byte of an entry that is a BOUND (aux 0, value 0; its timestamp the bound). */
     static final int PACKED_BOUND = 0x80;
     /** PACKED_EMITS: an entry's most bytes (a PACKED_INPUTS entry's and a node of up to 5). */

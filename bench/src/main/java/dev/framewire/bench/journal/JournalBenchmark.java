@@ -81,7 +81,7 @@ public class JournalBenchmark
     private static final byte PACKED_CALLS = 19;
     private static final byte PACKED_INPUTS = 20;
     private static final byte DENSE_CALLS = 21;
-    private static final byte PACKED_EMITS = 22;
+    private static final byte PACKED_EMITS = 23;
 
     @Param({"SYNC", "ASYNC"})
     public String mode;
