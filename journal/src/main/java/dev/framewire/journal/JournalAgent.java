@@ -29,8 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * pay for it (a cycle that took one record appends it alone, with its own checksum); and
  * journals how many records a full ring lost. Graph inputs that come one after another off the
  * shared ring (those without a captured payload) are packed into one PACKED_INPUTS record of the
- * batch, 4 to 8 bytes each for a stream of packets where each was 44: the agent's cost is mostly the
- * kernel zeroing the mapped file's fresh pages, so the bytes it writes. Per ring, records are
+ * batch, 4 to 8 bytes each for a stream of packets where each was 44, and a worker's packets that
+ * were not folded into a call (at the lighter levels, every packet on an end stream) into one
+ * PACKED_EMITS record the same way: the agent's cost is mostly the kernel zeroing the mapped file's
+ * fresh pages, so the bytes it writes. Per ring, records are
  * appended in the order they were claimed; across rings in the order the agent drains them, so the
  * file is not in {@code nanos} order across workers.
  *
@@ -81,17 +83,23 @@ final class JournalAgent implements Agent, MessageHandler
     private int batchLength;
     private int batchCount;
     /**
-     * The PACKED_INPUTS record being put together in the batch: where its length is, -1 for none;
-     * its entries so far; its first input's stream and value kind (an input alone is written as its
-     * GRAPH_INPUT record); the last input's numbers, which the next entry's are differences from.
+     * The PACKED_INPUTS or PACKED_EMITS record being put together in the batch: where its length is,
+     * -1 for none; its kind (GRAPH_INPUT for PACKED_INPUTS, EMIT for PACKED_EMITS); its worker (-1 for
+     * inputs); its entries so far; its first record's kind, stream, value kind and node (a record
+     * alone is written as itself); the last record's numbers, which the next entry's are
+     * differences from.
      */
-    private int inputsAt = -1;
-    private int inputsCount;
-    private int firstInputStream;
-    private int firstInputKind;
-    private long lastInputNanos;
-    private long lastInputTimestamp;
-    private long lastInputValue;
+    private int packedAt = -1;
+    private int packedKind;
+    private int packedWorker;
+    private int packedCount;
+    private int firstKind;
+    private int firstStream;
+    private int firstValueKind;
+    private int firstNode;
+    private long lastNanos;
+    private long lastTimestamp;
+    private long lastValue;
     private ExcerptAppender appender;
     private long lostReported;
     /**
@@ -178,12 +186,12 @@ final class JournalAgent implements Agent, MessageHandler
     @Override
     public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        if (msgTypeId == JournalDescriptor.GRAPH_INPUT && length == JournalDescriptor.FIXED_LENGTH)
+        if (length == JournalDescriptor.FIXED_LENGTH && packable(msgTypeId, buffer, index))
         {
-            packInput(buffer, index);
+            pack(msgTypeId, buffer, index);
             return;
         }
-        closeInputs();
+        closePacked();
         if (length > MAX_BATCHED)
         {
             flushBatch();
@@ -209,81 +217,135 @@ final class JournalAgent implements Agent, MessageHandler
     }
 
     /**
-     * A graph input without a captured payload: an entry of the PACKED_INPUTS record being put
-     * together, which it starts when there is none.
+     * Whether a fixed-size ring message can be an entry of a packed record: a graph input without a
+     * captured payload (no worker, no node); a worker's packet on a stream (an emit not folded
+     * into a call: at the lighter levels, every packet on an end stream) or a bound (which a stream
+     * gets after most packets when its input queue already holds the next); with the bytes the
+     * entries leave out zero.
      */
-    private void packInput(final MutableDirectBuffer buffer, final int index)
+    private static boolean packable(final int kind, final MutableDirectBuffer buffer, final int index)
     {
-        final int stream = buffer.getInt(index + JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final int kind = buffer.getByte(index + JournalDescriptor.AUX_OFFSET) & 0xFF;
-        final long nanos = buffer.getLong(index + JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final long timestamp = buffer.getLong(index + JournalDescriptor.TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final long value = buffer.getLong(index + JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        if (inputsAt >= 0 &&
-            batchLength + JournalDescriptor.PACKED_INPUT_MAX_LENGTH + JournalDescriptor.CHECKSUM_LENGTH > BATCH_CAPACITY)
+        if (buffer.getShort(index + JournalDescriptor.AUX_OFFSET + 1) != 0)
         {
-            flushBatch(); // closes the record
+            return false;
         }
-        if (inputsAt < 0)
+        if (kind == JournalDescriptor.GRAPH_INPUT)
         {
-            int at = batchLength;
-            if (at + 4 + JournalDescriptor.FIXED_LENGTH + JournalDescriptor.PACKED_INPUT_MAX_LENGTH +
-                JournalDescriptor.CHECKSUM_LENGTH > BATCH_CAPACITY)
-            {
-                flushBatch();
-                at = 0;
-            }
-            if (at == 0)
-            {
-                batch.putInt(0, JournalDescriptor.BATCH, ByteOrder.LITTLE_ENDIAN);
-                at = JournalDescriptor.BATCH_RECORDS_OFFSET;
-            }
-            // the header's numbers are the first input's: its entry's differences are 0
-            JournalDescriptor.putFixed(batch, at + 4, JournalDescriptor.PACKED_INPUTS, 0, -1, 0, 0, nanos, timestamp, value);
-            inputsAt = at;
-            inputsCount = 0;
-            firstInputStream = stream;
-            firstInputKind = kind;
-            lastInputNanos = nanos;
-            lastInputTimestamp = timestamp;
-            lastInputValue = value;
-            batchLength = at + 4 + JournalDescriptor.FIXED_LENGTH;
-            batchCount++;
+            return buffer.getInt(index + JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN) == -1 &&
+                buffer.getInt(index + JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN) == -1;
         }
-        int at = JournalDescriptor.putVarint(batch, batchLength, stream & 0xFFFF_FFFFL);
-        batch.putByte(at++, (byte)kind);
-        at = JournalDescriptor.putVarint(batch, at, JournalDescriptor.zigzag(value - lastInputValue));
-        at = JournalDescriptor.putVarint(batch, at, JournalDescriptor.zigzag(timestamp - lastInputTimestamp));
-        at = JournalDescriptor.putVarint(batch, at, JournalDescriptor.zigzag(nanos - lastInputNanos));
-        batchLength = at;
-        inputsCount++;
-        lastInputNanos = nanos;
-        lastInputTimestamp = timestamp;
-        lastInputValue = value;
+        final int aux = buffer.getByte(index + JournalDescriptor.AUX_OFFSET) & 0xFF;
+        return kind == JournalDescriptor.EMIT && aux < JournalDescriptor.PACKED_BOUND ||
+            kind == JournalDescriptor.BOUND && aux == 0;
     }
 
     /**
-     * Ends the PACKED_INPUTS record being put together, if any: its length and count go in; one of
-     * a single input becomes that input's GRAPH_INPUT record, which is shorter.
+     * A graph input or an emit: an entry of the PACKED_INPUTS or PACKED_EMITS record being put
+     * together, which it starts when there is none or the open one is of another kind or worker.
      */
-    private void closeInputs()
+    private void pack(final int kind, final MutableDirectBuffer buffer, final int index)
     {
-        final int at = inputsAt;
+        final int worker = buffer.getInt(index + JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int node = buffer.getInt(index + JournalDescriptor.NODE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int stream = buffer.getInt(index + JournalDescriptor.STREAM_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int valueKind = buffer.getByte(index + JournalDescriptor.AUX_OFFSET) & 0xFF;
+        final long nanos = buffer.getLong(index + JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final long timestamp = buffer.getLong(index + JournalDescriptor.TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final long value = buffer.getLong(index + JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int packedAs = kind == JournalDescriptor.GRAPH_INPUT ? kind : JournalDescriptor.EMIT;
+        if (packedAt >= 0 && (packedKind != packedAs || packedWorker != worker))
+        {
+            closePacked();
+        }
+        if (packedAt >= 0 &&
+            batchLength + JournalDescriptor.PACKED_EMIT_MAX_LENGTH + JournalDescriptor.CHECKSUM_LENGTH > BATCH_CAPACITY)
+        {
+            flushBatch(); // closes the record
+        }
+        if (packedAt < 0)
+        {
+            openPacked(packedAs, kind, worker, node, stream, valueKind, nanos, timestamp, value);
+        }
+        int at = JournalDescriptor.putVarint(batch, batchLength, stream & 0xFFFF_FFFFL);
+        if (packedAs == JournalDescriptor.EMIT)
+        {
+            batch.putByte(at++, (byte)(kind == JournalDescriptor.BOUND ? JournalDescriptor.PACKED_BOUND : valueKind));
+            at = JournalDescriptor.putVarint(batch, at, (node + 1) & 0xFFFF_FFFFL);
+        }
+        else
+        {
+            batch.putByte(at++, (byte)valueKind);
+        }
+        at = JournalDescriptor.putVarint(batch, at, JournalDescriptor.zigzag(value - lastValue));
+        at = JournalDescriptor.putVarint(batch, at, JournalDescriptor.zigzag(timestamp - lastTimestamp));
+        at = JournalDescriptor.putVarint(batch, at, JournalDescriptor.zigzag(nanos - lastNanos));
+        batchLength = at;
+        packedCount++;
+        lastNanos = nanos;
+        lastTimestamp = timestamp;
+        lastValue = value;
+    }
+
+    /**
+     * Starts a packed record in the batch, its header's numbers the first record's (its entry's
+     * differences are 0): PACKED_INPUTS for graph inputs ({@code packedAs} GRAPH_INPUT), else
+     * PACKED_EMITS; {@code kind} is the first record's own.
+     */
+    private void openPacked(
+        final int packedAs, final int kind, final int worker, final int node, final int stream, final int valueKind, final long nanos,
+        final long timestamp, final long value)
+    {
+        int at = batchLength;
+        if (at + 4 + JournalDescriptor.FIXED_LENGTH + JournalDescriptor.PACKED_EMIT_MAX_LENGTH +
+            JournalDescriptor.CHECKSUM_LENGTH > BATCH_CAPACITY)
+        {
+            flushBatch();
+            at = 0;
+        }
+        if (at == 0)
+        {
+            batch.putInt(0, JournalDescriptor.BATCH, ByteOrder.LITTLE_ENDIAN);
+            at = JournalDescriptor.BATCH_RECORDS_OFFSET;
+        }
+        final int packed = packedAs == JournalDescriptor.EMIT ? JournalDescriptor.PACKED_EMITS : JournalDescriptor.PACKED_INPUTS;
+        JournalDescriptor.putFixed(batch, at + 4, packed, 0, worker, 0, 0, nanos, timestamp, value);
+        packedAt = at;
+        packedKind = packedAs;
+        firstKind = kind;
+        packedWorker = worker;
+        packedCount = 0;
+        firstStream = stream;
+        firstValueKind = valueKind;
+        firstNode = node;
+        lastNanos = nanos;
+        lastTimestamp = timestamp;
+        lastValue = value;
+        batchLength = at + 4 + JournalDescriptor.FIXED_LENGTH;
+        batchCount++;
+    }
+
+    /**
+     * Ends the packed record being put together, if any: its length and count go in; one of a
+     * single packet becomes that packet's GRAPH_INPUT or EMIT record, which is shorter.
+     */
+    private void closePacked()
+    {
+        final int at = packedAt;
         if (at < 0)
         {
             return;
         }
-        inputsAt = -1;
+        packedAt = -1;
         final int record = at + 4;
-        if (inputsCount == 1)
+        if (packedCount == 1)
         {
-            JournalDescriptor.putFixed(batch, record, JournalDescriptor.GRAPH_INPUT, firstInputKind, -1, -1,
-                firstInputStream, lastInputNanos, lastInputTimestamp, lastInputValue);
+            JournalDescriptor.putFixed(batch, record, firstKind, firstValueKind, packedWorker, firstNode,
+                firstStream, lastNanos, lastTimestamp, lastValue);
             batchLength = record + JournalDescriptor.FIXED_LENGTH;
         }
         else
         {
-            batch.putInt(record + JournalDescriptor.INPUTS_COUNT_OFFSET, inputsCount, ByteOrder.LITTLE_ENDIAN);
+            batch.putInt(record + JournalDescriptor.INPUTS_COUNT_OFFSET, packedCount, ByteOrder.LITTLE_ENDIAN);
         }
         batch.putInt(at, batchLength - record, ByteOrder.LITTLE_ENDIAN);
     }
@@ -295,7 +357,7 @@ final class JournalAgent implements Agent, MessageHandler
      */
     private void flushBatch()
     {
-        closeInputs();
+        closePacked();
         final int count = batchCount;
         if (count == 0)
         {

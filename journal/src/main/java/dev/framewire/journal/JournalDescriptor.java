@@ -126,6 +126,15 @@ import java.util.zip.CRC32C;
  *   = per entry, GRAPH_INPUT (worker -1, node -1, aux the value kind). The entries fill the record
  *   exactly, as PACKED_CALLS's.
  *
+ *   PACKED_EMITS (kind 23, since 1.10; ASYNC, the journal agent's): one worker's packets that were
+ *   not folded into a call (at the RUNS, IO and SAMPLED levels, every packet on an end stream) and
+ *   its streams' bounds, in a row as the agent took them off the worker's ring: PACKED_INPUTS'
+ *   layout with the worker at 4 (the header's int after the kind), each entry's value kind byte
+ *   0x80 for a bound, and each entry's node + 1 (varint, as an unsigned int) after that byte, 5 to
+ *   41 bytes an entry
+ *   = per entry, EMIT (that worker and node, aux the value kind), or for 0x80 BOUND (that worker,
+ *     node -1, aux 0, the bound as its timestamp, value 0).
+ *
  *   DENSE_CALLS (kind 21, since 1.9; ASYNC, what PACKED_CALLS became): one worker's calls in a row,
  *   the header as PACKED_CALLS's (kind 21), then count entries of 1 to 42 bytes each, a field
  *   left out when it repeats:
@@ -185,9 +194,12 @@ import java.util.zip.CRC32C;
  * went from 6 bytes to 1 to 4, and the journaled chain from about 33 bytes a packet to about 16;
  * the agent's CPU on two cores comes out of the worker's and the adder's), which a 1.8 reader
  * skips as a kind it does not know (and so misses those calls); a 1.9 reader still reads
- * PACKED_CALLS. Version 1.10 adds {@link #CAPTURED} (a payload captured as a node emitted it, with
- * its frame's shape: PayloadCapture has its layout), which a 1.9 reader skips as a kind it does not
- * know.
+ * PACKED_CALLS. Version 1.10 adds {@link #PACKED_EMITS} (the agent packs a worker's packets that
+ * were not folded into a call as it packs graph inputs: at the IO level a packet on an end stream
+ * was a 44-byte EMIT record, so that the lightest level wrote about 49 bytes a packet of B5's chain
+ * where CALLS wrote 16), which a 1.9 reader skips as a kind it does not know (and so misses those
+ * packets), and {@link #CAPTURED} (a payload captured as a node emitted it, with its frame's shape:
+ * PayloadCapture has its layout), which a 1.9 reader skips the same way.
  *
  * <p>Threading: constants and stateless helpers; a {@link Scratch} belongs to one thread.
  */
@@ -215,6 +227,8 @@ final class JournalDescriptor
     static final int DENSE_CALLS_MINOR = 9;
     /** The first minor version with {@link #CAPTURED} records (payloads captured at emit, see PayloadCapture). */
     static final int CAPTURED_MINOR = 10;
+    /** The first minor version with {@link #PACKED_EMITS} records. */
+    static final int PACKED_EMITS_MINOR = 10;
     /** "FWJOURNL" as it reads in the file. */
     static final long MAGIC = 0x4C4E52554F4A5746L;
 
@@ -346,6 +360,17 @@ final class JournalDescriptor
     static final int INPUTS_COUNT_OFFSET = NODE_OFFSET;
     /** PACKED_INPUTS: an entry's most bytes (stream 5, value kind 1, value, timestamp and nanos 10 each). */
     static final int PACKED_INPUT_MAX_LENGTH = 5 + 1 + 3 * VARINT_MAX_LENGTH;
+    /**
+     * Since 1.10, ASYNC only: one worker's packets on streams that were not folded into a call (at
+     * the lighter levels, every packet on an end stream) in a row, as the journal agent took them off
+     * the worker's ring: PACKED_INPUTS' layout with the worker in the header and each entry's node
+     * after its value kind. Not a {@link JournalRecord.Kind}: the reader gives an EMIT per entry.
+     */
+    static final int PACKED_EMITS = 23;
+    /** PACKED_EMITS: the value-kind byte of an entry that is a BOUND (aux 0, value 0; its timestamp the bound). */
+    static final int PACKED_BOUND = 0x80;
+    /** PACKED_EMITS: an entry's most bytes (a PACKED_INPUTS entry's and a node of up to 5). */
+    static final int PACKED_EMIT_MAX_LENGTH = PACKED_INPUT_MAX_LENGTH + 5;
     /** CALL: the call's end nanos, after the fixed part. */
     static final int CALL_END_NANOS_OFFSET = FIXED_LENGTH;
     /** CALL's length without its checksum. */
@@ -772,17 +797,21 @@ final class JournalDescriptor
     }
 
     /**
-     * Reads the entries of a {@link #PACKED_INPUTS} record one after the other: each a graph
-     * input's stream, value kind, and value, timestamp and nanos as differences from the entry
-     * before (the first's from the header).
+     * Reads the entries of a {@link #PACKED_INPUTS} or {@link #PACKED_EMITS} record one after the
+     * other: each a packet's stream, value kind, (PACKED_EMITS) node, and value, timestamp and nanos
+     * as differences from the entry before (the first's from the header).
      *
      * <p>Threading: one thread at a time.
      */
     static final class PackedInputs extends Varints
     {
+        /** Whether the record is a PACKED_EMITS one, whose entries name their node. */
+        boolean emits;
         /** The last entry read. */
         int stream;
         int valueKind;
+        /** PACKED_EMITS: the entry's node, -1 for a bound; -1 for a graph input. */
+        int node = -1;
         long value;
         long timestamp;
         long nanos;
@@ -791,8 +820,10 @@ final class JournalDescriptor
          * Starts at the first entry of the record in {@code body}'s first {@code limit} bytes, at
          * least {@link #FIXED_LENGTH}.
          */
-        void reset(final DirectBuffer body, final int limit)
+        void reset(final DirectBuffer body, final int limit, final boolean emits)
         {
+            this.emits = emits;
+            node = -1;
             start(body, limit, FIXED_LENGTH);
             nanos = body.getLong(NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
             timestamp = body.getLong(TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
@@ -809,6 +840,10 @@ final class JournalDescriptor
         {
             stream = (int)varint();
             valueKind = nextByte();
+            if (emits)
+            {
+                node = (int)varint() - 1;
+            }
             value += unzigzag(varint());
             timestamp += unzigzag(varint());
             nanos += unzigzag(varint());

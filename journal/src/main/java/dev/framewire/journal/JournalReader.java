@@ -321,7 +321,7 @@ public final class JournalReader
 
         /** The reader of PACKED_CALLS entries. */
         private final JournalDescriptor.PackedEntries packed = new JournalDescriptor.PackedEntries();
-        /** The reader of PACKED_INPUTS entries, and the GRAPH_INPUT record each is read as. */
+        /** The reader of PACKED_INPUTS and PACKED_EMITS entries, and the GRAPH_INPUT or EMIT record each is read as. */
         private final JournalDescriptor.PackedInputs inputs = new JournalDescriptor.PackedInputs();
         private final UnsafeBuffer input = new UnsafeBuffer(new byte[JournalDescriptor.FIXED_LENGTH]);
 
@@ -346,7 +346,12 @@ public final class JournalReader
             final int kind = length > 0 ? body.getByte(JournalDescriptor.KIND_OFFSET) & 0xFF : -1;
             if (kind == JournalDescriptor.PACKED_INPUTS && decoder.minor >= JournalDescriptor.PACKED_INPUTS_MINOR)
             {
-                packedInputs(body, length, position, sequence);
+                packedInputs(body, length, position, sequence, false);
+                return;
+            }
+            if (kind == JournalDescriptor.PACKED_EMITS && decoder.minor >= JournalDescriptor.PACKED_EMITS_MINOR)
+            {
+                packedInputs(body, length, position, sequence, true);
                 return;
             }
             if (kind == JournalDescriptor.DENSE_CALLS && decoder.minor >= JournalDescriptor.DENSE_CALLS_MINOR)
@@ -416,12 +421,14 @@ public final class JournalReader
         }
 
         /**
-         * The entries of a PACKED_INPUTS record, each read as the GRAPH_INPUT record it stands for
-         * (with a number of its own, and every check a GRAPH_INPUT record gets), after a first
-         * pass has checked that its count of entries, at least two, fills it exactly (its checksum
-         * held, so one that does not is the writer's fault: reported, and the record skipped).
+         * The entries of a PACKED_INPUTS or PACKED_EMITS ({@code emits}) record, each read as the
+         * GRAPH_INPUT, EMIT or BOUND record it stands for (with a number of its own, and every check such
+         * a record gets), after a first pass has checked that its count of entries, at least two,
+         * fills it exactly (its checksum held, so one that does not is the writer's fault:
+         * reported, and the record skipped).
          */
-        private void packedInputs(final DirectBuffer body, final int length, final long position, final long sequence)
+        private void packedInputs(
+            final DirectBuffer body, final int length, final long position, final long sequence, final boolean emits)
         {
             final int count = length >= JournalDescriptor.FIXED_LENGTH ?
                 body.getInt(JournalDescriptor.INPUTS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
@@ -429,7 +436,7 @@ public final class JournalReader
             int read = 0;
             if (count >= 2)
             {
-                entries.reset(body, length);
+                entries.reset(body, length, emits);
                 while (read < count && entries.next())
                 {
                     read++;
@@ -437,16 +444,20 @@ public final class JournalReader
             }
             if (count < 2 || read != count || entries.position != length)
             {
-                count(1, position, sequence, "a PACKED_INPUTS record of " + length + " bytes claims " + count +
-                    " graph inputs, " + (count < 2 ? "but a record holds at least two" : read < count ?
+                count(1, position, sequence, "a " + (emits ? "PACKED_EMITS" : "PACKED_INPUTS") + " record of " + length +
+                    " bytes claims " + count + (emits ? " packets, " : " graph inputs, ") +
+                    (count < 2 ? "but a record holds at least two" : read < count ?
                     "but its entries run past its end after " + read : "but they end at byte " + entries.position));
                 return;
             }
-            entries.reset(body, length);
+            final int worker = emits ? body.getInt(JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
+            entries.reset(body, length, emits);
             for (int i = 0; i < count; i++)
             {
                 entries.next();
-                JournalDescriptor.putFixed(input, 0, JournalDescriptor.GRAPH_INPUT, entries.valueKind, -1, -1,
+                final boolean bound = emits && entries.valueKind == JournalDescriptor.PACKED_BOUND;
+                final int kind = bound ? JournalDescriptor.BOUND : emits ? JournalDescriptor.EMIT : JournalDescriptor.GRAPH_INPUT;
+                JournalDescriptor.putFixed(input, 0, kind, bound ? 0 : entries.valueKind, worker, entries.node,
                     entries.stream, entries.nanos, entries.timestamp, entries.value);
                 one(input, JournalDescriptor.FIXED_LENGTH, position, sequence);
             }
@@ -1392,37 +1403,46 @@ public final class JournalReader
                 minor = runMinor;
             }
             getLong("start time");
-            engineVersion = text("engine version");
-            configText = text("config text");
-            nodes = texts("node names");
-            streams = texts("stream names");
-            workers = texts("worker names");
-            if (nodes.length != nodeCount || streams.length != streamCount)
+            // read whole before any of it is kept: a record that fails part-way (damage) must not
+            // leave names, inputs or flags of its own behind for a later RUN_START or the records after
+            final String version = text("engine version");
+            final String config = text("config text");
+            final String[] nodeNames = texts("node names");
+            final String[] streamNames = texts("stream names");
+            final String[] workerNames = texts("worker names");
+            if (nodeNames.length != nodeCount || streamNames.length != streamCount)
             {
                 throw new Corrupt("the record (RUN_START) counts " + nodeCount + " nodes and " + streamCount +
-                    " streams but names " + nodes.length + " and " + streams.length);
+                    " streams but names " + nodeNames.length + " and " + streamNames.length);
             }
             final int topology = getInt("topology");
+            int[][] inputs = null;
             if (topology >= 0)
             {
-                if (topology != nodes.length)
+                if (topology != nodeNames.length)
                 {
                     throw new Corrupt("the record (RUN_START) gives inputs for " + topology + " of " +
-                        nodes.length + " nodes");
+                        nodeNames.length + " nodes");
                 }
-                // kept only once whole: a list that fails part-way must not leave nodes without inputs
-                final int[][] inputs = new int[topology][];
+                inputs = new int[topology][];
                 for (int n = 0; n < topology; n++)
                 {
-                    inputs[n] = streamIds("node inputs");
+                    inputs[n] = streamIds("node inputs", streamNames.length);
                 }
-                nodeInputs = inputs;
             }
-            for (final int s : streamIds("capture streams"))
+            final int[] captured = streamIds("capture streams", streamNames.length);
+            final int[] checksummed = streamIds("checksum streams", streamNames.length);
+            engineVersion = version;
+            configText = config;
+            nodes = nodeNames;
+            streams = streamNames;
+            workers = workerNames;
+            nodeInputs = inputs;
+            for (final int s : captured)
             {
                 captureStreams.add(streams[s]);
             }
-            for (final int s : streamIds("checksum streams"))
+            for (final int s : checksummed)
             {
                 checksumStreams.add(streams[s]);
             }
@@ -1430,7 +1450,7 @@ public final class JournalReader
             started = true;
         }
 
-        private int[] streamIds(final String what)
+        private int[] streamIds(final String what, final int streamCount)
         {
             final int n = getInt(what);
             if (n < 0 || n > (limit - position) / 4)
@@ -1442,10 +1462,10 @@ public final class JournalReader
             for (int i = 0; i < n; i++)
             {
                 ids[i] = getInt(what);
-                if (ids[i] < 0 || ids[i] >= streams.length)
+                if (ids[i] < 0 || ids[i] >= streamCount)
                 {
                     throw new Corrupt("the record (RUN_START) lists stream " + ids[i] + " among its " + what +
-                        ", but the run has " + streams.length + " streams");
+                        ", but the run has " + streamCount + " streams");
                 }
             }
             return ids;

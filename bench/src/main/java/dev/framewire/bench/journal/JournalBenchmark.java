@@ -73,14 +73,15 @@ public class JournalBenchmark
     /** The header and the run start, written before the ops, and the run end after them. */
     private static final int PREAMBLE = 3;
     /**
-     * Record kinds of the journal's format 1.9 that hold other records: the agent's BATCH and
-     * PACKED_INPUTS, a worker's CALLS, PACKED_CALLS and DENSE_CALLS.
+     * Record kinds of the journal's format 1.10 that hold other records: the agent's BATCH,
+     * PACKED_INPUTS and PACKED_EMITS, a worker's CALLS, PACKED_CALLS and DENSE_CALLS.
      */
     private static final byte BATCH = 14;
     private static final byte CALLS = 18;
     private static final byte PACKED_CALLS = 19;
     private static final byte PACKED_INPUTS = 20;
     private static final byte DENSE_CALLS = 21;
+    private static final byte PACKED_EMITS = 23;
 
     @Param({"SYNC", "ASYNC"})
     public String mode;
@@ -189,12 +190,14 @@ public class JournalBenchmark
     /**
      * The ops a record stands for (the layouts of {@code JournalDescriptor}): a worker's staged calls
      * (CALLS, PACKED_CALLS, DENSE_CALLS: count (int) at 8) one per call, the agent's packed graph inputs
-     * (PACKED_INPUTS: count at 8) one per input, its LOST records none, any other one.
+     * and emits (PACKED_INPUTS, PACKED_EMITS: count at 8) one per packet, its LOST records none, any
+     * other one.
      */
     private static long ops(final Bytes<?> bytes, final long record)
     {
         final byte kind = bytes.readByte(record);
-        if (kind == CALLS || kind == PACKED_CALLS || kind == DENSE_CALLS || kind == PACKED_INPUTS)
+        if (kind == CALLS || kind == PACKED_CALLS || kind == DENSE_CALLS || kind == PACKED_INPUTS ||
+            kind == PACKED_EMITS)
         {
             return bytes.readInt(record + 8);
         }

@@ -27,7 +27,8 @@ import java.util.Map;
  * a third, {@code keep}, leaves the journal where it is and prints its directory (for {@code du -sk}:
  * the bytes a packet costs on disk). A run that lost records also prints each {@code LOST} record's count
  * and when the agent journaled it, in milliseconds after the run's start. {@code -DringCapacity=<bytes>} and
- * {@code -DagentBatchScheduling=false} set those two {@link JournalConfig} settings.
+ * {@code -DagentBatchScheduling=false} set those two {@link JournalConfig} settings, and
+ * {@code -Dlevel=RUNS|IO|SAMPLED} the journal's {@link JournalConfig.Level} (CALLS by default).
  */
 public final class JournalLossCheck
 {
@@ -48,7 +49,8 @@ public final class JournalLossCheck
             JournalConfig.RingFull.LOSE;
         final Path root = Files.createTempDirectory("framewire-losscheck");
         final JournalConfig journalConfig = new JournalConfig().directory(root).mode(JournalConfig.Mode.ASYNC)
-            .onRingFull(ringFull).ringCapacity(Integer.getInteger("ringCapacity", JournalConfig.DEFAULT_RING_CAPACITY));
+            .onRingFull(ringFull).ringCapacity(Integer.getInteger("ringCapacity", JournalConfig.DEFAULT_RING_CAPACITY))
+            .level(JournalConfig.Level.valueOf(System.getProperty("level", JournalConfig.Level.CALLS.name())));
         journalConfig.agentBatchScheduling(Boolean.parseBoolean(
             System.getProperty("agentBatchScheduling", Boolean.toString(journalConfig.agentBatchScheduling()))));
         final GraphConfig.Builder builder = GraphConfig.builder()
