@@ -215,14 +215,30 @@ final class JournalOptions
     }
 
     /**
-     * The retention in a line, for a command to print at start (and the flags that change it).
+     * The retention in a line, for a command to print at start (and the flags that change it); with
+     * capture on, a second line saying what is captured, up to how much, and that it is personal data.
      *
      * @return the line, or null with {@code --no-journal}.
      */
     String retentionLine()
     {
-        return off ? null : JournalRetention.describe(directory, maxAge(), maxSize()) +
+        if (off)
+        {
+            return null;
+        }
+        final String retention = JournalRetention.describe(directory, maxAge(), maxSize()) +
             " (--journal-max-age, --journal-max-size; none for no bound)";
+        if (!captureSources && capture.isEmpty())
+        {
+            return retention;
+        }
+        final long limit = captureLimit == null ? JournalConfig.DEFAULT_CAPTURE_LIMIT : captureLimit;
+        return retention + "\n  capture: the payload bytes of " + (captureSources ? "every source's outputs" +
+            (capture.isEmpty() ? "" : " and ") : "") + (capture.isEmpty() ? "" : String.join(", ", capture)) +
+            " go into the journal, " + (limit == Retention.NO_SIZE_LIMIT ? "without a limit" :
+                limit >= 1L << 30 ? String.format(java.util.Locale.ROOT, "up to %.1f GiB a run", limit / (double)(1L << 30)) :
+                String.format(java.util.Locale.ROOT, "up to %.1f MiB a run", limit / (double)(1L << 20))) +
+            " (--capture-limit); camera frames are personal data: keep and share the journal accordingly";
     }
 
     /**

@@ -100,6 +100,8 @@ class ReplaySourceCaptureTest
         final Cli.Result run = Cli.run("run", graph.toString(), "--capture-sources", "--checksum", "all",
             "--journal", recordings.toString());
         assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.out().contains("  capture: the payload bytes of every source's outputs go into the journal, " +
+            "up to 1.0 GiB a run (--capture-limit); camera frames are personal data"), run.toString());
         final Path recorded = Cli.onlyRun(recordings);
         final JournalReader recording = JournalReader.read(recorded);
         final long captured = recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.CAPTURED).count();
