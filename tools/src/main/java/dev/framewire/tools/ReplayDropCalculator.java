@@ -2,7 +2,6 @@ package dev.framewire.tools;
 
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
-import dev.framewire.core.CalculatorRegistry;
 import dev.framewire.core.Contract;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.NodeConfig;
@@ -13,13 +12,11 @@ import dev.framewire.journal.JournalRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * What {@code journal replay} wraps the calculator of a node in when the recording dropped packets
@@ -108,24 +105,17 @@ final class ReplayDropCalculator implements Calculator
         }
         counted[0] = drops;
         counted[1] = DROPPED.size();
-        final CalculatorRegistry registry = CalculatorRegistry.global();
-        final Map<String, Supplier<? extends Calculator>> originals = new LinkedHashMap<>();
+        final List<String> names = new ArrayList<>();
         for (final String node : DROPPED.keySet())
         {
-            final String name = calculators.get(node);
-            final Supplier<? extends Calculator> original = registry.lookup(name);
-            if (original != null && !originals.containsKey(name))
-            {
-                originals.put(name, original);
-                registry.register(name, () -> new ReplayDropCalculator(original.get()));
-            }
+            names.add(calculators.get(node));
         }
-        return () ->
-        {
-            originals.forEach(registry::register);
-            DROPPED.clear();
-            INPUTS.clear();
-        };
+        return ReplayTailCalculator.wrapEach(names, (name, original) -> () -> new ReplayDropCalculator(original.get()),
+            () ->
+            {
+                DROPPED.clear();
+                INPUTS.clear();
+            });
     }
 
     private static void collect(final GraphConfig config, final String prefix, final Map<String, String> calculators)

@@ -2,7 +2,6 @@ package dev.framewire.tools;
 
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorContext;
-import dev.framewire.core.CalculatorRegistry;
 import dev.framewire.core.Contract;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.NodeConfig;
@@ -26,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
 
 /**
  * What {@code journal replay} puts in place of a source node whose outputs the recording captured
@@ -131,24 +129,15 @@ final class ReplaySourceCalculator implements Calculator
         consumed(config, "", consumed);
         templates.forEach((name, template) -> consumed(template, name + SubgraphExpander.SEPARATOR, consumed));
         packets(recorded, replayed.keySet(), consumed, plan);
-        final CalculatorRegistry registry = CalculatorRegistry.global();
-        final Map<String, Supplier<? extends Calculator>> originals = new LinkedHashMap<>();
-        for (final String name : replayed.values())
+        return ReplayTailCalculator.wrapEach(replayed.values(), (name, original) ->
         {
-            final Supplier<? extends Calculator> original = registry.lookup(name);
-            if (original != null && !originals.containsKey(name))
-            {
-                originals.put(name, original);
-                final boolean keepChecks = !calculators.getOrDefault(name, true);
-                registry.register(name, () -> new ReplaySourceCalculator(original.get(), keepChecks));
-            }
-        }
-        return () ->
+            final boolean keepChecks = !calculators.getOrDefault(name, true);
+            return () -> new ReplaySourceCalculator(original.get(), keepChecks);
+        }, () ->
         {
-            originals.forEach(registry::register);
             BY_NODE.clear();
             replayOrigin = 0;
-        };
+        });
     }
 
     /**

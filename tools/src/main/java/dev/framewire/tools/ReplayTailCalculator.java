@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -127,24 +128,44 @@ final class ReplayTailCalculator implements Calculator
             }
         }
         LAST.putAll(last);
+        return wrapEach(calculators.values(), (name, original) -> () -> new ReplayTailCalculator(original.get()), () ->
+        {
+            LAST.clear();
+            DONE.clear();
+            SOURCES.clear();
+            HELD.clear();
+        });
+    }
+
+    /**
+     * Registers, for each calculator name the registry has, a factory made from the registered
+     * one (a replay's stand-in or wrapper), and returns what puts the registered ones back.
+     *
+     * @param names   calculator names (repeats are taken once).
+     * @param wrapper by name and registered factory, the factory to register in its place.
+     * @param after   what the returned registration does after putting them back.
+     * @return puts the registry back as it was, then runs {@code after}.
+     */
+    static Registration wrapEach(
+        final Collection<String> names,
+        final BiFunction<String, Supplier<? extends Calculator>, Supplier<? extends Calculator>> wrapper,
+        final Runnable after)
+    {
         final CalculatorRegistry registry = CalculatorRegistry.global();
         final Map<String, Supplier<? extends Calculator>> originals = new LinkedHashMap<>();
-        for (final String name : calculators.values())
+        for (final String name : names)
         {
             final Supplier<? extends Calculator> original = registry.lookup(name);
             if (original != null && !originals.containsKey(name))
             {
                 originals.put(name, original);
-                registry.register(name, () -> new ReplayTailCalculator(original.get()));
+                registry.register(name, wrapper.apply(name, original));
             }
         }
         return () ->
         {
             originals.forEach(registry::register);
-            LAST.clear();
-            DONE.clear();
-            SOURCES.clear();
-            HELD.clear();
+            after.run();
         };
     }
 
