@@ -274,6 +274,10 @@ public final class JournalDumpCommand implements Callable<Integer>
             case EMIT:
                 value(o, r);
                 break;
+            case CAPTURED:
+                value(o, r);
+                o.addProperty("shape", r.shape() == null ? "blob" : r.shape().toString());
+                break;
             case DROP:
                 o.addProperty("reason", JournalRecord.reasonName(r.reason()));
                 break;

@@ -109,6 +109,9 @@ class ReplaySourceCaptureTest
         final JournalRecord first = recording.records().stream().filter(r -> r.kind() == JournalRecord.Kind.CAPTURED)
             .findFirst().orElseThrow();
         assertEquals("frame 32x16 GRAY8 stride 32", first.shape().toString(), "the frame's shape is journaled");
+        final Cli.Result dump = Cli.run("journal", "dump", recorded.toString(), "--json", "--kind", "CAPTURED");
+        assertTrue(dump.out().contains("\"capturedBytes\":512,") &&
+            dump.out().contains("\"shape\":\"frame 32x16 GRAY8 stride 32\""), dump.toString());
 
         final int opens = OPENS.get();
         final Path replays = dir.resolve("replays");
