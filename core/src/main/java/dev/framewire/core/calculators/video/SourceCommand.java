@@ -28,6 +28,14 @@ final class SourceCommand
     static final List<String> LOW_DELAY = List.of("-fflags", "nobuffer", "-flags", "low_delay",
         "-probesize", "32768", "-analyzeduration", "200000");
 
+    /**
+     * The gray detection stream's first filters: the luma plane taken as it is ({@code extractplanes}),
+     * from any YUV or gray format (another, such as RGB, is converted to one first), so that
+     * the scaler reads and writes one plane and converts nothing else.
+     */
+    static final String LUMA_PLANE = "format=pix_fmts=yuv420p|yuvj420p|yuv422p|yuvj422p|yuv444p|yuvj444p|" +
+        "yuv440p|yuvj440p|yuv411p|yuvj411p|yuv410p|nv12|nv21|gray,extractplanes=y";
+
     /** What ffmpeg's concat demuxer may open for a list file's url. */
     private static final String LIST_PROTOCOLS =
         "file,rtsp,rtsps,rtp,srtp,udp,tcp,tls,http,https,httpproxy,srt,rtmp,rtmps,crypto";
@@ -43,6 +51,8 @@ final class SourceCommand
     final boolean loop;
     final String inputOptions;
     final String hwaccel;
+    final String scaleFlags;
+    final boolean fullRange;
     final boolean lowDelay;
     final Recording recording;
     private final CameraListFile list = new CameraListFile();
@@ -61,13 +71,18 @@ final class SourceCommand
      * @param loop         play a file again and again.
      * @param inputOptions more input options, whitespace-separated.
      * @param hwaccel      {@code -hwaccel}'s value, or blank.
+     * @param scaleFlags   the scaler's flags ({@code scale}'s {@code flags}: area, bicubic...).
+     * @param fullRange    scaled gray frames expanded to 0-255, or the luma as the stream codes it.
      * @param lowDelay     {@link #LOW_DELAY} before the input options.
      * @param recording    the recording beside the decoded stream, or null.
      */
     SourceCommand(final String ffmpeg, final int[] version, final String url, final PixelFormat format,
         final int width, final int height, final double fps, final boolean realtime, final boolean loop,
-        final String inputOptions, final String hwaccel, final boolean lowDelay, final Recording recording)
+        final String inputOptions, final String hwaccel, final String scaleFlags, final boolean fullRange,
+        final boolean lowDelay, final Recording recording)
     {
+        this.scaleFlags = scaleFlags;
+        this.fullRange = fullRange;
         this.lowDelay = lowDelay;
         this.recording = recording;
         this.ffmpeg = ffmpeg;
@@ -140,6 +155,13 @@ final class SourceCommand
             }
         }
         final boolean hidden = Redaction.hasPassword(url);
+        if (lumaPlane() && fullRange)
+        {
+            // the luma plane keeps the decoder's range: a stream that does not say its range is
+            // limited (16-235), as ffmpeg's scaler takes it; a full-range one says so and wins
+            c.add("-color_range");
+            c.add("tv");
+        }
         if (!hidden)
         {
             c.addAll(input);
@@ -215,7 +237,19 @@ final class SourceCommand
         c.add("pipe:1");
     }
 
-    /** The {@code -vf} chain: frame rate, then size; empty for neither. */
+    /**
+     * Whether the frames are the luma plane, scaled: GRAY8 at another size. Measured with ffmpeg
+     * 5.1 on 1080p H.264 to 640 wide, per frame: decoding alone 3.4-3.6 ms of CPU; with ffmpeg's
+     * YUV-to-gray scaler +1.5 ms (bicubic) or +1.1 (area); with the luma plane scaled +0.9 (area),
+     * of which 0.4 is the range's expansion to 0-255, which {@code gray_range: "coded"} leaves
+     * out ({@code docs/results/cameras.md}).
+     */
+    private boolean lumaPlane()
+    {
+        return format == PixelFormat.GRAY8 && (width > 0 || height > 0);
+    }
+
+    /** The {@code -vf} chain: frame rate, then size (the luma plane, for gray); empty for neither. */
     private String filters()
     {
         final StringBuilder filters = new StringBuilder();
@@ -226,9 +260,17 @@ final class SourceCommand
         if (width > 0 || height > 0)
         {
             final boolean planar = format.planeCount() > 1;
-            filters.append(filters.length() > 0 ? "," : "").append("scale=")
-                .append(width > 0 ? width : planar ? -2 : -1).append(':')
-                .append(height > 0 ? height : planar ? -2 : -1);
+            filters.append(filters.length() > 0 ? "," : "");
+            if (lumaPlane())
+            {
+                filters.append(LUMA_PLANE).append(',');
+            }
+            filters.append("scale=").append(width > 0 ? width : planar ? -2 : -1).append(':')
+                .append(height > 0 ? height : planar ? -2 : -1).append(":flags=").append(scaleFlags);
+            if (lumaPlane() && fullRange)
+            {
+                filters.append(":out_range=pc"); // 0-255, as ffmpeg's YUV-to-gray conversion gives
+            }
         }
         return filters.toString();
     }
