@@ -240,7 +240,7 @@ final class SourceCommand
     /**
      * Whether the frames are the luma plane, scaled: GRAY8 at another size. Measured with ffmpeg
      * 5.1 on 1080p H.264 to 640 wide, per frame: decoding alone 3.4-3.6 ms of CPU; with ffmpeg's
-     * YUV-to-gray scaler +1.5 ms (bicubic) or +1.1 (area); with the luma plane scaled +0.9 (area),
+     * YUV-to-gray scaler +1.5 ms (bicubic) or +1.1-1.6 (area); with the luma plane scaled +0.9 (area),
      * of which 0.4 is the range's expansion to 0-255, which {@code gray_range: "coded"} leaves
      * out ({@code docs/results/cameras.md}).
      */
