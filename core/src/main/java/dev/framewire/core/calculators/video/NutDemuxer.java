@@ -1,7 +1,6 @@
 package dev.framewire.core.calculators.video;
 
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,9 +21,10 @@ import java.nio.channels.ReadableByteChannel;
  * stderr is text, parsed per frame, and checksums every frame; a second {@code framecrc} output
  * hashes every frame too).
  *
- * <p>Reading: headers go through a small direct read-ahead buffer; frame data goes from the
- * channel straight into the destination (a pooled slot's {@code ByteBuffer} view), after the
- * few bytes the read-ahead already took. Nothing is allocated per frame.
+ * <p>Reading ({@link NutInput}): headers go through a small direct read-ahead buffer; frame data
+ * goes from the channel straight into the destination (a pooled slot's {@code ByteBuffer} view),
+ * after the few bytes the read-ahead already took. Nothing is allocated per frame. What the
+ * headers say (time bases, the frame-code table, the stream's size) is kept in {@link NutHeaders}.
  *
  * <pre>
  *   file id "nut/multimedia container\0"
@@ -53,37 +53,10 @@ final class NutDemuxer
     static final int FLAG_CODED = 4096;
     static final int FLAG_INVALID = 8192;
 
-    private static final int READ_AHEAD = 8192;
-    private static final int MAX_HEADER_PACKET = READ_AHEAD;
+    private static final int MAX_HEADER_PACKET = NutInput.READ_AHEAD;
 
-    private final ByteBuffer ahead = ByteBuffer.allocateDirect(READ_AHEAD);
-    private final UnsafeBuffer aheadView = new UnsafeBuffer(ahead);
-    private ReadableByteChannel channel;
-    /** Bytes read from the channel so far. */
-    private long consumed;
-    private volatile long blockedSinceNanos;
-
-    private final int[] codeFlags = new int[256];
-    private final int[] codeStream = new int[256];
-    private final long[] codeMul = new long[256];
-    private final long[] codeLsb = new long[256];
-    private final long[] codePtsDelta = new long[256];
-    private final long[] codeReserved = new long[256];
-    private final long[] codeHeaderIdx = new long[256];
-    private long[] timeBaseNum = new long[0];
-    private long[] timeBaseDen = new long[0];
-    private int[] headerLen = {0};
-    private boolean mainSeen;
-    private int streamCount;
-
-    private boolean streamSeen;
-    private int width;
-    private int height;
-    private String fourcc = "";
-    private long tbNum;
-    private long tbDen;
-    private int msbPtsShift;
-    private long lastPts;
+    private final NutInput in = new NutInput();
+    private final NutHeaders headers = new NutHeaders();
     private long pts;
 
     /**
@@ -93,17 +66,8 @@ final class NutDemuxer
      */
     void reset(final ReadableByteChannel channel)
     {
-        this.channel = channel;
-        ahead.clear().limit(0);
-        consumed = 0;
-        blockedSinceNanos = 0;
-        mainSeen = false;
-        streamSeen = false;
-        streamCount = 0;
-        headerLen = new int[]{0};
-        width = 0;
-        height = 0;
-        lastPts = 0;
+        in.reset(channel);
+        headers.reset();
     }
 
     /**
@@ -114,36 +78,37 @@ final class NutDemuxer
      */
     boolean readHeaders() throws IOException
     {
-        if (!fill(FILE_ID.length))
+        final NutInput in = this.in;
+        if (!in.fill(FILE_ID.length))
         {
-            if (ahead.remaining() == 0)
+            if (in.remaining() == 0)
             {
                 return false;
             }
-            throw malformed("the stream ended inside the file id");
+            throw in.malformed("the stream ended inside the file id");
         }
         for (int i = 0; i < FILE_ID.length; i++)
         {
-            if (ahead.get() != FILE_ID[i])
+            if (in.get() != (FILE_ID[i] & 0xFF))
             {
-                throw malformed("no NUT file id at the start");
+                throw in.malformed("no NUT file id at the start");
             }
         }
-        while (!streamSeen)
+        while (!headers.streamSeen())
         {
-            if (!fill(8))
+            if (!in.fill(8))
             {
-                if (ahead.remaining() == 0)
+                if (in.remaining() == 0)
                 {
                     return false;
                 }
-                throw malformed("the stream ended inside a startcode");
+                throw in.malformed("the stream ended inside a startcode");
             }
-            if ((ahead.get(ahead.position()) & 0xFF) != 'N')
+            if (in.peek() != 'N')
             {
-                throw malformed("a frame before the stream header");
+                throw in.malformed("a frame before the stream header");
             }
-            packet(getLong());
+            packet(in.getLong());
         }
         return true;
     }
@@ -156,23 +121,24 @@ final class NutDemuxer
      */
     long nextFrame() throws IOException
     {
+        final NutInput in = this.in;
         while (true)
         {
-            if (!fill(1))
+            if (!in.fill(1))
             {
                 return -1;
             }
-            final int code = ahead.get(ahead.position()) & 0xFF;
+            final int code = in.peek();
             if (code == 'N')
             {
-                if (!fill(8))
+                if (!in.fill(8))
                 {
-                    throw malformed("the stream ended inside a startcode");
+                    throw in.malformed("the stream ended inside a startcode");
                 }
-                packet(getLong());
+                packet(in.getLong());
                 continue;
             }
-            ahead.get();
+            in.get();
             final long size = frameHeader(code);
             if (size >= 0)
             {
@@ -193,22 +159,7 @@ final class NutDemuxer
      */
     boolean readData(final MutableDirectBuffer dst, final ByteBuffer view, final int size) throws IOException
     {
-        final ByteBuffer ahead = this.ahead;
-        final int buffered = Math.min(ahead.remaining(), size);
-        if (buffered > 0)
-        {
-            dst.putBytes(0, aheadView, ahead.position(), buffered);
-            ahead.position(ahead.position() + buffered);
-        }
-        view.limit(size).position(buffered);
-        while (view.hasRemaining())
-        {
-            if (read(view) < 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        return in.readData(dst, view, size);
     }
 
     /**
@@ -220,33 +171,22 @@ final class NutDemuxer
      */
     boolean skip(final long size) throws IOException
     {
-        long left = size;
-        while (left > 0)
-        {
-            if (ahead.remaining() == 0 && !fill(1))
-            {
-                return false;
-            }
-            final int n = (int)Math.min(left, ahead.remaining());
-            ahead.position(ahead.position() + n);
-            left -= n;
-        }
-        return true;
+        return in.skip(size);
     }
 
     int width()
     {
-        return width;
+        return headers.width();
     }
 
     int height()
     {
-        return height;
+        return headers.height();
     }
 
     String fourcc()
     {
-        return fourcc;
+        return headers.fourcc();
     }
 
     /**
@@ -266,12 +206,12 @@ final class NutDemuxer
      */
     long ptsMicros()
     {
-        return toMicros(pts, tbNum, tbDen);
+        return toMicros(pts, headers.timeBaseNum(), headers.timeBaseDen());
     }
 
     String timeBase()
     {
-        return tbNum + "/" + tbDen;
+        return headers.timeBaseNum() + "/" + headers.timeBaseDen();
     }
 
     /**
@@ -281,13 +221,13 @@ final class NutDemuxer
      */
     long blockedSinceNanos()
     {
-        return blockedSinceNanos;
+        return in.blockedSinceNanos();
     }
 
     /** Bytes of the stream decoded so far, for messages. */
     long offset()
     {
-        return consumed - ahead.remaining();
+        return in.offset();
     }
 
     static long toMicros(final long pts, final long num, final long den)
@@ -306,317 +246,99 @@ final class NutDemuxer
 
     private void packet(final long startcode) throws IOException
     {
-        final long forward = getV();
+        final NutInput in = this.in;
+        final long forward = in.getV();
         if (forward < 0)
         {
-            throw malformed("a packet's forward pointer " + Long.toUnsignedString(forward) + ", beyond 2^63");
+            throw in.malformed("a packet's forward pointer " + Long.toUnsignedString(forward) + ", beyond 2^63");
         }
         if (forward > 4096)
         {
-            skipInPacket(4);
+            in.skipInPacket(4);
         }
         if (startcode == MAIN_STARTCODE || startcode == STREAM_STARTCODE || startcode == SYNCPOINT_STARTCODE)
         {
             if (forward > MAX_HEADER_PACKET)
             {
-                throw malformed("a header packet of " + forward + " bytes, more than the " + MAX_HEADER_PACKET +
+                throw in.malformed("a header packet of " + forward + " bytes, more than the " + MAX_HEADER_PACKET +
                     " this reader takes");
             }
-            if (!fill((int)forward))
+            if (!in.fill((int)forward))
             {
-                throw malformed("the stream ended inside a header packet");
+                throw in.malformed("the stream ended inside a header packet");
             }
-            final int end = ahead.position() + (int)forward;
+            final int end = in.position() + (int)forward;
             if (startcode == MAIN_STARTCODE)
             {
-                mainHeader(end);
+                headers.mainHeader(in, end);
             }
             else if (startcode == STREAM_STARTCODE)
             {
-                streamHeader(end);
+                headers.streamHeader(in, end);
             }
             else
             {
-                syncpoint();
+                headers.syncpoint(in);
             }
-            if (ahead.position() > end)
+            if (in.position() > end)
             {
-                throw malformed("a header packet longer than its forward pointer");
+                throw in.malformed("a header packet longer than its forward pointer");
             }
-            ahead.position(end);
+            in.position(end);
         }
-        else if (!skip(forward))
+        else if (!in.skip(forward))
         {
-            throw malformed("the stream ended inside a packet");
-        }
-    }
-
-    private void skipInPacket(final int n) throws IOException
-    {
-        if (!skip(n))
-        {
-            throw malformed("the stream ended inside a packet header");
-        }
-    }
-
-    private void mainHeader(final int end) throws IOException
-    {
-        final long version = getV();
-        if (version < 3 || version > 4)
-        {
-            throw malformed("NUT version " + version + "; this reader takes 3 and 4");
-        }
-        if (version > 3)
-        {
-            getV(); // minor version
-        }
-        streamCount = (int)getV();
-        getV(); // max_distance
-        final int tbCount = (int)getV();
-        if (tbCount <= 0 || tbCount > 256)
-        {
-            throw malformed("time base count " + tbCount);
-        }
-        timeBaseNum = new long[tbCount];
-        timeBaseDen = new long[tbCount];
-        for (int i = 0; i < tbCount; i++)
-        {
-            timeBaseNum[i] = getV();
-            timeBaseDen[i] = getV();
-            if (timeBaseNum[i] <= 0 || timeBaseDen[i] <= 0)
-            {
-                throw malformed("time base " + timeBaseNum[i] + "/" + timeBaseDen[i]);
-            }
-        }
-        long tmpPts = 0;
-        long tmpMul = 1;
-        long tmpStream = 0;
-        long tmpMatch = 1L << 62;
-        long tmpHeadIdx = 0;
-        for (int i = 0; i < 256; )
-        {
-            final long tmpFlags = getV();
-            final long fields = getV();
-            if (fields > 0)
-            {
-                tmpPts = getS();
-            }
-            if (fields > 1)
-            {
-                tmpMul = getV();
-            }
-            if (fields > 2)
-            {
-                tmpStream = getV();
-            }
-            final long tmpSize = fields > 3 ? getV() : 0;
-            final long tmpRes = fields > 4 ? getV() : 0;
-            final long count = fields > 5 ? getV() : tmpMul - tmpSize;
-            if (fields > 6)
-            {
-                tmpMatch = getS();
-            }
-            if (fields > 7)
-            {
-                tmpHeadIdx = getV();
-            }
-            for (long j = 8; j < fields; j++)
-            {
-                getV();
-            }
-            if (count <= 0 || count > 256 - (i <= 'N' ? 1 : 0) - i)
-            {
-                throw malformed("frame-code count " + count + " at code " + i);
-            }
-            for (long j = 0; j < count; j++, i++)
-            {
-                if (i == 'N')
-                {
-                    codeFlags[i] = FLAG_INVALID;
-                    j--;
-                    continue;
-                }
-                codeFlags[i] = (int)tmpFlags;
-                codeStream[i] = (int)tmpStream;
-                codeMul[i] = tmpMul;
-                codeLsb[i] = tmpSize + j;
-                codePtsDelta[i] = tmpPts;
-                codeReserved[i] = tmpRes;
-                codeHeaderIdx[i] = tmpHeadIdx;
-            }
-        }
-        if (end - ahead.position() > 4)
-        {
-            final int count = (int)getV() + 1;
-            if (count <= 0 || count > 128)
-            {
-                throw malformed("elision header count " + count);
-            }
-            headerLen = new int[count];
-            for (int i = 1; i < count; i++)
-            {
-                headerLen[i] = (int)getV();
-                if (headerLen[i] < 0 || headerLen[i] > 255 || ahead.position() + headerLen[i] > end)
-                {
-                    throw malformed("elision header length " + headerLen[i]);
-                }
-                ahead.position(ahead.position() + headerLen[i]);
-            }
-        }
-        mainSeen = true;
-    }
-
-    private void streamHeader(final int end) throws IOException
-    {
-        if (!mainSeen)
-        {
-            throw malformed("a stream header before the main header");
-        }
-        final long id = getV();
-        final long streamClass = getV();
-        final long fourccCoded = getV();
-        if (fourccCoded < 0 || fourccCoded > end - ahead.position()) // never position + length: it can overflow
-        {
-            throw malformed("fourcc length " + Long.toUnsignedString(fourccCoded) + ", past the stream header's end");
-        }
-        final int fourccLength = (int)fourccCoded;
-        final StringBuilder tag = new StringBuilder(fourccLength);
-        for (int i = 0; i < fourccLength; i++)
-        {
-            final int c = ahead.get() & 0xFF;
-            tag.append(c >= 32 && c < 127 ? (char)c : '.');
-        }
-        final long timeBaseId = getV();
-        final long shift = getV();
-        getV(); // max_pts_distance
-        getV(); // decode_delay
-        getV(); // stream flags
-        final long extradataCoded = getV();
-        if (extradataCoded < 0 || extradataCoded > end - ahead.position())
-        {
-            throw malformed("codec data length " + Long.toUnsignedString(extradataCoded) + ", past the stream header's end");
-        }
-        final int extradata = (int)extradataCoded;
-        ahead.position(ahead.position() + extradata);
-        if (id != 0)
-        {
-            return; // ffmpeg is asked for one stream; any other is ignored, and so are its frames
-        }
-        if (streamClass != 0)
-        {
-            throw malformed("stream 0 is not video (class " + streamClass + ")");
-        }
-        if (timeBaseId < 0 || timeBaseId >= timeBaseNum.length || shift < 0 || shift > 62)
-        {
-            throw malformed("stream header time base " + timeBaseId + " or pts shift " + shift);
-        }
-        final long w = getV();
-        final long h = getV();
-        if (w <= 0 || h <= 0 || w > 65536 || h > 65536)
-        {
-            throw malformed("frame size " + w + "x" + h);
-        }
-        width = (int)w;
-        height = (int)h;
-        fourcc = tag.toString();
-        tbNum = timeBaseNum[(int)timeBaseId];
-        tbDen = timeBaseDen[(int)timeBaseId];
-        msbPtsShift = (int)shift;
-        streamSeen = true;
-    }
-
-    private void syncpoint() throws IOException
-    {
-        final long coded = getV();
-        getV(); // back_ptr_div16
-        if (!streamSeen)
-        {
-            throw malformed("a syncpoint before the stream header");
-        }
-        if (coded < 0)
-        {
-            throw malformed("syncpoint time " + Long.toUnsignedString(coded) + " beyond 2^63");
-        }
-        final int n = timeBaseNum.length;
-        final int tb = (int)(coded % n);
-        final long ts = coded / n;
-        // the stream's last pts becomes the syncpoint's time, rescaled to the stream's time base
-        try
-        {
-            lastPts = timeBaseNum[tb] == tbNum && timeBaseDen[tb] == tbDen ? ts :
-                Math.floorDiv(Math.multiplyExact(Math.multiplyExact(ts, timeBaseNum[tb]), tbDen),
-                    Math.multiplyExact(timeBaseDen[tb], tbNum));
-        }
-        catch (final ArithmeticException ex)
-        {
-            throw malformed("syncpoint time " + ts + " in time base " + timeBaseNum[tb] + "/" + timeBaseDen[tb] +
-                " overflows in the stream's time base " + tbNum + "/" + tbDen);
+            throw in.malformed("the stream ended inside a packet");
         }
     }
 
     /** Decodes a frame header after its code; returns the data size, or -1 after skipping another stream's frame. */
     private long frameHeader(final int code) throws IOException
     {
-        if (!streamSeen)
+        final NutInput in = this.in;
+        final NutHeaders h = headers;
+        if (!h.streamSeen())
         {
-            throw malformed("a frame before the stream header");
+            throw in.malformed("a frame before the stream header");
         }
-        int flags = codeFlags[code];
+        int flags = h.codeFlags[code];
         if ((flags & FLAG_INVALID) != 0)
         {
-            throw malformed("invalid frame code " + code);
+            throw in.malformed("invalid frame code " + code);
         }
-        long size = codeLsb[code];
-        long stream = codeStream[code];
-        long headerIdx = codeHeaderIdx[code];
-        long reserved = codeReserved[code];
+        long size = h.codeLsb[code];
+        long stream = h.codeStream[code];
+        long headerIdx = h.codeHeaderIdx[code];
+        long reserved = h.codeReserved[code];
         if ((flags & FLAG_CODED) != 0)
         {
-            flags ^= (int)getV();
+            flags ^= (int)in.getV();
         }
         if ((flags & FLAG_STREAM_ID) != 0)
         {
-            stream = getV();
+            stream = in.getV();
         }
-        final long framePts;
-        if ((flags & FLAG_CODED_PTS) != 0)
-        {
-            final long coded = getV();
-            final long range = 1L << msbPtsShift;
-            if (coded < range)
-            {
-                final long mask = range - 1;
-                final long delta = lastPts - mask / 2;
-                framePts = ((coded - delta) & mask) + delta;
-            }
-            else
-            {
-                framePts = coded - range;
-            }
-        }
-        else
-        {
-            framePts = lastPts + codePtsDelta[code];
-        }
+        final long framePts = (flags & FLAG_CODED_PTS) != 0 ? codedPts(in.getV()) :
+            h.lastPts + h.codePtsDelta[code];
         if ((flags & FLAG_SIZE_MSB) != 0)
         {
-            size += codeMul[code] * getV();
+            size += h.codeMul[code] * in.getV();
         }
         if ((flags & FLAG_MATCH_TIME) != 0)
         {
-            getS();
+            in.getS();
         }
         if ((flags & FLAG_HEADER_IDX) != 0)
         {
-            headerIdx = getV();
+            headerIdx = in.getV();
         }
         if ((flags & FLAG_RESERVED) != 0)
         {
-            reserved = getV();
+            reserved = in.getV();
         }
         for (long i = 0; i < reserved; i++)
         {
-            getV();
+            in.getV();
         }
         if (size > 4096)
         {
@@ -624,112 +346,39 @@ final class NutDemuxer
         }
         if (headerIdx != 0)
         {
-            throw malformed("a frame with an elided header (index " + headerIdx + "), which raw video never has");
+            throw in.malformed("a frame with an elided header (index " + headerIdx + "), which raw video never has");
         }
         if ((flags & FLAG_CHECKSUM) != 0)
         {
-            skipInPacket(4);
+            in.skipInPacket(4);
         }
         if ((flags & FLAG_SM_DATA) != 0)
         {
-            throw malformed("a frame with side data, which this reader does not take");
+            throw in.malformed("a frame with side data, which this reader does not take");
         }
         if (stream != 0)
         {
-            if (!skip(size))
+            if (!in.skip(size))
             {
-                throw malformed("the stream ended inside a frame of stream " + stream);
+                throw in.malformed("the stream ended inside a frame of stream " + stream);
             }
             return -1;
         }
-        lastPts = framePts;
+        h.lastPts = framePts;
         pts = framePts;
         return size;
     }
 
-    // ------------------------------------------------------------------ primitives
-
-    private long getLong() throws IOException
+    /** A frame's coded pts: its low bits relative to the last pts, or the whole pts offset by the range. */
+    private long codedPts(final long coded)
     {
-        final long v = ahead.getLong();
-        return v;
-    }
-
-    private long getV() throws IOException
-    {
-        long value = 0;
-        for (int i = 0; i < 10; i++)
+        final long range = 1L << headers.msbPtsShift();
+        if (coded < range)
         {
-            if (ahead.remaining() == 0 && !fill(1))
-            {
-                throw malformed("the stream ended inside a number");
-            }
-            final int b = ahead.get() & 0xFF;
-            value = (value << 7) | (b & 0x7F);
-            if ((b & 0x80) == 0)
-            {
-                return value;
-            }
+            final long mask = range - 1;
+            final long delta = headers.lastPts - mask / 2;
+            return ((coded - delta) & mask) + delta;
         }
-        throw malformed("a number longer than 64 bits");
-    }
-
-    private long getS() throws IOException
-    {
-        final long v = getV() + 1;
-        return (v & 1) != 0 ? -(v >>> 1) : v >>> 1;
-    }
-
-    /**
-     * Makes {@code n} bytes available in the read-ahead, reading as much as the channel gives.
-     *
-     * @return false if the channel ended first (what was there stays available).
-     */
-    private boolean fill(final int n) throws IOException
-    {
-        final ByteBuffer ahead = this.ahead;
-        if (ahead.remaining() >= n)
-        {
-            return true;
-        }
-        ahead.compact();
-        try
-        {
-            while (ahead.position() < n)
-            {
-                if (read(ahead) < 0)
-                {
-                    return false;
-                }
-            }
-            return true;
-        }
-        finally
-        {
-            ahead.flip();
-        }
-    }
-
-    private int read(final ByteBuffer into) throws IOException
-    {
-        blockedSinceNanos = System.nanoTime() | 1; // never 0 while blocked
-        try
-        {
-            final int n = channel.read(into);
-            if (n > 0)
-            {
-                consumed += n;
-            }
-            return n;
-        }
-        finally
-        {
-            blockedSinceNanos = 0;
-        }
-    }
-
-    private IOException malformed(final String what)
-    {
-        return new IOException("unexpected NUT stream from ffmpeg near byte " + offset() + ": " + what);
+        return coded - range;
     }
 }

@@ -123,11 +123,11 @@ class VideoBackpressureTest
             // ring, the ring fills and the reader parks on it: nothing reads ffmpeg's pipe
             await("the source's reader parked on a full ring", 10_000, () ->
             {
-                final VideoSourceCalculator.Reader reader = source.reader();
+                final SourceReader reader = source.reader();
                 return gate.entered == 1 && reader != null && reader.waitingForRoom() &&
                     reader.queued() == reader.capacity() && reader.ffmpeg() != null;
             });
-            final VideoSourceCalculator.Reader reader = source.reader();
+            final SourceReader reader = source.reader();
             final ProcessHandle ffmpeg = reader.ffmpeg();
             final long written = bytesWritten(ffmpeg);
             final long out = emitted.get();

@@ -105,6 +105,51 @@ class VideoSourceCalculatorTest
         }
     }
 
+    /**
+     * Scaled GRAY8 is the luma plane scaled (no chroma, no YUV-to-gray conversion): in full range
+     * it equals ffmpeg's own YUV-to-gray scaling with the same filter, for a stream that does not
+     * say its range (taken as limited, expanded) and for a full-range one (left as it is); with
+     * {@code gray_range: "coded"} it is the luma as coded, inside 16-235 for a limited stream.
+     */
+    @Test
+    void scaledGrayIsTheLumaPlaneInFullRangeOrAsCoded() throws Exception
+    {
+        final Path limited = testVideo(dir, "limited.mp4", "320x240", 10, 3, "-c:v", "libx264", "-pix_fmt", "yuv420p");
+        final Path full = testVideo(dir, "full.avi", "320x240", 10, 3, "-c:v", "mjpeg", "-pix_fmt", "yuvj420p");
+        for (final Path file : new Path[]{limited, full})
+        {
+            final byte[] ffmpegGray = runBytes("ffmpeg", "-hide_banner", "-loglevel", "error", "-i", file.toString(),
+                "-vf", "scale=160:-1:flags=area", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1");
+            final List<Frame> out = runCollecting(source(n -> n.option("url", file.toString())
+                .option("pixel_format", "GRAY8").option("width", 160L), false), 100);
+            assertEquals(3, out.size());
+            assertEquals(120, out.get(0).height);
+            for (int i = 0; i < 3; i++)
+            {
+                assertArrayEquals(java.util.Arrays.copyOfRange(ffmpegGray, i * 160 * 120, (i + 1) * 160 * 120),
+                    out.get(i).bytes, file.getFileName() + " frame " + i);
+            }
+        }
+        final List<Frame> coded = runCollecting(source(n -> n.option("url", limited.toString())
+            .option("pixel_format", "GRAY8").option("width", 160L).option("gray_range", "coded"), false), 100);
+        final byte[] luma = runBytes("ffmpeg", "-hide_banner", "-loglevel", "error", "-i", limited.toString(),
+            "-vf", "extractplanes=y,scale=160:-1:flags=area", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1");
+        int min = 255;
+        int max = 0;
+        for (int i = 0; i < 3; i++)
+        {
+            final byte[] frame = coded.get(i).bytes;
+            assertArrayEquals(java.util.Arrays.copyOfRange(luma, i * 160 * 120, (i + 1) * 160 * 120), frame,
+                "coded frame " + i);
+            for (final byte b : frame)
+            {
+                min = Math.min(min, b & 0xFF);
+                max = Math.max(max, b & 0xFF);
+            }
+        }
+        assertTrue(min >= 16 && max <= 235 && max - min > 100, "the limited range as coded: " + min + ".." + max);
+    }
+
     @Test
     void missingFfmpegIsAClearErrorAtStart()
     {
