@@ -7,6 +7,7 @@ import dev.framewire.bench.core.baseline.LockedEngine;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.Scheduling;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -50,8 +51,9 @@ public class B2ChainThroughputBenchmark extends PushHarness
 {
     static final int STAGES = 4;
 
-    @Param({"FRAMEWIRE/1", "FRAMEWIRE_RUN16/1", "FRAMEWIRE_BATCH128/1", "DISRUPTOR/1", "LOCKED/1", "TPE/1",
-        "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
+    @Param({"FRAMEWIRE/1", "FRAMEWIRE_STEALING/1", "FRAMEWIRE_RUN16/1", "FRAMEWIRE_BATCH128/1", "DISRUPTOR/1",
+        "LOCKED/1", "TPE/1", "FRAMEWIRE/2", "FRAMEWIRE_STEALING/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2",
+        "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
     public String contender;
 
     private Line line;
@@ -65,6 +67,9 @@ public class B2ChainThroughputBenchmark extends PushHarness
         {
             case "FRAMEWIRE":
                 line = new GraphLine(framewireChain(groups, 1, 1), arrivals);
+                break;
+            case "FRAMEWIRE_STEALING":
+                line = new GraphLine(framewireChain(groups, 1, 1, Scheduling.STEALING), arrivals);
                 break;
             case "FRAMEWIRE_RUN16":
                 line = new GraphLine(framewireChain(groups, 16, 1), arrivals);
@@ -108,17 +113,28 @@ public class B2ChainThroughputBenchmark extends PushHarness
      */
     static GraphConfig framewireChain(final int groups, final int inputSetsPerRun, final int roomBatch)
     {
+        return framewireChain(groups, inputSetsPerRun, roomBatch, Scheduling.PINNED);
+    }
+
+    /**
+     * {@link #framewireChain(int, int, int)} on executors of {@code scheduling}, placed as with
+     * {@code PINNED}: {@code FRAMEWIRE_STEALING} measures what the stealing protocol costs a chain
+     * whose executors have nothing to take from each other (one worker each).
+     */
+    static GraphConfig framewireChain(
+        final int groups, final int inputSetsPerRun, final int roomBatch, final Scheduling scheduling)
+    {
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputSetsPerRun(inputSetsPerRun)
             .roomBatch(roomBatch)
             .inputStream("in")
             .outputStream("out")
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK).scheduling(scheduling))
             .maxQueueSize(Suite.IN_FLIGHT)
             .queueHardCap(8 * Suite.IN_FLIGHT);
         if (groups == 2)
         {
-            builder.executor("second", ExecutorConfig.of(1, IdleKind.PARK));
+            builder.executor("second", ExecutorConfig.of(1, IdleKind.PARK).scheduling(scheduling));
         }
         String upstream = "in";
         for (int i = 0; i < STAGES; i++)

@@ -39,7 +39,7 @@ class FlowLimiterCalculatorTest
     private static final long FRAME_US = 10_000;
 
     /** MediaPipe's DropCalculator: drops the third packet, and with DROP_TIMESTAMPS its bound too. */
-    private static Calculator dropCalculator(final boolean dropTimestamps)
+    static Calculator dropCalculator(final boolean dropTimestamps)
     {
         return new Calculator()
         {

@@ -20,6 +20,11 @@ abstract class ScheduleStateField extends ScheduleStatePad0
      * set before the run starts, read-only after.
      */
     public boolean local;
+    /**
+     * Whether a sibling of the node's worker may run it (a {@code STEALING} executor's node); set
+     * before the run starts (or before a hot-plugged node is published), read-only after.
+     */
+    public boolean stealable;
 }
 
 abstract class ScheduleStatePad1 extends ScheduleStateField
@@ -60,6 +65,10 @@ abstract class ScheduleStatePad1 extends ScheduleStateField
  * are plain stores, no CAS; the engine hands any other claim to the worker as a command
  * ({@link Node#schedule()}). In a chain on one worker that is two atomic operations less per node
  * and packet.
+ *
+ * <p>A <em>stealable</em> node ({@link #stealable}, on a {@code STEALING} executor) may run on any
+ * worker of its executor, one at a time: its own worker then claims it as any other thread does,
+ * after a full fence and with the dirty mark ({@link #claimFromOwner()}).
  *
  * <p>The state has a cache line of its own (padding by inheritance): producers on other cores read
  * it per packet, and the node's own fields, which its worker writes per run (input timestamp, call
@@ -123,6 +132,12 @@ public abstract class ScheduleState extends ScheduleStatePad1
      */
     public final boolean claimFromOwner()
     {
+        if (stealable)
+        {
+            // it may be running on a sibling now, about to go idle: as from any other thread
+            VarHandle.fullFence();
+            return claim();
+        }
         if ((int)STATE.getOpaque(this) != IDLE)
         {
             return false;
