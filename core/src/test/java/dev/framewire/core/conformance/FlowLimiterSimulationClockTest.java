@@ -263,16 +263,7 @@ class FlowLimiterSimulationClockTest
             twoStreamArrivals(sim);
             assertEquals(values(0, 2, 15, 17, 19), snapshot(sim.out1));
             assertEquals(values(0, 2, 4, 15, 17, 19), snapshot(sim.out2));
-            final List<String> expectedAllow = new ArrayList<>();
-            final boolean[] allowed = new boolean[21];
-            for (final int i : new int[] {0, 2, 4, 15, 17, 19})
-            {
-                allowed[i] = true;
-            }
-            for (int i = 0; i <= 20; i++)
-            {
-                expectedAllow.add(allowed[i] + "@" + i * FRAME_US);
-            }
+            final List<String> expectedAllow = FlowLimiterCalculatorTest.zeroQueueAllow();
             assertEquals(expectedAllow, snapshot(sim.allow));
         }
     }
