@@ -57,8 +57,9 @@ abstract class ScheduleStatePad1 extends ScheduleStateField
  * <p>Threading: {@link #claim()} from any thread, never for a local node, after the caller published its input and a full
  * fence (a producer writes input then reads the state; the worker writes the state then reads the
  * input: without a StoreLoad on both sides each could miss the other); {@link #claimFromOwner()}
- * from the worker the node is pinned to, while it runs another node; {@link #tryIdle()} from the
- * worker that owns the node, after it found no work; {@link #state()} from any thread.
+ * from the worker the node is pinned to, while it runs another node (for a {@link #stealable} node
+ * also from a sibling running a node of that worker); {@link #tryIdle()} from the worker that owns
+ * the node (took it from a queue), after it found no work; {@link #state()} from any thread.
  *
  * <p>A <em>local</em> node ({@link #makeLocal()}) is one whose every producer runs on its own
  * worker (a graph input counts when that worker polls its queue): only that worker ever claims it ({@link #claimFromOwner()}) or lets it go idle, so both
