@@ -177,6 +177,41 @@ class WorkStealingTest
             "other worker while it blocked; threads by node: " + threads + "\n" + report);
     }
 
+    /**
+     * A {@code max_in_flight} node (its steps and calls on the executor's shared queues) between
+     * stealable nodes on one {@code STEALING} executor: every packet comes out once and in order.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void maxInFlightNodesAndStolenNodesShareAnExecutor() throws Exception
+    {
+        final int packets = 5_000;
+        final List<String> errors = syncList();
+        final AtomicLong out = new AtomicLong();
+        final GraphConfig config = GraphConfig.builder()
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(2, IdleKind.PARK).scheduling(Scheduling.STEALING))
+            .maxQueueSize(8)
+            .inputStream("in")
+            .outputStream("out")
+            .node("first", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("a"))
+            .node("wide", n -> n.calculator("PassThroughCalculator").inputStream("a").outputStream("b").maxInFlight(2))
+            .node("last", n -> n.calculator("PassThroughCalculator").inputStream("b").outputStream("out"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            graph.observe("out", p -> expectNext(out, p.timestamp(), errors, "out"));
+            graph.start();
+            for (long ts = 0; ts < packets; ts++)
+            {
+                graph.addPacket("in", ts, ts);
+            }
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+        assertEquals(List.of(), errors);
+        assertEquals(packets, out.get());
+    }
+
     /** {@code in} through three checking stages {@code prefix0..2} to {@code out}. */
     private static void chain(
         final GraphConfig.Builder builder, final String in, final String prefix, final String out,
