@@ -105,7 +105,7 @@ final class WorkStealing
             victim.inbox.drain(victim.toHeap, 256);
             if (victim.polled.length > 0)
             {
-                final Node direct = victim.pollInputs();
+                final Node direct = PolledInputs.poll(victim);
                 if (direct != null)
                 {
                     victim.heap.add(direct);

@@ -29,7 +29,7 @@ import java.util.List;
  * looks, and runs the first node. A node scheduled from this worker's own thread skips the inbox.
  * A busy-spinning or yielding worker also polls the queues from graph inputs into its nodes each
  * duty cycle, so that adding a packet costs the adder no fence, CAS or inbox offer
- * ({@link InputQueue#polled}). When a duty cycle finds no work after one that did, it tells the
+ * ({@link InputQueue#polled}, {@link PolledInputs}). When a duty cycle finds no work after one that did, it tells the
  * graph once ({@link Scheduler#onWorkerIdle()}): idle waiters and the deadlock check need it.
  * When its executor has {@code max_in_flight} nodes, each duty cycle then also takes one of their
  * steps and one of their calls from the queues the executor's workers share ({@link SharedCalls}).
@@ -131,10 +131,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         }
     }
 
-    /**
-     * Why a worker of an executor pinned to CPUs could not pin itself, or null when it can
-     * ({@link CpuIds#affinityUnavailable()}).
-     */
+    /** Why a worker of an executor pinned to CPUs could not pin itself, or null ({@link CpuIds#affinityUnavailable()}). */
     public static String affinityUnavailable()
     {
         return CpuIds.affinityUnavailable();
@@ -240,7 +237,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         {
             work += wakeBackedOffSources();
         }
-        Node node = polled.length == 0 ? null : pollInputs();
+        Node node = polled.length == 0 ? null : PolledInputs.poll(this);
         if (node == null)
         {
             node = heap.poll();
@@ -289,55 +286,6 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         {
             journal.idle();
         }
-    }
-
-    /**
-     * Schedules the consumers of the polled graph-input queues that changed since the last look
-     * (see {@link InputQueue#polled}), and counts those queues in {@link #inputsSeen}. The
-     * commonest case skips the heap: when one consumer comes from IDLE and nothing else is queued,
-     * the heap would hand it straight back, so it is returned to run now (a heap add and poll, with
-     * the keys' computation and two reference stores, less per hop). In any other case they all go
-     * on the heap, whose order decides as before.
-     *
-     * @return the node to run now, or null when the heap holds the next node to run (if any).
-     */
-    Node pollInputs()
-    {
-        Node direct = null;
-        int seen = 0;
-        for (final InputQueue queue : polled)
-        {
-            if (queue.pollChanged())
-            {
-                final Node consumer = (Node)queue.consumer;
-                if (consumer.claimFromOwner())
-                {
-                    direct = runNowOrQueue(direct, consumer);
-                }
-                queue.markSeen(); // after the claim: an idle check that finds the queue seen finds its node scheduled
-                seen++;
-            }
-        }
-        inputsSeen = seen;
-        return direct;
-    }
-
-    /**
-     * {@link #pollInputs()}, for a consumer it took from IDLE: the node to run now (this one, when
-     * none was chosen yet and the heap is empty), or null with both on the heap.
-     */
-    private Node runNowOrQueue(final Node direct, final Node consumer)
-    {
-        if (direct == null && heap.isEmpty())
-        {
-            return consumer;
-        }
-        if (direct != null)
-        {
-            heap.add(direct);
-        }
-        heap.add(consumer);
-        return null;
     }
 
     /**
@@ -425,14 +373,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     /** Any thread: whether a polled queue holds input this worker has not seen yet. */
     boolean hasUnseenInput()
     {
-        for (final InputQueue queue : polled)
-        {
-            if (queue.pollChanged())
-            {
-                return true;
-            }
-        }
-        return false;
+        return PolledInputs.hasUnseen(this);
     }
 
     /** This thread, as a {@code PARK} worker spins: whether to yield its core each turn ({@link Scheduler#spinsYield()}). */
@@ -465,23 +406,25 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
             }
         }
         final Lane lane = shared.lanes.relaxedPoll();
-        if (lane != null)
+        return lane == null ? work : work + runLane(lane);
+    }
+
+    /** This thread: one call of a {@code max_in_flight} node; reports see the lane while it lasts. */
+    private int runLane(final Lane lane)
+    {
+        CURRENT_LANE.setOpaque(this, lane);
+        enterCall(lane.node);
+        try
         {
-            CURRENT_LANE.setOpaque(this, lane);
-            enterCall(lane.node);
-            try
-            {
-                lane.run(this);
-            }
-            finally
-            {
-                leaveCall();
-                CURRENT_LANE.setOpaque(this, (Lane)null);
-            }
-            RUNS.setOpaque(this, runs + 1);
-            work++;
+            lane.run(this);
         }
-        return work;
+        finally
+        {
+            leaveCall();
+            CURRENT_LANE.setOpaque(this, (Lane)null);
+        }
+        RUNS.setOpaque(this, runs + 1);
+        return 1;
     }
 
     /** This thread: one step of {@code node}, one of its own, a shared one or one it took from a sibling. */

@@ -23,7 +23,7 @@ abstract class WorkerFields extends WorkerPad0
     public int backingOff;
     /** Whether the last duty cycle did work; worker only. */
     public boolean busy;
-    /** The polled queues that {@link Worker#pollInputs()} found changed in this duty cycle; worker only. */
+    /** The polled queues that {@link PolledInputs#poll(Worker)} found changed in this duty cycle; worker only. */
     public int inputsSeen;
     /**
      * The id of the node of the call in progress ({@link #calling}) or of the last one, for
