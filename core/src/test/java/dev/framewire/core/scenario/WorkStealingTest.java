@@ -9,6 +9,8 @@ import dev.framewire.core.IdleKind;
 import dev.framewire.core.Scheduling;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.List;
 import java.util.Map;
@@ -39,18 +41,20 @@ class WorkStealingTest
     /**
      * Two workers, four independent nodes (two per worker, whichever the placement): one blocks in
      * {@code process}; the other three, each given a packet while it blocks, all run, so the one
-     * that shares the blocked node's worker ran on the other worker.
+     * that shares the blocked node's worker ran on the other worker. Parked workers are woken to
+     * steal; yielding ones poll their graph inputs, and a thief polls its victim's.
      */
-    @Test
+    @ParameterizedTest
+    @EnumSource(value = IdleKind.class, names = {"PARK", "YIELD"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void aReadyNodeRunsOnTheIdleWorkerWhileItsOwnIsBlocked() throws Exception
+    void aReadyNodeRunsOnTheIdleWorkerWhileItsOwnIsBlocked(final IdleKind idle) throws Exception
     {
         final CountDownLatch blocked = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final Map<String, String> ranOn = new ConcurrentHashMap<>();
         final CountDownLatch othersRan = new CountDownLatch(3);
         final GraphConfig.Builder builder = GraphConfig.builder()
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(2, IdleKind.PARK).scheduling(Scheduling.STEALING))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(2, idle).scheduling(Scheduling.STEALING))
             .inputStream("a", "b", "c", "d")
             .outputStream("oa", "ob", "oc", "od");
         builder.node("blocker", n -> n.calculator(() -> new Calculator()
