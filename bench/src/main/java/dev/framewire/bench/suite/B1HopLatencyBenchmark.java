@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class B1HopLatencyBenchmark extends HopHarness
 {
-    @Param({"FRAMEWIRE/BUSY_SPIN", "FRAMEWIRE_STEALING/BUSY_SPIN", "DISRUPTOR/BUSY_SPIN", "LOCKED/BUSY_SPIN",
-        "FRAMEWIRE/PARK", "FRAMEWIRE_STEALING/PARK", "DISRUPTOR/PARK", "LOCKED/PARK", "TPE/PARK"})
+    @Param({"FRAMEWIRE/BUSY_SPIN", "DISRUPTOR/BUSY_SPIN", "LOCKED/BUSY_SPIN",
+        "FRAMEWIRE/PARK", "DISRUPTOR/PARK", "LOCKED/PARK", "TPE/PARK"})
     public String contender;
 
     @Override

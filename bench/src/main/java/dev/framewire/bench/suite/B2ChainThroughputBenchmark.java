@@ -51,9 +51,8 @@ public class B2ChainThroughputBenchmark extends PushHarness
 {
     static final int STAGES = 4;
 
-    @Param({"FRAMEWIRE/1", "FRAMEWIRE_STEALING/1", "FRAMEWIRE_RUN16/1", "FRAMEWIRE_BATCH128/1", "DISRUPTOR/1",
-        "LOCKED/1", "TPE/1", "FRAMEWIRE/2", "FRAMEWIRE_STEALING/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2",
-        "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
+    @Param({"FRAMEWIRE/1", "FRAMEWIRE_RUN16/1", "FRAMEWIRE_BATCH128/1", "DISRUPTOR/1", "LOCKED/1", "TPE/1",
+        "FRAMEWIRE/2", "FRAMEWIRE_RUN16/2", "FRAMEWIRE_BATCH128/2", "DISRUPTOR/2", "LOCKED/2", "TPE/2"})
     public String contender;
 
     private Line line;
@@ -118,8 +117,8 @@ public class B2ChainThroughputBenchmark extends PushHarness
 
     /**
      * {@link #framewireChain(int, int, int)} on executors of {@code scheduling}, placed as with
-     * {@code PINNED}: {@code FRAMEWIRE_STEALING} measures what the stealing protocol costs a chain
-     * whose executors have nothing to take from each other (one worker each).
+     * {@code PINNED}; {@code FRAMEWIRE_STEALING} (for {@code -p}, not in the list: its executors
+     * have one worker each, which run as {@code PINNED}; docs/results/executors.md).
      */
     static GraphConfig framewireChain(
         final int groups, final int inputSetsPerRun, final int roomBatch, final Scheduling scheduling)

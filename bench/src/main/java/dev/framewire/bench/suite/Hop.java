@@ -30,7 +30,7 @@ interface Hop extends AutoCloseable
      * @param contender {@code NAME/IDLE}: FRAMEWIRE, DISRUPTOR, LOCKED, TPE or SPSC, and BUSY_SPIN or PARK;
      *                  also FRAMEWIRE_SPIN0 (not in the suite's list, for {@code -p}): PARK workers that
      *                  park at once ({@code spin_before_park_us} 0); FRAMEWIRE_STEALING: the executor's
-     *                  scheduling {@code STEALING} (one worker: what the lock hand-over per call costs).
+     *                  scheduling {@code STEALING} (one worker, which runs as {@code PINNED}).
      * @param arrivals  where values end.
      * @return the hop, started.
      */

@@ -101,7 +101,11 @@ final class Placement
             }
         }
         bindLanes(members, group);
-        if (executor.scheduling() == Scheduling.STEALING)
+        if (count == 1)
+        {
+            group[0].steals = false; // no sibling to lend to or borrow from: as PINNED, at no cost
+        }
+        else if (executor.scheduling() == Scheduling.STEALING)
         {
             for (final Worker worker : group)
             {

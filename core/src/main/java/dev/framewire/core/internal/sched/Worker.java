@@ -100,8 +100,11 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     /** This worker's source nodes and their backoffs. */
     private final WorkerSources sources = new WorkerSources(this);
     public volatile int lifecycle = INITIALISED;
-    /** Whether its executor is {@code STEALING}: the worker then lends and borrows queued nodes. */
-    final boolean steals;
+    /**
+     * Whether its executor is {@code STEALING} and has another worker: the worker then lends and
+     * borrows queued nodes. Set before the start ({@link Placement}); one worker has no sibling.
+     */
+    boolean steals;
     /** The other workers of its executor, when it {@link #steals}; set before the start. */
     Worker[] siblings = new Worker[0];
     /** Per sibling: the call (its run count + 1) in which it had nothing this worker could take, or 0; worker only. */
@@ -150,7 +153,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         this.heap = new NodeHeap(Math.max(NODE_SLOTS, capacity), scheduler.scheduleOrder());
         this.toHeap = heap::add;
         this.idleStrategy = ParkingIdleStrategy.of(this, executor.idle(), executor.spinBeforeParkMicros());
-        this.steals = executor.scheduling() == Scheduling.STEALING;
+        this.steals = executor.scheduling() == Scheduling.STEALING; // until placed: false for a worker alone
     }
 
     /** Any thread: hands a queued node to this worker. */
