@@ -1,9 +1,11 @@
 package dev.framewire.core;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * A named executor: how many workers it has, how they wait, and which CPUs they are pinned to.
+ * A named executor: how many workers it has, how they wait, which CPUs they are pinned to, and
+ * whether they take queued nodes from each other ({@link Scheduling}).
  *
  * <p>Threading: immutable.
  */
@@ -16,13 +18,17 @@ public final class ExecutorConfig
     private final IdleKind idle;
     private final int[] cpus;
     private final int spinBeforeParkMicros;
+    private final Scheduling scheduling;
 
-    private ExecutorConfig(final int workers, final IdleKind idle, final int[] cpus, final int spinBeforeParkMicros)
+    private ExecutorConfig(
+        final int workers, final IdleKind idle, final int[] cpus, final int spinBeforeParkMicros,
+        final Scheduling scheduling)
     {
         this.workers = workers;
         this.idle = idle;
         this.cpus = cpus;
         this.spinBeforeParkMicros = spinBeforeParkMicros;
+        this.scheduling = scheduling;
     }
 
     /**
@@ -34,7 +40,7 @@ public final class ExecutorConfig
      */
     public static ExecutorConfig of(final int workers, final IdleKind idle)
     {
-        return new ExecutorConfig(workers, idle, new int[0], DEFAULT_SPIN_BEFORE_PARK_MICROS);
+        return new ExecutorConfig(workers, idle, new int[0], DEFAULT_SPIN_BEFORE_PARK_MICROS, Scheduling.PINNED);
     }
 
     /**
@@ -45,7 +51,7 @@ public final class ExecutorConfig
      */
     public ExecutorConfig pinnedTo(final int... cpus)
     {
-        return new ExecutorConfig(workers, idle, cpus.clone(), spinBeforeParkMicros);
+        return new ExecutorConfig(workers, idle, cpus.clone(), spinBeforeParkMicros, scheduling);
     }
 
     /**
@@ -62,7 +68,31 @@ public final class ExecutorConfig
      */
     public ExecutorConfig spinBeforeParkMicros(final int micros)
     {
-        return new ExecutorConfig(workers, idle, cpus, micros);
+        return new ExecutorConfig(workers, idle, cpus, micros, scheduling);
+    }
+
+    /**
+     * The same executor with workers that share its nodes as {@code scheduling} says: pinned each to
+     * one worker ({@link Scheduling#PINNED}, the default), or taken by an idle worker from a busy
+     * one ({@link Scheduling#STEALING}).
+     *
+     * @param scheduling how the workers share the nodes.
+     * @return a new config.
+     */
+    public ExecutorConfig scheduling(final Scheduling scheduling)
+    {
+        return new ExecutorConfig(workers, idle, cpus, spinBeforeParkMicros, Objects.requireNonNull(scheduling,
+            "scheduling"));
+    }
+
+    /**
+     * How the workers share the executor's nodes.
+     *
+     * @return {@link Scheduling#PINNED} unless set.
+     */
+    public Scheduling scheduling()
+    {
+        return scheduling;
     }
 
     /**
@@ -110,13 +140,14 @@ public final class ExecutorConfig
     {
         return o instanceof ExecutorConfig && ((ExecutorConfig)o).workers == workers &&
             ((ExecutorConfig)o).idle == idle && Arrays.equals(((ExecutorConfig)o).cpus, cpus) &&
-            ((ExecutorConfig)o).spinBeforeParkMicros == spinBeforeParkMicros;
+            ((ExecutorConfig)o).spinBeforeParkMicros == spinBeforeParkMicros && ((ExecutorConfig)o).scheduling == scheduling;
     }
 
     @Override
     public int hashCode()
     {
-        return 31 * (31 * (31 * workers + idle.hashCode()) + Arrays.hashCode(cpus)) + spinBeforeParkMicros;
+        return 31 * (31 * (31 * (31 * workers + idle.hashCode()) + Arrays.hashCode(cpus)) + spinBeforeParkMicros) +
+            scheduling.hashCode();
     }
 
     @Override
@@ -124,6 +155,7 @@ public final class ExecutorConfig
     {
         return "executor{workers=" + workers + ", idle=" + idle + (cpus.length > 0 ? ", cpus=" +
             Arrays.toString(cpus) : "") + (idle == IdleKind.PARK && spinBeforeParkMicros != DEFAULT_SPIN_BEFORE_PARK_MICROS ?
-            ", spinBeforeParkMicros=" + spinBeforeParkMicros : "") + '}';
+            ", spinBeforeParkMicros=" + spinBeforeParkMicros : "") + (scheduling != Scheduling.PINNED ? ", scheduling=" +
+            scheduling : "") + '}';
     }
 }

@@ -149,7 +149,8 @@ final class GraphConfigReader
             }
             final ExecutorConfig config = ExecutorConfig.of(threads,
                 IdleKind.valueOf(executor.getIdleStrategy().name())).spinBeforeParkMicros(executor.hasSpinBeforeParkUs() ?
-                executor.getSpinBeforeParkUs() : ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS);
+                executor.getSpinBeforeParkUs() : ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS)
+                .scheduling(Scheduling.valueOf(executor.getScheduling().name()));
             final int[] cpus = executor.getCpuList().stream().mapToInt(Integer::intValue).toArray();
             b.executor(executor.getName().isEmpty() ? GraphConfig.DEFAULT_EXECUTOR : executor.getName(),
                 cpus.length > 0 ? config.pinnedTo(cpus) : config);

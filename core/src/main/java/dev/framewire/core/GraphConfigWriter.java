@@ -56,6 +56,10 @@ final class GraphConfigWriter
             {
                 executor.setSpinBeforeParkUs(e.getValue().spinBeforeParkMicros());
             }
+            if (e.getValue().scheduling() != Scheduling.PINNED)
+            {
+                executor.setScheduling(dev.framewire.core.config.proto.Scheduling.valueOf(e.getValue().scheduling().name()));
+            }
             proto.addExecutor(executor);
         }
         for (final Map.Entry<String, Integer> e : config.streamQueueSizes.entrySet())

@@ -58,7 +58,7 @@ class ModuleDescriptorTest
         "GraphConfigText", "GraphException", "GraphFailure", "GraphInputHandle", "GraphStats", "IdleKind", "Input",
         "InputPolicy", "MemoryLimitException", "MemoryLimitPolicy", "NodeConfig", "OptionType", "Options",
         "OptionsExtension", "Output", "OutputPoller", "Packet", "PacketObserver", "QueueOverflowException",
-        "ScheduleOrder", "SubgraphExpander", "SubgraphRegistry", "SubgraphRemoval", "Timestamp",
+        "ScheduleOrder", "Scheduling", "SimulationClock", "SubgraphExpander", "SubgraphRegistry", "SubgraphRemoval", "Timestamp",
         "TimestampException");
 
     /** The public types of the calculator packages that are not calculators. */

@@ -7,6 +7,7 @@ import dev.framewire.bench.core.baseline.LockedEngine;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.Scheduling;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,6 +67,9 @@ public class B2ChainThroughputBenchmark extends PushHarness
             case "FRAMEWIRE":
                 line = new GraphLine(framewireChain(groups, 1, 1), arrivals);
                 break;
+            case "FRAMEWIRE_STEALING":
+                line = new GraphLine(framewireChain(groups, 1, 1, Scheduling.STEALING), arrivals);
+                break;
             case "FRAMEWIRE_RUN16":
                 line = new GraphLine(framewireChain(groups, 16, 1), arrivals);
                 break;
@@ -108,17 +112,28 @@ public class B2ChainThroughputBenchmark extends PushHarness
      */
     static GraphConfig framewireChain(final int groups, final int inputSetsPerRun, final int roomBatch)
     {
+        return framewireChain(groups, inputSetsPerRun, roomBatch, Scheduling.PINNED);
+    }
+
+    /**
+     * {@link #framewireChain(int, int, int)} on executors of {@code scheduling}, placed as with
+     * {@code PINNED}; {@code FRAMEWIRE_STEALING} (for {@code -p}, not in the list: its executors
+     * have one worker each, which run as {@code PINNED}; docs/results/executors.md).
+     */
+    static GraphConfig framewireChain(
+        final int groups, final int inputSetsPerRun, final int roomBatch, final Scheduling scheduling)
+    {
         final GraphConfig.Builder builder = GraphConfig.builder()
             .inputSetsPerRun(inputSetsPerRun)
             .roomBatch(roomBatch)
             .inputStream("in")
             .outputStream("out")
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK).scheduling(scheduling))
             .maxQueueSize(Suite.IN_FLIGHT)
             .queueHardCap(8 * Suite.IN_FLIGHT);
         if (groups == 2)
         {
-            builder.executor("second", ExecutorConfig.of(1, IdleKind.PARK));
+            builder.executor("second", ExecutorConfig.of(1, IdleKind.PARK).scheduling(scheduling));
         }
         String upstream = "in";
         for (int i = 0; i < STAGES; i++)

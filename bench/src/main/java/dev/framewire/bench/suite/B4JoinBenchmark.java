@@ -8,6 +8,7 @@ import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.Scheduling;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -50,7 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Fork(1)
 public class B4JoinBenchmark
 {
-    @Param({"FRAMEWIRE/1", "DISRUPTOR/1", "TPE/1", "FRAMEWIRE/2", "DISRUPTOR/3", "TPE/3"})
+    @Param({"FRAMEWIRE/1", "FRAMEWIRE_STEALING/1", "DISRUPTOR/1", "TPE/1", "FRAMEWIRE/2", "FRAMEWIRE_STEALING/2",
+        "DISRUPTOR/3", "TPE/3"})
     public String contender;
 
     private final Arrivals arrivals = new Arrivals();
@@ -67,6 +69,9 @@ public class B4JoinBenchmark
         {
             case "FRAMEWIRE":
                 line = new GraphLine(framewireJoin(threads), arrivals);
+                break;
+            case "FRAMEWIRE_STEALING":
+                line = new GraphLine(framewireJoin(threads, Scheduling.STEALING), arrivals);
                 break;
             case "DISRUPTOR":
                 line = new DisruptorJoin(threads, arrivals);
@@ -121,13 +126,19 @@ public class B4JoinBenchmark
     /** The graph input into two pass-throughs joined by {@link SumCalculator}, on {@code workers} parked workers. */
     static GraphConfig framewireJoin(final int workers)
     {
+        return framewireJoin(workers, Scheduling.PINNED);
+    }
+
+    /** {@link #framewireJoin(int)} with the executor's workers scheduling as {@code scheduling} says. */
+    static GraphConfig framewireJoin(final int workers, final Scheduling scheduling)
+    {
         return GraphConfig.builder()
             .inputStream("in")
             .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("a"))
             .node("b", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("b"))
             .node("join", n -> n.calculator(SumCalculator::new).inputStream("a", "b").outputStream("out"))
             .outputStream("out")
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(workers, IdleKind.PARK).scheduling(scheduling))
             .maxQueueSize(Suite.IN_FLIGHT)
             .queueHardCap(8 * Suite.IN_FLIGHT)
             .build();

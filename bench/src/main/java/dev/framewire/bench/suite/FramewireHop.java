@@ -5,6 +5,7 @@ import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphInputHandle;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.Scheduling;
 
 /** Framewire: graph input (added to through its handle), one {@code PassThroughCalculator} node, an observer on its output, one worker. */
 final class FramewireHop implements Hop
@@ -14,11 +15,17 @@ final class FramewireHop implements Hop
 
     FramewireHop(final IdleKind idle, final int spinBeforeParkMicros, final Arrivals arrivals)
     {
+        this(idle, spinBeforeParkMicros, Scheduling.PINNED, arrivals);
+    }
+
+    FramewireHop(final IdleKind idle, final int spinBeforeParkMicros, final Scheduling scheduling, final Arrivals arrivals)
+    {
         graph = new Graph(GraphConfig.builder()
             .inputStream("in")
             .node("hop", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
             .outputStream("out")
-            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, idle).spinBeforeParkMicros(spinBeforeParkMicros))
+            .executor(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, idle).spinBeforeParkMicros(spinBeforeParkMicros)
+                .scheduling(scheduling))
             .maxQueueSize(1024)
             .queueHardCap(4096)
             .build());

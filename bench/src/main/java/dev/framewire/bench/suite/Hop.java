@@ -2,6 +2,7 @@ package dev.framewire.bench.suite;
 
 import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.IdleKind;
+import dev.framewire.core.Scheduling;
 
 /**
  * One hop under test for B0 and B1: the benchmark thread offers a long, a node on another thread
@@ -28,7 +29,8 @@ interface Hop extends AutoCloseable
      *
      * @param contender {@code NAME/IDLE}: FRAMEWIRE, DISRUPTOR, LOCKED, TPE or SPSC, and BUSY_SPIN or PARK;
      *                  also FRAMEWIRE_SPIN0 (not in the suite's list, for {@code -p}): PARK workers that
-     *                  park at once ({@code spin_before_park_us} 0).
+     *                  park at once ({@code spin_before_park_us} 0); FRAMEWIRE_STEALING: the executor's
+     *                  scheduling {@code STEALING} (one worker, which runs as {@code PINNED}).
      * @param arrivals  where values end.
      * @return the hop, started.
      */
@@ -42,6 +44,8 @@ interface Hop extends AutoCloseable
                 return new FramewireHop(idle, ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS, arrivals);
             case "FRAMEWIRE_SPIN0":
                 return new FramewireHop(idle, 0, arrivals);
+            case "FRAMEWIRE_STEALING":
+                return new FramewireHop(idle, ExecutorConfig.DEFAULT_SPIN_BEFORE_PARK_MICROS, Scheduling.STEALING, arrivals);
             case "DISRUPTOR":
                 return new DisruptorHop(idle, arrivals);
             case "LOCKED":

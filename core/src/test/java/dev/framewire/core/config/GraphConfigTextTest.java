@@ -9,6 +9,7 @@ import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.IdleKind;
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.ScheduleOrder;
+import dev.framewire.core.Scheduling;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -155,6 +156,7 @@ class GraphConfigTextTest
             .roomBatch(16)
             .executor("fast", ExecutorConfig.of(2, IdleKind.YIELD).pinnedTo(0, 1))
             .executor("quiet", ExecutorConfig.of(1, IdleKind.PARK).spinBeforeParkMicros(0))
+            .executor("pool", ExecutorConfig.of(2, IdleKind.PARK).scheduling(Scheduling.STEALING))
             .node("gate", n -> n.calculator("GateCalculator").inputStream("in").outputStream("mid")
                 .option("allow", false).executor("fast"))
             .node("clone", n -> n.calculator("PacketClonerCalculator").inputStream("mid", "TICK:tick")
@@ -170,6 +172,9 @@ class GraphConfigTextTest
         assertTrue(text.contains("input_sets_per_run: 8"), text);
         assertTrue(text.contains("spin_before_park_us: 0"), text);
         assertEquals(0, again.executors().get("quiet").spinBeforeParkMicros());
+        assertTrue(text.contains("scheduling: STEALING"), text);
+        assertEquals(Scheduling.STEALING, again.executors().get("pool").scheduling());
+        assertEquals(Scheduling.PINNED, again.executors().get("quiet").scheduling());
         assertEquals(8, again.inputSetsPerRun());
         assertTrue(text.contains("room_batch: 16"), text);
         assertEquals(16, again.roomBatch());

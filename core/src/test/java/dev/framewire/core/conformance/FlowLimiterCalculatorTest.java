@@ -39,7 +39,7 @@ class FlowLimiterCalculatorTest
     private static final long FRAME_US = 10_000;
 
     /** MediaPipe's DropCalculator: drops the third packet, and with DROP_TIMESTAMPS its bound too. */
-    private static Calculator dropCalculator(final boolean dropTimestamps)
+    static Calculator dropCalculator(final boolean dropTimestamps)
     {
         return new Calculator()
         {
@@ -305,6 +305,22 @@ class FlowLimiterCalculatorTest
         }
     }
 
+    /** ZeroQueue's ALLOW stream: 0, 2, 4, 15, 17 and 19 let through, the other frames to 20 dropped. */
+    static List<String> zeroQueueAllow()
+    {
+        final List<String> expectedAllow = new ArrayList<>();
+        final boolean[] allowed = new boolean[21];
+        for (final int i : new int[] {0, 2, 4, 15, 17, 19})
+        {
+            allowed[i] = true;
+        }
+        for (int i = 0; i <= 20; i++)
+        {
+            expectedAllow.add(allowed[i] + "@" + i * FRAME_US);
+        }
+        return expectedAllow;
+    }
+
     // flow_limiter_calculator_test.cc, TEST_F(FlowLimiterCalculatorTest, ZeroQueue)
     @Test
     @Timeout(30)
@@ -315,16 +331,7 @@ class FlowLimiterCalculatorTest
             twoStreamArrivals(loop);
             assertEquals(values(0, 2, 15, 17, 19), snapshot(loop.out1));
             assertEquals(values(0, 2, 4, 15, 17, 19), snapshot(loop.out2));
-            final List<String> expectedAllow = new ArrayList<>();
-            final boolean[] allowed = new boolean[21];
-            for (final int i : new int[] {0, 2, 4, 15, 17, 19})
-            {
-                allowed[i] = true;
-            }
-            for (int i = 0; i <= 20; i++)
-            {
-                expectedAllow.add(allowed[i] + "@" + i * FRAME_US);
-            }
+            final List<String> expectedAllow = zeroQueueAllow();
             assertEquals(expectedAllow, snapshot(loop.allow));
         }
     }

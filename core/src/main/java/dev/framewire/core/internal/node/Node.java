@@ -364,7 +364,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void scheduleFromOwnWorker()
     {
-        assert Thread.currentThread() == worker.thread() || worker.thread() == null || runState.isStopping() :
+        assert Thread.currentThread() == worker.thread() || worker.thread() == null || runState.isStopping() || stealable :
             this + " scheduled as from its own worker " + worker.name() + " by " + Thread.currentThread().getName();
         if (claimFromOwner())
         {

@@ -20,6 +20,11 @@ abstract class ScheduleStateField extends ScheduleStatePad0
      * set before the run starts, read-only after.
      */
     public boolean local;
+    /**
+     * Whether a sibling of the node's worker may run it (a {@code STEALING} executor's node); set
+     * before the run starts (or before a hot-plugged node is published), read-only after.
+     */
+    public boolean stealable;
 }
 
 abstract class ScheduleStatePad1 extends ScheduleStateField
@@ -52,14 +57,19 @@ abstract class ScheduleStatePad1 extends ScheduleStateField
  * <p>Threading: {@link #claim()} from any thread, never for a local node, after the caller published its input and a full
  * fence (a producer writes input then reads the state; the worker writes the state then reads the
  * input: without a StoreLoad on both sides each could miss the other); {@link #claimFromOwner()}
- * from the worker the node is pinned to, while it runs another node; {@link #tryIdle()} from the
- * worker that owns the node, after it found no work; {@link #state()} from any thread.
+ * from the worker the node is pinned to, while it runs another node (for a {@link #stealable} node
+ * also from a sibling running a node of that worker); {@link #tryIdle()} from the worker that owns
+ * the node (took it from a queue), after it found no work; {@link #state()} from any thread.
  *
  * <p>A <em>local</em> node ({@link #makeLocal()}) is one whose every producer runs on its own
  * worker (a graph input counts when that worker polls its queue): only that worker ever claims it ({@link #claimFromOwner()}) or lets it go idle, so both
  * are plain stores, no CAS; the engine hands any other claim to the worker as a command
  * ({@link Node#schedule()}). In a chain on one worker that is two atomic operations less per node
  * and packet.
+ *
+ * <p>A <em>stealable</em> node ({@link #stealable}, on a {@code STEALING} executor) may run on any
+ * worker of its executor, one at a time: its own worker then claims it as any other thread does,
+ * after a full fence and with the dirty mark ({@link #claimFromOwner()}).
  *
  * <p>The state has a cache line of its own (padding by inheritance): producers on other cores read
  * it per packet, and the node's own fields, which its worker writes per run (input timestamp, call
@@ -123,6 +133,12 @@ public abstract class ScheduleState extends ScheduleStatePad1
      */
     public final boolean claimFromOwner()
     {
+        if (stealable)
+        {
+            // it may be running on a sibling now, about to go idle: as from any other thread
+            VarHandle.fullFence();
+            return claim();
+        }
         if ((int)STATE.getOpaque(this) != IDLE)
         {
             return false;

@@ -497,6 +497,7 @@ public final class Hotplug
             node.sidePackets = sidePackets;
             node.worker = workerOf.get(node.config.executor());
             node.runningOn = node.worker;
+            Scheduler.placedAtRunTime(node); // STEALING: its worker's siblings may run it
         }
         final Map<String, OutputStream> producers = new HashMap<>();
         final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);

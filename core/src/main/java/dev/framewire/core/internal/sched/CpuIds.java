@@ -1,5 +1,7 @@
 package dev.framewire.core.internal.sched;
 
+import net.openhft.affinity.Affinity;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +22,47 @@ public final class CpuIds
 
     private CpuIds()
     {
+    }
+
+    /**
+     * Why a worker of an executor pinned to CPUs could not pin itself, or null when it can. Core
+     * requires OpenHFT affinity only {@code static} (see module-info.java: its module name would
+     * be derived from the jar's file name), so on the module path it is there only when the
+     * application adds it; on the class path its jar may be left out. Asked when a graph with a
+     * pinned executor is validated, so that the graph fails there and not on a worker's first
+     * duty cycle. The class literal loads the class without initializing it.
+     *
+     * @return the reason, or null.
+     */
+    public static String affinityUnavailable()
+    {
+        try
+        {
+            return Affinity.class.getModule().isNamed() && !Worker.class.getModule().canRead(Affinity.class.getModule()) ?
+                "core does not read module " + Affinity.class.getModule().getName() : null;
+        }
+        catch (final LinkageError ex)
+        {
+            return "it is not in the module graph or on the class path (" + ex + ")";
+        }
+    }
+
+    /**
+     * The worker's own thread, as it starts: pins it to {@code cpu}, or fails naming the executor,
+     * the worker and the CPUs it may use.
+     */
+    static void pin(final String executor, final String worker, final int cpu)
+    {
+        try
+        {
+            Affinity.setAffinity(cpu);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new IllegalStateException("executor '" + executor + "' cannot pin its worker " + worker + " to CPU " +
+                cpu + " (field cpu): " + ex.getMessage() + "; valid are the CPUs " + toList(allowed()) +
+                ", or no cpu to leave it unpinned", ex);
+        }
     }
 
     /**

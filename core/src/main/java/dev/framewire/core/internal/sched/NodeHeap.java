@@ -30,7 +30,8 @@ import java.util.List;
  * it takes a slot anew and gives it back when it is polled. The slot table grows (on this thread,
  * a copy) only if more nodes hold slots than it has room for.
  *
- * <p>Threading: the owning worker only; computing a node's keys peeks its input queues as their
+ * <p>Threading: the owning worker only, or on a {@code STEALING} executor whichever thread holds the
+ * worker's queue lock ({@link WorkStealing}); computing a node's keys peeks its input queues as their
  * consumer and reads its output bounds, which the worker that runs the node owns.
  */
 public final class NodeHeap
@@ -48,6 +49,8 @@ public final class NodeHeap
     private final ScheduleOrder order;
     private final Node[] candidates = new Node[TOP_K];
     private int size;
+    /** Scratch for {@link #pollStealable()}: the nodes it passed over; made on first need. */
+    private Node[] skipped;
 
     /** Completion pressure is re-evaluated over this many of the best queued nodes. */
     static final int TOP_K = 3;
@@ -151,6 +154,37 @@ public final class NodeHeap
             candidates[i] = null;
         }
         return chosen;
+    }
+
+    /**
+     * A thief, holding the owner's queue lock ({@link WorkStealing}): the first queued node that
+     * may run on another worker ({@link Node#stealable}), or null; the nodes before it (sources,
+     * nodes of a subgraph added at run time) stay queued in their order.
+     */
+    Node pollStealable()
+    {
+        Node found = null;
+        int skipped = 0;
+        while (size > 0)
+        {
+            final Node node = pollFirst();
+            if (node.stealable && !node.forgotten)
+            {
+                found = node;
+                break;
+            }
+            if (this.skipped == null)
+            {
+                this.skipped = new Node[heap.length]; // once per worker, on a thief's first skip
+            }
+            this.skipped[skipped++] = node;
+        }
+        for (int i = 0; i < skipped; i++)
+        {
+            add(this.skipped[i]);
+            this.skipped[i] = null;
+        }
+        return found;
     }
 
     private Node pollFirst()

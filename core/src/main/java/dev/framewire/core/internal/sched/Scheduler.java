@@ -1,37 +1,20 @@
 package dev.framewire.core.internal.sched;
 
-import dev.framewire.core.Backpressure;
-import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
-import dev.framewire.core.IdleKind;
-import dev.framewire.core.QueueOverflowException;
 import dev.framewire.core.ScheduleOrder;
+import dev.framewire.core.SimulationClock;
 import dev.framewire.core.Timestamp;
-import dev.framewire.core.internal.node.Lanes;
-import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.node.SharedCalls;
-import dev.framewire.core.internal.queue.HeldBackAdder;
-import dev.framewire.core.internal.queue.InputQueue;
-import dev.framewire.core.internal.queue.Schedulable;
 import dev.framewire.core.internal.node.MemoryGovernor;
-import dev.framewire.core.internal.node.SubgraphState;
-import dev.framewire.core.internal.stream.GraphInput;
+import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.queue.InputQueue;
 
 import dev.framewire.core.journal.JournalSink;
 
-import dev.framewire.core.jfr.ReportEvent;
 import org.agrona.concurrent.AgentRunner;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,7 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * this class places them on workers before the start, starts and stops the workers' threads, and
  * answers what a worker asks as it runs: whether to stop or pause, whether a source may run, and
  * what to do when it runs out of work ({@link #onWorkerIdle()}, MediaPipe's
- * {@code QueueIdleStateChanged}). Nothing here is on the per-packet path.
+ * {@code QueueIdleStateChanged}). Nothing here is on the per-packet path. Its parts: {@link Placement}
+ * (workers and where each node runs), {@link SourceTurns} (when sources run), {@link IdleCheck}
+ * (idle waiters, the deadlock check), {@link SimulatedTime} (a run on a {@link SimulationClock}).
  *
  * <p>Threading: made and wired on the thread that builds the {@link Graph}. {@link #nodes},
  * {@link #sourceNodes} and {@link #queues} are replaced or added to under the hot-plug lock
@@ -53,12 +38,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Scheduler
 {
-    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
-
-    private final GraphConfig config;
-    private final int[] topoOrder;
-    private final SchedulerRun runState;
-    private final MemoryGovernor memory;
+    final GraphConfig config;
+    final int[] topoOrder;
+    final SchedulerRun runState;
+    final MemoryGovernor memory;
 
     /**
      * Every node, the graph's own first (index = id) and then those of hot-plugged subgraphs:
@@ -76,13 +59,12 @@ public final class Scheduler
     /** Graph-input adders waiting for room: while any waits, a worker going idle checks for a deadlock. */
     public final AtomicInteger inputWaiters = new AtomicInteger();
 
-    /** The graph's own nodes: sources run once all of them opened. */
-    private final int staticNodeCount;
-    private final AtomicInteger openedNodes = new AtomicInteger();
-    /** Open sources per layer ({@code source_layer}); guarded by its own monitor. */
-    private final int[] openSourcesByLayer;
-    private volatile int lowestOpenLayer;
-    private volatile boolean allOpened;
+    /** When sources take their turn. */
+    final SourceTurns sourceTurns;
+    /** Whether the graph is idle, and the deadlock check. */
+    final IdleCheck idleCheck = new IdleCheck(this);
+    /** The graph's simulated clock's view of the run, when its clock is a {@link SimulationClock}; else null. */
+    private final SimulatedTime simulatedTime;
 
     /** Guards the idle and deadlock checks; {@link #waitUntilIdle()} waits on it. */
     private final Object idleLock = new Object();
@@ -107,19 +89,10 @@ public final class Scheduler
         this.runState = runState;
         this.memory = memory;
         this.nodes = nodes;
-        this.staticNodeCount = nodes.length;
         this.sourceNodes = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
-        int maxLayer = 0;
-        for (final Node node : nodes)
-        {
-            maxLayer = Math.max(maxLayer, node.sourceLayer);
-        }
-        this.openSourcesByLayer = new int[maxLayer + 1];
-        for (final Node source : sourceNodes)
-        {
-            openSourcesByLayer[source.sourceLayer]++;
-        }
-        this.lowestOpenLayer = lowestLayer();
+        this.sourceTurns = new SourceTurns(this, nodes, sourceNodes);
+        this.simulatedTime = config.clock() instanceof SimulationClock ?
+            new SimulatedTime(this, (SimulationClock)config.clock()) : null;
     }
 
     // ---------------------------------------------------------------- before the start
@@ -131,98 +104,18 @@ public final class Scheduler
      */
     public void makeWorkers()
     {
-        final Map<String, ExecutorConfig> executors = new LinkedHashMap<>();
-        executors.put(GraphConfig.DEFAULT_EXECUTOR, ExecutorConfig.of(1, IdleKind.PARK));
-        executors.putAll(config.executors());
-        for (final Map.Entry<String, ExecutorConfig> e : executors.entrySet())
-        {
-            final List<Node> members = new ArrayList<>();
-            for (final int v : topoOrder)
-            {
-                if (nodes[v].config.executor().equals(e.getKey()))
-                {
-                    members.add(nodes[v]);
-                }
-            }
-            if (members.isEmpty())
-            {
-                continue;
-            }
-            final ExecutorConfig executor = e.getValue();
-            int calls = 0; // a max_in_flight node may keep that many workers busy
-            for (final Node member : members)
-            {
-                calls += member.config.maxInFlight();
-            }
-            final int count = Math.min(executor.workers(), calls);
-            final int[] cpus = executor.cpus();
-            final Worker[] group = new Worker[count];
-            for (int w = 0; w < count; w++)
-            {
-                group[w] = new Worker(this, workers.size(), "framewire-" + e.getKey() + "-" + w, e.getKey(),
-                    members.size(), executor, w < cpus.length ? cpus[w] : -1);
-                workers.add(group[w]);
-            }
-            for (int m = 0; m < members.size(); m++)
-            {
-                final Node member = members.get(m);
-                final Worker worker = group[m % count];
-                member.worker = worker;
-                worker.placed++;
-                member.runningOn = worker;
-                if (member.isSource)
-                {
-                    worker.addSource(member);
-                }
-            }
-            bindLanes(members, group);
-        }
+        Placement.makeWorkers(this);
         // a core each for the workers and the journal's agent leaves none for the thread feeding the graph
         spinsYield = workers.size() + (config.journal() != null ? 1 : 0) >= Runtime.getRuntime().availableProcessors();
-        for (final InputQueue queue : queues)
-        {
-            final Node consumer = (Node)queue.consumer;
-            if (queue.producer == null && consumer != null && consumer.shared == null && Worker.of(consumer).polls())
-            {
-                Worker.of(consumer).poll(queue);
-            }
-        }
     }
 
     /**
-     * Gives each {@code max_in_flight} node its lanes, and the executor's workers the queues they
-     * share for those nodes' steps and calls.
+     * A node of a subgraph added at run time, placed on its worker and not yet published: on a
+     * {@code STEALING} executor a sibling of its worker may run it, as the graph's own nodes.
      */
-    private static void bindLanes(final List<Node> members, final Worker[] group)
+    public static void placedAtRunTime(final Node node)
     {
-        int nodes = 0;
-        int lanes = 0;
-        for (final Node member : members)
-        {
-            if (member.config.maxInFlight() > 1)
-            {
-                nodes++;
-                lanes += member.config.maxInFlight();
-            }
-        }
-        if (nodes == 0)
-        {
-            return;
-        }
-        final SharedCalls shared = new SharedCalls(group, nodes, lanes);
-        for (final Worker worker : group)
-        {
-            worker.shared = shared;
-        }
-        for (final Node member : members)
-        {
-            final int calls = member.config.maxInFlight();
-            if (calls > 1)
-            {
-                member.shared = shared;
-                member.lanes = new Lanes(member, shared, calls);
-            }
-        }
+        Placement.markStealable(node);
     }
 
     /**
@@ -232,23 +125,7 @@ public final class Scheduler
      */
     public void makeLocalNodes()
     {
-        final Set<Node> heldBack = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (final InputQueue queue : queues)
-        {
-            for (final Schedulable node : queue.wakeOnRoom)
-            {
-                heldBack.add((Node)node);
-            }
-        }
-        for (final Node node : nodes)
-        {
-            if (node.schedulesOnlyFromItsWorker(heldBack))
-            {
-                node.makeLocal();
-            }
-            node.inputsFromItsWorker = node.inputsAllFromItsWorker();
-            node.oneInputHandedOver = node.oneInputFromAnotherThread();
-        }
+        Placement.makeLocalNodes(this);
     }
 
     /**
@@ -277,6 +154,10 @@ public final class Scheduler
         for (final Node node : nodes)
         {
             node.schedule();
+        }
+        if (simulatedTime != null)
+        {
+            simulatedTime.attach(); // after the opens are queued: the graph is busy from here
         }
     }
 
@@ -366,7 +247,11 @@ public final class Scheduler
      */
     void onWorkerIdle()
     {
-        if (idleWaiters == 0 && !hasHeldBackSources())
+        if (simulatedTime != null)
+        {
+            simulatedTime.recheck();
+        }
+        if (idleWaiters == 0 && !idleCheck.hasHeldBackSources())
         {
             return;
         }
@@ -381,7 +266,7 @@ public final class Scheduler
                 idleLock.notifyAll();
             }
         }
-        if (hasHeldBackSources())
+        if (idleCheck.hasHeldBackSources())
         {
             checkDeadlock();
         }
@@ -390,7 +275,7 @@ public final class Scheduler
     /** The source's worker: whether it may call the source now. */
     public boolean sourceMayRun(final Node node)
     {
-        if (node.lifecycle != Node.OPEN || !sourceActive(node) || runState.isStopping() || node.retry.retryAtNanos != 0 ||
+        if (node.lifecycle != Node.OPEN || !sourceTurns.active(node) || runState.isStopping() || node.retry.retryAtNanos != 0 ||
             node.isThrottled())
         {
             return false;
@@ -398,56 +283,16 @@ public final class Scheduler
         return !memory.holdsSourcesBack();
     }
 
-    /**
-     * Whether a source's turn has come: the graph's own once every node of the graph opened and
-     * its layer is the lowest still open; a hot-plugged subgraph's once every node of its subgraph
-     * opened, until the subgraph is removed (layers order the graph's own sources only).
-     */
-    private boolean sourceActive(final Node node)
-    {
-        final SubgraphState subgraph = node.subgraph;
-        if (subgraph != null)
-        {
-            return subgraph.allOpened && !subgraph.draining;
-        }
-        return allOpened && node.sourceLayer == lowestOpenLayer;
-    }
-
     /** A node's worker: one of the graph's own nodes opened; once all have, the first layer's sources run. */
     public void onOwnNodeOpened()
     {
-        if (openedNodes.incrementAndGet() == staticNodeCount)
-        {
-            allOpened = true;
-            scheduleSources();
-        }
+        sourceTurns.onOwnNodeOpened();
     }
 
     /** A source's worker: one of the graph's own sources closed; once its layer has none open, the next layer's run. */
     public void onOwnSourceClosed(final Node source)
     {
-        synchronized (openSourcesByLayer)
-        {
-            openSourcesByLayer[source.sourceLayer]--;
-            final int lowest = lowestLayer();
-            if (lowest != lowestOpenLayer)
-            {
-                lowestOpenLayer = lowest;
-                scheduleSources();
-            }
-        }
-    }
-
-    private int lowestLayer()
-    {
-        for (int layer = 0; layer < openSourcesByLayer.length; layer++)
-        {
-            if (openSourcesByLayer[layer] > 0)
-            {
-                return layer;
-            }
-        }
-        return Integer.MAX_VALUE;
+        sourceTurns.onOwnSourceClosed(source);
     }
 
     /** Any thread: queues every source, to look whether it may run now. */
@@ -519,65 +364,20 @@ public final class Scheduler
 
     /**
      * Any thread: whether no node is queued or running and no {@code max_in_flight} call is in
-     * flight. A scan of the nodes' states, for the idle waiters, the deadlock check and the guard,
-     * never on the per-packet path.
+     * flight ({@link IdleCheck#isIdle()}).
      */
     boolean isIdle()
     {
-        // indexed: no iterator, since the timeout guard asks every tick for the life of the run
-        for (int i = 0, n = workers.size(); i < n; i++)
-        {
-            // first: a worker schedules a node before it marks its input seen, or counts a command done
-            final Worker worker = workers.get(i);
-            if (worker.hasUnseenInput() || worker.hasPendingCommands())
-            {
-                return false;
-            }
-        }
-        for (final Node node : nodes)
-        {
-            if (node.state() != Node.IDLE || node.callsInFlight() != 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        return idleCheck.isIdle();
     }
 
     /**
      * Any thread: whether work is pending: a node queued or running, an adder waiting for room, or
-     * a source held back at the memory soft limit (if nothing frees memory, a calculator keeping
-     * its frames, the scheduler idles with no queue full). The timeout guard's question.
+     * a source held back at the memory soft limit. The timeout guard's question.
      */
     public boolean hasPendingWork()
     {
-        return !isIdle() || inputWaiters.get() > 0 || memory.holdsSources();
-    }
-
-    private boolean hasHeldBackSources()
-    {
-        if (inputWaiters.get() > 0)
-        {
-            return true;
-        }
-        for (final Node node : sourceNodes)
-        {
-            if (node.lifecycle == Node.OPEN && sourceActive(node) && node.isThrottled())
-            {
-                return true;
-            }
-        }
-        if (config.backpressure() == Backpressure.ALL_NODES)
-        {
-            for (final InputQueue queue : queues)
-            {
-                if (queue.consumer != null && queue.isFull())
-                {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return idleCheck.hasPendingWork();
     }
 
     /**
@@ -588,117 +388,8 @@ public final class Scheduler
     {
         synchronized (idleLock)
         {
-            if (!isIdle() || runState.isStopping() || fullQueuesHoldingBack().isEmpty())
-            {
-                return;
-            }
-            // Looked at twice, with nothing done in between: an adder that has pushed a packet and
-            // not yet scheduled the consumer, or a node that ran while the nodes were read one by
-            // one, makes a passing state look like a deadlock (and deadlock avoidance then raised
-            // limits of a graph that was running: HotplugTest saw a queue of 8 grow to 399).
-            final long before = activity();
-            if (before < 0 || !isIdle())
-            {
-                return;
-            }
-            final List<InputQueue> full = fullQueuesHoldingBack();
-            if (full.isEmpty() || activity() != before)
-            {
-                return;
-            }
-            if (config.reportDeadlock())
-            {
-                final StringBuilder sb = new StringBuilder("deadlock: the graph is idle while sources wait on full queues:");
-                for (final InputQueue queue : full)
-                {
-                    sb.append("\n  ").append(queue);
-                    if (queue.consumer != null && !"factory".equals(((Node)queue.consumer).config.calculator()))
-                    {
-                        // the calculator too, as MediaPipe's report names it (its node names are calculator names)
-                        sb.append(" (").append(((Node)queue.consumer).config.calculator()).append(')');
-                    }
-                    sb.append(": ").append(queue.size()).append(" queued, limit ").append(queue.limit);
-                }
-                sb.append("\nraise max_queue_size of these streams, or turn report_deadlock off to raise them as needed");
-                ReportEvent.emit("deadlock", sb.toString());
-                runState.fail("graph", Timestamp.UNSET, new IllegalStateException(sb.toString()));
-                return;
-            }
-            for (final InputQueue queue : full)
-            {
-                final int raised = queue.size() + 1;
-                if (raised > queue.capacity())
-                {
-                    runState.fail("graph", Timestamp.UNSET, new QueueOverflowException("deadlock avoidance cannot " +
-                        "raise the limit of " + queue + " to " + raised + ": past its hard cap of " + queue.capacity() +
-                        " packets; the graph waits on itself (a join whose other input never settles?)"));
-                    return;
-                }
-                LOG.warn("Resolved a deadlock by raising max_queue_size of {} from {} to {}", queue, queue.limit, raised);
-                ReportEvent.emit("deadlock-resolved", "raised max_queue_size of " + queue + " from " + queue.limit +
-                    " to " + raised);
-                queue.raiseLimit(raised);
-            }
+            idleCheck.checkDeadlock();
         }
-    }
-
-    /** The full queues that hold back a source or graph input still open. */
-    private List<InputQueue> fullQueuesHoldingBack()
-    {
-        final List<InputQueue> full = new ArrayList<>();
-        for (final InputQueue queue : queues)
-        {
-            // A poller's queue is drained by a thread outside the scheduler: full, it holds
-            // sources back, but an idle scheduler is not a deadlock while it waits on it.
-            if (queue.consumer != null && queue.isFull() && heldBack(queue))
-            {
-                full.add(queue);
-            }
-        }
-        return full;
-    }
-
-    /**
-     * Any thread: a count of what the run has done (node runs and commands finished on every
-     * worker, adds finished on every graph input), or -1 while an add is in progress. Equal before
-     * and after a look at the nodes and queues, nothing moved while they were read.
-     */
-    private long activity()
-    {
-        long sum = 0;
-        for (final GraphInput input : runState.graphInputs())
-        {
-            final long adds = input.activity();
-            if (adds < 0)
-            {
-                return -1;
-            }
-            sum += adds;
-        }
-        for (int i = 0, n = workers.size(); i < n; i++)
-        {
-            sum += workers.get(i).activity();
-        }
-        return sum;
-    }
-
-    private static boolean heldBack(final InputQueue queue)
-    {
-        for (final Schedulable node : queue.wakeOnRoom)
-        {
-            if (((Node)node).lifecycle == Node.OPEN)
-            {
-                return true;
-            }
-        }
-        for (final HeldBackAdder input : queue.wakeInputsOnRoom)
-        {
-            if (!input.isClosed())
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -720,6 +411,10 @@ public final class Scheduler
             runner.close();
         }
         runners.clear();
+        if (simulatedTime != null)
+        {
+            simulatedTime.detach();
+        }
         return true;
     }
 }

@@ -1,70 +1,27 @@
 package dev.framewire.core.internal.sched;
 
 import dev.framewire.core.ExecutorConfig;
-import dev.framewire.core.IdleKind;
+import dev.framewire.core.Scheduling;
 import dev.framewire.core.internal.node.Lane;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.NodeThread;
 import dev.framewire.core.internal.node.SharedCalls;
 import dev.framewire.core.internal.queue.InputQueue;
-import dev.framewire.core.internal.queue.ParkHandshake;
 
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.core.journal.WorkerJournal;
 
-import net.openhft.affinity.Affinity;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
-import org.jctools.queues.MpscLinkedQueue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-
-
-abstract class WorkerPad0 extends ParkHandshake
-{
-    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
-    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
-    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
-    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
-}
-
-abstract class WorkerFields extends WorkerPad0
-{
-    /** Node runs so far; written by this worker only. */
-    public volatile long runs;
-    /** How many of {@link Worker}'s sources wait out a backoff after failed calls ({@link SourceRetry}); worker only. */
-    public int backingOff;
-    /** Whether the last duty cycle did work; worker only. */
-    public boolean busy;
-    /** The polled queues that {@link Worker#pollInputs()} found changed in this duty cycle; worker only. */
-    public int inputsSeen;
-    /**
-     * The id of the node of the call in progress ({@link #calling}) or of the last one, for
-     * reports, which look the node up ({@link Worker#current()}); -1 before the first. An
-     * {@code int}, not the node: a worker running several nodes in turn would otherwise store a
-     * reference per run, and under G1 each costs the write barrier's fence once the graph is in
-     * the old generation (docs/ARCHITECTURE.md, "Rules the code keeps"). Stored only when it changes.
-     */
-    public volatile int calledId = -1;
-    /** Whether the worker is in a node's step now; {@link Worker#current()} reads it first. */
-    public volatile boolean calling;
-    /** When {@link #calledId} is in a {@code max_in_flight} call: that call, for reports. */
-    public volatile Lane currentLane;
-}
-
-abstract class WorkerPad1 extends WorkerFields
-{
-    byte p300, p301, p302, p303, p304, p305, p306, p307, p308, p309, p310, p311, p312, p313, p314, p315;
-    byte p316, p317, p318, p319, p320, p321, p322, p323, p324, p325, p326, p327, p328, p329, p330, p331;
-    byte p332, p333, p334, p335, p336, p337, p338, p339, p340, p341, p342, p343, p344, p345, p346, p347;
-    byte p348, p349, p350, p351, p352, p353, p354, p355, p356, p357, p358, p359, p360, p361, p362, p363;
-}
 
 /**
  * One thread of an executor, an Agrona {@link Agent}: it drains its inbox (a JCTools MPSC queue
@@ -72,23 +29,26 @@ abstract class WorkerPad1 extends WorkerFields
  * looks, and runs the first node. A node scheduled from this worker's own thread skips the inbox.
  * A busy-spinning or yielding worker also polls the queues from graph inputs into its nodes each
  * duty cycle, so that adding a packet costs the adder no fence, CAS or inbox offer
- * ({@link InputQueue#polled}). When a duty cycle finds no work after one that did, it tells the
+ * ({@link InputQueue#polled}, {@link PolledInputs}). When a duty cycle finds no work after one that did, it tells the
  * graph once ({@link Scheduler#onWorkerIdle()}): idle waiters and the deadlock check need it.
  * When its executor has {@code max_in_flight} nodes, each duty cycle then also takes one of their
  * steps and one of their calls from the queues the executor's workers share ({@link SharedCalls}).
+ *
+ * <p>On a {@code STEALING} executor ({@link Scheduling#STEALING}) a worker out of work takes a
+ * queued node from a sibling that is in a call, runs one step of it and hands it back to its own
+ * worker's inbox ({@link WorkStealing}): a slow call no longer holds up the nodes queued behind it.
  *
  * <p>Life cycle: INITIALISED, RUNNING, PAUSED, TERMINATING, TERMINATED.
  *
  * <p>Subgraphs added to and removed from a running graph ({@link Graph#addSubgraph}) change what
  * the worker owns (its sources, the queues of a removed node) only through {@link #submit}: a
- * command queue, a JCTools MPSC linked queue (not Agrona's, whose Unsafe access needs a JVM flag a
- * graph of plain packets does not), that the worker drains at the top of each duty
- * cycle, so no structure of the worker's is written by another thread. A command allocates a queue
- * node; commands come per subgraph added or removed, never per packet. The inbox and the heap have
+ * command queue ({@link WorkerCommands}) that the worker drains at the top of each duty cycle, so
+ * no structure of the worker's is written by another thread. The inbox and the heap have
  * room for {@link #NODE_SLOTS} nodes, so that nodes placed at run time fit without either growing.
  *
  * <p>Threading: {@link #enqueue(Node)} and {@link #submit(Runnable)} from any thread; everything
- * else on the worker's thread, but {@link #placed}, which the graph's hot-plug lock guards.
+ * else on the worker's thread, but {@link #placed}, which the graph's hot-plug lock guards, and, on
+ * a {@code STEALING} executor, the inbox and heap, which whoever holds {@link #queueLock} owns.
  * A parked worker is unparked only when it has said it is parked ({@link #parked}), so a busy
  * worker costs its producers no system call.
  *
@@ -118,11 +78,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     public final String executor;
     /** Nodes placed on this worker (pinned to it), static and hot-plugged; guarded by the graph's hot-plug lock. */
     public int placed;
-    private final MpscLinkedQueue<Runnable> commands = new MpscLinkedQueue<>();
-    /** Commands submitted, counted before each is offered; any thread (a cold path: control, not packets). */
-    private final AtomicLong commandsSubmitted = new AtomicLong();
-    /** Commands run to their end; written by this worker only, after each command's effects. */
-    private volatile long commandsDone;
+    private final WorkerCommands commands = new WorkerCommands();
     /** Position among the graph's workers: the journal's worker id. */
     public final int id;
     /**
@@ -132,42 +88,45 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
      */
     public WorkerJournal journal;
     public final int cpu;
-    private final MpscArrayQueue<Node> inbox;
-    private final NodeHeap heap;
-    private final MessagePassingQueue.Consumer<Node> toHeap;
+    final MpscArrayQueue<Node> inbox;
+    final NodeHeap heap;
+    final MessagePassingQueue.Consumer<Node> toHeap;
     /** The executor's shared work, when it has {@code max_in_flight} nodes; null otherwise. */
     public SharedCalls shared;
     public final IdleStrategy idleStrategy;
 
     /** Graph-input queues into this worker's nodes that it polls; set before the run. */
-    private InputQueue[] polled = new InputQueue[0];
-    /** This worker's source nodes; set before the run. */
-    private Node[] sources = new Node[0];
+    InputQueue[] polled = new InputQueue[0];
+    /** This worker's source nodes and their backoffs. */
+    private final WorkerSources sources = new WorkerSources(this);
     public volatile int lifecycle = INITIALISED;
-    /*
-     * How long the current call has lasted, as seen from outside: no clock is read on the worker
-     * (a clock_gettime per node run was 15% of a 4-stage chain's worker time in B2). A report or
-     * the timeout guard looks at (runs, current); the first look that finds a pair notes the time,
-     * later looks that find the same pair measure from there. Written by whichever thread reports
-     * (a benign race between the guard and a caller of Graph.report(): diagnostics only).
+    /**
+     * Whether its executor is {@code STEALING} and has another worker: the worker then lends and
+     * borrows queued nodes. Set before the start ({@link Placement}); one worker has no sibling.
      */
-    private long seenRuns = -1;
-    private Object seenCall;
-    private long seenAtNanos;
-    private static final java.lang.invoke.VarHandle CALLED;
-    private static final java.lang.invoke.VarHandle CALLING;
-    private static final java.lang.invoke.VarHandle RUNS;
-    private static final java.lang.invoke.VarHandle CURRENT_LANE;
+    boolean steals;
+    /** The other workers of its executor, when it {@link #steals}; set before the start. */
+    Worker[] siblings = new Worker[0];
+    /** Per sibling: the call (its run count + 1) in which it had nothing this worker could take, or 0; worker only. */
+    long[] fruitless = new long[0];
+    /** How long the current call has lasted, as reports and the guard see it. */
+    private final CallWatch callWatch = new CallWatch();
+    private static final VarHandle CALLED;
+    private static final VarHandle CALLING;
+    private static final VarHandle RUNS;
+    private static final VarHandle CURRENT_LANE;
+    static final VarHandle QUEUE_LOCK;
 
     static
     {
         try
         {
-            final java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
             CALLED = lookup.findVarHandle(WorkerFields.class, "calledId", int.class);
             CALLING = lookup.findVarHandle(WorkerFields.class, "calling", boolean.class);
             RUNS = lookup.findVarHandle(WorkerFields.class, "runs", long.class);
             CURRENT_LANE = lookup.findVarHandle(WorkerFields.class, "currentLane", Lane.class);
+            QUEUE_LOCK = lookup.findVarHandle(WorkerFields.class, "queueLock", int.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -175,25 +134,10 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         }
     }
 
-    /**
-     * Why a worker of an executor pinned to CPUs could not pin itself, or null when it can. Core
-     * requires OpenHFT affinity only {@code static} (see module-info.java: its module name would
-     * be derived from the jar's file name), so on the module path it is there only when the
-     * application adds it; on the class path its jar may be left out. Asked when a graph with a
-     * pinned executor is validated, so that the graph fails there and not on a worker's first
-     * duty cycle. The class literal loads the class without initializing it.
-     */
+    /** Why a worker of an executor pinned to CPUs could not pin itself, or null ({@link CpuIds#affinityUnavailable()}). */
     public static String affinityUnavailable()
     {
-        try
-        {
-            return Affinity.class.getModule().isNamed() && !Worker.class.getModule().canRead(Affinity.class.getModule()) ?
-                "core does not read module " + Affinity.class.getModule().getName() : null;
-        }
-        catch (final LinkageError ex)
-        {
-            return "it is not in the module graph or on the class path (" + ex + ")";
-        }
+        return CpuIds.affinityUnavailable();
     }
 
     public Worker(
@@ -208,28 +152,14 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         this.inbox = new MpscArrayQueue<>(Math.max(NODE_SLOTS, capacity));
         this.heap = new NodeHeap(Math.max(NODE_SLOTS, capacity), scheduler.scheduleOrder());
         this.toHeap = heap::add;
-        this.idleStrategy = idleStrategy(executor.idle(), executor.spinBeforeParkMicros());
-    }
-
-    private IdleStrategy idleStrategy(final IdleKind idle, final int spinBeforeParkMicros)
-    {
-        switch (idle)
-        {
-            case BUSY_SPIN:
-                return new BusySpinIdleStrategy();
-            case YIELD:
-                return new YieldingIdleStrategy();
-            case BACKOFF:
-                return new BackoffIdleStrategy();
-            default:
-                return new ParkingIdleStrategy(this, spinBeforeParkMicros);
-        }
+        this.idleStrategy = ParkingIdleStrategy.of(this, executor.idle(), executor.spinBeforeParkMicros());
+        this.steals = executor.scheduling() == Scheduling.STEALING; // until placed: false for a worker alone
     }
 
     /** Any thread: hands a queued node to this worker. */
     public void enqueue(final Node node)
     {
-        if (Thread.currentThread() == thread)
+        if (Thread.currentThread() == thread && ownsQueues)
         {
             heap.add(node);
             return;
@@ -238,6 +168,10 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         // so the offer cannot fail.
         inbox.offer(node); // its CAS is the full fence the handshake needs before reading parked
         wakeIfParked();
+        if (steals && queueLock == WorkStealing.FREE)
+        {
+            WorkStealing.wakeASibling(this); // this worker is in a call: a parked sibling may take the node
+        }
     }
 
     /**
@@ -246,29 +180,8 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
      */
     public void submit(final Runnable command)
     {
-        commandsSubmitted.incrementAndGet();
         commands.offer(command);
         wakeIfParked();
-    }
-
-    /** The worker, each duty cycle: runs the commands submitted so far, a few at a time. */
-    private int runCommands()
-    {
-        int work = 0;
-        Runnable command;
-        while (work < 16 && (command = commands.poll()) != null)
-        {
-            try
-            {
-                command.run();
-            }
-            finally
-            {
-                commandsDone = commandsDone + 1; // only this thread writes it; the volatile store publishes the effects
-            }
-            work++;
-        }
-        return work;
     }
 
     /** Any thread: wakes the worker if it is parked (pause, resume, stop). */
@@ -282,7 +195,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     public boolean hasWork()
     {
         return !inbox.isEmpty() || !heap.isEmpty() || shared != null && !shared.isEmpty() || scheduler.isStopping() ||
-            !commands.isEmpty();
+            !commands.isEmpty() || steals && WorkStealing.aSiblingLends(this);
     }
 
     @Override
@@ -291,16 +204,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         thread = Thread.currentThread();
         if (cpu >= 0)
         {
-            try
-            {
-                Affinity.setAffinity(cpu);
-            }
-            catch (final RuntimeException ex)
-            {
-                throw new IllegalStateException("executor '" + executor + "' cannot pin its worker " + name + " to CPU " +
-                    cpu + " (field cpu): " + ex.getMessage() + "; valid are the CPUs " +
-                    CpuIds.toList(CpuIds.allowed()) + ", or no cpu to leave it unpinned", ex);
-            }
+            CpuIds.pin(executor, name, cpu);
         }
         lifecycle = RUNNING;
     }
@@ -317,7 +221,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
             }
             return 0;
         }
-        final int commanded = commands.isEmpty() ? 0 : runCommands();
+        final int commanded = commands.isEmpty() ? 0 : commands.run();
         if (scheduler.isPaused())
         {
             if (lifecycle != PAUSED)
@@ -336,7 +240,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         {
             work += wakeBackedOffSources();
         }
-        Node node = polled.length == 0 ? null : pollInputs();
+        Node node = polled.length == 0 ? null : PolledInputs.poll(this);
         if (node == null)
         {
             node = heap.poll();
@@ -345,6 +249,10 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         if (node == null)
         {
             scheduler.checkHeldSources();
+            if (steals)
+            {
+                work += WorkStealing.stealFromSiblings(this);
+            }
         }
         else
         {
@@ -384,62 +292,6 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     }
 
     /**
-     * Schedules the consumers of the polled graph-input queues that changed since the last look
-     * (see {@link InputQueue#polled}), and counts those queues in {@link #inputsSeen}. The
-     * commonest case skips the heap: when one consumer comes from IDLE and nothing else is queued,
-     * the heap would hand it straight back, so it is returned to run now (a heap add and poll, with
-     * the keys' computation and two reference stores, less per hop). In any other case they all go
-     * on the heap, whose order decides as before.
-     *
-     * @return the node to run now, or null when the heap holds the next node to run (if any).
-     */
-    private Node pollInputs()
-    {
-        Node direct = null;
-        int seen = 0;
-        for (final InputQueue queue : polled)
-        {
-            if (queue.pollChanged())
-            {
-                final Node consumer = (Node)queue.consumer;
-                if (consumer.claimFromOwner())
-                {
-                    direct = runNowOrQueue(direct, consumer);
-                }
-                queue.markSeen(); // after the claim: an idle check that finds the queue seen finds its node scheduled
-                seen++;
-            }
-        }
-        inputsSeen = seen;
-        return direct;
-    }
-
-    /**
-     * {@link #pollInputs()}, for a consumer it took from IDLE: the node to run now (this one, when
-     * none was chosen yet and the heap is empty), or null with both on the heap.
-     */
-    private Node runNowOrQueue(final Node direct, final Node consumer)
-    {
-        if (direct == null && heap.isEmpty())
-        {
-            return consumer;
-        }
-        if (direct != null)
-        {
-            heap.add(direct);
-        }
-        heap.add(consumer);
-        return null;
-    }
-
-    /** Before the run: a source node pinned to this worker. */
-    void addSource(final Node source)
-    {
-        sources = java.util.Arrays.copyOf(sources, sources.length + 1);
-        sources[sources.length - 1] = source;
-    }
-
-    /**
      * This worker's thread: a removed subgraph's node pinned to this worker has been detached; its
      * heap slot goes back (now, or when it leaves the heap).
      */
@@ -455,34 +307,24 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         return heap.heldNodes();
     }
 
+    /** Before the run: a source node pinned to this worker. */
+    void addSource(final Node source)
+    {
+        sources.add(source);
+    }
+
     /** This worker's thread: a hot-plugged subgraph's source node pinned to this worker. */
     public void addSourceNow(final Node source)
     {
         assert Thread.currentThread() == thread : name + " changed by " + Thread.currentThread().getName();
-        addSource(source);
+        sources.add(source);
     }
 
     /** This worker's thread: a removed subgraph's source leaves; a backoff it was waiting out is forgotten. */
     public void removeSourceNow(final Node source)
     {
         assert Thread.currentThread() == thread : name + " changed by " + Thread.currentThread().getName();
-        final Node[] sources = this.sources;
-        for (int i = 0; i < sources.length; i++)
-        {
-            if (sources[i] == source)
-            {
-                final Node[] fewer = new Node[sources.length - 1];
-                System.arraycopy(sources, 0, fewer, 0, i);
-                System.arraycopy(sources, i + 1, fewer, i, sources.length - i - 1);
-                this.sources = fewer;
-                if (source.retry.retryAtNanos != 0)
-                {
-                    source.retry.retryAtNanos = 0;
-                    backingOff--;
-                }
-                return;
-            }
-        }
+        sources.remove(source);
     }
 
     /**
@@ -493,40 +335,20 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     {
         assert Thread.currentThread() == thread || thread == null : source + " backed off on " +
             Thread.currentThread().getName() + ", not its worker " + name;
-        if (source.retry.retryAtNanos == 0)
-        {
-            backingOff++;
-        }
-        source.retry.retryAtNanos = retryAtNanos == 0 ? 1 : retryAtNanos;
+        sources.backOff(source, retryAtNanos);
     }
 
-    /**
-     * Queues the sources whose backoff is over. One clock read per duty cycle, only while a source
-     * of this worker waits.
-     */
+    /** This worker's thread: queues the sources whose backoff is over ({@link WorkerSources#wakeBackedOff()}). */
     public int wakeBackedOffSources()
     {
-        final long now = System.nanoTime();
-        int woken = 0;
-        for (final Node source : sources)
-        {
-            final long at = source.retry.retryAtNanos;
-            if (at != 0 && now - at >= 0)
-            {
-                source.retry.retryAtNanos = 0;
-                backingOff--;
-                source.scheduleFromOwnWorker();
-                woken++;
-            }
-        }
-        return woken;
+        return sources.wakeBackedOff();
     }
 
     /** Before the run: this worker polls {@code queue} for input instead of being told. */
     public void poll(final InputQueue queue)
     {
         queue.polled = true;
-        polled = java.util.Arrays.copyOf(polled, polled.length + 1);
+        polled = Arrays.copyOf(polled, polled.length + 1);
         polled[polled.length - 1] = queue;
     }
 
@@ -534,13 +356,11 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
      * Any thread: whether a command submitted to this worker has not yet run to its end (one waits
      * in the queue or is running). A command may schedule a node (a local node woken from another
      * thread, a subgraph's node), so a graph whose nodes all look idle is not idle while one is
-     * pending. The count of those done is read first: if it equals the count submitted, read after
-     * it, every command submitted before that read has run and its effects are seen.
+     * pending ({@link WorkerCommands#pending()}).
      */
     boolean hasPendingCommands()
     {
-        final long done = commandsDone;
-        return commandsSubmitted.get() != done;
+        return commands.pending();
     }
 
     /**
@@ -550,20 +370,19 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
      */
     public long activity()
     {
-        return (long)RUNS.getAcquire(this) + commandsDone;
+        return (long)RUNS.getAcquire(this) + commands.done();
     }
 
     /** Any thread: whether a polled queue holds input this worker has not seen yet. */
     boolean hasUnseenInput()
     {
-        for (final InputQueue queue : polled)
-        {
-            if (queue.pollChanged())
-            {
-                return true;
-            }
-        }
-        return false;
+        return PolledInputs.hasUnseen(this);
+    }
+
+    /** This thread, as a {@code PARK} worker spins: whether to yield its core each turn ({@link Scheduler#spinsYield()}). */
+    boolean spinsYield()
+    {
+        return scheduler.spinsYield();
     }
 
     /** Whether this worker never sleeps for long, so that it may poll graph inputs (busy spin or yield). */
@@ -590,29 +409,33 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
             }
         }
         final Lane lane = shared.lanes.relaxedPoll();
-        if (lane != null)
-        {
-            CURRENT_LANE.setOpaque(this, lane);
-            enterCall(lane.node);
-            try
-            {
-                lane.run(this);
-            }
-            finally
-            {
-                CALLING.setOpaque(this, false);
-                CURRENT_LANE.setOpaque(this, (Lane)null);
-            }
-            RUNS.setOpaque(this, runs + 1);
-            work++;
-        }
-        return work;
+        return lane == null ? work : work + runLane(lane);
     }
 
-    private void runNode(final Node node)
+    /** This thread: one call of a {@code max_in_flight} node; reports see the lane while it lasts. */
+    private int runLane(final Lane lane)
+    {
+        CURRENT_LANE.setOpaque(this, lane);
+        enterCall(lane.node);
+        try
+        {
+            lane.run(this);
+        }
+        finally
+        {
+            leaveCall();
+            CURRENT_LANE.setOpaque(this, (Lane)null);
+        }
+        RUNS.setOpaque(this, runs + 1);
+        return 1;
+    }
+
+    /** This thread: one step of {@code node}, one of its own, a shared one or one it took from a sibling. */
+    void runNode(final Node node)
     {
         assert Thread.currentThread() == thread : name + " ran on " + Thread.currentThread().getName();
-        assert node.shared != null || node.worker == this : node + " is pinned to " + node.worker.name() + ", not " + name;
+        assert node.shared != null || node.worker == this || node.stealable :
+            node + " is pinned to " + node.worker.name() + ", not " + name;
         if (node.runningOn != this)
         {
             node.runningOn = this; // only when it changes: see PacketSlot.set
@@ -628,7 +451,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
         }
         finally
         {
-            CALLING.setOpaque(this, false);
+            leaveCall();
         }
         RUNS.setOpaque(this, runs + 1);
     }
@@ -646,6 +469,26 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
             CALLED.setOpaque(this, id);
         }
         CALLING.setRelease(this, true);
+        if (steals)
+        {
+            WorkStealing.lendQueues(this);
+        }
+    }
+
+    /** This thread, as a step ends: takes its queues back from thieves, if it lent them. */
+    private void leaveCall()
+    {
+        CALLING.setOpaque(this, false);
+        if (steals)
+        {
+            WorkStealing.takeQueuesBack(this);
+        }
+    }
+
+    /** Any thread, racy: whether a node may be queued here (the heap's size is a plain read, a hint). */
+    boolean hasQueued()
+    {
+        return !inbox.isEmpty() || !heap.isEmpty() || hasUnseenInput();
     }
 
     /** Any thread, for reports: the node in a step on this worker now, or null (racy: diagnostics). */
@@ -661,19 +504,7 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
      */
     public long observedCallNanos(final long now)
     {
-        final Object call = currentLane != null ? currentLane : current();
-        final long r = runs;
-        if (call == null)
-        {
-            return -1;
-        }
-        if (r != seenRuns || call != seenCall)
-        {
-            seenRuns = r;
-            seenCall = call;
-            seenAtNanos = now;
-        }
-        return now - seenAtNanos;
+        return callWatch.observedNanos(currentLane != null ? currentLane : current(), runs, now);
     }
 
     @Override
@@ -732,82 +563,5 @@ public final class Worker extends WorkerPad1 implements Agent, NodeThread
     public int queued()
     {
         return inbox.size() + heap.size();
-    }
-
-    /**
-     * Out of work, keeps looking for {@code spinBeforeParkMicros} microseconds
-     * ({@code Thread.onSpinWait()} between looks), then parks until a producer unparks this worker
-     * ({@link ParkHandshake}: the producer does so only when {@link #parked} is set, and the worker
-     * re-checks its inbox after setting it, so no wake-up is lost). A timed park bounds the wait in case a pause or stop
-     * flag changes without a node arriving. The spin takes a packet that comes within a few
-     * microseconds without the producer's unpark and the worker's wake-up (B1's parked hop: p99
-     * from about 15 µs to 1.5). It is measured with the clock, read once per idle duty cycle (never
-     * while there is work), so that it lasts as long on a fast machine as on a slow one.
-     */
-    public static final class ParkingIdleStrategy implements IdleStrategy
-    {
-        private static final long MAX_PARK_NANOS = 10_000_000L;
-        private final Worker worker;
-        private final long spinNanos;
-        /** When this idle period began, or 0 while working. */
-        private long idleSinceNanos;
-
-        ParkingIdleStrategy(final Worker worker, final int spinBeforeParkMicros)
-        {
-            this.worker = worker;
-            this.spinNanos = spinBeforeParkMicros * 1_000L;
-        }
-
-        @Override
-        public void idle(final int workCount)
-        {
-            if (workCount > 0)
-            {
-                idleSinceNanos = 0;
-                return;
-            }
-            if (spinNanos > 0)
-            {
-                final long now = System.nanoTime();
-                if (idleSinceNanos == 0)
-                {
-                    idleSinceNanos = now;
-                    Thread.onSpinWait();
-                    return;
-                }
-                if (now - idleSinceNanos < spinNanos)
-                {
-                    if (worker.scheduler.spinsYield())
-                    {
-                        Thread.yield(); // no core to spare: a sibling may be waiting for this one
-                    }
-                    else
-                    {
-                        Thread.onSpinWait();
-                    }
-                    return;
-                }
-            }
-            idleSinceNanos = 0;
-            idle();
-        }
-
-        @Override
-        public void idle()
-        {
-            worker.parkUnlessWork(MAX_PARK_NANOS);
-        }
-
-        @Override
-        public void reset()
-        {
-            idleSinceNanos = 0;
-        }
-
-        @Override
-        public String alias()
-        {
-            return "park";
-        }
     }
 }
