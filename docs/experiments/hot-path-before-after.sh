@@ -1,0 +1,13 @@
+#!/bin/bash
+cd /work/main
+for r in 1 2; do
+ for j in before after; do
+  jar=/tmp/elim.jar; [ $j = after ] && jar=/tmp/after.jar
+  java @.mvn/jvm.config -jar $jar HopPathBenchmark.hop -f 1 -wi 3 -w 1s -i 5 -r 1s 2>&1 | grep -E "^HopPathBenchmark.hop " | sed "s/^/$r $j /"
+  for c in SPSC FRAMEWIRE DISRUPTOR; do
+   java @.mvn/jvm.config -jar $jar 'B1HopLatencyBenchmark.closedLoop' -p contender=$c/BUSY_SPIN -f 1 -wi 2 -i 3 -w 1s -r 1s -jvmArgsPrepend "@.mvn/jvm.config -Dframewire.suite.latencyDir=/tmp/hotlat-$j-$r-$c" > /tmp/hot-b1.log 2>&1
+   echo "$r $j B1 $c: $(cat /tmp/hotlat-$j-$r-$c/forks.txt 2>/dev/null | tail -1) $(grep -E "^B1HopLatencyBenchmark" /tmp/hot-b1.log | head -1)"
+  done
+  java @.mvn/jvm.config -jar $jar B2ChainThroughputBenchmark -p contender=FRAMEWIRE/1,LOCKED/1 -f 1 -wi 2 -i 3 -w 1s -r 1s -jvmArgsPrepend "@.mvn/jvm.config -Dframewire.suite.latencyDir=/tmp/hotlat-b2" 2>&1 | grep -E "^B2Chain" | sed "s/^/$r $j /"
+ done
+done
