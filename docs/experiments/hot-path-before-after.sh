@@ -1,8 +1,9 @@
 #!/bin/bash
-cd /work/main
+# BEFORE_JAR and AFTER_JAR: the two benchmarks.jar files to compare
+cd "$(dirname "$0")/../.."
 for r in 1 2; do
  for j in before after; do
-  jar=/tmp/elim.jar; [ $j = after ] && jar=/tmp/after.jar
+  jar=${BEFORE_JAR:?}; [ $j = after ] && jar=${AFTER_JAR:?}
   java @.mvn/jvm.config -jar $jar HopPathBenchmark.hop -f 1 -wi 3 -w 1s -i 5 -r 1s 2>&1 | grep -E "^HopPathBenchmark.hop " | sed "s/^/$r $j /"
   for c in SPSC FRAMEWIRE DISRUPTOR; do
    java @.mvn/jvm.config -jar $jar 'B1HopLatencyBenchmark.closedLoop' -p contender=$c/BUSY_SPIN -f 1 -wi 2 -i 3 -w 1s -r 1s -jvmArgsPrepend "@.mvn/jvm.config -Dframewire.suite.latencyDir=/tmp/hotlat-$j-$r-$c" > /tmp/hot-b1.log 2>&1
