@@ -8,8 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -120,6 +122,86 @@ class VideoSinkCalculatorTest
         finally
         {
             kill(receiver);
+        }
+    }
+
+    /**
+     * An SRT publish url's passphrase goes to ffmpeg in a private preset file: the receiver,
+     * which refuses a peer without it, gets the frames, and no command line but the receiver's
+     * has the passphrase while the sink's ffmpeg runs; the file is gone after the run.
+     */
+    @Test
+    void srtPassphraseIsNotOnTheCommandLine() throws Exception
+    {
+        final String secret = "s3cret-" + Long.toHexString(System.nanoTime());
+        final int port = freeUdpPort();
+        final Process receiver = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin",
+            "-i", "srt://127.0.0.1:" + port + "?mode=listener&passphrase=" + secret, "-frames:v", "10", "-f",
+            "framecrc", "-").redirectErrorStream(true).start();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread sender = new Thread(() ->
+        {
+            try
+            {
+                runToEnd(record(100, 25.0, "url", "srt://127.0.0.1:" + port + "?passphrase=" + secret + "&latency=20000",
+                    "output_options", "-g 5"));
+            }
+            catch (final Throwable ex)
+            {
+                failure.set(ex);
+            }
+        });
+        try
+        {
+            sender.start();
+            VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
+            final List<String> leaks = commandLinesWith(secret, receiver.pid());
+            assertTrue(leaks.isEmpty(), "passphrase on a command line: " + leaks);
+            final Path preset = Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
+            assertTrue(Files.readString(preset).contains("passphrase=" + secret), "the preset file has it");
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(preset)));
+            assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "the receiver got 10 frames");
+            final String crc = new String(receiver.getInputStream().readAllBytes());
+            assertEquals(0, receiver.exitValue(), crc);
+            assertEquals(10, crc.lines().filter(l -> l.startsWith("0,")).count(), crc);
+            sender.join(30_000);
+            assertEquals(null, failure.get(), "the publishing run ends cleanly");
+            assertFalse(Files.exists(preset), "the preset file is deleted at close");
+            assertFalse(Files.exists(preset.getParent()), "and its directory");
+        }
+        finally
+        {
+            kill(receiver);
+            sender.join(30_000);
+        }
+    }
+
+    private static List<String> withFpre()
+    {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+            .map(h -> h.info().commandLine().orElse("")).filter(c -> c.contains(" -fpre ")).collect(Collectors.toList());
+    }
+
+    /** Every process's command line (/proc/PID/cmdline) that contains the text, but one pid's. */
+    private static List<String> commandLinesWith(final String text, final long except) throws Exception
+    {
+        try (Stream<Path> procs = Files.list(Path.of("/proc")))
+        {
+            return procs.filter(p -> p.getFileName().toString().matches("\\d+"))
+                .filter(p -> !p.getFileName().toString().equals(String.valueOf(except)))
+                .map(p ->
+                {
+                    try
+                    {
+                        return p.getFileName() + ": " + new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
+                    }
+                    catch (final Exception gone)
+                    {
+                        return "";
+                    }
+                })
+                .filter(c -> c.contains(text)).collect(Collectors.toList());
         }
     }
 }
