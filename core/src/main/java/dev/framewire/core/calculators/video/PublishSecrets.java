@@ -25,9 +25,10 @@ import java.util.Locale;
  * {@code srt://host:9000?passphrase=secret&latency=200000} runs as
  * {@code -fpre /tmp/framewire-publish-.../publish.ffpreset srt://host:9000?latency=200000}.
  *
- * <p>An {@code rtsp://} or {@code rtmp://} url's {@code user:password@} has no such option in
- * ffmpeg 5.1 (the RTSP muxer and the RTMP protocol take them from the url only): those stay on
- * the command line ({@code Redaction.hasPassword}), and the sink warns once.
+ * <p>An {@code rtsp://} url's {@code user:password@} has no such option in ffmpeg 5.1 (its RTSP
+ * muxer takes them from the url only): ffmpeg publishes, over TCP, to a {@link RtspPublishRelay}
+ * on 127.0.0.1 that answers the server's challenge with them. An {@code rtmp://} url's stay on
+ * the command line (no relay for RTMP yet), and the sink warns once.
  *
  * <p>Threading: the sink's worker only.
  */
@@ -40,18 +41,27 @@ final class PublishSecrets
 
     /** The preset file of the ffmpeg running, if any. */
     private Path file;
+    /** The RTSP relay of the ffmpeg running, if any. */
+    private RtspPublishRelay relay;
 
     /**
      * The output arguments for a url: the url itself, or {@code -fpre FILE} and the url
      * without its secrets. The last file, if any, is deleted first.
      *
-     * @param url the publish url, secrets included.
+     * @param url  the publish url, secrets included.
+     * @param node the sink node's name.
      * @return the arguments to put where the output url goes.
      * @throws IOException if the preset file cannot be written.
      */
-    List<String> output(final String url) throws IOException
+    List<String> output(final String url, final String node) throws IOException
     {
         forget();
+        if (RtspPublishRelay.applies(url))
+        {
+            final RtspPublishRelay started = new RtspPublishRelay(url, node);
+            relay = started;
+            return List.of("-rtsp_transport", "tcp", "-f", "rtsp", started.start());
+        }
         final int query = url.indexOf('?');
         if (!url.toLowerCase(Locale.ROOT).startsWith("srt://") || query < 0)
         {
@@ -93,9 +103,15 @@ final class PublishSecrets
         return args;
     }
 
-    /** Deletes the preset file, if any: ffmpeg read it when it parsed its options, or is gone. */
+    /** Deletes the preset file and closes the relay, if any: ffmpeg has finished, or is gone. */
     void forget()
     {
+        final RtspPublishRelay r = relay;
+        relay = null;
+        if (r != null)
+        {
+            r.close();
+        }
         final Path written = file;
         file = null;
         if (written != null)

@@ -251,12 +251,12 @@ public final class VideoSinkCalculator implements Calculator
         if (segmentSeconds <= 0)
         {
             command.remove(command.size() - 1);
-            command.addAll(secrets.output(url)); // an SRT passphrase goes into a private -fpre file
+            command.addAll(secrets.output(url, node)); // SRT: a private -fpre file; RTSP: a relay in the JVM
         }
-        if (Redaction.hasPassword(url))
+        if (Redaction.hasPassword(url) && !RtspPublishRelay.applies(url))
         {
             LOG.warn("node '{}' ({}): the password of {} is on ffmpeg's command line, which local users can read: " +
-                "ffmpeg 5.1 takes an rtsp/rtmp output's user:password from the url only (see docs/CAMERAS.md)",
+                "ffmpeg 5.1 takes an rtmp output's user:password from the url only (see docs/CAMERAS.md)",
                 node, NAME, shownUrl);
         }
         LOG.info("node '{}' ({}): recording {}x{} {} to {}: {}", node, NAME, width, height, format, shownUrl,
@@ -404,9 +404,9 @@ public final class VideoSinkCalculator implements Calculator
         final FfmpegProcess c = child;
         child = null;
         views.clear();
-        secrets.forget();
         if (c == null)
         {
+            secrets.forget();
             return;
         }
         final boolean cancelled = ctx.isCancelled();
@@ -420,6 +420,7 @@ public final class VideoSinkCalculator implements Calculator
             // it is being closed; the exit code tells
         }
         final int code = c.awaitExitOrKill(waitMillis);
+        secrets.forget(); // the preset file; the RTSP relay once ffmpeg has sent its TEARDOWN
         final String target = segmentSeconds > 0 ? "the segments " + (hasStrftime(url) ? url : segmentPattern(url)) :
             shownUrl;
         if (code != 0)

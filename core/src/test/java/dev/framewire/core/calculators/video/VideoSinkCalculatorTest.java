@@ -1,16 +1,21 @@
 package dev.framewire.core.calculators.video;
 
 import dev.framewire.core.GraphConfig;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -19,6 +24,7 @@ import static dev.framewire.core.calculators.video.VideoTestSupport.Frame;
 import static dev.framewire.core.calculators.video.VideoTestSupport.frames;
 import static dev.framewire.core.calculators.video.VideoTestSupport.freeUdpPort;
 import static dev.framewire.core.calculators.video.VideoTestSupport.kill;
+import static dev.framewire.core.calculators.video.VideoTestSupport.liveFfmpegChildren;
 import static dev.framewire.core.calculators.video.VideoTestSupport.run;
 import static dev.framewire.core.calculators.video.VideoTestSupport.runCollecting;
 import static dev.framewire.core.calculators.video.VideoTestSupport.runToEnd;
@@ -174,6 +180,70 @@ class VideoSinkCalculatorTest
         {
             kill(receiver);
             sender.join(30_000);
+        }
+    }
+
+    /**
+     * An RTSP publish url with user:password: ffmpeg publishes to the JVM's relay on 127.0.0.1
+     * (no user info), which answers GStreamer's RTSP server's Basic challenge; the server
+     * receives the frames, and no command line but the server's has the password.
+     */
+    @Test
+    void rtspPublishPasswordStaysInTheJvm() throws Exception
+    {
+        Assumptions.assumeTrue(CameraTestSupport.rtspServerAvailable(), "GStreamer's RTSP server (python3-gi)");
+        final String secret = "pw-" + Long.toHexString(System.nanoTime());
+        final Path script = dir.resolve("rtsp_record_server.py");
+        try (var in = getClass().getResourceAsStream("/video/rtsp_record_server.py"))
+        {
+            Files.copy(in, script);
+        }
+        final Process server = new ProcessBuilder("/usr/bin/python3", script.toString(), "0", "pub", secret)
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread sender = null;
+        try
+        {
+            final BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(),
+                StandardCharsets.UTF_8));
+            final String ready = out.readLine();
+            assertTrue(ready != null && ready.startsWith("ready "), "the RTSP server listens: " + ready);
+            final String url = "rtsp://pub:" + secret + "@127.0.0.1:" + ready.substring(6).trim() + "/rec";
+            sender = new Thread(() ->
+            {
+                try
+                {
+                    runToEnd(record(100, 25.0, "url", url, "output_options", "-g 5"));
+                }
+                catch (final Throwable ex)
+                {
+                    failure.set(ex);
+                }
+            });
+            sender.start();
+            VideoTestSupport.await("the sink's ffmpeg publishing to the relay", 20_000, () ->
+                liveFfmpegChildren().stream().anyMatch(c -> c.contains("-rtsp_transport tcp -f rtsp rtsp://127.0.0.1:")));
+            final List<String> leaks = commandLinesWith(secret, server.pid());
+            assertTrue(leaks.isEmpty(), "password on a command line: " + leaks);
+            final AtomicInteger frames = new AtomicInteger();
+            final Thread counter = new Thread(() -> out.lines().filter(l -> l.startsWith("frames "))
+                .forEach(l -> frames.set(Integer.parseInt(l.substring(7).trim()))));
+            counter.setDaemon(true);
+            counter.start();
+            VideoTestSupport.await("20 frames at the server, or the run's failure", 30_000, () ->
+                frames.get() >= 20 || failure.get() != null);
+            assertEquals(null, failure.get(), "the publishing run");
+            assertTrue(frames.get() >= 20, "the server received at least 20 frames, got " + frames.get());
+            sender.join(30_000);
+            assertEquals(null, failure.get(), "the publishing run ends cleanly");
+        }
+        finally
+        {
+            kill(server);
+            if (sender != null)
+            {
+                sender.join(30_000);
+            }
         }
     }
 
