@@ -102,6 +102,7 @@ public final class VideoSinkCalculator implements Calculator
     private int[] version;
 
     private final NutMuxer muxer = new NutMuxer();
+    private final PublishSecrets secrets = new PublishSecrets();
     private final IdentityHashMap<Payload, ByteBuffer> views = new IdentityHashMap<>();
     private FfmpegProcess child;
     private int width;
@@ -246,7 +247,18 @@ public final class VideoSinkCalculator implements Calculator
         height = frame.height();
         format = frame.format();
         origin = Math.min(0, timestamp);
-        final List<String> command = command();
+        final List<String> command = new ArrayList<>(command());
+        if (segmentSeconds <= 0)
+        {
+            command.remove(command.size() - 1);
+            command.addAll(secrets.output(url, node)); // SRT: a private -fpre file; RTSP: a relay in the JVM
+        }
+        if (Redaction.hasPassword(url) && !RtspPublishRelay.applies(url))
+        {
+            LOG.warn("node '{}' ({}): the password of {} is on ffmpeg's command line, which local users can read: " +
+                "ffmpeg 5.1 takes an rtmp output's user:password from the url only (see docs/CAMERAS.md)",
+                node, NAME, shownUrl);
+        }
         LOG.info("node '{}' ({}): recording {}x{} {} to {}: {}", node, NAME, width, height, format, shownUrl,
             Redaction.redact(String.join(" ", command)));
         child = FfmpegProcess.startWriting(command, "ffmpeg-" + node);
@@ -394,6 +406,7 @@ public final class VideoSinkCalculator implements Calculator
         views.clear();
         if (c == null)
         {
+            secrets.forget();
             return;
         }
         final boolean cancelled = ctx.isCancelled();
@@ -407,6 +420,7 @@ public final class VideoSinkCalculator implements Calculator
             // it is being closed; the exit code tells
         }
         final int code = c.awaitExitOrKill(waitMillis);
+        secrets.forget(); // the preset file; the RTSP relay once ffmpeg has sent its TEARDOWN
         final String target = segmentSeconds > 0 ? "the segments " + (hasStrftime(url) ? url : segmentPattern(url)) :
             shownUrl;
         if (code != 0)

@@ -5,7 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * Hides the password of a url ({@code rtsp://user:secret@host/} becomes
- * {@code rtsp://user:***@host/}) before it is written anywhere another person reads: log lines,
+ * {@code rtsp://user:***@host/}, {@code srt://host:9000?passphrase=secret} becomes
+ * {@code srt://host:9000?passphrase=***}) before it is written anywhere another person reads: log lines,
  * exception messages, journal notes, metric tags, a child's stderr kept for reports. The one
  * function for it, so that every path redacts the same way.
  *
@@ -25,23 +26,41 @@ public final class Redaction
     private static final Pattern USER_INFO = Pattern.compile(
         "([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@:\\s]*):([^/?#\\s]*)@");
 
+    // a secret url parameter: SRT's passphrase (srt://host:9000?passphrase=...), or a password
+    // or token given in a query
+    private static final Pattern QUERY_SECRET = Pattern.compile(
+        "([?&](?:passphrase|password|passwd|pwd|token)=)([^&#\\s'\"]*)", Pattern.CASE_INSENSITIVE);
+
     private Redaction()
     {
     }
 
     /**
      * Text with the password of every url in it masked: a url alone, or a line that holds some
-     * (ffmpeg's stderr names its input).
+     * (ffmpeg's stderr names its input). A {@code user:password@} loses its password, and a
+     * query's {@code passphrase=}, {@code password=}, {@code passwd=}, {@code pwd=} or
+     * {@code token=} its value ({@code srt://host:9000?passphrase=***&latency=200}).
      *
      * @param text anything; null gives null.
      * @return the text, the same instance when it holds no url with a password.
      */
     public static String redact(final String text)
     {
-        if (text == null || text.indexOf("://") < 0 || text.indexOf('@') < 0)
+        if (text == null || text.indexOf("://") < 0)
         {
             return text;
         }
+        final String masked = text.indexOf('@') < 0 ? text : maskUserInfo(text);
+        if (masked.indexOf('=') < 0)
+        {
+            return masked;
+        }
+        final Matcher q = QUERY_SECRET.matcher(masked);
+        return q.find() ? q.replaceAll("$1" + MASK) : masked;
+    }
+
+    private static String maskUserInfo(final String text)
+    {
         final Matcher m = USER_INFO.matcher(text);
         if (!m.find())
         {
@@ -59,10 +78,11 @@ public final class Redaction
     }
 
     /**
-     * Whether a url carries a password ({@code user:password@}).
+     * Whether a url carries a password in its user info ({@code user:password@}); a query's
+     * secrets, which {@link #redact} masks too, do not count.
      *
      * @param url as given.
-     * @return true if {@link #redact} would change it.
+     * @return true if the url has {@code user:password@}.
      */
     public static boolean hasPassword(final String url)
     {

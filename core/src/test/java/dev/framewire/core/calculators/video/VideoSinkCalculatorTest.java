@@ -1,15 +1,22 @@
 package dev.framewire.core.calculators.video;
 
 import dev.framewire.core.GraphConfig;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -17,6 +24,7 @@ import static dev.framewire.core.calculators.video.VideoTestSupport.Frame;
 import static dev.framewire.core.calculators.video.VideoTestSupport.frames;
 import static dev.framewire.core.calculators.video.VideoTestSupport.freeUdpPort;
 import static dev.framewire.core.calculators.video.VideoTestSupport.kill;
+import static dev.framewire.core.calculators.video.VideoTestSupport.liveFfmpegChildren;
 import static dev.framewire.core.calculators.video.VideoTestSupport.run;
 import static dev.framewire.core.calculators.video.VideoTestSupport.runCollecting;
 import static dev.framewire.core.calculators.video.VideoTestSupport.runToEnd;
@@ -120,6 +128,150 @@ class VideoSinkCalculatorTest
         finally
         {
             kill(receiver);
+        }
+    }
+
+    /**
+     * An SRT publish url's passphrase goes to ffmpeg in a private preset file: the receiver,
+     * which refuses a peer without it, gets the frames, and no command line but the receiver's
+     * has the passphrase while the sink's ffmpeg runs; the file is gone after the run.
+     */
+    @Test
+    void srtPassphraseIsNotOnTheCommandLine() throws Exception
+    {
+        final String secret = "s3cret-" + Long.toHexString(System.nanoTime());
+        final int port = freeUdpPort();
+        final Process receiver = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin",
+            "-i", "srt://127.0.0.1:" + port + "?mode=listener&passphrase=" + secret, "-frames:v", "10", "-f",
+            "framecrc", "-").redirectErrorStream(true).start();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread sender = new Thread(() ->
+        {
+            try
+            {
+                runToEnd(record(100, 25.0, "url", "srt://127.0.0.1:" + port + "?passphrase=" + secret + "&latency=20000",
+                    "output_options", "-g 5"));
+            }
+            catch (final Throwable ex)
+            {
+                failure.set(ex);
+            }
+        });
+        try
+        {
+            sender.start();
+            VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
+            final List<String> leaks = commandLinesWith(secret, receiver.pid());
+            assertTrue(leaks.isEmpty(), "passphrase on a command line: " + leaks);
+            final Path preset = Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
+            assertTrue(Files.readString(preset).contains("passphrase=" + secret), "the preset file has it");
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(preset)));
+            assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "the receiver got 10 frames");
+            final String crc = new String(receiver.getInputStream().readAllBytes());
+            assertEquals(0, receiver.exitValue(), crc);
+            assertEquals(10, crc.lines().filter(l -> l.startsWith("0,")).count(), crc);
+            sender.join(30_000);
+            assertEquals(null, failure.get(), "the publishing run ends cleanly");
+            assertFalse(Files.exists(preset), "the preset file is deleted at close");
+            assertFalse(Files.exists(preset.getParent()), "and its directory");
+        }
+        finally
+        {
+            kill(receiver);
+            sender.join(30_000);
+        }
+    }
+
+    /**
+     * An RTSP publish url with user:password: ffmpeg publishes to the JVM's relay on 127.0.0.1
+     * (no user info), which answers GStreamer's RTSP server's Basic challenge; the server
+     * receives the frames, and no command line but the server's has the password.
+     */
+    @Test
+    void rtspPublishPasswordStaysInTheJvm() throws Exception
+    {
+        Assumptions.assumeTrue(CameraTestSupport.rtspServerAvailable(), "GStreamer's RTSP server (python3-gi)");
+        final String secret = "pw-" + Long.toHexString(System.nanoTime());
+        final Path script = dir.resolve("rtsp_record_server.py");
+        try (var in = getClass().getResourceAsStream("/video/rtsp_record_server.py"))
+        {
+            Files.copy(in, script);
+        }
+        final Process server = new ProcessBuilder("/usr/bin/python3", script.toString(), "0", "pub", secret)
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread sender = null;
+        try
+        {
+            final BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(),
+                StandardCharsets.UTF_8));
+            final String ready = out.readLine();
+            assertTrue(ready != null && ready.startsWith("ready "), "the RTSP server listens: " + ready);
+            final String url = "rtsp://pub:" + secret + "@127.0.0.1:" + ready.substring(6).trim() + "/rec";
+            sender = new Thread(() ->
+            {
+                try
+                {
+                    runToEnd(record(100, 25.0, "url", url, "output_options", "-g 5"));
+                }
+                catch (final Throwable ex)
+                {
+                    failure.set(ex);
+                }
+            });
+            sender.start();
+            VideoTestSupport.await("the sink's ffmpeg publishing to the relay", 20_000, () ->
+                liveFfmpegChildren().stream().anyMatch(c -> c.contains("-rtsp_transport tcp -f rtsp rtsp://127.0.0.1:")));
+            final List<String> leaks = commandLinesWith(secret, server.pid());
+            assertTrue(leaks.isEmpty(), "password on a command line: " + leaks);
+            final AtomicInteger frames = new AtomicInteger();
+            final Thread counter = new Thread(() -> out.lines().filter(l -> l.startsWith("frames "))
+                .forEach(l -> frames.set(Integer.parseInt(l.substring(7).trim()))));
+            counter.setDaemon(true);
+            counter.start();
+            VideoTestSupport.await("20 frames at the server, or the run's failure", 30_000, () ->
+                frames.get() >= 20 || failure.get() != null);
+            assertEquals(null, failure.get(), "the publishing run");
+            assertTrue(frames.get() >= 20, "the server received at least 20 frames, got " + frames.get());
+            sender.join(30_000);
+            assertEquals(null, failure.get(), "the publishing run ends cleanly");
+        }
+        finally
+        {
+            kill(server);
+            if (sender != null)
+            {
+                sender.join(30_000);
+            }
+        }
+    }
+
+    private static List<String> withFpre()
+    {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+            .map(h -> h.info().commandLine().orElse("")).filter(c -> c.contains(" -fpre ")).collect(Collectors.toList());
+    }
+
+    /** Every process's command line (/proc/PID/cmdline) that contains the text, but one pid's. */
+    private static List<String> commandLinesWith(final String text, final long except) throws Exception
+    {
+        try (Stream<Path> procs = Files.list(Path.of("/proc")))
+        {
+            return procs.filter(p -> p.getFileName().toString().matches("\\d+"))
+                .filter(p -> !p.getFileName().toString().equals(String.valueOf(except)))
+                .map(p ->
+                {
+                    try
+                    {
+                        return p.getFileName() + ": " + new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
+                    }
+                    catch (final Exception gone)
+                    {
+                        return "";
+                    }
+                })
+                .filter(c -> c.contains(text)).collect(Collectors.toList());
         }
     }
 }

@@ -26,6 +26,17 @@ class RedactionTest
     }
 
     @Test
+    void masksSecretQueryParameters()
+    {
+        assertEquals("srt://127.0.0.1:9000?passphrase=***&latency=200000",
+            Redaction.redact("srt://127.0.0.1:9000?passphrase=secret-1234&latency=200000"));
+        assertEquals("srt://h:9000?mode=caller&Passphrase=*** failed: Input/output error",
+            Redaction.redact("srt://h:9000?mode=caller&Passphrase=abcdefghij failed: Input/output error"));
+        assertEquals("rtsp://u:***@cam/1?token=***", Redaction.redact("rtsp://u:p@cam/1?token=abc"));
+        assertFalse(Redaction.hasPassword("srt://h:9000?passphrase=secret"), "user info only");
+    }
+
+    @Test
     void leavesTextWithoutAPasswordAlone()
     {
         final String plain = "udp://127.0.0.1:5000?pkt_size=1316";
