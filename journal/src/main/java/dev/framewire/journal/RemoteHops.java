@@ -124,18 +124,7 @@ public final class RemoteHops
         final int[] inputs = pj.hasTopology() ? pj.nodeInputs(note.node()) : null;
         final int input = inputs != null && inputs.length == 1 ? inputs[0] : -1;
         final String stream = input >= 0 ? pj.streamNames().get(input) : "?";
-        final List<Long> sent = new ArrayList<>();
-        if (input >= 0)
-        {
-            for (final JournalRecord r : pj.records())
-            {
-                if ((r.kind() == JournalRecord.Kind.EMIT || r.kind() == JournalRecord.Kind.GRAPH_INPUT) &&
-                    r.stream() == input)
-                {
-                    sent.add(r.timestamp());
-                }
-            }
-        }
+        final List<Long> sent = sent(pj, input);
         // the subscriber: a journal with a NOTE of this session connecting
         JournalReader sj = null;
         int subscriber = -1;
@@ -187,35 +176,7 @@ public final class RemoteHops
             return new Hop(pj.directory().toString(), pj.nodeNames().get(note.node()), stream, session, streamId, null,
                 null, sent.size(), 0, 0, sent.size(), listed, lastSent, Long.MIN_VALUE, null, null);
         }
-        // the subscriber's data stream: of the streams it emits, the one that shares the most timestamps
-        final Map<Integer, Set<Long>> emitted = new LinkedHashMap<>();
-        for (final JournalRecord r : sj.records())
-        {
-            // what the subscriber emitted once this session was connected: another session's earlier packets
-            // may share these timestamps (a restarted publisher starts again from its first)
-            if (r.kind() == JournalRecord.Kind.EMIT && r.node() == subscriber && r.nanos() >= connectedNanos)
-            {
-                emitted.computeIfAbsent(r.stream(), s -> new HashSet<>()).add(r.timestamp());
-            }
-        }
-        Set<Long> received = Set.of();
-        long best = -1;
-        for (final Set<Long> timestamps : emitted.values())
-        {
-            long common = 0;
-            for (final long t : sent)
-            {
-                if (timestamps.contains(t) && !rejectedAt.contains(t))
-                {
-                    common++;
-                }
-            }
-            if (common > best)
-            {
-                best = common;
-                received = timestamps;
-            }
-        }
+        final Set<Long> received = received(sj, subscriber, connectedNanos, sent, rejectedAt);
         long firstReceived = Long.MAX_VALUE;
         long lastReceived = Long.MIN_VALUE;
         long count = 0;
@@ -247,5 +208,57 @@ public final class RemoteHops
             sj.directory().toString(), sj.nodeNames().get(subscriber), sent.size(), count, rejected, sent.size() - count,
             listed,
             lastSent, lastReceived, end == null ? null : end.text(), lastNote);
+    }
+
+    private static List<Long> sent(final JournalReader pj, final int input)
+    {
+        final List<Long> sent = new ArrayList<>();
+        if (input >= 0)
+        {
+            for (final JournalRecord r : pj.records())
+            {
+                if ((r.kind() == JournalRecord.Kind.EMIT || r.kind() == JournalRecord.Kind.GRAPH_INPUT) &&
+                    r.stream() == input)
+                {
+                    sent.add(r.timestamp());
+                }
+            }
+        }
+        return sent;
+    }
+
+    private static Set<Long> received(final JournalReader sj, final int subscriber, final long connectedNanos,
+        final List<Long> sent, final Set<Long> rejectedAt)
+    {
+        // the subscriber's data stream: of the streams it emits, the one that shares the most timestamps
+        final Map<Integer, Set<Long>> emitted = new LinkedHashMap<>();
+        for (final JournalRecord r : sj.records())
+        {
+            // what the subscriber emitted once this session was connected: another session's earlier packets
+            // may share these timestamps (a restarted publisher starts again from its first)
+            if (r.kind() == JournalRecord.Kind.EMIT && r.node() == subscriber && r.nanos() >= connectedNanos)
+            {
+                emitted.computeIfAbsent(r.stream(), s -> new HashSet<>()).add(r.timestamp());
+            }
+        }
+        Set<Long> received = Set.of();
+        long best = -1;
+        for (final Set<Long> timestamps : emitted.values())
+        {
+            long common = 0;
+            for (final long t : sent)
+            {
+                if (timestamps.contains(t) && !rejectedAt.contains(t))
+                {
+                    common++;
+                }
+            }
+            if (common > best)
+            {
+                best = common;
+                received = timestamps;
+            }
+        }
+        return received;
     }
 }
