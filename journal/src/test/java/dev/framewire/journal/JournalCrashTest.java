@@ -122,12 +122,44 @@ class JournalCrashTest
         // it, at most the last iteration cut short. ASYNC: the graph inputs go through the many-to-one
         // ring and worker 0's records through its own, and the agent appends the rings in turn: each
         // is a contiguous prefix in its own order, and nothing is lost but what was in the rings
+        final List<JournalRecord> records = journal.records();
+        final long[] counted = checkOrder(mode, records.subList(2, records.size()));
+        final long inputs = counted[0];
+        final long calls = counted[1];
+        final long phase = counted[2];
+        final long iteration = Math.min(inputs, calls);
+        System.out.println(mode + ": the child reported " + reported + " iterations durable; the journal holds " +
+            inputs + " graph inputs and " + calls + " calls" + (phase > 0 ? " and " + phase + " records of the next" : "") +
+            (journal.endsIncomplete() ? ", then an incomplete record" : ""));
+        assertTrue(iteration >= reported, "read " + iteration + " iterations, the child had reported " + reported +
+            " durable");
+        assertFalse(journal.isDamaged(), "a killed run is not damage: " + journal.damage());
+        // the OS dropped the dead writer's lock: the run can go
+        assertEquals(JournalRetention.Verdict.DELETE, verdict(run.get(), 0));
+        // the crash window: the writer never closed, so nothing restricted the files after the fact;
+        // each was made owner-only when it was made
+        if (JournalFiles.isPosix(run.get()))
+        {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(run.get())));
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(run.get()))
+            {
+                for (final Path file : files)
+                {
+                    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+                        file.toString());
+                }
+            }
+        }
+    }
+
+    /** Checks the records after the run header are in the order the child wrote; returns {inputs, calls, phase}. */
+    private static long[] checkOrder(final JournalConfig.Mode mode, final List<JournalRecord> records)
+    {
         final JournalRecord.Kind[] call = {PROCESS_BEGIN, EMIT, PROCESS_END};
         long inputs = 0;
         long calls = 0;
         int phase = 0;
-        final List<JournalRecord> records = journal.records();
-        for (final JournalRecord r : records.subList(2, records.size()))
+        for (final JournalRecord r : records)
         {
             if (r.kind() == GRAPH_INPUT)
             {
@@ -156,29 +188,7 @@ class JournalCrashTest
                 calls++;
             }
         }
-        final long iteration = Math.min(inputs, calls);
-        System.out.println(mode + ": the child reported " + reported + " iterations durable; the journal holds " +
-            inputs + " graph inputs and " + calls + " calls" + (phase > 0 ? " and " + phase + " records of the next" : "") +
-            (journal.endsIncomplete() ? ", then an incomplete record" : ""));
-        assertTrue(iteration >= reported, "read " + iteration + " iterations, the child had reported " + reported +
-            " durable");
-        assertFalse(journal.isDamaged(), "a killed run is not damage: " + journal.damage());
-        // the OS dropped the dead writer's lock: the run can go
-        assertEquals(JournalRetention.Verdict.DELETE, verdict(run.get(), 0));
-        // the crash window: the writer never closed, so nothing restricted the files after the fact;
-        // each was made owner-only when it was made
-        if (JournalFiles.isPosix(run.get()))
-        {
-            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(run.get())));
-            try (DirectoryStream<Path> files = Files.newDirectoryStream(run.get()))
-            {
-                for (final Path file : files)
-                {
-                    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
-                        file.toString());
-                }
-            }
-        }
+        return new long[] {inputs, calls, phase};
     }
 
     private static JournalRetention.Verdict verdict(final Path run, final long maxTotalBytes) throws IOException
