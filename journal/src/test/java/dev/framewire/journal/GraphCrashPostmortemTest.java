@@ -157,6 +157,44 @@ class GraphCrashPostmortemTest
 
         // every packet emitted on a stream is, at each consumer, consumed, dropped or still in flight
         assertEquals(Set.of("n", "d"), Set.copyOf(journal.streamNames()), report);
+        assertCounts(postmortem, journal, report);
+        final Postmortem.StreamState n = postmortem.stream("n");
+        final Postmortem.StreamState d = postmortem.stream("d");
+        assertEquals("source", n.producer(), report);
+        assertEquals("detector", n.consumers().get(0).node(), report);
+        assertEquals("detector", d.producer(), report);
+        assertEquals("sink", d.consumers().get(0).node(), report);
+        assertTrue(d.emitted() >= READY_AFTER, report);
+        // the source is held back by the detector's full queue: few packets wait for it
+        assertTrue(n.consumers().get(0).inFlight() <= MAX_QUEUE + 2, report);
+
+        // the node in process: the slow detector (the kill may land between two of its calls)
+        final List<String> busy = new ArrayList<>();
+        for (final Postmortem.NodeState node : postmortem.nodes())
+        {
+            if (node.inProcess())
+            {
+                busy.add(node.name());
+            }
+        }
+        final Postmortem.NodeState detector = postmortem.node("detector");
+        assertTrue(detector.calls() >= READY_AFTER, report);
+        if (detector.inProcess())
+        {
+            assertTrue(postmortem.verdict().contains("`detector`"), report);
+            assertTrue(Set.of("source", "sink", "detector").containsAll(busy), report);
+        }
+        else
+        {
+            // between two calls of the detector: only the source or the sink can be in a call
+            assertTrue(Set.of("source", "sink").containsAll(busy), report);
+        }
+        assertTrue(postmortem.verdict().contains("detector") || report.contains("detector: "), report);
+    }
+
+    /** Every stream's counts add up, and agree with the records themselves. */
+    private static void assertCounts(final Postmortem postmortem, final JournalReader journal, final String report)
+    {
         for (final Postmortem.StreamState s : postmortem.streams())
         {
             assertEquals(1, s.consumers().size(), () -> s.name() + ": " + report);
@@ -199,38 +237,6 @@ class GraphCrashPostmortemTest
             assertEquals(consumedAt.size(), c.consumed(), () -> s.name() + ": " + report);
             assertEquals(drops, c.dropped(), () -> s.name() + ": " + report);
         }
-        final Postmortem.StreamState n = postmortem.stream("n");
-        final Postmortem.StreamState d = postmortem.stream("d");
-        assertEquals("source", n.producer(), report);
-        assertEquals("detector", n.consumers().get(0).node(), report);
-        assertEquals("detector", d.producer(), report);
-        assertEquals("sink", d.consumers().get(0).node(), report);
-        assertTrue(d.emitted() >= READY_AFTER, report);
-        // the source is held back by the detector's full queue: few packets wait for it
-        assertTrue(n.consumers().get(0).inFlight() <= MAX_QUEUE + 2, report);
-
-        // the node in process: the slow detector (the kill may land between two of its calls)
-        final List<String> busy = new ArrayList<>();
-        for (final Postmortem.NodeState node : postmortem.nodes())
-        {
-            if (node.inProcess())
-            {
-                busy.add(node.name());
-            }
-        }
-        final Postmortem.NodeState detector = postmortem.node("detector");
-        assertTrue(detector.calls() >= READY_AFTER, report);
-        if (detector.inProcess())
-        {
-            assertTrue(postmortem.verdict().contains("`detector`"), report);
-            assertTrue(Set.of("source", "sink", "detector").containsAll(busy), report);
-        }
-        else
-        {
-            // between two calls of the detector: only the source or the sink can be in a call
-            assertTrue(Set.of("source", "sink").containsAll(busy), report);
-        }
-        assertTrue(postmortem.verdict().contains("detector") || report.contains("detector: "), report);
     }
 
     private static String read(final Path file)
