@@ -42,7 +42,12 @@ public final class BilinearResizer
     private int[] lowerOdd = new int[0];
     private int[] out = new int[0];
     private byte[] outBytes = new byte[0];
+    /** For {@link VectorRows#horizontalWindowed}: each block's first sample, and lo, hi relative to it; or null. */
+    private int[] windowBase;
+    private int[] windowLo;
+    private int[] windowHi;
     private static final VectorRows SIMD = Simd.ROWS;
+    private static final VectorRows ALL = Simd.ALL;
 
     /**
      * Plans a resize; a plan for the same sizes is kept as it is.
@@ -93,6 +98,42 @@ public final class BilinearResizer
         lowerOdd = new int[channels == 1 ? 0 : samples + pad];
         out = new int[dstWidth + pad];
         outBytes = new byte[dstWidth + pad];
+        planWindows();
+    }
+
+    /**
+     * Plans the vector loop's windows when every block of {@code lanes} outputs reads at most
+     * {@code 2 lanes} consecutive inputs (a downscale by less than about 2, or any upscale) and the
+     * windows stay inside the padded row; otherwise the loop gathers.
+     */
+    private void planWindows()
+    {
+        windowBase = null;
+        if (ALL == null)
+        {
+            return;
+        }
+        final int lanes = ALL.lanes();
+        final int blocks = (dstWidth + lanes - 1) / lanes;
+        final int[] base = new int[blocks];
+        final int[] relLo = new int[lo.length];
+        final int[] relHi = new int[hi.length];
+        for (int b = 0; b < blocks; b++)
+        {
+            base[b] = lo[b * lanes];
+            for (int i = b * lanes, end = Math.min(dstWidth, i + lanes); i < end; i++)
+            {
+                relLo[i] = lo[i] - base[b];
+                relHi[i] = hi[i] - base[b];
+                if (relHi[i] >= 2 * lanes || base[b] + 2 * lanes > pixels.length)
+                {
+                    return;
+                }
+            }
+        }
+        windowBase = base;
+        windowLo = relLo;
+        windowHi = relHi;
     }
 
     /** For each output position: the two input positions either side and the 8-bit weight of the second. */
@@ -260,10 +301,17 @@ public final class BilinearResizer
         {
             final byte[] row = this.row;
             UnsafeApi.copyMemory(base, address, row, ImageKernels.BYTE_BASE, rowBytes);
-            if (SIMD != null)
+            if (ALL != null)
             {
-                SIMD.widen(row, pixels, rowBytes);
-                SIMD.horizontalGray(pixels, lo, hi, weight, into, width);
+                ALL.widen(row, pixels, rowBytes);
+                if (windowBase != null)
+                {
+                    ALL.horizontalWindowed(pixels, windowBase, windowLo, windowHi, weight, into, odd, width, false);
+                }
+                else
+                {
+                    ALL.horizontalGray(pixels, lo, hi, weight, into, width);
+                }
                 return;
             }
             for (int i = 0; i < width; i++)
@@ -275,9 +323,14 @@ public final class BilinearResizer
         }
         final int[] px = pixels;
         UnsafeApi.copyMemory(base, address, px, ImageKernels.INT_BASE, rowBytes);
-        if (SIMD != null)
+        if (ALL != null && windowBase != null)
         {
-            SIMD.horizontalRgba(px, lo, hi, weight, into, odd, width);
+            ALL.horizontalWindowed(px, windowBase, windowLo, windowHi, weight, into, odd, width, true);
+            return;
+        }
+        if (ALL != null)
+        {
+            ALL.horizontalRgba(px, lo, hi, weight, into, odd, width);
             return;
         }
         for (int i = 0; i < width; i++)

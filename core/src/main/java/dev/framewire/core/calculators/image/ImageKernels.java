@@ -43,6 +43,7 @@ public final class ImageKernels
     private long[] words = new long[0];
     private int[] halves = new int[0];
     private static final VectorRows SIMD = Simd.ROWS;
+    private static final VectorRows ALL = Simd.ALL;
 
     /**
      * Checks once per frame that a plane lies inside its buffer: rows {@code 0..rows-1} of
@@ -276,14 +277,14 @@ public final class ImageKernels
             if ((y & 1) == 0) // a chroma row serves two luma rows
             {
                 final long cRow = sAddr + (long)(y >> 1) * cStride;
-                if (SIMD != null)
+                if (ALL != null)
                 {
                     UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, nv12 ? chromaBytes : chromaWidth);
                     if (!nv12)
                     {
                         UnsafeApi.copyMemory(sBase, cRow + vOffset, bytes, BYTE_BASE + chromaWidth, chromaWidth);
                     }
-                    SIMD.chroma(bytes, nv12, chromaWidth, us, vs);
+                    ALL.chroma(bytes, nv12, chromaWidth, us, vs);
                 }
                 else if (nv12)
                 {
@@ -306,15 +307,22 @@ public final class ImageKernels
                 }
             }
             UnsafeApi.copyMemory(sBase, sAddr + (long)y * srcStride, bytes, BYTE_BASE, width);
-            if (SIMD != null)
+            if (ALL != null)
             {
-                SIMD.yuvToRgba(bytes, us, vs, rgba, width);
+                ALL.yuvToRgba(bytes, us, vs, rgba, width);
                 UnsafeApi.copyMemory(rgba, INT_BASE, dBase, dAddr + (long)y * dstStride, 4L * width);
                 continue;
             }
-            for (int x = 0; x < width; x++)
+            if (SIMD != null)
             {
-                luma[x] = bytes[x] & 0xFF;
+                SIMD.widen(bytes, luma, width);
+            }
+            else
+            {
+                for (int x = 0; x < width; x++)
+                {
+                    luma[x] = bytes[x] & 0xFF;
+                }
             }
             for (int x = 0; x < width; x++) // superword: int lanes, clamps without branches
             {

@@ -8,13 +8,19 @@ import java.util.Optional;
 /**
  * Whether the image kernels run their Vector API loops ({@link VectorRows}), decided once per JVM.
  *
- * <p>They do when all of these hold: the JVM is JDK 25 or later (the incubator's code generation
- * on 17 is far slower than the scalar loops: the API there boxes where C2 cannot intrinsify); the
- * module {@code jdk.incubator.vector} is in the boot layer ({@code --add-modules
- * jdk.incubator.vector}, which {@code .mvn/jvm.config} and the scripts give); the system property
- * {@code framewire.simd} is not {@code false}; and the implementation loads.
- * {@code -Dframewire.simd=true} also takes the path on
- * an earlier JDK, for comparison. Otherwise the scalar loops run: the same answers, to the bit.
+ * <p>They do when the module {@code jdk.incubator.vector} is in the boot layer ({@code --add-modules
+ * jdk.incubator.vector}, which {@code .mvn/jvm.config} and the scripts give) and the system
+ * property {@code framewire.simd} is not {@code false}. Two sets, by what C2 makes of them
+ * (measured per kernel: docs/results/image-kernels.md):
+ * <ul>
+ *   <li>{@link #ROWS}, from JDK 17 on: motion, brightness/contrast, RGBA to gray, half size and
+ *       bilinear's vertical pass, each faster there than its scalar loop;</li>
+ *   <li>{@link #ALL}, from JDK 25 on: those and the loops JDK 17's incubator runs slower than the
+ *       scalar ones, YUV to RGBA (its chroma spread by a shuffle) and bilinear's horizontal pass
+ *       (lane selects and gathers). {@code -Dframewire.simd=true} takes them on an earlier JDK
+ *       too, for comparison.</li>
+ * </ul>
+ * Otherwise the scalar loops run: the same answers, to the bit.
  */
 final class Simd
 {
@@ -22,10 +28,14 @@ final class Simd
     static final String PROPERTY = "framewire.simd";
 
     private static final String IMPLEMENTATION = "dev.framewire.core.calculators.image.VectorKernels";
-    private static final int FIRST_JDK = 25;
+    private static final int ALL_FROM_JDK = 25;
 
-    /** The Vector API loops, or null for the scalar ones. */
+    /** The lane-wise Vector API loops, or null for the scalar ones. */
     static final VectorRows ROWS = load();
+
+    /** Every Vector API loop: {@link #ROWS} on JDK 25 or later (or when asked), else null. */
+    static final VectorRows ALL = ROWS != null &&
+        (Runtime.version().feature() >= ALL_FROM_JDK || "true".equals(System.getProperty(PROPERTY))) ? ROWS : null;
 
     private Simd()
     {
@@ -33,8 +43,7 @@ final class Simd
 
     private static VectorRows load()
     {
-        final String mode = System.getProperty(PROPERTY, "auto");
-        if ("false".equals(mode) || !"true".equals(mode) && Runtime.version().feature() < FIRST_JDK)
+        if ("false".equals(System.getProperty(PROPERTY, "auto")))
         {
             return null;
         }

@@ -188,6 +188,45 @@ final class VectorKernels implements VectorRows
     }
 
     @Override
+    public int lanes()
+    {
+        return N;
+    }
+
+    @Override
+    public void horizontalWindowed(final int[] samples, final int[] base, final int[] lo, final int[] hi,
+        final int[] weight, final int[] into, final int[] odd, final int width, final boolean rgba)
+    {
+        for (int i = 0, block = 0; i < width; i += N, block++)
+        {
+            final int at = base[block];
+            final IntVector first = IntVector.fromArray(INT, samples, at);
+            final IntVector second = IntVector.fromArray(INT, samples, at + N);
+            final IntVector left = window(first, second, IntVector.fromArray(INT, lo, i));
+            final IntVector right = window(first, second, IntVector.fromArray(INT, hi, i));
+            final IntVector w = IntVector.fromArray(INT, weight, i);
+            final IntVector rest = w.neg().add(256);
+            if (rgba)
+            {
+                left.and(0x00FF_00FF).mul(rest).add(right.and(0x00FF_00FF).mul(w)).intoArray(into, i);
+                left.lanewise(VectorOperators.LSHR, 8).and(0x00FF_00FF).mul(rest)
+                    .add(right.lanewise(VectorOperators.LSHR, 8).and(0x00FF_00FF).mul(w)).intoArray(odd, i);
+            }
+            else
+            {
+                left.mul(rest).add(right.mul(w)).intoArray(into, i);
+            }
+        }
+    }
+
+    /** Lanes {@code index} (0..2N-1) of the two vectors {@code first}, {@code second} laid end to end. */
+    private static IntVector window(final IntVector first, final IntVector second, final IntVector index)
+    {
+        final IntVector lane = index.and(N - 1); // in range for selectFrom on every JDK
+        return lane.selectFrom(first).blend(lane.selectFrom(second), index.compare(VectorOperators.GE, N));
+    }
+
+    @Override
     public void horizontalGray(final int[] samples, final int[] lo, final int[] hi, final int[] weight, final int[] into,
         final int width)
     {

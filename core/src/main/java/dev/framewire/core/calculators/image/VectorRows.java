@@ -55,6 +55,19 @@ interface VectorRows
     /** Bytes to ints, {@code n} of them, {@code 0..255}. */
     void widen(byte[] bytes, int[] ints, int n);
 
+    /** @return ints a vector holds: bilinear's windows are planned in blocks of this many outputs. */
+    int lanes();
+
+    /**
+     * Bilinear's horizontal pass on gray samples (ints), {@code s[lo] (256 - w) + s[hi] w}, where
+     * each block of {@link #lanes()} outputs reads only the window of {@code 2 lanes()} samples
+     * from {@code base[block]}, and {@code lo}, {@code hi} are relative to it: two loads and
+     * in-register permutes instead of gathers. {@code rgba}: the samples are RGBA32 pixels, R,B
+     * lanes to {@code into}, G,A lanes to {@code odd}.
+     */
+    void horizontalWindowed(int[] samples, int[] base, int[] lo, int[] hi, int[] weight, int[] into, int[] odd,
+        int width, boolean rgba);
+
     /** Bilinear's horizontal pass on gray samples (ints): {@code s[lo] (256 - w) + s[hi] w}. */
     void horizontalGray(int[] samples, int[] lo, int[] hi, int[] weight, int[] into, int width);
 

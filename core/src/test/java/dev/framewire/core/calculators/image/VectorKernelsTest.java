@@ -5,14 +5,12 @@ import org.junit.jupiter.api.Test;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The Vector API rows ({@link VectorRows}) against the arithmetic each replaces, written out here
  * per element, on random rows of lengths that are and are not whole vectors. Runs where the path
- * is on (JDK 25+, {@code --add-modules jdk.incubator.vector} from {@code .mvn/jvm.config}); the
+ * is on (all of it on JDK 25+, {@code --add-modules jdk.incubator.vector} from {@code .mvn/jvm.config}); the
  * calculators' own tests and bench's {@code ImageKernelsAgainstOpenCvTest} then run through it
  * too. {@link #thePathIsOnExactlyWhereItShouldBe} keeps CI's JDK 25 run from testing the scalar
  * loops twice without saying so.
@@ -23,24 +21,24 @@ class VectorKernelsTest
 
     private static VectorRows rows()
     {
-        assumeTrue(Simd.ROWS != null, "the Vector API path is off on this JVM");
+        assumeTrue(Simd.ROWS != null, "the Vector API loops are off on this JVM");
         return Simd.ROWS;
+    }
+
+    private static VectorRows all()
+    {
+        assumeTrue(Simd.ALL != null, "the Vector API loops of JDK 25 are off on this JVM");
+        return Simd.ALL;
     }
 
     @Test
     void thePathIsOnExactlyWhereItShouldBe()
     {
-        final boolean expected = Runtime.version().feature() >= 25 &&
-            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() &&
-            !"false".equals(System.getProperty(Simd.PROPERTY));
-        if (expected)
-        {
-            assertNotNull(Simd.ROWS, "JDK 25 with the incubator module: the vector path should load");
-        }
-        else
-        {
-            assertNull(Simd.ROWS);
-        }
+        final String mode = System.getProperty(Simd.PROPERTY, "auto");
+        final boolean rows = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && !"false".equals(mode);
+        final boolean all = rows && (Runtime.version().feature() >= 25 || "true".equals(mode));
+        assertEquals(rows, Simd.ROWS != null, "the lane-wise loops: the incubator module is in the boot layer");
+        assertEquals(all, Simd.ALL != null, "every loop: JDK 25 or later");
     }
 
     @Test
@@ -112,7 +110,7 @@ class VectorKernelsTest
     @Test
     void rgbaToGrayAndYuvToRgbaMatchTheFixedPointArithmetic()
     {
-        final VectorRows v = rows();
+        final VectorRows v = all();
         final Random random = new Random(3);
         for (final int width : LENGTHS)
         {
@@ -157,7 +155,7 @@ class VectorKernelsTest
     @Test
     void halveAndBilinearRowsMatchTheScalarSums()
     {
-        final VectorRows v = rows();
+        final VectorRows v = all();
         final Random random = new Random(4);
         for (final int n : LENGTHS)
         {
@@ -208,7 +206,30 @@ class VectorKernelsTest
             }
             final int[] pixels = random.ints(srcWidth + VectorRows.PAD).toArray();
             final int[] odd = new int[width + VectorRows.PAD];
+            final int lanes = v.lanes();
+            final int[] base = new int[(width + lanes - 1) / lanes];
+            final int[] relLo = new int[lo.length];
+            final int[] relHi = new int[hi.length];
+            for (int i = 0; i < width; i++)
+            {
+                base[i / lanes] = lo[i / lanes * lanes];
+                relLo[i] = lo[i] - base[i / lanes];
+                relHi[i] = hi[i] - base[i / lanes];
+            }
+            final int[] windowed = new int[width + VectorRows.PAD];
+            final int[] windowedOdd = new int[width + VectorRows.PAD];
+            v.horizontalWindowed(samples, base, relLo, relHi, weight, windowed, windowedOdd, width, false);
+            for (int i = 0; i < width; i++)
+            {
+                assertEquals(into[i], windowed[i], "windowed gray " + i);
+            }
             v.horizontalRgba(pixels, lo, hi, weight, into, odd, width);
+            v.horizontalWindowed(pixels, base, relLo, relHi, weight, windowed, windowedOdd, width, true);
+            for (int i = 0; i < width; i++)
+            {
+                assertEquals(into[i], windowed[i], "windowed RGBA R,B " + i);
+                assertEquals(odd[i], windowedOdd[i], "windowed RGBA G,A " + i);
+            }
             final int[] lower = random.ints(width + VectorRows.PAD, 0, 256 * 256).toArray();
             final int[] lowerOdd = random.ints(width + VectorRows.PAD, 0, 256 * 256).toArray();
             final int[] rgba = new int[width + VectorRows.PAD];
