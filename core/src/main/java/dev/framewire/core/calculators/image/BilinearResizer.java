@@ -232,7 +232,7 @@ public final class BilinearResizer
             final int wb = wy[dy];
             final int wt = 256 - wb;
             final long outRow = dAddr + (long)dy * dstStride;
-            if (SIMD != null)
+            if (channels == 1 ? SIMD != null : ALL != null)
             {
                 vertical(upper, lower, upperOdd, lowerOdd, wt, wb, dBase, outRow);
             }
@@ -267,7 +267,7 @@ public final class BilinearResizer
         this.lowerOdd = lowerOdd;
     }
 
-    /** The vertical pass on the Vector API, and the output row copied out. */
+    /** The vertical pass on the Vector API ({@link Simd#ROWS} for gray, {@link Simd#ALL} for RGBA), the row copied out. */
     private void vertical(final int[] upper, final int[] lower, final int[] upperOdd, final int[] lowerOdd, final int wt,
         final int wb, final Object dBase, final long outRow)
     {
@@ -279,7 +279,7 @@ public final class BilinearResizer
         }
         else
         {
-            SIMD.verticalRgba(upper, lower, upperOdd, lowerOdd, wt, wb, out, width);
+            ALL.verticalRgba(upper, lower, upperOdd, lowerOdd, wt, wb, out, width); // JDK 17 boxes its vectors
             UnsafeApi.copyMemory(out, ImageKernels.INT_BASE, dBase, outRow, 4L * width);
         }
     }

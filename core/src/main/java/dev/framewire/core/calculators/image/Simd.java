@@ -13,11 +13,12 @@ import java.util.Optional;
  * property {@code framewire.simd} is not {@code false}. Two sets, by what C2 makes of them
  * (measured per kernel: docs/results/image-kernels.md):
  * <ul>
- *   <li>{@link #ROWS}, from JDK 17 on: motion, brightness/contrast, RGBA to gray, half size and
- *       bilinear's vertical pass, each faster there than its scalar loop;</li>
+ *   <li>{@link #ROWS}, from JDK 17 on: motion, brightness/contrast, RGBA to gray, half size, YUV's
+ *       luma widening and bilinear's vertical pass on gray, each faster there than its scalar
+ *       loop, and none allocating;</li>
  *   <li>{@link #ALL}, from JDK 25 on: those and the loops JDK 17's incubator runs slower than the
- *       scalar ones, YUV to RGBA (its chroma spread by a shuffle) and bilinear's horizontal pass
- *       (lane selects and gathers). {@code -Dframewire.simd=true} takes them on an earlier JDK
+ *       scalar ones or boxes (allocates) in: YUV to RGBA (its chroma spread by a shuffle),
+ *       bilinear's horizontal pass (lane selects and gathers) and its vertical pass on RGBA. {@code -Dframewire.simd=true} takes them on an earlier JDK
  *       too, for comparison.</li>
  * </ul>
  * Otherwise the scalar loops run: the same answers, to the bit.
