@@ -41,6 +41,13 @@ public final class BilinearResizer
     private int[] upperOdd = new int[0];
     private int[] lowerOdd = new int[0];
     private int[] out = new int[0];
+    private byte[] outBytes = new byte[0];
+    /** For {@link VectorRows#horizontalWindowed}: each block's first sample, and lo, hi relative to it; or null. */
+    private int[] windowBase;
+    private int[] windowLo;
+    private int[] windowHi;
+    private static final VectorRows SIMD = Simd.ROWS;
+    private static final VectorRows ALL = Simd.ALL;
 
     /**
      * Plans a resize; a plan for the same sizes is kept as it is.
@@ -74,21 +81,59 @@ public final class BilinearResizer
         this.channels = channels;
         // gray: one int a sample; RGBA: two, R and B, and G and A (the odd rows), in 16-bit lanes
         final int samples = dstWidth;
-        lo = new int[dstWidth];
-        hi = new int[dstWidth];
-        weight = new int[dstWidth];
+        final int pad = VectorRows.PAD; // vector loops may run past a row's end (index padding: zeros, valid)
+        lo = new int[dstWidth + pad];
+        hi = new int[dstWidth + pad];
+        weight = new int[dstWidth + pad];
         axis(srcWidth, dstWidth, lo, hi, weight);
         y0 = new int[dstHeight];
         y1 = new int[dstHeight];
         wy = new int[dstHeight];
         axis(srcHeight, dstHeight, y0, y1, wy);
-        row = new byte[srcWidth];
-        pixels = new int[srcWidth];
-        upper = new int[samples];
-        lower = new int[samples];
-        upperOdd = new int[channels == 1 ? 0 : samples];
-        lowerOdd = new int[channels == 1 ? 0 : samples];
-        out = new int[dstWidth];
+        row = new byte[srcWidth + pad];
+        pixels = new int[srcWidth + pad];
+        upper = new int[samples + pad];
+        lower = new int[samples + pad];
+        upperOdd = new int[channels == 1 ? 0 : samples + pad];
+        lowerOdd = new int[channels == 1 ? 0 : samples + pad];
+        out = new int[dstWidth + pad];
+        outBytes = new byte[dstWidth + pad];
+        planWindows();
+    }
+
+    /**
+     * Plans the vector loop's windows when every block of {@code lanes} outputs reads at most
+     * {@code 2 lanes} consecutive inputs (a downscale by less than about 2, or any upscale) and the
+     * windows stay inside the padded row; otherwise the loop gathers.
+     */
+    private void planWindows()
+    {
+        windowBase = null;
+        if (ALL == null)
+        {
+            return;
+        }
+        final int lanes = ALL.lanes();
+        final int blocks = (dstWidth + lanes - 1) / lanes;
+        final int[] base = new int[blocks];
+        final int[] relLo = new int[lo.length];
+        final int[] relHi = new int[hi.length];
+        for (int b = 0; b < blocks; b++)
+        {
+            base[b] = lo[b * lanes];
+            for (int i = b * lanes, end = Math.min(dstWidth, i + lanes); i < end; i++)
+            {
+                relLo[i] = lo[i] - base[b];
+                relHi[i] = hi[i] - base[b];
+                if (relHi[i] >= 2 * lanes || base[b] + 2 * lanes > pixels.length)
+                {
+                    return;
+                }
+            }
+        }
+        windowBase = base;
+        windowLo = relLo;
+        windowHi = relHi;
     }
 
     /** For each output position: the two input positions either side and the 8-bit weight of the second. */
@@ -130,7 +175,7 @@ public final class BilinearResizer
      */
     public void resize(final DirectBuffer src, final int srcStride, final DirectBuffer dst, final int dstStride)
     {
-        final int samples = upper.length;
+        final int samples = upper.length; // with the padding
         final int rowBytes = srcWidth * channels;
         final int width = dstWidth;
         ImageKernels.checkPlane(src, 0, srcStride, rowBytes, srcHeight, "source");
@@ -187,7 +232,11 @@ public final class BilinearResizer
             final int wb = wy[dy];
             final int wt = 256 - wb;
             final long outRow = dAddr + (long)dy * dstStride;
-            if (channels == 1)
+            if (channels == 1 ? SIMD != null : ALL != null)
+            {
+                vertical(upper, lower, upperOdd, lowerOdd, wt, wb, dBase, outRow);
+            }
+            else if (channels == 1)
             {
                 for (int i = 0; i < width; i++) // superword: int lanes
                 {
@@ -218,6 +267,23 @@ public final class BilinearResizer
         this.lowerOdd = lowerOdd;
     }
 
+    /** The vertical pass on the Vector API ({@link Simd#ROWS} for gray, {@link Simd#ALL} for RGBA), the row copied out. */
+    private void vertical(final int[] upper, final int[] lower, final int[] upperOdd, final int[] lowerOdd, final int wt,
+        final int wb, final Object dBase, final long outRow)
+    {
+        final int width = dstWidth;
+        if (channels == 1)
+        {
+            SIMD.verticalGray(upper, lower, wt, wb, outBytes, width);
+            UnsafeApi.copyMemory(outBytes, ImageKernels.BYTE_BASE, dBase, outRow, width);
+        }
+        else
+        {
+            ALL.verticalRgba(upper, lower, upperOdd, lowerOdd, wt, wb, out, width); // JDK 17 boxes its vectors
+            UnsafeApi.copyMemory(out, ImageKernels.INT_BASE, dBase, outRow, 4L * width);
+        }
+    }
+
     /**
      * The horizontal pass of one input row. Gray: {@code p[lo] (256 - w) + p[hi] w} per output
      * sample. RGBA: a pixel's R and B (then G and A) are two 16-bit lanes of an int, weighted
@@ -235,6 +301,19 @@ public final class BilinearResizer
         {
             final byte[] row = this.row;
             UnsafeApi.copyMemory(base, address, row, ImageKernels.BYTE_BASE, rowBytes);
+            if (ALL != null)
+            {
+                ALL.widen(row, pixels, rowBytes);
+                if (windowBase != null)
+                {
+                    ALL.horizontalWindowed(pixels, windowBase, windowLo, windowHi, weight, into, odd, width, false);
+                }
+                else
+                {
+                    ALL.horizontalGray(pixels, lo, hi, weight, into, width);
+                }
+                return;
+            }
             for (int i = 0; i < width; i++)
             {
                 final int w = weight[i];
@@ -244,6 +323,16 @@ public final class BilinearResizer
         }
         final int[] px = pixels;
         UnsafeApi.copyMemory(base, address, px, ImageKernels.INT_BASE, rowBytes);
+        if (ALL != null && windowBase != null)
+        {
+            ALL.horizontalWindowed(px, windowBase, windowLo, windowHi, weight, into, odd, width, true);
+            return;
+        }
+        if (ALL != null)
+        {
+            ALL.horizontalRgba(px, lo, hi, weight, into, odd, width);
+            return;
+        }
         for (int i = 0; i < width; i++)
         {
             final int w = weight[i];

@@ -41,6 +41,9 @@ public final class ImageKernels
     private long[] top = new long[0];
     private long[] bottom = new long[0];
     private long[] words = new long[0];
+    private int[] halves = new int[0];
+    private static final VectorRows SIMD = Simd.ROWS;
+    private static final VectorRows ALL = Simd.ALL;
 
     /**
      * Checks once per frame that a plane lies inside its buffer: rows {@code 0..rows-1} of
@@ -78,23 +81,26 @@ public final class ImageKernels
     /** Grows the int and byte scratch rows to hold {@code n} entries. */
     private void scratch(final int n)
     {
-        if (pixels.length < n)
+        if (pixels.length < n + VectorRows.PAD)
         {
-            pixels = new int[n];
-            values = new int[n];
-            chromaU = new int[n];
-            chromaV = new int[n];
-            bytes = new byte[n];
+            final int padded = n + VectorRows.PAD;
+            pixels = new int[padded];
+            values = new int[padded];
+            chromaU = new int[padded];
+            chromaV = new int[padded];
+            bytes = new byte[padded];
         }
     }
 
     private void words(final int n)
     {
-        if (top.length < n)
+        if (top.length < n + VectorRows.PAD)
         {
-            top = new long[n];
-            bottom = new long[n];
-            words = new long[n];
+            final int padded = n + VectorRows.PAD;
+            top = new long[padded];
+            bottom = new long[padded];
+            words = new long[padded];
+            halves = new int[padded];
         }
     }
 
@@ -148,6 +154,12 @@ public final class ImageKernels
         for (int y = 0; y < height; y++)
         {
             UnsafeApi.copyMemory(sBase, sAddr + (long)y * srcStride, px, INT_BASE, 4L * width);
+            if (SIMD != null)
+            {
+                SIMD.rgbaToGray(px, bytes, width);
+                UnsafeApi.copyMemory(bytes, BYTE_BASE, dBase, dAddr + (long)y * dstStride, width);
+                continue;
+            }
             for (int x = 0; x < width; x++) // superword: int lanes
             {
                 final int p = px[x];
@@ -204,12 +216,12 @@ public final class ImageKernels
     }
 
     /** BT.601 limited range YUV to RGB in 20-bit fixed point, OpenCV's constants (color_yuv). */
-    private static final int CY = 1220542;
-    private static final int CUB = 2116026;
-    private static final int CUG = -409993;
-    private static final int CVG = -852492;
-    private static final int CVR = 1673527;
-    private static final int HALF = 1 << 19;
+    static final int CY = 1220542;
+    static final int CUB = 2116026;
+    static final int CUG = -409993;
+    static final int CVG = -852492;
+    static final int CVR = 1673527;
+    static final int HALF = 1 << 19;
 
     /**
      * NV12 or I420 to RGBA32 (alpha 255) with BT.601 limited-range coefficients in 20-bit fixed
@@ -265,7 +277,16 @@ public final class ImageKernels
             if ((y & 1) == 0) // a chroma row serves two luma rows
             {
                 final long cRow = sAddr + (long)(y >> 1) * cStride;
-                if (nv12)
+                if (ALL != null)
+                {
+                    UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, nv12 ? chromaBytes : chromaWidth);
+                    if (!nv12)
+                    {
+                        UnsafeApi.copyMemory(sBase, cRow + vOffset, bytes, BYTE_BASE + chromaWidth, chromaWidth);
+                    }
+                    ALL.chroma(bytes, nv12, chromaWidth, us, vs);
+                }
+                else if (nv12)
                 {
                     UnsafeApi.copyMemory(sBase, cRow + uOffset, bytes, BYTE_BASE, chromaBytes);
                     for (int c = 0; c < chromaWidth; c++)
@@ -286,9 +307,22 @@ public final class ImageKernels
                 }
             }
             UnsafeApi.copyMemory(sBase, sAddr + (long)y * srcStride, bytes, BYTE_BASE, width);
-            for (int x = 0; x < width; x++)
+            if (ALL != null)
             {
-                luma[x] = bytes[x] & 0xFF;
+                ALL.yuvToRgba(bytes, us, vs, rgba, width);
+                UnsafeApi.copyMemory(rgba, INT_BASE, dBase, dAddr + (long)y * dstStride, 4L * width);
+                continue;
+            }
+            if (SIMD != null)
+            {
+                SIMD.widen(bytes, luma, width);
+            }
+            else
+            {
+                for (int x = 0; x < width; x++)
+                {
+                    luma[x] = bytes[x] & 0xFF;
+                }
             }
             for (int x = 0; x < width; x++) // superword: int lanes, clamps without branches
             {
@@ -382,6 +416,12 @@ public final class ImageKernels
             UnsafeApi.copyMemory(sBase, row, t, LONG_BASE, inBytes);
             UnsafeApi.copyMemory(sBase, row + srcStride, b, LONG_BASE, inBytes);
             final long out = dAddr + (long)y * dstStride;
+            if (SIMD != null)
+            {
+                SIMD.halve(t, b, halves, n, bytesPerPixel == 4);
+                UnsafeApi.copyMemory(halves, INT_BASE, dBase, out, (long)width * bytesPerPixel);
+                continue;
+            }
             if (bytesPerPixel == 1)
             {
                 for (int i = 0; i < n; i++) // superword: long lanes; 4 outputs in 16-bit lanes

@@ -42,6 +42,8 @@ public final class MotionKernel
     private long[] now = new long[0];
     private long[] before = new long[0];
     private long[] changed = new long[0];
+    private int words;
+    private static final VectorRows SIMD = Simd.ROWS;
 
     /**
      * Makes the grid for a frame size.
@@ -76,9 +78,10 @@ public final class MotionKernel
         visited = new boolean[cells];
         stack = new int[cells];
         final int words = (width + 7) >> 3;
-        now = new long[words];
-        before = new long[words];
-        changed = new long[words];
+        this.words = words;
+        now = new long[words + VectorRows.PAD];
+        before = new long[words + VectorRows.PAD];
+        changed = new long[words + VectorRows.PAD];
     }
 
     /**
@@ -124,7 +127,7 @@ public final class MotionKernel
         final long[] a = now;
         final long[] b = before;
         final long[] m = changed;
-        final int words = a.length;
+        final int words = this.words;
         final int[] cellOfX = this.cellOfX;
         final int cell = this.cell;
         final int cellsX = this.cellsX;
@@ -138,21 +141,7 @@ public final class MotionKernel
             UnsafeApi.copyMemory(nBase, nRow, a, ImageKernels.LONG_BASE, width);
             UnsafeApi.copyMemory(pBase, pRow, b, ImageKernels.LONG_BASE, width);
             UnsafeApi.copyMemory(nBase, nRow, pBase, pRow, width);
-            long any = 0;
-            for (int i = 0; i < words; i++) // superword: long lanes, and an OR reduction
-            {
-                final long p = a[i];
-                final long q = b[i];
-                final long pe = p & EVEN;
-                final long qe = q & EVEN;
-                final long po = p >>> 8 & EVEN;
-                final long qo = q >>> 8 & EVEN;
-                final long e = ((pe | LANE_BIAS) - qe + bias | (qe | LANE_BIAS) - pe + bias) & BIT9;
-                final long o = ((po | LANE_BIAS) - qo + bias | (qo | LANE_BIAS) - po + bias) & BIT9;
-                final long bits = e >>> 9 | o >>> 1;
-                m[i] = bits;
-                any |= bits;
-            }
+            final long any = SIMD != null ? SIMD.motion(a, b, m, words, threshold) : differenceRow(a, b, m, words, bias);
             if (any == 0) // a still row: nothing to look at pixel by pixel
             {
                 continue;
@@ -176,6 +165,27 @@ public final class MotionKernel
             }
         }
         return total;
+    }
+
+    /** One row's SWAR difference, eight pixels a long (see the class comment); the OR of the longs written. */
+    private static long differenceRow(final long[] a, final long[] b, final long[] m, final int words, final long bias)
+    {
+        long any = 0;
+        for (int i = 0; i < words; i++) // superword: long lanes, and an OR reduction
+        {
+            final long p = a[i];
+            final long q = b[i];
+            final long pe = p & EVEN;
+            final long qe = q & EVEN;
+            final long po = p >>> 8 & EVEN;
+            final long qo = q >>> 8 & EVEN;
+            final long e = ((pe | LANE_BIAS) - qe + bias | (qe | LANE_BIAS) - pe + bias) & BIT9;
+            final long o = ((po | LANE_BIAS) - qo + bias | (qo | LANE_BIAS) - po + bias) & BIT9;
+            final long bits = e >>> 9 | o >>> 1;
+            m[i] = bits;
+            any |= bits;
+        }
+        return any;
     }
 
     /**
