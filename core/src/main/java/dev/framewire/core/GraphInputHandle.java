@@ -29,13 +29,21 @@ import dev.framewire.offheap.Payload;
  */
 public final class GraphInputHandle
 {
-    private final Run run;
-    private final GraphInput input;
+    /** The run and stream fed: those of the graph's latest run (see {@link #rebind}). */
+    private volatile Run run;
+    private volatile GraphInput input;
 
     GraphInputHandle(final Run run, final GraphInput input)
     {
         this.run = run;
         this.input = input;
+    }
+
+    /** The graph's owner, as a new run is prepared: the handle feeds that run's stream of its name. */
+    void rebind(final Run next)
+    {
+        this.input = next.graphInput(input.name);
+        this.run = next;
     }
 
     /**
