@@ -8,6 +8,7 @@ import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphInputHandle;
 import dev.framewire.core.OutputPoller;
 import dev.framewire.core.calculators.PassThroughCalculator;
+import dev.framewire.offheap.PixelFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -133,6 +134,35 @@ class SecondRunTest
             assertEquals(30L, poller.packet().getLong());
             graph.waitUntilDone();
         }
+    }
+
+    @Test
+    void payloadsOfTheOldRunArePutBackAndTheGraphClosesWithoutLeaks() throws Exception
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .outputStream("out")
+            .node("pass", n -> n.calculator(PassThroughCalculator.class).inputStream("in").outputStream("out"))
+            .build();
+        final Graph graph = new Graph(config);
+        final OutputPoller poller = graph.poller("out");
+        graph.start();
+        graph.addPacket("in", graph.pool().acquireFrame(4, 4, PixelFormat.GRAY8), 1);
+        graph.addPacket("in", graph.pool().acquireFrame(4, 4, PixelFormat.GRAY8), 2);
+        graph.closeInput("in");
+        assertTrue(poller.next(5, TimeUnit.SECONDS)); // the first is the poller's current packet
+        graph.waitUntilDone();
+        assertEquals(2, graph.pool().acquires() - graph.pool().releases(), "the poller holds both");
+        graph.start();
+        assertEquals(0, graph.pool().acquires() - graph.pool().releases(),
+            "the old run's packets, current and queued, are released as the new run is prepared");
+        graph.addPacket("in", graph.pool().acquireFrame(4, 4, PixelFormat.GRAY8), 1);
+        graph.closeInput("in");
+        assertTrue(poller.next(5, TimeUnit.SECONDS));
+        assertTrue(poller.packet().payload() != null);
+        graph.waitUntilDone();
+        graph.close(); // closes the graph's own pool: throws if a payload is still held
+        assertEquals(graph.pool().acquires(), graph.pool().releases());
     }
 
     // calculator_graph_test.cc, TEST(CalculatorGraph, RecoverAfterPreviousFailInOpen): a failed run,

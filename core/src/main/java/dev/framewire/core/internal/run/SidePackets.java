@@ -232,6 +232,10 @@ public final class SidePackets
     public Object get(final String name, final String runState)
     {
         final String producer = producers.get(name);
+        if (producer == null && values.containsKey(name))
+        {
+            return values.get(name); // set by a node of a subgraph added at run time
+        }
         if (producer == null)
         {
             throw new IllegalArgumentException("no node sets output side packet '" + name +
