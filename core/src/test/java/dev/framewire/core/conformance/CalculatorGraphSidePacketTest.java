@@ -344,6 +344,54 @@ class CalculatorGraphSidePacketTest
     }
 
     @Test
+    void aNodeWithInputsWaitsToOpenAndThenProcessesWhatQueuedForIt() throws Exception
+    {
+        final List<String> events = syncList();
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("offset", "data")
+            .outputStream("out")
+            .node("in_process", n -> n.calculator(() -> ctx ->
+            {
+                events.add("set");
+                ctx.setOutputSidePacket("offset", ctx.input(0).value());
+            }).inputStream("offset").outputSidePacket("offset"))
+            .node("add", n -> n.calculator(() -> new Calculator()
+            {
+                private long offset;
+
+                @Override
+                public void open(final CalculatorContext ctx)
+                {
+                    events.add("open");
+                    offset = (Long)ctx.sidePacket("offset");
+                }
+
+                @Override
+                public void process(final CalculatorContext ctx)
+                {
+                    ctx.output(0).addLong(ctx.input(0).getLong() + offset, ctx.inputTimestamp());
+                }
+            }).inputStream("data").inputSidePacket("offset").outputStream("out"))
+            .build();
+        try (Graph graph = new Graph(config))
+        {
+            final List<Long> out = syncList();
+            graph.observe("out", p -> out.add(p.getLong()));
+            graph.start();
+            for (long ts = 0; ts < 5; ts++)
+            {
+                graph.addPacket("data", ts, ts);
+            }
+            assertTrue(out.isEmpty() && events.isEmpty(), "not opened before the side packet: " + snapshot(events));
+            graph.addPacket("offset", (Object)100L, 0);
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            assertEquals(List.of("set", "open"), snapshot(events));
+            assertEquals(List.of(100L, 101L, 102L, 103L, 104L), snapshot(out));
+        }
+    }
+
+    @Test
     void aProducerClosingWithoutSettingFailsTheRunNamingBoth() throws Exception
     {
         final GraphConfig config = GraphConfig.builder()
