@@ -383,6 +383,9 @@ class CalculatorGraphSidePacketTest
                 graph.addPacket("data", ts, ts);
             }
             assertTrue(out.isEmpty() && events.isEmpty(), "not opened before the side packet: " + snapshot(events));
+            final String report = graph.report();
+            assertTrue(report.contains("add [unopened") && report.contains("waiting for side packet 'offset' of " +
+                "node 'in_process'"), report);
             graph.addPacket("offset", (Object)100L, 0);
             graph.closeAllInputs();
             graph.waitUntilDone();

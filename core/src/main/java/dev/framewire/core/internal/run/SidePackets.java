@@ -151,6 +151,24 @@ public final class SidePackets
         return true;
     }
 
+    /**
+     * For reports, any thread: what an unopened node waits for, {@code " waiting for side packet
+     * 'x' of node 'p'"} per side packet not set yet, or "".
+     */
+    String waitedFor(final Node node)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final String name : waits.getOrDefault(node, List.of()))
+        {
+            if (!values.containsKey(name))
+            {
+                sb.append(" waiting for side packet '").append(name).append("' of node '").append(producers.get(name))
+                    .append('\'');
+            }
+        }
+        return sb.toString();
+    }
+
     /** The node's worker, as it opens: whether it was counted as opened already while it waited. */
     boolean countedEarly(final Node node)
     {
