@@ -457,6 +457,19 @@ class CalculatorGraphSidePacketTest
     }
 
     @Test
+    void aMalformedOutputSidePacketIsAConfigError()
+    {
+        final GraphConfig config = GraphConfig.builder()
+            .inputStream("in")
+            .node("a", n -> n.calculator(() -> outputSidePacketInProcess("x")).inputStream("in")
+                .outputSidePacket("Bad Name"))
+            .build();
+        final GraphConfigException error = assertThrows(GraphConfigException.class, () -> new Graph(config).close());
+        assertTrue(error.errors().stream().anyMatch(e -> e.startsWith("node 'a': output side packet 'Bad Name' is " +
+            "malformed")), error.errors().toString());
+    }
+
+    @Test
     void settingAnUndeclaredSidePacketFailsTheCallNamingTheDeclaredOnes() throws Exception
     {
         final GraphConfig config = GraphConfig.builder()
