@@ -165,6 +165,22 @@ class SecondRunTest
         assertEquals(graph.pool().acquires(), graph.pool().releases());
     }
 
+    @Test
+    void aGraphClosedBetweenRunsPutsEverythingBack() throws Exception
+    {
+        final Graph graph = new Graph(scaleGraph(new AtomicInteger()));
+        final OutputPoller poller = graph.poller("out");
+        graph.start(Map.of("factor", 1L));
+        graph.addPacket("in", 1L, 1);
+        graph.closeInput("in");
+        graph.waitUntilDone();
+        graph.observe("out", p -> { }); // prepares the next run, which never starts
+        assertEquals(0, poller.queueSize(), "the poller now polls the next run");
+        graph.close();
+        assertEquals("start(): the graph is closed; make a new Graph(config) to run it",
+            assertThrows(IllegalStateException.class, () -> graph.start(Map.of("factor", 1L))).getMessage());
+    }
+
     // calculator_graph_test.cc, TEST(CalculatorGraph, RecoverAfterPreviousFailInOpen): a failed run,
     // then a good one on the same graph, twice; errors are the failed run's alone
     @Test

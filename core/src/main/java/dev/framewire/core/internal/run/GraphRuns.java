@@ -100,8 +100,7 @@ public final class GraphRuns
      */
     public void start(final Map<String, ?> sidePackets)
     {
-        final Run run = current;
-        if (closed && run.isStarted())
+        if (closed && (current.isStarted() || current != first))
         {
             throw new IllegalStateException("start(): the graph is closed; make a new Graph(config) to run it");
         }
