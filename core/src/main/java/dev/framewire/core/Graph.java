@@ -311,7 +311,8 @@ public final class Graph implements AutoCloseable
 
     /**
      * The handle of a graph input stream, to add packets to it without a lookup by name per packet.
-     * The same handle every time for a stream; valid before and after {@link #start}.
+     * The same handle every time for a stream, in later runs too (it then feeds the new run); valid
+     * before and after {@link #start}. A subgraph added again under a name it had gets new handles.
      *
      * @param stream a graph input stream.
      * @return its handle.
@@ -321,7 +322,8 @@ public final class Graph implements AutoCloseable
     {
         final Run run = run();
         final GraphInput in = run.graphInput(stream);
-        return handles.computeIfAbsent(in.name, name -> new GraphInputHandle(run, in));
+        return handles.compute(in.name,
+            (name, made) -> made != null && made.feeds(in) ? made : new GraphInputHandle(run, in));
     }
 
     /**

@@ -39,11 +39,24 @@ public final class GraphInputHandle
         this.input = input;
     }
 
-    /** The graph's owner, as a new run is prepared: the handle feeds that run's stream of its name. */
+    /**
+     * The graph's owner, as a new run is prepared: the handle feeds that run's stream of its name. A
+     * hot-plugged subgraph's stream is not in the new run: its handle stays with the old run.
+     */
     void rebind(final Run next)
     {
-        this.input = next.graphInput(input.name);
-        this.run = next;
+        final GraphInput same = next.inputs.get(input.name);
+        if (same != null)
+        {
+            this.input = same;
+            this.run = next;
+        }
+    }
+
+    /** Whether this handle feeds that graph input (a subgraph added again has a new one of the same name). */
+    boolean feeds(final GraphInput in)
+    {
+        return input == in;
     }
 
     /**
