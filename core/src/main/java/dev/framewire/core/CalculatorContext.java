@@ -92,6 +92,21 @@ public interface CalculatorContext
     Object sidePacket(String tagOrName);
 
     /**
+     * Sets one of the node's output side packets, by its tag or name in the node's
+     * {@code output_side_packet} list, as MediaPipe's {@code OutputSidePackets().Tag(..).Set(..)}:
+     * in {@code open}, {@code process} or {@code close}, at most once per run. Nodes that take it as
+     * an input side packet are opened once it (and every other side packet they take from a node)
+     * is set; {@link Graph#outputSidePacket(String)} reads it. A producer that closes without
+     * setting a side packet a node waits for fails the run.
+     *
+     * @param tagOrName as written in the config.
+     * @param value     the value, not null.
+     * @throws IllegalArgumentException if the node declares no such output side packet, or the value is null.
+     * @throws IllegalStateException if it was set before in this run (the node's call then fails).
+     */
+    void setOutputSidePacket(String tagOrName, Object value);
+
+    /**
      * The node's options, typed as its {@link Contract} declared them.
      *
      * @return the options.

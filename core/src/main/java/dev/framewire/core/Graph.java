@@ -1,6 +1,7 @@
 package dev.framewire.core;
 
 import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.run.GraphRuns;
 import dev.framewire.core.internal.run.Run;
 import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.offheap.Payload;
@@ -31,7 +32,15 @@ import java.util.function.Consumer;
  * }
  * }</pre>
  *
- * <p>A graph runs once: make a new {@code Graph} for another run. {@link #close()} ends the run
+ * <p>A graph runs again, as MediaPipe's {@code StartRun} after {@code WaitUntilDone}: once a run
+ * is over (done, failed or cancelled), {@link #start(Map)} starts a new run with new side packets.
+ * Each run starts afresh: every calculator is made anew from the config, and counts, failures,
+ * bounds and output side packets are the new run's alone. What was registered carries over, as in
+ * MediaPipe: observers ({@link #observe}), pollers ({@link #poller}, which then poll the new run;
+ * packets of the old run they did not take are released), input handles ({@link #input}), the
+ * error callback and the settings made before the start; each may also be added between runs, for
+ * the runs that follow. {@link #completion()}, {@link #stats()}, {@link #failures()} and the other
+ * readings are of the latest run. {@link #close()} ends the run
  * if it is still going, releases every payload the graph still holds and, when the graph made its
  * own {@link PayloadPool}, closes it, which reports any payload still held elsewhere (a leak).
  * {@link #completion()} is a future of the run's end, for callers that do not block.
@@ -61,9 +70,10 @@ import java.util.function.Consumer;
  */
 public final class Graph implements AutoCloseable
 {
-    private final Run run;
-    /** One handle per graph input stream, made when first asked for. */
-    private final Map<GraphInput, GraphInputHandle> handles = new ConcurrentHashMap<>();
+    /** The graph's runs: the first, made here, and the latest (see {@link #start(Map)}). */
+    private final GraphRuns runs;
+    /** One handle per graph input stream, by name, made when first asked for; rebound to each new run. */
+    private final Map<String, GraphInputHandle> handles = new ConcurrentHashMap<>();
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -73,7 +83,7 @@ public final class Graph implements AutoCloseable
      */
     public Graph(final GraphConfig config)
     {
-        this.run = new Run(config);
+        this(config, null);
     }
 
     /**
@@ -85,7 +95,8 @@ public final class Graph implements AutoCloseable
      */
     public Graph(final GraphConfig config, final PayloadPool pool)
     {
-        this.run = new Run(config, pool);
+        this.runs = new GraphRuns(new Run(config, pool));
+        runs.onNewRun(next -> handles.values().forEach(handle -> handle.rebind(next)));
     }
 
     /**
@@ -95,7 +106,7 @@ public final class Graph implements AutoCloseable
      */
     public PayloadPool pool()
     {
-        return run.pool();
+        return run().pool();
     }
 
     /**
@@ -105,12 +116,12 @@ public final class Graph implements AutoCloseable
      */
     public GraphConfig config()
     {
-        return run.config();
+        return run().config();
     }
 
     /**
      * Calls an observer with every packet of a stream, on the producing worker, when the producing
-     * call returns. Call before {@link #start}.
+     * call returns, in this run and every later one. Call before {@link #start}, or between runs.
      *
      * @param stream   any stream of the graph.
      * @param observer the observer.
@@ -118,11 +129,13 @@ public final class Graph implements AutoCloseable
      */
     public void observe(final String stream, final PacketObserver observer)
     {
-        run.observe(stream, observer);
+        runs.unstarted("observe").observe(stream, observer);
+        runs.onNewRun(next -> next.observe(stream, observer));
     }
 
     /**
-     * Makes a poller that pulls a stream's packets on the caller's thread. Call before {@link #start}.
+     * Makes a poller that pulls a stream's packets on the caller's thread, in this run and every later
+     * one (it then polls the new run). Call before {@link #start}, or between runs.
      *
      * @param stream any stream of the graph.
      * @return the poller.
@@ -131,8 +144,10 @@ public final class Graph implements AutoCloseable
     public OutputPoller poller(final String stream)
     {
         final OutputPoller[] made = new OutputPoller[1];
+        final Run run = runs.unstarted("poller");
         final InputQueue queue = run.pollerQueue(stream, () -> made[0].releaseCurrent());
         made[0] = new OutputPoller(run, queue);
+        runs.onNewRun(next -> made[0].rebind(next, next.pollerQueue(stream, () -> made[0].releaseCurrent())));
         return made[0];
     }
 
@@ -143,7 +158,8 @@ public final class Graph implements AutoCloseable
      */
     public void recordGraphInputArrivals()
     {
-        run.recordGraphInputArrivals();
+        run().recordGraphInputArrivals();
+        runs.onNewRun(Run::recordGraphInputArrivals);
     }
 
     /**
@@ -155,7 +171,8 @@ public final class Graph implements AutoCloseable
      */
     public void timeProcessCalls()
     {
-        run.timeProcessCalls();
+        runs.unstarted("timeProcessCalls").timeProcessCalls();
+        runs.onNewRun(Run::timeProcessCalls);
     }
 
     /**
@@ -163,23 +180,28 @@ public final class Graph implements AutoCloseable
      */
     public void start()
     {
-        run.start();
+        runs.start(Map.of());
     }
 
     /**
-     * Starts the run: opens every node on its worker, then lets sources run.
+     * Starts a run: opens every node on its worker, then lets sources run. A node whose input side
+     * packets include one a node sets ({@code output_side_packet},
+     * {@link CalculatorContext#setOutputSidePacket}) opens once every such side packet is set. On
+     * a graph whose run is over, starts a new run (see the class comment).
      *
-     * @param sidePackets values for the nodes' input side packets, by name.
-     * @throws IllegalArgumentException naming each node and side packet that has no value.
-     * @throws IllegalStateException if the graph was started before (saying whether its run is
-     *         still going or how it ended) or closed, if the JVM lacks a flag
+     * @param sidePackets values for the nodes' input side packets, by name; a side packet a node
+     *                    sets is not given here.
+     * @throws IllegalArgumentException naming each node and side packet that has no value (neither
+     *         given nor set by a node), or a side packet both given and set by a node.
+     * @throws IllegalStateException if a run is in progress (saying what it is doing) or the graph is
+     *         closed, if the JVM lacks a flag
      *         ({@code --add-exports}, {@code --add-opens}) the graph needs, naming it, or if the
      *         config asks for a journal and {@code dev.framewire:framewire-journal} is not on the
      *         class path, saying to add it.
      */
     public void start(final Map<String, ?> sidePackets)
     {
-        run.start(sidePackets);
+        runs.start(sidePackets);
     }
 
     /**
@@ -195,7 +217,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
     {
-        run.addPacket(stream, value, timestamp);
+        run().addPacket(stream, value, timestamp);
     }
 
     /**
@@ -208,7 +230,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
     {
-        run.addPacket(stream, value, timestamp);
+        run().addPacket(stream, value, timestamp);
     }
 
     /**
@@ -221,7 +243,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
     {
-        run.addPacket(stream, value, timestamp);
+        run().addPacket(stream, value, timestamp);
     }
 
     /**
@@ -235,7 +257,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
     {
-        return run.tryAddPacket(stream, value, timestamp);
+        return run().tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -248,7 +270,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final long value, final long timestamp)
     {
-        return run.tryAddPacket(stream, value, timestamp);
+        return run().tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -261,7 +283,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final double value, final long timestamp)
     {
-        return run.tryAddPacket(stream, value, timestamp);
+        return run().tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -274,7 +296,7 @@ public final class Graph implements AutoCloseable
      */
     public void setInputBound(final String stream, final long bound)
     {
-        run.setInputBound(stream, bound);
+        run().setInputBound(stream, bound);
     }
 
     /**
@@ -284,12 +306,13 @@ public final class Graph implements AutoCloseable
      */
     public void closeInput(final String stream)
     {
-        run.closeInput(stream);
+        run().closeInput(stream);
     }
 
     /**
      * The handle of a graph input stream, to add packets to it without a lookup by name per packet.
-     * The same handle every time for a stream; valid before and after {@link #start}.
+     * The same handle every time for a stream, in later runs too (it then feeds the new run); valid
+     * before and after {@link #start}. A subgraph added again under a name it had gets new handles.
      *
      * @param stream a graph input stream.
      * @return its handle.
@@ -297,7 +320,10 @@ public final class Graph implements AutoCloseable
      */
     public GraphInputHandle input(final String stream)
     {
-        return handles.computeIfAbsent(run.graphInput(stream), in -> new GraphInputHandle(run, in));
+        final Run run = run();
+        final GraphInput in = run.graphInput(stream);
+        return handles.compute(in.name,
+            (name, made) -> made != null && made.feeds(in) ? made : new GraphInputHandle(run, in));
     }
 
     /**
@@ -305,7 +331,7 @@ public final class Graph implements AutoCloseable
      */
     public void closeAllInputs()
     {
-        run.closeAllInputs();
+        run().closeAllInputs();
     }
 
     /**
@@ -320,7 +346,7 @@ public final class Graph implements AutoCloseable
      */
     public void closeAllPacketSources()
     {
-        run.closeAllPacketSources();
+        run().closeAllPacketSources();
     }
 
     /**
@@ -335,7 +361,7 @@ public final class Graph implements AutoCloseable
      */
     public void waitUntilIdle() throws InterruptedException
     {
-        run.waitUntilIdle();
+        run().waitUntilIdle();
     }
 
     /**
@@ -347,7 +373,7 @@ public final class Graph implements AutoCloseable
      */
     public void waitUntilDone() throws GraphException, InterruptedException
     {
-        run.waitUntilDone();
+        run().waitUntilDone();
     }
 
     /**
@@ -377,7 +403,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<Void> completion()
     {
-        return run.completion();
+        return run().completion();
     }
 
     /**
@@ -395,11 +421,13 @@ public final class Graph implements AutoCloseable
      * changes nothing else.
      *
      * @param callback told of the run's failure.
-     * @throws IllegalStateException if the graph was started or closed: set it before {@link #start()}.
+     * @throws IllegalStateException if a run is in progress or the graph is closed: set it before {@link #start()}, or between runs
+     *     (it holds for every later run).
      */
     public void setErrorCallback(final Consumer<GraphException> callback)
     {
-        run.setErrorCallback(callback);
+        runs.unstarted("setErrorCallback").setErrorCallback(callback);
+        runs.onNewRun(next -> next.setErrorCallback(callback));
     }
 
     /**
@@ -412,7 +440,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean awaitDone(final long timeout, final TimeUnit unit) throws InterruptedException
     {
-        return run.awaitDone(timeout, unit);
+        return run().awaitDone(timeout, unit);
     }
 
     /**
@@ -422,7 +450,7 @@ public final class Graph implements AutoCloseable
      */
     public void cancel()
     {
-        run.cancel();
+        run().cancel();
     }
 
     /**
@@ -435,7 +463,7 @@ public final class Graph implements AutoCloseable
      */
     public void cancel(final String reason)
     {
-        run.cancel(reason);
+        run().cancel(reason);
     }
 
     /**
@@ -443,7 +471,7 @@ public final class Graph implements AutoCloseable
      */
     public void pause()
     {
-        run.pause();
+        run().pause();
     }
 
     /**
@@ -451,7 +479,7 @@ public final class Graph implements AutoCloseable
      */
     public void resume()
     {
-        run.resume();
+        run().resume();
     }
 
     /**
@@ -463,7 +491,7 @@ public final class Graph implements AutoCloseable
     @Override
     public void close()
     {
-        run.close();
+        runs.close();
     }
 
     /**
@@ -479,7 +507,7 @@ public final class Graph implements AutoCloseable
      */
     public long dropCount(final String node)
     {
-        return run.dropCount(node);
+        return run().dropCount(node);
     }
 
     /**
@@ -492,7 +520,7 @@ public final class Graph implements AutoCloseable
      */
     public List<GraphFailure> failures()
     {
-        return run.failures();
+        return run().failures();
     }
 
     /**
@@ -502,7 +530,7 @@ public final class Graph implements AutoCloseable
      */
     public long failureCount()
     {
-        return run.failureCount();
+        return run().failureCount();
     }
 
     /**
@@ -514,7 +542,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> memoryDrops()
     {
-        return run.memoryDrops();
+        return run().memoryDrops();
     }
 
     /**
@@ -526,7 +554,7 @@ public final class Graph implements AutoCloseable
      */
     public long memoryDropCount()
     {
-        return run.memoryDropCount();
+        return run().memoryDropCount();
     }
 
     /**
@@ -537,7 +565,7 @@ public final class Graph implements AutoCloseable
      */
     public long callCount(final String node)
     {
-        return run.callCount(node);
+        return run().callCount(node);
     }
 
     /**
@@ -547,7 +575,7 @@ public final class Graph implements AutoCloseable
      */
     public String report()
     {
-        return run.report();
+        return run().report();
     }
 
     /**
@@ -558,7 +586,7 @@ public final class Graph implements AutoCloseable
      */
     public GraphStats stats()
     {
-        return GraphStats.fill(run, null);
+        return GraphStats.fill(run(), null);
     }
 
     /**
@@ -571,7 +599,7 @@ public final class Graph implements AutoCloseable
      */
     public GraphStats stats(final GraphStats reuse)
     {
-        return GraphStats.fill(run, reuse);
+        return GraphStats.fill(run(), reuse);
     }
 
     /**
@@ -586,7 +614,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<Void> addSubgraph(final String name, final GraphConfig template, final Map<String, ?> params)
     {
-        return run.addSubgraph(name, template, params);
+        return run().addSubgraph(name, template, params);
     }
 
     /**
@@ -634,7 +662,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers)
     {
-        return run.addSubgraph(name, template, params, observers);
+        return run().addSubgraph(name, template, params, observers);
     }
 
     /**
@@ -666,7 +694,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers, final Map<String, String> bind)
     {
-        return run.addSubgraph(name, template, params, observers, bind);
+        return run().addSubgraph(name, template, params, observers, bind);
     }
 
     /**
@@ -678,7 +706,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<SubgraphRemoval> removeSubgraph(final String name)
     {
-        return run.removeSubgraph(name);
+        return run().removeSubgraph(name);
     }
 
     /**
@@ -712,7 +740,7 @@ public final class Graph implements AutoCloseable
     public CompletableFuture<SubgraphRemoval> removeSubgraph(
         final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
     {
-        return run.removeSubgraph(name, drainDeadline, cancelDeadline);
+        return run().removeSubgraph(name, drainDeadline, cancelDeadline);
     }
 
     /**
@@ -722,12 +750,29 @@ public final class Graph implements AutoCloseable
      */
     public List<String> subgraphs()
     {
-        return run.subgraphs();
+        return run().subgraphs();
     }
 
-    /** The run behind this facade: for the engine's own tests, which look inside it. */
+    /**
+     * The value a node set for an output side packet in the latest run, as MediaPipe's
+     * {@code GetOutputSidePacket}: during the run once set, and after it ends (also after a failed
+     * or cancelled run, if it was set) until the next run is prepared, which starts without any.
+     *
+     * @param name an output side packet of a node ({@code output_side_packet}), by name.
+     * @return its value.
+     * @throws IllegalArgumentException if no node sets such a side packet, naming those that do.
+     * @throws IllegalStateException if it is not set (yet, or the run ended without it), naming its
+     *         node and the run's state.
+     */
+    public Object outputSidePacket(final String name)
+    {
+        final Run run = run();
+        return run.outputSidePackets.get(name, run.runState());
+    }
+
+    /** The latest run behind this facade: for the engine's own tests, which look inside it. */
     Run run()
     {
-        return run;
+        return runs.current();
     }
 }

@@ -29,13 +29,34 @@ import dev.framewire.offheap.Payload;
  */
 public final class GraphInputHandle
 {
-    private final Run run;
-    private final GraphInput input;
+    /** The run and stream fed: those of the graph's latest run (see {@link #rebind}). */
+    private volatile Run run;
+    private volatile GraphInput input;
 
     GraphInputHandle(final Run run, final GraphInput input)
     {
         this.run = run;
         this.input = input;
+    }
+
+    /**
+     * The graph's owner, as a new run is prepared: the handle feeds that run's stream of its name. A
+     * hot-plugged subgraph's stream is not in the new run: its handle stays with the old run.
+     */
+    void rebind(final Run next)
+    {
+        final GraphInput same = next.inputs.get(input.name);
+        if (same != null)
+        {
+            this.input = same;
+            this.run = next;
+        }
+    }
+
+    /** Whether this handle feeds that graph input (a subgraph added again has a new one of the same name). */
+    boolean feeds(final GraphInput in)
+    {
+        return input == in;
     }
 
     /**

@@ -27,8 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class OutputPoller
 {
-    private final Run graph;
-    final InputQueue queue;
+    /** The run and queue polled: those of the graph's latest run (see {@link #rebind}). */
+    private volatile Run graph;
+    volatile InputQueue queue;
     private final PacketSlot current;
 
     OutputPoller(final Run graph, final InputQueue queue)
@@ -36,6 +37,14 @@ public final class OutputPoller
         this.graph = graph;
         this.queue = queue;
         this.current = new PacketSlot(queue.streamName);
+    }
+
+    /** The graph's owner, as a new run is prepared: the poller polls that run's queue of its stream. */
+    void rebind(final Run run, final InputQueue next)
+    {
+        releaseCurrent();
+        this.queue = next;
+        this.graph = run;
     }
 
     /**

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -57,13 +58,17 @@ class CalculatorGraphBoundsTest
     }
 
     /** MediaPipe's TimeShiftCalculator: offset {@code shift}, each packet again {@code shift} later. */
-    private static Calculator timeShift(final long shift)
+    /** MediaPipe's TimeShiftCalculator: its shift is the side packet {@code shift}, read in open. */
+    private static Calculator timeShift()
     {
         return new Calculator()
         {
+            private long shift;
+
             @Override
             public void open(final CalculatorContext ctx)
             {
+                shift = (Long)ctx.sidePacket("shift");
                 ctx.setOffset(shift);
             }
 
@@ -91,7 +96,7 @@ class CalculatorGraphBoundsTest
         };
     }
 
-    private static GraphConfig valveGraph(final long shift)
+    private static GraphConfig valveGraph()
     {
         return GraphConfig.builder()
             .inputStream("in", "gate")
@@ -99,7 +104,8 @@ class CalculatorGraphBoundsTest
             .node("valve", n -> n.calculator(CalculatorGraphBoundsTest::valve).inputStream("in", "gate")
                 .outputStream("gated"))
             .node("pass", n -> n.calculator(PassThroughCalculator.class).inputStream("gated").outputStream("passed"))
-            .node("shift", n -> n.calculator(() -> timeShift(shift)).inputStream("passed").outputStream("shifted"))
+            .node("shift", n -> n.calculator(CalculatorGraphBoundsTest::timeShift).inputStream("passed")
+                .inputSidePacket("shift").outputStream("shifted"))
             .node("merge", n -> n.calculator(CalculatorGraphBoundsTest::merge).inputStream("in", "shifted")
                 .outputStream("merged"))
             .node("merged_output", n -> n.calculator(PassThroughCalculator.class).inputStream("merged")
@@ -124,10 +130,10 @@ class CalculatorGraphBoundsTest
     @Timeout(20)
     void setNextTimestampBoundPropagation() throws Exception
     {
-        try (Graph graph = new Graph(valveGraph(0)))
+        try (Graph graph = new Graph(valveGraph()))
         {
             final List<Long> gated = observeTimestamps(graph, "gated");
-            graph.start();
+            graph.start(Map.of("shift", 0L));
             sendValve(graph, 1, true);
             sendValve(graph, 2, true);
             sendValve(graph, 3, false);
@@ -144,12 +150,10 @@ class CalculatorGraphBoundsTest
             assertEquals(6, graph.callCount("merged_output"));
             graph.closeAllInputs();
             graph.waitUntilDone();
-        }
-        // MediaPipe runs the same graph again with shift -1; Framewire runs a graph once, so a new one
-        try (Graph graph = new Graph(valveGraph(-1)))
-        {
-            final List<Long> gated = observeTimestamps(graph, "gated");
-            graph.start();
+            // the same graph runs again with shift -1, as MediaPipe's does: counts start afresh, the
+            // observer carries over
+            gated.clear();
+            graph.start(Map.of("shift", -1L));
             sendValve(graph, 7, true);
             graph.waitUntilIdle();
             assertEquals(1, valvePassed(gated));

@@ -54,32 +54,32 @@ class GraphHandleAndCompletionTest
     }
 
     @Test
-    void startTwiceSaysWhereTheRunIsAndWhatToDo() throws Exception
+    void startWhileRunningSaysWhereTheRunIsAndWhatToDo() throws Exception
     {
         try (Graph graph = new Graph(config()))
         {
             graph.start();
             final IllegalStateException running = assertThrows(IllegalStateException.class, graph::start);
-            assertEquals("start() was called before: this graph's run is running. A Graph runs once: wait for this " +
-                "run with waitUntilDone() or completion(), end it with cancel(), and make a new Graph(config) for " +
-                "another run", running.getMessage());
-            graph.closeAllInputs();
-            graph.waitUntilDone();
-            final IllegalStateException done = assertThrows(IllegalStateException.class, graph::start);
-            assertTrue(done.getMessage().startsWith("start() was called before: this graph's run is over: it is " +
-                "done. A Graph runs once"), done.getMessage());
+            assertEquals("start(): a run is in progress on this graph (running); wait for its end with " +
+                "waitUntilDone() (or end it with cancel() and wait) before another run", running.getMessage());
             final IllegalStateException observe = assertThrows(IllegalStateException.class,
                 () -> graph.observe("out", p -> { }));
-            assertEquals("observe() must be called before start(); this graph's run is over: it is done",
+            assertTrue(observe.getMessage().startsWith("observe(): a run is in progress on this graph"),
                 observe.getMessage());
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+            graph.start(); // a second run, as MediaPipe's StartRun after WaitUntilDone (SecondRunTest)
+            graph.closeAllInputs();
+            graph.waitUntilDone();
         }
         try (Graph graph = new Graph(config()))
         {
             graph.start();
             graph.cancel();
             assertThrows(GraphException.class, graph::waitUntilDone);
-            assertTrue(assertThrows(IllegalStateException.class, graph::start).getMessage()
-                .contains("this graph's run is over: it was cancelled."));
+            graph.start(); // a cancelled run is over too
+            graph.closeAllInputs();
+            graph.waitUntilDone();
         }
         final Graph closed = new Graph(config());
         closed.close();

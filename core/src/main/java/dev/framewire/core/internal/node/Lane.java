@@ -269,6 +269,12 @@ public final class Lane implements CalculatorContext
     }
 
     @Override
+    public void setOutputSidePacket(final String tagOrName, final Object value)
+    {
+        node.setOutputSidePacket(tagOrName, value);
+    }
+
+    @Override
     public Options options()
     {
         return node.options;

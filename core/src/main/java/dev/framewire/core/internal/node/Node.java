@@ -445,9 +445,13 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             return false;
         }
-        if (life == UNOPENED || blockRequested)
+        if (blockRequested)
         {
             return true;
+        }
+        if (life == UNOPENED)
+        {
+            return runState.mayOpen(this); // it waits for side packets set by nodes: idle until one is set
         }
         final SubgraphState subgraph = this.subgraph;
         if (subgraph != null && (subgraph.cancelled || isSource && subgraph.draining))
@@ -526,7 +530,10 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
         if (life == UNOPENED)
         {
-            open();
+            if (runState.mayOpen(this)) // its input side packets set by nodes are all set
+            {
+                open();
+            }
         }
         else if (life == OPEN)
         {
@@ -1248,6 +1255,12 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
         throw new IllegalArgumentException("node '" + name + "' declares no input side packet '" + tagOrName +
             "'; it declares " + config.inputSidePackets());
+    }
+
+    @Override
+    public void setOutputSidePacket(final String tagOrName, final Object value)
+    {
+        runState.setOutputSidePacket(this, tagOrName, value);
     }
 
     @Override

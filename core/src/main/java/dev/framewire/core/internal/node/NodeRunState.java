@@ -85,4 +85,19 @@ public interface NodeRunState
 
     /** The node's worker: it closed, was isolated or was cancelled; the last node to close ends the run. */
     void onNodeClosed(Node node);
+
+    /**
+     * The node's worker, while the node is unopened: whether it may open, every input side packet it
+     * takes from a node being set (see {@code SidePackets}); idempotent.
+     */
+    default boolean mayOpen(final Node node)
+    {
+        return true;
+    }
+
+    /** The node's worker, in a calculator's call: sets an output side packet (see {@code SidePackets}). */
+    default void setOutputSidePacket(final Node node, final String tagOrName, final Object value)
+    {
+        throw new UnsupportedOperationException("node '" + node.name + "': output side packets are not supported here");
+    }
 }

@@ -249,6 +249,7 @@ public final class GraphPlan
             inputSpecs[i] = parseAll(node.inputStreams(), where, "input stream");
             outputSpecs[i] = parseAll(node.outputStreams(), where, "output stream");
             parseAll(node.inputSidePackets(), where, "input side packet");
+            parseAll(node.outputSidePackets(), where, "output side packet");
             checkDuplicateTags(inputSpecs[i], where, "input");
             checkDuplicateTags(outputSpecs[i], where, "output");
             backEdges[i] = new boolean[inputSpecs[i].length];

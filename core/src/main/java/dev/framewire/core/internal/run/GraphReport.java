@@ -59,6 +59,10 @@ public final class GraphReport
             {
                 sb.append(" held back by a full queue");
             }
+            if (node.lifecycle == Node.UNOPENED)
+            {
+                sb.append(graph.outputSidePackets.waitedFor(node));
+            }
             if (node.drops > 0)
             {
                 sb.append(", ").append(node.drops).append(" dropped");

@@ -101,6 +101,8 @@ public final class Run implements AutoCloseable
     final long shipmentByteCap;
     /** What the graph's nodes, the subgraphs' too, see of it: made before any node. */
     public final RunState runState = new RunState(this);
+    /** The side packets the graph's nodes set, and the nodes waiting for them. */
+    public final SidePackets outputSidePackets;
 
     /**
      * Validates a config and builds a graph with a payload pool of its own (default settings).
@@ -132,6 +134,7 @@ public final class Run implements AutoCloseable
         this.assembler = new RunAssembler(runState, config);
         final Node[] nodes = assembler.nodes(plan, 0, null);
         this.ownNodes = nodes;
+        this.outputSidePackets = new SidePackets(this, config, nodes);
         this.scheduler = new Scheduler(config, plan.topoOrder, runState, memory, nodes);
         this.hotplug = new Hotplug(this, config, plan, nodes, producers, scheduler, streamIds, assembler);
         this.failureHandling = new FailureHandling(this, config, plan, this.pool, memory, hotplug);
@@ -334,9 +337,10 @@ public final class Run implements AutoCloseable
             for (final String spec : node.config.inputSidePackets())
             {
                 final String name = StreamSpec.parse(spec).name;
-                if (!sidePackets.containsKey(name))
+                if (!sidePackets.containsKey(name) && !outputSidePackets.produces(name))
                 {
-                    missing.add("node '" + node.name + "' needs side packet '" + name + "'");
+                    missing.add("node '" + node.name + "' needs side packet '" + name + "', neither given to start() " +
+                        "nor set by a node");
                 }
                 values.put(name, sidePackets.get(name));
             }
@@ -347,6 +351,7 @@ public final class Run implements AutoCloseable
             throw new IllegalArgumentException("missing side packets: " + String.join("; ", missing) +
                 "; given were " + sidePackets.keySet());
         }
+        outputSidePackets.checkGiven(sidePackets.keySet());
         wireBackpressure();
         scheduler.makeLocalNodes();
         if (config.journal() != null)

@@ -204,12 +204,28 @@ public final class RunState implements SchedulerRun
     @Override
     public void onNodeOpened(final Node node)
     {
-        run.onNodeOpened(node);
+        if (!run.outputSidePackets.countedEarly(node)) // a node that waited for side packets counted then
+        {
+            run.onNodeOpened(node);
+        }
     }
 
     @Override
     public void onNodeClosed(final Node node)
     {
+        run.outputSidePackets.onNodeClosed(node); // before the count, which may end the run
         run.onNodeClosed(node);
+    }
+
+    @Override
+    public boolean mayOpen(final Node node)
+    {
+        return run.outputSidePackets.readyToOpen(node);
+    }
+
+    @Override
+    public void setOutputSidePacket(final Node node, final String tagOrName, final Object value)
+    {
+        run.outputSidePackets.set(node, tagOrName, value);
     }
 }
