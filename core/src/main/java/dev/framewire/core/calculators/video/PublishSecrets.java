@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,8 +26,12 @@ import java.util.Locale;
  *
  * <p>An {@code rtsp://} url's {@code user:password@} has no such option in ffmpeg 5.1 (its RTSP
  * muxer takes them from the url only): ffmpeg publishes, over TCP, to a {@link RtspPublishRelay}
- * on 127.0.0.1 that answers the server's challenge with them. An {@code rtmp://} url's stay on
- * the command line (no relay for RTMP yet), and the sink warns once.
+ * on 127.0.0.1 that answers the server's challenge with them. An {@code rtmp://} url's stream
+ * key (all after the application: {@code rtmp://host/live/KEY}, the secret of every streaming
+ * service's publish url) goes into the preset file as the rtmp protocol's {@code rtmp_playpath},
+ * with the application as {@code rtmp_app}, and ffmpeg's url keeps the host alone. An RTMP
+ * url's {@code user:password@} has no option in ffmpeg 5.1: it stays on the command line, and
+ * the sink warns.
  *
  * <p>Threading: the sink's worker only.
  */
@@ -62,6 +65,14 @@ final class PublishSecrets
             relay = started;
             return List.of("-rtsp_transport", "tcp", "-f", "rtsp", started.start());
         }
+        final String rtmpKey = rtmpKey(url);
+        if (rtmpKey != null)
+        {
+            final int app = url.indexOf('/', url.indexOf("://") + 3);
+            final int key = url.length() - rtmpKey.length() - 1;
+            return withPreset("rtmp_app=" + url.substring(app + 1, key) + "\nrtmp_playpath=" + rtmpKey + "\n",
+                url.substring(0, app + 1));
+        }
         final int query = url.indexOf('?');
         if (!url.toLowerCase(Locale.ROOT).startsWith("srt://") || query < 0)
         {
@@ -88,19 +99,37 @@ final class PublishSecrets
         {
             return List.of(url);
         }
+        return withPreset(preset.toString(), kept.toString());
+    }
+
+    /**
+     * An RTMP url's stream key, all after its application ({@code rtmp://host/app/KEY?query} gives
+     * {@code KEY?query}), or null for another url or one with no key.
+     */
+    static String rtmpKey(final String url)
+    {
+        final String lower = url.toLowerCase(Locale.ROOT);
+        if (!lower.startsWith("rtmp://") && !lower.startsWith("rtmps://"))
+        {
+            return null;
+        }
+        final int app = url.indexOf('/', url.indexOf("://") + 3);
+        final int key = app < 0 ? -1 : url.indexOf('/', app + 1);
+        return key < 0 || key == url.length() - 1 ? null : url.substring(key + 1);
+    }
+
+    /** {@code -fpre FILE} (the lines, in an owner-only file in a private directory) and the url. */
+    private List<String> withPreset(final String lines, final String url) throws IOException
+    {
         final Path dir = Files.createTempDirectory("framewire-publish-"); // 0700 on POSIX
         final Path written = dir.resolve("publish.ffpreset");
         Files.createFile(written, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         file = written;
         try (Writer w = Files.newBufferedWriter(written, StandardCharsets.UTF_8))
         {
-            w.write(preset.toString());
+            w.write(lines);
         }
-        final List<String> args = new ArrayList<>(3);
-        args.add("-fpre");
-        args.add(written.toString());
-        args.add(kept.toString());
-        return args;
+        return List.of("-fpre", written.toString(), url);
     }
 
     /** Deletes the preset file and closes the relay, if any: ffmpeg has finished, or is gone. */

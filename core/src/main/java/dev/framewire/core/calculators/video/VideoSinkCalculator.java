@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code crf} (0 = the encoder's default), {@code bitrate} ("", e.g. "2M"): quality or rate;</li>
  *   <li>{@code preset} ("veryfast"): for libx264/libx265, ignored by other encoders;</li>
  *   <li>{@code container} (""): ffmpeg's {@code -f}; empty guesses from the url, and is
- *       {@code mpegts} for {@code udp://}, {@code tcp://} and {@code srt://};</li>
+ *       {@code mpegts} for {@code udp://}, {@code tcp://} and {@code srt://}, {@code flv} for
+ *       {@code rtmp://} (whose stream key ffmpeg gets in a private preset file, not its command line);</li>
  *   <li>{@code segment_seconds} (0): cut into clip files of about this length (at key frames,
  *       one forced every segment), each a complete file;</li>
  *   <li>{@code output_pixel_format} ("yuv420p"): what the encoder gets, what players take;</li>
@@ -332,7 +333,8 @@ public final class VideoSinkCalculator implements Calculator
                 c.add(option);
             }
         }
-        final String guessed = container.isBlank() && isStream(url) ? "mpegts" : container;
+        final String guessed = !container.isBlank() ? container :
+            url.toLowerCase(Locale.ROOT).startsWith("rtmp") ? "flv" : isStream(url) ? "mpegts" : "";
         if (segmentSeconds > 0)
         {
             final String seconds = String.format(Locale.ROOT, "%s", segmentSeconds);

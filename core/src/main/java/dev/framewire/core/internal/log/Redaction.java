@@ -1,5 +1,6 @@
 package dev.framewire.core.internal.log;
 
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +32,11 @@ public final class Redaction
     private static final Pattern QUERY_SECRET = Pattern.compile(
         "([?&](?:passphrase|password|passwd|pwd|token)=)([^&#\\s'\"]*)", Pattern.CASE_INSENSITIVE);
 
+    // an RTMP url's stream key: everything after the application, rtmp://host/app/KEY (the key
+    // publishes to the account, as a password does)
+    private static final Pattern RTMP_KEY = Pattern.compile(
+        "((?i:rtmps?|rtmpt|rtmpe|rtmpte)://[^/\\s]+/[^/?#\\s]+/)([^?#\\s'\"]+)");
+
     private Redaction()
     {
     }
@@ -39,7 +45,8 @@ public final class Redaction
      * Text with the password of every url in it masked: a url alone, or a line that holds some
      * (ffmpeg's stderr names its input). A {@code user:password@} loses its password, and a
      * query's {@code passphrase=}, {@code password=}, {@code passwd=}, {@code pwd=} or
-     * {@code token=} its value ({@code srt://host:9000?passphrase=***&latency=200}).
+     * {@code token=} its value ({@code srt://host:9000?passphrase=***&latency=200}), and an RTMP
+     * url its stream key, all after the application ({@code rtmp://host/live/***}).
      *
      * @param text anything; null gives null.
      * @return the text, the same instance when it holds no url with a password.
@@ -50,7 +57,8 @@ public final class Redaction
         {
             return text;
         }
-        final String masked = text.indexOf('@') < 0 ? text : maskUserInfo(text);
+        final String userless = text.indexOf('@') < 0 ? text : maskUserInfo(text);
+        final String masked = userless.toLowerCase(Locale.ROOT).contains("rtmp") ? RTMP_KEY.matcher(userless).replaceAll("$1" + MASK) : userless;
         if (masked.indexOf('=') < 0)
         {
             return masked;

@@ -184,6 +184,56 @@ class VideoSinkCalculatorTest
     }
 
     /**
+     * An RTMP publish url's stream key goes to ffmpeg in a private preset file as
+     * {@code rtmp_playpath}: ffmpeg's RTMP listener, told the key, gets the frames without saying
+     * "Unexpected stream", and no command line but the listener's holds the key while the sink's
+     * ffmpeg runs.
+     */
+    @Test
+    void rtmpStreamKeyIsNotOnTheCommandLine() throws Exception
+    {
+        final String key = "key-" + Long.toHexString(System.nanoTime());
+        final int port = VideoTestSupport.freeTcpPort();
+        final Process receiver = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "warning", "-nostdin",
+            "-listen", "1", "-i", "rtmp://127.0.0.1:" + port + "/live/" + key, "-frames:v", "10", "-f", "framecrc", "-")
+            .redirectErrorStream(true).start();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread sender = new Thread(() ->
+        {
+            try
+            {
+                VideoTestSupport.await("the RTMP listener", 20_000, () -> VideoTestSupport.tcpListening(port));
+                runToEnd(record(100, 25.0, "url", "rtmp://127.0.0.1:" + port + "/live/" + key,
+                    "output_options", "-g 5"));
+            }
+            catch (final Throwable ex)
+            {
+                failure.set(ex);
+            }
+        });
+        try
+        {
+            sender.start();
+            VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
+            final List<String> leaks = commandLinesWith(key, receiver.pid());
+            assertTrue(leaks.isEmpty(), "stream key on a command line: " + leaks);
+            final Path preset = Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
+            assertTrue(Files.readString(preset).contains("rtmp_playpath=" + key), "the preset file has it");
+            assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "the listener got 10 frames");
+            final String crc = new String(receiver.getInputStream().readAllBytes());
+            assertEquals(10, crc.lines().filter(l -> l.startsWith("0,")).count(), crc);
+            assertFalse(crc.contains("Unexpected stream"), "the listener was published the key it expects: " + crc);
+            sender.join(30_000);
+            assertFalse(Files.exists(preset), "the preset file is deleted at close");
+        }
+        finally
+        {
+            kill(receiver);
+            sender.join(30_000);
+        }
+    }
+
+    /**
      * An RTSP publish url with user:password: ffmpeg publishes to the JVM's relay on 127.0.0.1
      * (no user info), which answers GStreamer's RTSP server's Basic challenge; the server
      * receives the frames, and no command line but the server's has the password.

@@ -181,6 +181,33 @@ final class VideoTestSupport
         }
     }
 
+    /** A free TCP port on 127.0.0.1. */
+    static int freeTcpPort() throws IOException
+    {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * Whether a socket listens on TCP port {@code port}, from /proc/net/tcp: without connecting, so
+     * a listener that takes one connection (ffmpeg's {@code -listen 1}) keeps it for its publisher.
+     */
+    static boolean tcpListening(final int port)
+    {
+        final String local = String.format(":%04X ", port);
+        try
+        {
+            return java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/tcp")).stream()
+                .anyMatch(l -> l.contains(local) && l.trim().split("\\s+")[3].equals("0A"));
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+
     /**
      * Starts an ffmpeg that sends a live MPEG-TS stream of testsrc2 at its own rate to
      * udp://127.0.0.1:port.

@@ -10,6 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RedactionTest
 {
     @Test
+    void rtmpStreamKeysAreMasked()
+    {
+        assertEquals("rtmp://a.rtmp.youtube.com/live2/***", Redaction.redact("rtmp://a.rtmp.youtube.com/live2/abcd-1234"));
+        assertEquals("publishing to rtmps://h:443/app/*** failed", Redaction.redact("publishing to rtmps://h:443/app/k/ey failed"));
+        assertEquals("rtmp://h/app/***?password=***", Redaction.redact("rtmp://h/app/key?password=p"));
+        assertEquals("rtmp://h/app", Redaction.redact("rtmp://h/app"), "no key, nothing to mask");
+        assertEquals("rtsp://h/app/stream", Redaction.redact("rtsp://h/app/stream"), "RTSP paths are not keys");
+    }
+
+    @Test
     void masksThePasswordKeepsTheUser()
     {
         assertEquals("rtsp://admin:***@192.168.1.64:554/Streaming/Channels/101",
