@@ -202,9 +202,7 @@ public final class Run implements AutoCloseable
     public void observe(final String stream, final PacketObserver observer)
     {
         checkNotStarted("observe");
-        final OutputStream producer = producerOf(stream);
-        producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
-        producer.observers[producer.observers.length - 1] = observer;
+        RunAssembler.observe(producerOf(stream), observer);
     }
 
     /**
@@ -377,16 +375,23 @@ public final class Run implements AutoCloseable
     /** Who waits on which queue: MediaPipe's upstream sources, and BMF's producers when asked. */
     private void wireBackpressure()
     {
-        final GraphInput[] planInputs = new GraphInput[config.inputStreams().size()];
-        for (int k = 0; k < planInputs.length; k++)
-        {
-            planInputs[k] = inputs.get(config.inputStreams().get(k));
-        }
+        final GraphInput[] planInputs = ownGraphInputs();
         final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
         final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
         assembler.holdBack(scheduler.queues, plan, ownNodes, planInputs, null, nodeQueues, inputQueues);
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
+    }
+
+    /** The graph's own graph inputs, in config order. */
+    GraphInput[] ownGraphInputs()
+    {
+        final GraphInput[] own = new GraphInput[config.inputStreams().size()];
+        for (int k = 0; k < own.length; k++)
+        {
+            own[k] = inputs.get(config.inputStreams().get(k));
+        }
+        return own;
     }
 
     /** The API graph's {@code addPacket}, whose javadoc is the contract. */
