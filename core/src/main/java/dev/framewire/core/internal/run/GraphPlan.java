@@ -3,19 +3,14 @@ package dev.framewire.core.internal.run;
 import dev.framewire.core.Calculator;
 import dev.framewire.core.CalculatorRegistry;
 import dev.framewire.core.Contract;
-import dev.framewire.core.ExecutorConfig;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.InputPolicy;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
-import dev.framewire.core.SubgraphRegistry;
 import dev.framewire.core.internal.handler.PolicyChecks;
-import dev.framewire.core.internal.sched.CpuIds;
-import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.StreamSpec;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -85,9 +80,9 @@ public final class GraphPlan
         this.outputSpecs = new StreamSpec[nodeCount][];
         this.backEdges = new boolean[nodeCount][];
 
-        checkGraphSettings();
+        GraphSettingsChecks.check(config, errors);
         checkNodes();
-        reportUnknownCalculators();
+        GraphSettingsChecks.reportUnknownCalculators(unknownCalculators, errors);
         checkSourcesAndSinks();
         resolveProducers();
         if (!structureOnly)
@@ -96,139 +91,17 @@ public final class GraphPlan
         }
         if (errors.isEmpty())
         {
-            checkCycles();
+            PlanOrder.checkCycles(upstreamEdges(), config.nodes(), errors);
         }
         if (errors.isEmpty())
         {
-            topoOrder = topologicalOrder();
+            topoOrder = PlanOrder.topologicalOrder(upstreamEdges());
             computeAncestorSources();
         }
         if (!errors.isEmpty())
         {
             throw new GraphConfigException(config.locate(errors));
         }
-    }
-
-    private void checkGraphSettings()
-    {
-        if (config.maxQueueSize() < -1)
-        {
-            errors.add("max_queue_size " + config.maxQueueSize() + " is invalid; valid are -1 (no limit), 0 (default " +
-                GraphConfig.DEFAULT_MAX_QUEUE_SIZE + ") or a positive limit");
-        }
-        if (config.inputSetsPerRun() <= 0)
-        {
-            errors.add("input_sets_per_run " + config.inputSetsPerRun() + " is invalid; valid is 1 (MediaPipe's one " +
-                "input set per run, the default) or more");
-        }
-        if (config.roomBatch() <= 0)
-        {
-            errors.add("room_batch " + config.roomBatch() + " is invalid; valid is 1 (MediaPipe's rule: room for one " +
-                "packet lets held-back sources and graph inputs go on, the default) or more");
-        }
-        if (config.keptFailures() <= 0)
-        {
-            errors.add("kept failures " + config.keptFailures() + " is invalid; valid is 1 or more (default 16)");
-        }
-        if (config.maxShipmentSize() <= 0)
-        {
-            errors.add("max_shipment_size " + config.maxShipmentSize() + " is invalid; it must be positive (default 64)");
-        }
-        if (config.maxShipmentBytes() < -1)
-        {
-            errors.add("max_shipment_bytes " + config.maxShipmentBytes() + " is invalid; give a positive size, 0 " +
-                "(the default) to derive it from the memory budget (its hard limit less its soft limit), or -1 for " +
-                "no cap");
-        }
-        if (config.memoryBudgetBytes() < 0)
-        {
-            errors.add("memory budget " + config.memoryBudgetBytes() + " bytes is invalid; give a positive size, or 0 " +
-                "for the pool's default");
-        }
-        if (config.timeoutGuardNanos() < 0)
-        {
-            errors.add("watchdog timeout " + config.timeoutGuardNanos() / 1_000_000 + " ms is invalid; give a " +
-                "positive timeout, or 0 to turn it off");
-        }
-        if (config.queueHardCap() <= 0 || config.queueHardCap() > (1 << 24))
-        {
-            errors.add("queue hard cap " + config.queueHardCap() + " is invalid; valid is 1.." + (1 << 24));
-        }
-        for (final Map.Entry<String, Integer> e : config.streamQueueSizes().entrySet())
-        {
-            if (e.getValue() < -1)
-            {
-                errors.add("max_queue_size " + e.getValue() + " of stream '" + e.getKey() + "' is invalid; valid are " +
-                    "-1 (no limit), 0 (default) or a positive limit");
-            }
-        }
-        for (final Map.Entry<String, ExecutorConfig> e : config.executors().entrySet())
-        {
-            if (e.getValue().workers() < 1)
-            {
-                errors.add("executor '" + e.getKey() + "' has " + e.getValue().workers() + " workers; it needs at least 1");
-            }
-            if (e.getValue().spinBeforeParkMicros() < 0)
-            {
-                errors.add("executor '" + e.getKey() + "' has spin_before_park_us " + e.getValue().spinBeforeParkMicros() +
-                    "; valid is 0 (park at once) or more");
-            }
-            CpuIds.check(e.getKey(), e.getValue().cpus(), errors);
-            final String noAffinity = e.getValue().cpus().length > 0 ? Worker.affinityUnavailable() : null;
-            if (noAffinity != null)
-            {
-                errors.add("executor '" + e.getKey() + "' pins its workers to CPUs, which takes OpenHFT affinity " +
-                    "(net.openhft:affinity), and " + noAffinity + ": on the module path add it to the module graph " +
-                    "(requires affinity; in the application's module-info, or --add-modules affinity), on the class " +
-                    "path add its jar; or do not pin");
-            }
-        }
-        for (final String name : config.inputStreams())
-        {
-            if (StreamSpec.parse(name) == null || name.contains(":"))
-            {
-                errors.add("graph input stream '" + name + "' is malformed; a graph stream is a name matching " +
-                    "[a-z_][a-z0-9_]*");
-            }
-        }
-        for (final String name : config.outputStreams())
-        {
-            if (StreamSpec.parse(name) == null || name.contains(":"))
-            {
-                errors.add("graph output stream '" + name + "' is malformed; a graph stream is a name matching " +
-                    "[a-z_][a-z0-9_]*");
-            }
-        }
-    }
-
-    /** All unknown calculators in one error, each with the nodes that use it. */
-    private void reportUnknownCalculators()
-    {
-        if (unknownCalculators.isEmpty())
-        {
-            return;
-        }
-        if (unknownCalculators.size() == 1 && unknownCalculators.values().iterator().next().size() == 1)
-        {
-            final Map.Entry<String, List<String>> only = unknownCalculators.entrySet().iterator().next();
-            errors.add(0, "node '" + only.getValue().get(0) + "' uses unknown calculator '" + only.getKey() + "'" +
-                (SubgraphRegistry.global().contains(only.getKey()) ? ", a registered subgraph: expand it first with " +
-                "SubgraphExpander" : "") + "; registered calculators are " + CalculatorRegistry.global().names());
-            return;
-        }
-        final StringBuilder sb = new StringBuilder().append(unknownCalculators.size())
-            .append(unknownCalculators.size() == 1 ? " unknown calculator: " : " unknown calculators: ");
-        boolean first = true;
-        for (final Map.Entry<String, List<String>> e : unknownCalculators.entrySet())
-        {
-            final boolean subgraph = SubgraphRegistry.global().contains(e.getKey());
-            sb.append(first ? "" : "; ").append('\'').append(e.getKey()).append("' (node")
-                .append(e.getValue().size() == 1 ? " '" : "s '").append(String.join("', '", e.getValue())).append("'")
-                .append(subgraph ? ", a registered subgraph: expand it first with SubgraphExpander" : "").append(')');
-            first = false;
-        }
-        sb.append("; registered calculators are ").append(CalculatorRegistry.global().names());
-        errors.add(0, sb.toString());
     }
 
     private void checkNodes()
@@ -611,136 +484,15 @@ public final class GraphPlan
         return Arrays.copyOf(up, n);
     }
 
-    /** Tarjan's strongly connected components; any cycle not broken by a back edge is an error. */
-    private void checkCycles()
+    /** For each node, the nodes feeding it through non-back-edge inputs. */
+    private int[][] upstreamEdges()
     {
         final int[][] edgesUp = new int[nodeCount][];
         for (int i = 0; i < nodeCount; i++)
         {
             edgesUp[i] = upstream(i);
         }
-        final int[] index = new int[nodeCount];
-        final int[] low = new int[nodeCount];
-        final boolean[] onStack = new boolean[nodeCount];
-        Arrays.fill(index, -1);
-        final ArrayDeque<Integer> stack = new ArrayDeque<>();
-        final int[] counter = {0};
-        for (int i = 0; i < nodeCount; i++)
-        {
-            if (index[i] < 0)
-            {
-                strongConnect(i, edgesUp, index, low, onStack, stack, counter);
-            }
-        }
-    }
-
-    private void strongConnect(
-        final int v,
-        final int[][] edges,
-        final int[] index,
-        final int[] low,
-        final boolean[] onStack,
-        final ArrayDeque<Integer> stack,
-        final int[] counter)
-    {
-        // Iterative form of Tarjan's algorithm, so a long chain cannot overflow the stack.
-        final ArrayDeque<int[]> frames = new ArrayDeque<>();
-        frames.push(new int[]{v, 0});
-        index[v] = low[v] = counter[0]++;
-        stack.push(v);
-        onStack[v] = true;
-        while (!frames.isEmpty())
-        {
-            final int[] frame = frames.peek();
-            final int node = frame[0];
-            if (frame[1] < edges[node].length)
-            {
-                final int w = edges[node][frame[1]++];
-                if (index[w] < 0)
-                {
-                    index[w] = low[w] = counter[0]++;
-                    stack.push(w);
-                    onStack[w] = true;
-                    frames.push(new int[]{w, 0});
-                }
-                else if (onStack[w])
-                {
-                    low[node] = Math.min(low[node], index[w]);
-                }
-                continue;
-            }
-            frames.pop();
-            if (!frames.isEmpty())
-            {
-                final int parent = frames.peek()[0];
-                low[parent] = Math.min(low[parent], low[node]);
-            }
-            if (low[node] == index[node])
-            {
-                final List<String> component = new ArrayList<>();
-                int w;
-                do
-                {
-                    w = stack.pop();
-                    onStack[w] = false;
-                    component.add(config.nodes().get(w).name());
-                }
-                while (w != node);
-                boolean selfLoop = false;
-                for (final int up : edges[node])
-                {
-                    selfLoop |= up == node;
-                }
-                if (component.size() > 1 || selfLoop)
-                {
-                    java.util.Collections.reverse(component);
-                    errors.add("cycle through nodes " + component + " has no back edge; declare the input that " +
-                        "closes the loop as a back edge (input_stream_info { tag_index: ... back_edge: true })");
-                }
-            }
-        }
-    }
-
-    /** Kahn's algorithm, ties broken by config order, so the order is deterministic. */
-    private int[] topologicalOrder()
-    {
-        final int[] inDegree = new int[nodeCount];
-        final List<List<Integer>> down = new ArrayList<>();
-        for (int i = 0; i < nodeCount; i++)
-        {
-            down.add(new ArrayList<>());
-        }
-        for (int i = 0; i < nodeCount; i++)
-        {
-            for (final int up : upstream(i))
-            {
-                inDegree[i]++;
-                down.get(up).add(i);
-            }
-        }
-        final java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
-        for (int i = 0; i < nodeCount; i++)
-        {
-            if (inDegree[i] == 0)
-            {
-                ready.add(i);
-            }
-        }
-        final int[] order = new int[nodeCount];
-        int n = 0;
-        while (!ready.isEmpty())
-        {
-            final int v = ready.poll();
-            order[n++] = v;
-            for (final int w : down.get(v))
-            {
-                if (--inDegree[w] == 0)
-                {
-                    ready.add(w);
-                }
-            }
-        }
-        return order;
+        return edgesUp;
     }
 
     private void computeAncestorSources()

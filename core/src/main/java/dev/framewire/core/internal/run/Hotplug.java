@@ -7,12 +7,10 @@ import dev.framewire.core.PacketObserver;
 import dev.framewire.core.SubgraphExpander;
 import dev.framewire.core.SubgraphRemoval;
 import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.sched.Scheduler;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.core.internal.stream.OutputStream;
-import dev.framewire.core.internal.stream.StreamSpec;
 
 import dev.framewire.core.journal.JournalSink;
 import org.slf4j.Logger;
@@ -20,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,10 +66,6 @@ public final class Hotplug
 
     private final Run graph;
     private final GraphConfig config;
-    /** The graph's own plan, the config it was made from. */
-    private final GraphPlan plan;
-    /** The graph's own nodes, by id. */
-    private final Node[] ownNodes;
     /** The graph's own streams' producers: what a subgraph's bound input may consume. Read only after the start. */
     private final Map<String, OutputStream> producers;
     /**
@@ -80,8 +73,8 @@ public final class Hotplug
      * removed under the hot-plug lock.
      */
     private final Scheduler scheduler;
-    /** Makes a subgraph's nodes and streams as it made the graph's own. */
-    private final RunAssembler assembler;
+    /** Places a subgraph on the workers and makes its nodes, streams and queues. */
+    private final SubgraphBuilder builder;
     /**
      * The subgraphs added at run time, by name, until they have left. Its monitor is the hot-plug
      * lock: additions and removals are made one at a time under it, and it guards the graph's
@@ -109,14 +102,12 @@ public final class Hotplug
         final Map<String, OutputStream> producers, final Scheduler scheduler, final Map<String, Integer> streamIds,
         final RunAssembler assembler)
     {
-        this.assembler = assembler;
         this.graph = graph;
         this.config = config;
-        this.plan = plan;
-        this.ownNodes = ownNodes;
         this.producers = producers;
         this.scheduler = scheduler;
         this.nextNodeId = plan.nodeCount;
+        this.builder = new SubgraphBuilder(graph, config, plan, ownNodes, producers, scheduler, assembler);
         this.subgraphJournal = new SubgraphJournal(streamIds);
     }
 
@@ -174,8 +165,8 @@ public final class Hotplug
                 throw new GraphConfigException(errors);
             }
             subgraph = new Subgraph(graph, name, instance, alone);
-            final Map<Worker, Integer> placement = place(subgraph);
-            build(subgraph, placement, observers);
+            final Map<Worker, Integer> placement = builder.place(subgraph);
+            builder.build(subgraph, placement, observers, nextNodeId);
             if (!graph.reserveOpenNodes(alone.nodeCount))
             {
                 throw new IllegalStateException("addSubgraph(): " + (graph.isFinished() || graph.isStopping() ?
@@ -420,161 +411,6 @@ public final class Hotplug
             sizes.putAll(instance.queueSizes);
         }
         return config.withTopology(in, out, all, sizes);
-    }
-
-    /**
-     * Under the hot-plug lock: each executor's nodes of the subgraph go to that executor's least
-     * loaded worker (one worker per executor: a camera's chain hands packets on without a cross-core
-     * hop, and cameras spread over the workers).
-     *
-     * @return the workers chosen and how many nodes each gets.
-     * @throws IllegalStateException if an executor has no worker running or no room left.
-     */
-    private Map<Worker, Integer> place(final Subgraph subgraph)
-    {
-        final GraphPlan plan = subgraph.plan;
-        final Map<String, Worker> chosen = new HashMap<>();
-        final Map<Worker, Integer> placement = new LinkedHashMap<>();
-        for (int i = 0; i < plan.nodeCount; i++)
-        {
-            final NodeConfig node = plan.config.nodes().get(i);
-            if (node.maxInFlight() > 1)
-            {
-                throw new IllegalStateException("addSubgraph(): node '" + node.name() + "' has max_in_flight " +
-                    node.maxInFlight() + "; a subgraph added at run time runs its calls one at a time: give it " +
-                    "max_in_flight 1");
-            }
-            final Worker worker = chosen.computeIfAbsent(node.executor(), this::leastLoaded);
-            placement.merge(worker, 1, Integer::sum);
-        }
-        placement.forEach((worker, count) ->
-        {
-            if (worker.placed + count > Worker.NODE_SLOTS / 2)
-            {
-                throw new IllegalStateException("addSubgraph(): worker " + worker.name + " has " + worker.placed +
-                    " nodes and subgraph '" + subgraph.name + "' would add " + count + "; a worker takes at most " +
-                    Worker.NODE_SLOTS / 2 + ": remove subgraphs, or give the executor more workers");
-            }
-        });
-        return placement;
-    }
-
-    private Worker leastLoaded(final String executor)
-    {
-        Worker best = null;
-        for (final Worker worker : scheduler.workers)
-        {
-            if (worker.executor.equals(executor) && (best == null || worker.placed < best.placed))
-            {
-                best = worker;
-            }
-        }
-        if (best == null)
-        {
-            throw new IllegalStateException("addSubgraph(): executor '" + executor + "' has no worker running: a " +
-                "graph starts an executor's workers for the nodes of its own config only; give the graph a node on " +
-                "executor '" + executor + "', or put the subgraph's nodes on an executor that has one");
-        }
-        return best;
-    }
-
-    /** Under the hot-plug lock: the subgraph's nodes, streams and queues, made by the run's assembler as the graph's were. */
-    private void build(
-        final Subgraph subgraph, final Map<Worker, Integer> placement, final Map<String, PacketObserver> observers)
-    {
-        final GraphPlan plan = subgraph.plan;
-        final Map<String, Worker> workerOf = new HashMap<>();
-        placement.keySet().forEach(worker -> workerOf.put(worker.executor, worker));
-        final Node[] nodes = assembler.nodes(plan, nextNodeId, subgraph);
-        for (final Node node : nodes)
-        {
-            final Map<String, Object> sidePackets = new HashMap<>();
-            for (final String spec : node.config.inputSidePackets())
-            {
-                final String sidePacket = StreamSpec.parse(spec).name;
-                sidePackets.put(sidePacket, subgraph.instance.sidePackets.get(sidePacket));
-            }
-            node.sidePackets = sidePackets;
-            node.worker = workerOf.get(node.config.executor());
-            node.runningOn = node.worker;
-            Scheduler.placedAtRunTime(node); // STEALING: its worker's siblings may run it
-        }
-        final Map<String, OutputStream> producers = new HashMap<>();
-        final java.util.Set<String> bound = new java.util.HashSet<>(subgraph.instance.bound);
-        for (final String stream : bound)
-        {
-            producers.put(stream, this.producers.get(stream)); // the graph's own: made before the start
-        }
-        final GraphInput[] inputs = assembler.wire(plan, nodes, nextNodeId, producers, bound, (stream, queue, isBound) ->
-        {
-            if (isBound)
-            {
-                // attached by the producer's own thread once the subgraph is published (Binding.attach)
-                subgraph.queues.add(queue);
-                subgraph.bindings.add(new Subgraph.Binding(stream,
-                    stream.node == null ? graph.inputs.get(queue.streamName) : null, queue));
-            }
-            else
-            {
-                Run.attach(stream, queue, subgraph.queues);
-            }
-        });
-        observers.forEach((stream, observer) ->
-        {
-            final OutputStream producer = producers.get(subgraph.name + SubgraphExpander.SEPARATOR + stream);
-            producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
-            producer.observers[producer.observers.length - 1] = observer;
-        });
-        wireBackpressure(subgraph, plan, nodes, inputs);
-        subgraph.nodes = nodes;
-        subgraph.sources = Arrays.stream(nodes).filter(n -> n.isSource).toArray(Node[]::new);
-        subgraph.inputs = Arrays.stream(inputs).filter(java.util.Objects::nonNull).toArray(GraphInput[]::new);
-    }
-
-    /**
-     * Under the hot-plug lock, before anything of the subgraph runs: who waits on which of its
-     * queues. As {@link Graph} wires its own queues before the start, but a bound
-     * stream (a null in {@code planInputs}) stands for the sources upstream of it in the graph's
-     * own plan: those are held back by the subgraph's queues too, which the subgraph remembers
-     * ({@link Subgraph#nodeThrottles}, {@link Subgraph#inputThrottles}) to tell them when it is
-     * published and when it leaves.
-     */
-    private void wireBackpressure(
-        final Subgraph subgraph, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
-    {
-        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
-        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
-        final GraphInput[] ownInputs = new GraphInput[config.inputStreams().size()];
-        for (int k = 0; k < ownInputs.length; k++)
-        {
-            ownInputs[k] = graph.inputs.get(config.inputStreams().get(k));
-        }
-        // a bound stream stands for the sources upstream of it in the graph's own plan
-        assembler.holdBack(subgraph.queues, plan, planNodes, planInputs,
-            (stream, nodes, inputs) -> RunAssembler.addSources(stream, this.plan, ownNodes, ownInputs, null, nodes, inputs),
-            nodeQueues, inputQueues);
-        nodeQueues.forEach((node, list) ->
-        {
-            if (node.subgraph == subgraph)
-            {
-                node.throttleQueues = list.toArray(new InputQueue[0]);
-            }
-            else
-            {
-                subgraph.nodeThrottles.put(node, list.toArray(new InputQueue[0]));
-            }
-        });
-        inputQueues.forEach((input, list) ->
-        {
-            if (Arrays.asList(planInputs).contains(input)) // one of its own graph inputs
-            {
-                input.throttleQueues = list.toArray(new InputQueue[0]);
-            }
-            else
-            {
-                subgraph.inputThrottles.put(input, list.toArray(new InputQueue[0]));
-            }
-        });
     }
 
     /** Under the hot-plug lock: the subgraph becomes part of the graph. */

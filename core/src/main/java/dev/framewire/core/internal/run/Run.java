@@ -32,7 +32,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -82,14 +81,8 @@ public final class Run implements AutoCloseable
     private final FailureHandling failureHandling;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile boolean closed;
-    /**
-     * Completed by the completer thread ({@link #completion()}) once the run has ended and its
-     * workers stopped. Its monitor guards {@link #completionWanted} and the start of that thread.
-     */
-    private final CompletableFuture<Void> completion = new CompletableFuture<>();
-    private boolean completionWanted;
-    /** The graph's error callback, or null; set before the start under the completion's monitor. */
-    private volatile Consumer<GraphException> errorCallback;
+    /** The completion future, the error callback and the completer thread ({@link #completion()}). */
+    private final RunCompletion completion = new RunCompletion(this);
     private volatile boolean cancelled;
     /** Why the run was cancelled, for its journal's end of run ({@link #cancel(String)}), or null. */
     private volatile String cancelReason;
@@ -209,9 +202,7 @@ public final class Run implements AutoCloseable
     public void observe(final String stream, final PacketObserver observer)
     {
         checkNotStarted("observe");
-        final OutputStream producer = producerOf(stream);
-        producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
-        producer.observers[producer.observers.length - 1] = observer;
+        RunAssembler.observe(producerOf(stream), observer);
     }
 
     /**
@@ -366,14 +357,7 @@ public final class Run implements AutoCloseable
         {
             runState.recordsArrivals |= plan.contracts[i].recordsGraphInputArrivals();
         }
-        synchronized (completion)
-        {
-            runState.started = true;
-            if (completionWanted)
-            {
-                startCompleter();
-            }
-        }
+        completion.onStart();
         openNodes.set(nodes.length);
         scheduler.start(workerThreads);
         if (nodes.length == 0)
@@ -391,16 +375,23 @@ public final class Run implements AutoCloseable
     /** Who waits on which queue: MediaPipe's upstream sources, and BMF's producers when asked. */
     private void wireBackpressure()
     {
-        final GraphInput[] planInputs = new GraphInput[config.inputStreams().size()];
-        for (int k = 0; k < planInputs.length; k++)
-        {
-            planInputs[k] = inputs.get(config.inputStreams().get(k));
-        }
+        final GraphInput[] planInputs = ownGraphInputs();
         final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
         final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
         assembler.holdBack(scheduler.queues, plan, ownNodes, planInputs, null, nodeQueues, inputQueues);
         nodeQueues.forEach((node, list) -> node.throttleQueues = list.toArray(new InputQueue[0]));
         inputQueues.forEach((input, list) -> input.throttleQueues = list.toArray(new InputQueue[0]));
+    }
+
+    /** The graph's own graph inputs, in config order. */
+    GraphInput[] ownGraphInputs()
+    {
+        final GraphInput[] own = new GraphInput[config.inputStreams().size()];
+        for (int k = 0; k < own.length; k++)
+        {
+            own[k] = inputs.get(config.inputStreams().get(k));
+        }
+        return own;
     }
 
     /** The API graph's {@code addPacket}, whose javadoc is the contract. */
@@ -562,8 +553,7 @@ public final class Run implements AutoCloseable
         {
             throw new IllegalStateException("waitUntilDone() before start()");
         }
-        done.await();
-        stopWorkers();
+        awaitStopped();
         final GraphException failure = outcome();
         if (failure != null)
         {
@@ -572,7 +562,7 @@ public final class Run implements AutoCloseable
     }
 
     /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
-    private GraphException outcome()
+    GraphException outcome()
     {
         return failureHandling.outcome(cancelled);
     }
@@ -580,73 +570,26 @@ public final class Run implements AutoCloseable
     /** The API graph's {@code completion}, whose javadoc is the contract. */
     public CompletableFuture<Void> completion()
     {
-        synchronized (completion)
-        {
-            if (!completionWanted)
-            {
-                completionWanted = true;
-                if (runState.started)
-                {
-                    startCompleter();
-                }
-                else if (closed)
-                {
-                    completion.completeExceptionally(new GraphException(List.of(), true));
-                }
-            }
-        }
-        return completion.copy();
+        return completion.future();
     }
 
-    /** Holding the completion's monitor, once: the thread that completes it when the run has ended. */
-    private void startCompleter()
+    /** The run has ended: waits for it, then stops the workers. */
+    void awaitStopped() throws InterruptedException
     {
-        final Thread completer = new Thread(() ->
-        {
-            try
-            {
-                done.await();
-                stopWorkers();
-            }
-            catch (final InterruptedException ex)
-            {
-                completion.completeExceptionally(ex);
-                return;
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                completion.completeExceptionally(ex);
-                throw ex;
-            }
-            final GraphException failure = outcome();
-            ErrorCallback.onRunEnd(errorCallback, failure);
-            if (failure == null)
-            {
-                completion.complete(null);
-            }
-            else
-            {
-                completion.completeExceptionally(failure);
-            }
-        }, "framewire-completion");
-        completer.setDaemon(true);
-        completer.start();
+        done.await();
+        stopWorkers();
+    }
+
+    /** Whether the graph was closed. */
+    boolean isClosed()
+    {
+        return closed;
     }
 
     /** The API graph's {@code setErrorCallback}, whose javadoc is the contract. */
     public void setErrorCallback(final Consumer<GraphException> callback)
     {
-        Objects.requireNonNull(callback, "callback");
-        synchronized (completion)
-        {
-            if (runState.started || closed)
-            {
-                throw new IllegalStateException("setErrorCallback() must be called before start(); the graph was " +
-                    (closed ? "closed" : "started"));
-            }
-            errorCallback = callback;
-            completionWanted = true; // the completer thread calls it
-        }
+        completion.setErrorCallback(callback);
     }
 
     /** The API graph's {@code awaitDone}, whose javadoc is the contract. */
@@ -696,13 +639,7 @@ public final class Run implements AutoCloseable
     public void close()
     {
         closed = true;
-        synchronized (completion)
-        {
-            if (!runState.started && completionWanted)
-            {
-                completion.completeExceptionally(new GraphException(List.of(), true)); // never started
-            }
-        }
+        completion.onClose();
         if (runState.started && !finished)
         {
             cancel();
@@ -729,14 +666,7 @@ public final class Run implements AutoCloseable
     /** The API graph's {@code dropCount}, whose javadoc is the contract. */
     public long dropCount(final String node)
     {
-        for (final Node n : scheduler.nodes)
-        {
-            if (n.name.equals(node))
-            {
-                return n.drops;
-            }
-        }
-        throw new IllegalArgumentException("no node '" + node + "'; nodes are " + nodeNames());
+        return node(node).drops;
     }
 
     /** The API graph's {@code failures}, whose javadoc is the contract. */
@@ -1026,23 +956,7 @@ public final class Run implements AutoCloseable
             guard.join();
         }
         // Workers have stopped: this thread now owns every node. Release what the run still holds.
-        for (final Node node : scheduler.nodes)
-        {
-            node.releaseLanes();
-            node.closeAfterStop();
-            node.releaseInputs();
-            for (final OutputStream output : node.outputs)
-            {
-                output.discardStaged();
-            }
-        }
-        for (final InputQueue queue : scheduler.queues)
-        {
-            if (queue.consumer != null)
-            {
-                queue.drainAndRelease();
-            }
-        }
+        RunTeardown.releaseAfterStop(scheduler.nodes, scheduler.queues);
         final JournalSink journal = runState.journal;
         if (journal != null)
         {

@@ -2,6 +2,7 @@ package dev.framewire.core.internal.run;
 
 import dev.framewire.core.Backpressure;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.PacketObserver;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.node.SubgraphState;
 import dev.framewire.core.internal.queue.InputQueue;
@@ -11,6 +12,7 @@ import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.internal.stream.StreamSpec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -182,5 +184,12 @@ final class RunAssembler
                 bound.addSources(plan.config.inputStreams().get(-1 - source), nodes, inputs);
             }
         }
+    }
+
+    /** Before the producer runs: {@code observer} sees its packets too. */
+    static void observe(final OutputStream producer, final PacketObserver observer)
+    {
+        producer.observers = Arrays.copyOf(producer.observers, producer.observers.length + 1);
+        producer.observers[producer.observers.length - 1] = observer;
     }
 }

@@ -95,16 +95,11 @@ public final class TextExtensions
         while (pos < chars.length)
         {
             final char c = chars[pos];
-            if (c == '\n')
+            if (skipNewlineOrComment(c))
             {
-                line++;
-                pos++;
+                continue;
             }
-            else if (c == '#')
-            {
-                skipComment();
-            }
-            else if (c == '"' || c == '\'')
+            if (c == '"' || c == '\'')
             {
                 skipString();
                 lastName = null;
@@ -194,16 +189,11 @@ public final class TextExtensions
             do
             {
                 final char c = chars[pos];
-                if (c == '\n')
+                if (skipNewlineOrComment(c))
                 {
-                    line++;
-                    pos++;
+                    continue;
                 }
-                else if (c == '#')
-                {
-                    skipComment();
-                }
-                else if (c == '"' || c == '\'')
+                if (c == '"' || c == '\'')
                 {
                     skipString();
                 }
@@ -259,6 +249,23 @@ public final class TextExtensions
             }
             pos++;
         }
+    }
+
+    /** Steps over a newline (counting the line) or a comment at {@code c}; false if {@code c} starts neither. */
+    private boolean skipNewlineOrComment(final char c)
+    {
+        if (c == '\n')
+        {
+            line++;
+            pos++;
+            return true;
+        }
+        if (c == '#')
+        {
+            skipComment();
+            return true;
+        }
+        return false;
     }
 
     private void skipComment()
