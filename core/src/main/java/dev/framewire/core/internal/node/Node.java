@@ -18,13 +18,11 @@ import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.Schedulable;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
-import dev.framewire.core.internal.stream.StreamSpec;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
-import dev.framewire.offheap.PayloadPool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -99,7 +97,7 @@ abstract class NodeHotPad extends NodeHotFields
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
  * which producers on other threads read, nor on a line with whatever object lies after the node.
  */
-public final class Node extends NodeHotPad implements CalculatorContext, DropSink, Schedulable
+public final class Node extends NodeHotPad implements CallContext, DropSink, Schedulable
 {
 
     public static final int UNOPENED = 0;
@@ -508,7 +506,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             if (life < CLOSED)
             {
-                cancelForRemoval();
+                NodeFailure.cancelForRemoval(this);
             }
             else
             {
@@ -898,7 +896,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         runState.onNodeClosed(this);
     }
 
-    private void flushQuietly()
+    void flushQuietly()
     {
         try
         {
@@ -916,12 +914,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void dropTimestamp(final long timestamp)
     {
-        final long next = Timestamp.nextAllowedInStream(timestamp);
-        for (final OutputStream output : outputs)
-        {
-            output.setNextTimestampBound(next);
-        }
-        flushQuietly();
+        NodeFailure.dropTimestamp(this, timestamp);
     }
 
     /**
@@ -931,78 +924,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void isolate(final int state)
     {
-        final boolean wasOpen = lifecycle == OPEN;
-        final boolean wasUnopened = lifecycle == UNOPENED;
-        lifecycle = state;
-        if (wasUnopened)
-        {
-            runState.onNodeOpened(this); // counts as opened, so that sources are not held back for it
-        }
-        releaseQueued();
-        for (final OutputStream output : outputs)
-        {
-            output.discarding = true;
-        }
-        if (wasOpen)
-        {
-            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-            try
-            {
-                calculator.close(this);
-            }
-            catch (final Throwable t)
-            {
-                runState.recordFailure(name, Timestamp.DONE, t);
-            }
-        }
-        for (final OutputStream output : outputs)
-        {
-            output.discardStaged();
-            output.close();
-        }
-        flushQuietly();
-        runState.onNodeClosed(this);
-    }
-
-    /**
-     * Worker: its subgraph is being removed and cancelled ({@link Graph#removeSubgraph}). As
-     * {@link #isolate}, but each packet still queued, and each packet the calculator's
-     * {@code close} emits, is counted as dropped: none is lost uncounted.
-     */
-    private void cancelForRemoval()
-    {
-        final int life = lifecycle;
-        lifecycle = CLOSED;
-        if (life == UNOPENED)
-        {
-            runState.onNodeOpened(this); // counts as opened, as an isolated node does
-        }
-        releaseInputs();
-        sync.dropAll(this);
-        if (life == OPEN)
-        {
-            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-            try
-            {
-                calculator.close(this);
-            }
-            catch (final Throwable t)
-            {
-                runState.recordFailure(name, Timestamp.DONE, t);
-            }
-        }
-        for (final OutputStream output : outputs)
-        {
-            final int staged = output.stagedCount();
-            if (staged > 0)
-            {
-                drops = drops + staged;
-            }
-            output.discardStaged();
-            output.close();
-        }
-        flushQuietly();
-        runState.onNodeClosed(this);
+        NodeFailure.isolate(this, state);
     }
 
     /**
@@ -1011,44 +933,13 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void releaseAfterRemoval()
     {
-        releaseInputs();
-        sync.dropAll(this);
-        for (final InputPort port : inputs)
-        {
-            port.queue.handOutRoomForGood();
-        }
-        for (final OutputStream output : outputs)
-        {
-            output.discardStaged();
-        }
+        NodeFailure.releaseAfterRemoval(this);
     }
 
     /** Worker: releases every packet queued on this node's inputs. */
     public void releaseQueued()
     {
-        final Lanes lanes = this.lanes;
-        if (lanes != null)
-        {
-            lanes.retire(); // the node is no longer open: each finished call is released
-        }
-        releaseInputs();
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            long ts;
-            while ((ts = queue.peekTimestamp()) != Timestamp.UNSET)
-            {
-                if (queue.dropHead())
-                {
-                    queue.wakeHeldBack();
-                }
-                final JournalSink journal = runState.journal();
-                if (journal != null)
-                {
-                    journal.drop(runningOn.id(), id, runState.streamId(queue.streamName), ts, JournalSink.FAILURE);
-                }
-            }
-        }
+        NodeFailure.releaseQueued(this);
     }
 
     void flushOutputs() throws Exception
@@ -1061,7 +952,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
 
     private void onFailure(final long timestamp, final Throwable cause)
     {
-        onFailure(timestamp, cause, inputPackets());
+        NodeFailure.onFailure(this, timestamp, cause, NodeFailure.inputPackets(inputs));
     }
 
     /**
@@ -1072,42 +963,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
     {
-        releaseInputs();
-        int staged = 0;
-        for (final OutputStream output : outputs)
-        {
-            staged += output.stagedCount();
-        }
-        final boolean delivered = runState.keepsStaged(this, cause);
-        if (delivered)
-        {
-            flushQuietly();
-        }
-        else
-        {
-            for (final OutputStream output : outputs)
-            {
-                output.discardStaged();
-            }
-        }
-        // what the failure loses: a node's input set; a source's shipment, unless it went out
-        runState.onNodeFailure(this, isSource ? SourceRetry.failedAt(timestamp, outputs) : timestamp, cause,
-            isSource ? (delivered ? 0 : staged) : inputPackets,
-            delivered && staged > 0);
-    }
-
-    /** Worker: packets of the input set the ports hold now. */
-    private int inputPackets()
-    {
-        int packets = 0;
-        for (final InputPort port : inputs)
-        {
-            if (!port.isEmpty())
-            {
-                packets++;
-            }
-        }
-        return packets;
+        NodeFailure.onFailure(this, timestamp, cause, inputPackets);
     }
 
     public void releaseInputs()
@@ -1124,27 +980,30 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void closeAfterStop()
     {
-        if (lifecycle != OPEN)
-        {
-            return;
-        }
-        lifecycle = CLOSED;
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-        try
-        {
-            calculator.close(this);
-        }
-        catch (final Throwable t)
-        {
-            runState.recordFailure(name, Timestamp.DONE, t);
-        }
-        for (final OutputStream output : outputs)
-        {
-            output.discardStaged();
-        }
+        NodeFailure.closeAfterStop(this);
     }
 
-    // ---------------------------------------------------------------- CalculatorContext
+    // ---------------------------------------------------------------- CalculatorContext (what differs from a lane's; the rest: CallContext)
+
+    /** This node: its own steps are the calls this context serves. */
+    @Override
+    public Node callNode()
+    {
+        return this;
+    }
+
+    /** The worker running the node's current step. */
+    @Override
+    public NodeThread callWorker()
+    {
+        return runningOn;
+    }
+
+    /** Worker: the node is done with input timestamps (it closes), an opaque store. */
+    void markDone()
+    {
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+    }
 
     @Override
     public long inputTimestamp()
@@ -1171,62 +1030,9 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     }
 
     @Override
-    public Input input(final String tagOrName)
-    {
-        for (final InputPort port : inputs)
-        {
-            if (port.streamName.equals(tagOrName) || matchesTag(port.tag, port.tagIndex, tagOrName))
-            {
-                return port;
-            }
-        }
-        final StringBuilder valid = new StringBuilder();
-        for (final InputPort port : inputs)
-        {
-            valid.append(valid.length() == 0 ? "" : ", ").append(port.tag.isEmpty() ? port.streamName :
-                port.tag + ":" + port.tagIndex + " (" + port.streamName + ")");
-        }
-        throw new IllegalArgumentException("node '" + name + "' has no input '" + tagOrName + "'; its inputs are [" +
-            valid + "]");
-    }
-
-    @Override
     public Output output(final int index)
     {
         return outputs[index];
-    }
-
-    @Override
-    public Output output(final String tagOrName)
-    {
-        for (final OutputStream output : outputs)
-        {
-            if (output.name.equals(tagOrName) || matchesTag(output.tag, output.tagIndex, tagOrName))
-            {
-                return output;
-            }
-        }
-        final StringBuilder valid = new StringBuilder();
-        for (final OutputStream output : outputs)
-        {
-            valid.append(valid.length() == 0 ? "" : ", ").append(output.tag.isEmpty() ? output.name :
-                output.tag + ":" + output.tagIndex + " (" + output.name + ")");
-        }
-        throw new IllegalArgumentException("node '" + name + "' has no output '" + tagOrName + "'; its outputs are [" +
-            valid + "]");
-    }
-
-    private static boolean matchesTag(final String tag, final int tagIndex, final String key)
-    {
-        if (tag.isEmpty() || !key.startsWith(tag))
-        {
-            return false;
-        }
-        if (key.length() == tag.length())
-        {
-            return tagIndex == 0;
-        }
-        return key.charAt(tag.length()) == ':' && key.substring(tag.length() + 1).equals(Integer.toString(tagIndex));
     }
 
     @Override
@@ -1243,33 +1049,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     }
 
     @Override
-    public Object sidePacket(final String tagOrName)
-    {
-        for (final String spec : config.inputSidePackets())
-        {
-            final StreamSpec parsed = StreamSpec.parse(spec);
-            if (parsed != null && (parsed.name.equals(tagOrName) || parsed.matches(tagOrName)))
-            {
-                return sidePackets.get(parsed.name);
-            }
-        }
-        throw new IllegalArgumentException("node '" + name + "' declares no input side packet '" + tagOrName +
-            "'; it declares " + config.inputSidePackets());
-    }
-
-    @Override
-    public void setOutputSidePacket(final String tagOrName, final Object value)
-    {
-        runState.setOutputSidePacket(this, tagOrName, value);
-    }
-
-    @Override
-    public Options options()
-    {
-        return options;
-    }
-
-    @Override
     public void stop()
     {
         if (isSource)
@@ -1280,12 +1059,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             runState.closeAllPacketSources(); // MediaPipe's StatusStop from Process: the run drains and ends OK
         }
-    }
-
-    @Override
-    public int maxShipmentSize()
-    {
-        return runState.config().maxShipmentSize();
     }
 
     @Override
@@ -1304,23 +1077,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     public void countDrop()
     {
         dropped("", inputTimestamp, "calculator");
-    }
-
-    @Override
-    public void reportLine(final Consumer<StringBuilder> line)
-    {
-        reportLine = line;
-    }
-
-    @Override
-    public void journalNote(final long timestamp, final long value, final String text)
-    {
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            final NodeThread on = runningOn;
-            journal.note(on == null ? -1 : on.id(), id, timestamp, value, text);
-        }
     }
 
     /**
@@ -1408,24 +1164,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
     }
 
-    @Override
-    public long nanoTime()
-    {
-        return runState.clock().nanoTime();
-    }
-
-    @Override
-    public long graphInputNanos(final long timestamp)
-    {
-        return runState.graphInputNanos(timestamp);
-    }
-
-    @Override
-    public PayloadPool pool()
-    {
-        return runState.pool();
-    }
-
+    /** Both {@link Schedulable}'s and the context's (see {@link CallContext#nodeName()}). */
     @Override
     public String nodeName()
     {
