@@ -6,6 +6,7 @@ import dev.framewire.core.Output;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.stream.EmitChecks;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 
@@ -325,7 +326,7 @@ public final class Lane implements CallContext
         @Override
         public void add(final Object value, final long timestamp)
         {
-            record(timestamp, value, OutputStream.checkEmitted(stream, value, timestamp, lane.inputs));
+            record(timestamp, value, EmitChecks.checkEmitted(stream, value, timestamp, lane.inputs));
         }
 
         @Override
