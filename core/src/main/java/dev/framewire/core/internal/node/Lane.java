@@ -108,7 +108,7 @@ public final class Lane implements CallContext
     /** Packets of the input set this lane holds: what a failed call drops. */
     int inputPackets()
     {
-        return NodeFailure.inputPackets(inputs);
+        return NodeLifecycle.inputPackets(inputs);
     }
 
     public boolean isDone()

@@ -506,7 +506,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         {
             if (life < CLOSED)
             {
-                NodeFailure.cancelForRemoval(this);
+                NodeLifecycle.cancelForRemoval(this);
             }
             else
             {
@@ -530,7 +530,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         {
             if (runState.mayOpen(this)) // its input side packets set by nodes are all set
             {
-                open();
+                NodeLifecycle.open(this);
             }
         }
         else if (life == OPEN)
@@ -651,7 +651,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
     void followOffset(final long completed)
     {
-        final long next = offsetBound(completed, offset);
+        final long next = OffsetBounds.offsetBound(completed, offset);
         for (final OutputStream output : outputs)
         {
             output.setNextTimestampBound(next);
@@ -671,30 +671,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public long inputBound()
     {
         return sync.inputBound();
-    }
-
-    private void open()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
-        journalBegin(false);
-        try
-        {
-            calculator.open(this);
-            // packets emitted in open() go out like any call's (MediaPipe's UnitDelayCalculator
-            // primes a loop this way); consumers get them once they are open themselves
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(Timestamp.UNSTARTED, t);
-            return;
-        }
-        finally
-        {
-            journalEnd();
-        }
-        lifecycle = OPEN;
-        runState.onNodeOpened(this);
     }
 
     private void processSource()
@@ -755,7 +731,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
                 // inputs all done: close() follows, and may still emit where the input set left the bound
                 final long completed = in == Timestamp.DONE ? timestamp :
                     Math.max(timestamp, Timestamp.previousAllowedInStream(in));
-                final long next = offsetBound(completed, offset);
+                final long next = OffsetBounds.offsetBound(completed, offset);
                 for (final OutputStream output : outputs)
                 {
                     output.setNextTimestampBound(next);
@@ -795,38 +771,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         }
     }
 
-    /**
-     * The bound an offset gives the outputs once every input timestamp up to {@code completed} is
-     * done, by MediaPipe's rules (OutputStreamManager::ComputeOutputTimestampBound): the next
-     * timestamp plus the offset, except that PreStream gives Min (no offset), Max gives PostStream
-     * for an offset of 0 or more (a PostStream input set may still come) and Max + offset + 1 for a
-     * negative one, and PostStream gives OneOverPostStream.
-     *
-     * @param completed the highest input timestamp done with; Unstarted or below when none is.
-     * @param offset    the node's offset.
-     * @return the output bound, or {@link Timestamp#UNSET} when there is none to follow yet.
-     */
-    public static long offsetBound(final long completed, final long offset)
-    {
-        if (completed <= Timestamp.UNSTARTED)
-        {
-            return Timestamp.UNSET;
-        }
-        if (completed == Timestamp.PRE_STREAM)
-        {
-            return Timestamp.MIN;
-        }
-        if (completed == Timestamp.MAX)
-        {
-            return offset >= 0 ? Timestamp.POST_STREAM : Timestamp.nextAllowedInStream(Timestamp.MAX + offset);
-        }
-        if (completed > Timestamp.MAX)
-        {
-            return Timestamp.ONE_OVER_POST_STREAM;
-        }
-        return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
-    }
-
     void propagateOffsetBound()
     {
         final long in = inputBound();
@@ -834,7 +778,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         {
             return; // every input is done: close() follows, its outputs close after it
         }
-        final long next = offsetBound(Timestamp.previousAllowedInStream(in), offset);
+        final long next = OffsetBounds.offsetBound(Timestamp.previousAllowedInStream(in), offset);
         boolean moved = false;
         for (final OutputStream output : outputs)
         {
@@ -859,41 +803,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
 
     public void close()
     {
-        if (!isSource)
-        {
-            sync.dropAll(this); // early close: what is still queued will never be processed
-        }
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-        journalBegin(false);
-        try
-        {
-            calculator.close(this);
-            for (final OutputStream output : outputs)
-            {
-                output.close();
-            }
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(Timestamp.DONE, t);
-            if (runState.failurePolicy() == FailurePolicy.FAIL_RUN || lifecycle != OPEN)
-            {
-                return;
-            }
-            // The run goes on: this node still closes, its outputs with it.
-            for (final OutputStream output : outputs)
-            {
-                output.close();
-            }
-            flushQuietly();
-        }
-        finally
-        {
-            journalEnd();
-        }
-        lifecycle = CLOSED;
-        runState.onNodeClosed(this);
+        NodeLifecycle.close(this);
     }
 
     void flushQuietly()
@@ -914,7 +824,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
      */
     public void dropTimestamp(final long timestamp)
     {
-        NodeFailure.dropTimestamp(this, timestamp);
+        NodeLifecycle.dropTimestamp(this, timestamp);
     }
 
     /**
@@ -924,7 +834,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
      */
     public void isolate(final int state)
     {
-        NodeFailure.isolate(this, state);
+        NodeLifecycle.isolate(this, state);
     }
 
     /**
@@ -933,13 +843,13 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
      */
     public void releaseAfterRemoval()
     {
-        NodeFailure.releaseAfterRemoval(this);
+        NodeLifecycle.releaseAfterRemoval(this);
     }
 
     /** Worker: releases every packet queued on this node's inputs. */
     public void releaseQueued()
     {
-        NodeFailure.releaseQueued(this);
+        NodeLifecycle.releaseQueued(this);
     }
 
     void flushOutputs() throws Exception
@@ -950,9 +860,9 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         }
     }
 
-    private void onFailure(final long timestamp, final Throwable cause)
+    void onFailure(final long timestamp, final Throwable cause)
     {
-        NodeFailure.onFailure(this, timestamp, cause, NodeFailure.inputPackets(inputs));
+        NodeLifecycle.onFailure(this, timestamp, cause, NodeLifecycle.inputPackets(inputs));
     }
 
     /**
@@ -963,7 +873,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
      */
     public void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
     {
-        NodeFailure.onFailure(this, timestamp, cause, inputPackets);
+        NodeLifecycle.onFailure(this, timestamp, cause, inputPackets);
     }
 
     public void releaseInputs()
@@ -980,7 +890,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
      */
     public void closeAfterStop()
     {
-        NodeFailure.closeAfterStop(this);
+        NodeLifecycle.closeAfterStop(this);
     }
 
     // ---------------------------------------------------------------- CalculatorContext (what differs from a lane's; the rest: CallContext)
@@ -1003,6 +913,12 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     void markDone()
     {
         INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+    }
+
+    /** Worker: the node opens (its calculator's {@code open} is its call), an opaque store. */
+    void markUnstarted()
+    {
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
     }
 
     @Override
@@ -1085,7 +1001,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
      * worker, or, for an input set just taken ({@code inputSetTaken}), its one handed-over packet
      * was published before that reading.
      */
-    private void journalBegin(final boolean inputSetTaken)
+    void journalBegin(final boolean inputSetTaken)
     {
         final WorkerJournal journal = runningOn.journal();
         if (journal != null)
@@ -1102,7 +1018,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         }
     }
 
-    private void journalEnd()
+    void journalEnd()
     {
         final WorkerJournal journal = runningOn.journal();
         if (journal != null)

@@ -1,5 +1,6 @@
 package dev.framewire.core.internal.node;
 
+import dev.framewire.core.FailurePolicy;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.stream.InputPort;
@@ -7,20 +8,86 @@ import dev.framewire.core.internal.stream.OutputStream;
 import dev.framewire.core.journal.JournalSink;
 
 /**
- * A node's way out of the run other than its own close: a failed call, isolation under
- * {@code ISOLATE} (failed or blocked), cancellation with its removed subgraph, the close after a
- * failed or cancelled run, and the packets each leaves behind. The state these move
- * ({@link Node#lifecycle}, the outputs, the inputs' queues) is the node's; this class holds none.
- * None of it is on the per-packet path: a {@link Node} step gets here only when a call threw, or
+ * A node's lifecycle and failure state machine ({@link Node#lifecycle}): its open and close, and its
+ * ways out of the run other than its own close: a failed call, isolation under {@code ISOLATE}
+ * (failed or blocked), cancellation with its removed subgraph, the close after a failed or
+ * cancelled run, and the packets each leaves behind. The state these move (the lifecycle, the
+ * outputs, the inputs' queues) is the node's; this class holds none. None of it is on the
+ * per-packet path: a {@link Node} step gets here when it opens or closes, when a call threw, or
  * when the node is leaving the run.
  *
  * <p>Threading: the node's worker, except {@link #closeAfterStop}, called by the thread that
  * stopped the workers.
  */
-final class NodeFailure
+final class NodeLifecycle
 {
-    private NodeFailure()
+    private NodeLifecycle()
     {
+    }
+
+    /** Worker, a step of an unopened node whose side packets are all set: the calculator's {@code open}. */
+    static void open(final Node node)
+    {
+        node.markUnstarted();
+        node.journalBegin(false);
+        try
+        {
+            node.calculator.open(node);
+            // packets emitted in open() go out like any call's (MediaPipe's UnitDelayCalculator
+            // primes a loop this way); consumers get them once they are open themselves
+            node.flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            node.onFailure(Timestamp.UNSTARTED, t);
+            return;
+        }
+        finally
+        {
+            node.journalEnd();
+        }
+        node.lifecycle = Node.OPEN;
+        node.runState.onNodeOpened(node);
+    }
+
+    /** See {@link Node#close}. */
+    static void close(final Node node)
+    {
+        if (!node.isSource)
+        {
+            node.sync.dropAll(node); // early close: what is still queued will never be processed
+        }
+        node.markDone();
+        node.journalBegin(false);
+        try
+        {
+            node.calculator.close(node);
+            for (final OutputStream output : node.outputs)
+            {
+                output.close();
+            }
+            node.flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            node.onFailure(Timestamp.DONE, t);
+            if (node.runState.failurePolicy() == FailurePolicy.FAIL_RUN || node.lifecycle != Node.OPEN)
+            {
+                return;
+            }
+            // The run goes on: this node still closes, its outputs with it.
+            for (final OutputStream output : node.outputs)
+            {
+                output.close();
+            }
+            node.flushQuietly();
+        }
+        finally
+        {
+            node.journalEnd();
+        }
+        node.lifecycle = Node.CLOSED;
+        node.runState.onNodeClosed(node);
     }
 
     /** See {@link Node#dropTimestamp}. */
