@@ -93,6 +93,11 @@ abstract class NodeHotPad extends NodeHotFields
  * machine, on whichever worker of the executor is free first ({@link SharedCalls}). A node without
  * them pays one null test per step for it.
  *
+ * <p>Split by concept: the step and the scheduling state machine are here (the per-packet path, with
+ * no dispatch added); the lifecycle and failure state machine (open, close, failure, isolation,
+ * cancellation) is {@link NodeLifecycle}; what the calculator's context shares with a lane's call
+ * is {@link CallContext}, which both implement; offsets' bounds are {@link OffsetBounds}.
+ *
  * <p>Layout: the fields the worker writes per call ({@link NodeHotFields}) sit between the
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
  * which producers on other threads read, nor on a line with whatever object lies after the node.
