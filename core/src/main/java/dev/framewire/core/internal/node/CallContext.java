@@ -30,6 +30,18 @@ interface CallContext extends CalculatorContext
     NodeThread callWorker();
 
     @Override
+    default int inputCount()
+    {
+        return callNode().inputs.length; // a lane's call has one port per input of its node
+    }
+
+    @Override
+    default int outputCount()
+    {
+        return callNode().outputs.length;
+    }
+
+    @Override
     default Input input(final String tagOrName)
     {
         final Node node = callNode();

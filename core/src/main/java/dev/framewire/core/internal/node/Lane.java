@@ -222,18 +222,6 @@ public final class Lane implements CallContext
     }
 
     @Override
-    public int inputCount()
-    {
-        return inputs.length;
-    }
-
-    @Override
-    public int outputCount()
-    {
-        return outputs.length;
-    }
-
-    @Override
     public Input input(final int index)
     {
         return inputs[index];

@@ -933,18 +933,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     }
 
     @Override
-    public int inputCount()
-    {
-        return inputs.length;
-    }
-
-    @Override
-    public int outputCount()
-    {
-        return outputs.length;
-    }
-
-    @Override
     public Input input(final int index)
     {
         return inputs[index];
