@@ -2,24 +2,21 @@ package dev.framewire.core.internal.node;
 
 import dev.framewire.core.CalculatorContext;
 import dev.framewire.core.Input;
-import dev.framewire.core.Options;
 import dev.framewire.core.Output;
 import dev.framewire.core.Timestamp;
 import dev.framewire.core.TimestampException;
 import dev.framewire.core.internal.queue.InputQueue;
+import dev.framewire.core.internal.stream.EmitChecks;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
-import dev.framewire.core.journal.JournalSink;
 import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
-import dev.framewire.offheap.PayloadPool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 /**
  * One {@code process} call of a node whose {@code max_in_flight} is above 1: the input set it was
@@ -38,7 +35,7 @@ import java.util.function.Consumer;
  * until {@link #isDone()} turns true (a release store, after everything the call wrote); then the
  * node's steps own it again. After the run, the thread that stopped the workers owns it.
  */
-public final class Lane implements CalculatorContext
+public final class Lane implements CallContext
 {
     private static final VarHandle DONE;
 
@@ -111,15 +108,7 @@ public final class Lane implements CalculatorContext
     /** Packets of the input set this lane holds: what a failed call drops. */
     int inputPackets()
     {
-        int packets = 0;
-        for (final InputPort port : inputs)
-        {
-            if (!port.isEmpty())
-            {
-                packets++;
-            }
-        }
-        return packets;
+        return NodeLifecycle.inputPackets(inputs);
     }
 
     public boolean isDone()
@@ -212,24 +201,24 @@ public final class Lane implements CalculatorContext
         node.schedule(); // a step of the node retires the lane
     }
 
-    // ---------------------------------------------------------------- CalculatorContext
+    // ---------------------------------------------------------------- CalculatorContext (what differs from the node's; the rest: CallContext)
+
+    @Override
+    public Node callNode()
+    {
+        return node;
+    }
+
+    @Override
+    public NodeThread callWorker()
+    {
+        return runner;
+    }
 
     @Override
     public long inputTimestamp()
     {
         return timestamp;
-    }
-
-    @Override
-    public int inputCount()
-    {
-        return inputs.length;
-    }
-
-    @Override
-    public int outputCount()
-    {
-        return outputs.length;
     }
 
     @Override
@@ -239,21 +228,9 @@ public final class Lane implements CalculatorContext
     }
 
     @Override
-    public Input input(final String tagOrName)
-    {
-        return inputs[node.input(tagOrName).index()];
-    }
-
-    @Override
     public Output output(final int index)
     {
         return outputs[index];
-    }
-
-    @Override
-    public Output output(final String tagOrName)
-    {
-        return outputs[node.output(tagOrName).index()];
     }
 
     @Override
@@ -263,33 +240,9 @@ public final class Lane implements CalculatorContext
     }
 
     @Override
-    public Object sidePacket(final String tagOrName)
-    {
-        return node.sidePacket(tagOrName);
-    }
-
-    @Override
-    public void setOutputSidePacket(final String tagOrName, final Object value)
-    {
-        node.setOutputSidePacket(tagOrName, value);
-    }
-
-    @Override
-    public Options options()
-    {
-        return node.options;
-    }
-
-    @Override
     public void stop()
     {
         node.stop(); // a node with inputs: the run's sources close, as MediaPipe's StatusStop from Process
-    }
-
-    @Override
-    public int maxShipmentSize()
-    {
-        return node.maxShipmentSize();
     }
 
     @Override
@@ -308,47 +261,6 @@ public final class Lane implements CalculatorContext
     public void countDrop()
     {
         drops++;
-    }
-
-    @Override
-    public void journalNote(final long timestamp, final long value, final String text)
-    {
-        final JournalSink journal = node.runState.journal();
-        if (journal != null)
-        {
-            final NodeThread runner = this.runner;
-            journal.note(runner == null ? -1 : runner.id(), node.id, timestamp, value, text);
-        }
-    }
-
-    @Override
-    public void reportLine(final Consumer<StringBuilder> line)
-    {
-        node.reportLine(line);
-    }
-
-    @Override
-    public long nanoTime()
-    {
-        return node.nanoTime();
-    }
-
-    @Override
-    public long graphInputNanos(final long timestamp)
-    {
-        return node.graphInputNanos(timestamp);
-    }
-
-    @Override
-    public PayloadPool pool()
-    {
-        return node.pool();
-    }
-
-    @Override
-    public String nodeName()
-    {
-        return node.name;
     }
 
     @Override
@@ -402,7 +314,7 @@ public final class Lane implements CalculatorContext
         @Override
         public void add(final Object value, final long timestamp)
         {
-            record(timestamp, value, OutputStream.checkEmitted(stream, value, timestamp, lane.inputs));
+            record(timestamp, value, EmitChecks.checkEmitted(stream, value, timestamp, lane.inputs));
         }
 
         @Override

@@ -18,13 +18,11 @@ import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.Schedulable;
 import dev.framewire.core.internal.stream.InputPort;
 import dev.framewire.core.internal.stream.OutputStream;
-import dev.framewire.core.internal.stream.StreamSpec;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
-import dev.framewire.offheap.PayloadPool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -95,11 +93,16 @@ abstract class NodeHotPad extends NodeHotFields
  * machine, on whichever worker of the executor is free first ({@link SharedCalls}). A node without
  * them pays one null test per step for it.
  *
+ * <p>Split by concept: the step and the scheduling state machine are here (the per-packet path, with
+ * no dispatch added); the lifecycle and failure state machine (open, close, failure, isolation,
+ * cancellation) is {@link NodeLifecycle}; what the calculator's context shares with a lane's call
+ * is {@link CallContext}, which both implement; offsets' bounds are {@link OffsetBounds}.
+ *
  * <p>Layout: the fields the worker writes per call ({@link NodeHotFields}) sit between the
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
  * which producers on other threads read, nor on a line with whatever object lies after the node.
  */
-public final class Node extends NodeHotPad implements CalculatorContext, DropSink, Schedulable
+public final class Node extends NodeHotPad implements CallContext, DropSink, Schedulable
 {
 
     public static final int UNOPENED = 0;
@@ -508,7 +511,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             if (life < CLOSED)
             {
-                cancelForRemoval();
+                NodeLifecycle.cancelForRemoval(this);
             }
             else
             {
@@ -532,7 +535,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             if (runState.mayOpen(this)) // its input side packets set by nodes are all set
             {
-                open();
+                NodeLifecycle.open(this);
             }
         }
         else if (life == OPEN)
@@ -653,7 +656,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
     void followOffset(final long completed)
     {
-        final long next = offsetBound(completed, offset);
+        final long next = OffsetBounds.offsetBound(completed, offset);
         for (final OutputStream output : outputs)
         {
             output.setNextTimestampBound(next);
@@ -673,30 +676,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     public long inputBound()
     {
         return sync.inputBound();
-    }
-
-    private void open()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
-        journalBegin(false);
-        try
-        {
-            calculator.open(this);
-            // packets emitted in open() go out like any call's (MediaPipe's UnitDelayCalculator
-            // primes a loop this way); consumers get them once they are open themselves
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(Timestamp.UNSTARTED, t);
-            return;
-        }
-        finally
-        {
-            journalEnd();
-        }
-        lifecycle = OPEN;
-        runState.onNodeOpened(this);
     }
 
     private void processSource()
@@ -757,7 +736,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
                 // inputs all done: close() follows, and may still emit where the input set left the bound
                 final long completed = in == Timestamp.DONE ? timestamp :
                     Math.max(timestamp, Timestamp.previousAllowedInStream(in));
-                final long next = offsetBound(completed, offset);
+                final long next = OffsetBounds.offsetBound(completed, offset);
                 for (final OutputStream output : outputs)
                 {
                     output.setNextTimestampBound(next);
@@ -797,38 +776,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
     }
 
-    /**
-     * The bound an offset gives the outputs once every input timestamp up to {@code completed} is
-     * done, by MediaPipe's rules (OutputStreamManager::ComputeOutputTimestampBound): the next
-     * timestamp plus the offset, except that PreStream gives Min (no offset), Max gives PostStream
-     * for an offset of 0 or more (a PostStream input set may still come) and Max + offset + 1 for a
-     * negative one, and PostStream gives OneOverPostStream.
-     *
-     * @param completed the highest input timestamp done with; Unstarted or below when none is.
-     * @param offset    the node's offset.
-     * @return the output bound, or {@link Timestamp#UNSET} when there is none to follow yet.
-     */
-    public static long offsetBound(final long completed, final long offset)
-    {
-        if (completed <= Timestamp.UNSTARTED)
-        {
-            return Timestamp.UNSET;
-        }
-        if (completed == Timestamp.PRE_STREAM)
-        {
-            return Timestamp.MIN;
-        }
-        if (completed == Timestamp.MAX)
-        {
-            return offset >= 0 ? Timestamp.POST_STREAM : Timestamp.nextAllowedInStream(Timestamp.MAX + offset);
-        }
-        if (completed > Timestamp.MAX)
-        {
-            return Timestamp.ONE_OVER_POST_STREAM;
-        }
-        return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
-    }
-
     void propagateOffsetBound()
     {
         final long in = inputBound();
@@ -836,7 +783,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             return; // every input is done: close() follows, its outputs close after it
         }
-        final long next = offsetBound(Timestamp.previousAllowedInStream(in), offset);
+        final long next = OffsetBounds.offsetBound(Timestamp.previousAllowedInStream(in), offset);
         boolean moved = false;
         for (final OutputStream output : outputs)
         {
@@ -861,44 +808,10 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
 
     public void close()
     {
-        if (!isSource)
-        {
-            sync.dropAll(this); // early close: what is still queued will never be processed
-        }
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-        journalBegin(false);
-        try
-        {
-            calculator.close(this);
-            for (final OutputStream output : outputs)
-            {
-                output.close();
-            }
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(Timestamp.DONE, t);
-            if (runState.failurePolicy() == FailurePolicy.FAIL_RUN || lifecycle != OPEN)
-            {
-                return;
-            }
-            // The run goes on: this node still closes, its outputs with it.
-            for (final OutputStream output : outputs)
-            {
-                output.close();
-            }
-            flushQuietly();
-        }
-        finally
-        {
-            journalEnd();
-        }
-        lifecycle = CLOSED;
-        runState.onNodeClosed(this);
+        NodeLifecycle.close(this);
     }
 
-    private void flushQuietly()
+    void flushQuietly()
     {
         try
         {
@@ -916,12 +829,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void dropTimestamp(final long timestamp)
     {
-        final long next = Timestamp.nextAllowedInStream(timestamp);
-        for (final OutputStream output : outputs)
-        {
-            output.setNextTimestampBound(next);
-        }
-        flushQuietly();
+        NodeLifecycle.dropTimestamp(this, timestamp);
     }
 
     /**
@@ -931,78 +839,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void isolate(final int state)
     {
-        final boolean wasOpen = lifecycle == OPEN;
-        final boolean wasUnopened = lifecycle == UNOPENED;
-        lifecycle = state;
-        if (wasUnopened)
-        {
-            runState.onNodeOpened(this); // counts as opened, so that sources are not held back for it
-        }
-        releaseQueued();
-        for (final OutputStream output : outputs)
-        {
-            output.discarding = true;
-        }
-        if (wasOpen)
-        {
-            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-            try
-            {
-                calculator.close(this);
-            }
-            catch (final Throwable t)
-            {
-                runState.recordFailure(name, Timestamp.DONE, t);
-            }
-        }
-        for (final OutputStream output : outputs)
-        {
-            output.discardStaged();
-            output.close();
-        }
-        flushQuietly();
-        runState.onNodeClosed(this);
-    }
-
-    /**
-     * Worker: its subgraph is being removed and cancelled ({@link Graph#removeSubgraph}). As
-     * {@link #isolate}, but each packet still queued, and each packet the calculator's
-     * {@code close} emits, is counted as dropped: none is lost uncounted.
-     */
-    private void cancelForRemoval()
-    {
-        final int life = lifecycle;
-        lifecycle = CLOSED;
-        if (life == UNOPENED)
-        {
-            runState.onNodeOpened(this); // counts as opened, as an isolated node does
-        }
-        releaseInputs();
-        sync.dropAll(this);
-        if (life == OPEN)
-        {
-            INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-            try
-            {
-                calculator.close(this);
-            }
-            catch (final Throwable t)
-            {
-                runState.recordFailure(name, Timestamp.DONE, t);
-            }
-        }
-        for (final OutputStream output : outputs)
-        {
-            final int staged = output.stagedCount();
-            if (staged > 0)
-            {
-                drops = drops + staged;
-            }
-            output.discardStaged();
-            output.close();
-        }
-        flushQuietly();
-        runState.onNodeClosed(this);
+        NodeLifecycle.isolate(this, state);
     }
 
     /**
@@ -1011,44 +848,13 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void releaseAfterRemoval()
     {
-        releaseInputs();
-        sync.dropAll(this);
-        for (final InputPort port : inputs)
-        {
-            port.queue.handOutRoomForGood();
-        }
-        for (final OutputStream output : outputs)
-        {
-            output.discardStaged();
-        }
+        NodeLifecycle.releaseAfterRemoval(this);
     }
 
     /** Worker: releases every packet queued on this node's inputs. */
     public void releaseQueued()
     {
-        final Lanes lanes = this.lanes;
-        if (lanes != null)
-        {
-            lanes.retire(); // the node is no longer open: each finished call is released
-        }
-        releaseInputs();
-        for (final InputPort port : inputs)
-        {
-            final InputQueue queue = port.queue;
-            long ts;
-            while ((ts = queue.peekTimestamp()) != Timestamp.UNSET)
-            {
-                if (queue.dropHead())
-                {
-                    queue.wakeHeldBack();
-                }
-                final JournalSink journal = runState.journal();
-                if (journal != null)
-                {
-                    journal.drop(runningOn.id(), id, runState.streamId(queue.streamName), ts, JournalSink.FAILURE);
-                }
-            }
-        }
+        NodeLifecycle.releaseQueued(this);
     }
 
     void flushOutputs() throws Exception
@@ -1059,9 +865,9 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
     }
 
-    private void onFailure(final long timestamp, final Throwable cause)
+    void onFailure(final long timestamp, final Throwable cause)
     {
-        onFailure(timestamp, cause, inputPackets());
+        NodeLifecycle.onFailure(this, timestamp, cause, NodeLifecycle.inputPackets(inputs));
     }
 
     /**
@@ -1072,42 +878,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
     {
-        releaseInputs();
-        int staged = 0;
-        for (final OutputStream output : outputs)
-        {
-            staged += output.stagedCount();
-        }
-        final boolean delivered = runState.keepsStaged(this, cause);
-        if (delivered)
-        {
-            flushQuietly();
-        }
-        else
-        {
-            for (final OutputStream output : outputs)
-            {
-                output.discardStaged();
-            }
-        }
-        // what the failure loses: a node's input set; a source's shipment, unless it went out
-        runState.onNodeFailure(this, isSource ? SourceRetry.failedAt(timestamp, outputs) : timestamp, cause,
-            isSource ? (delivered ? 0 : staged) : inputPackets,
-            delivered && staged > 0);
-    }
-
-    /** Worker: packets of the input set the ports hold now. */
-    private int inputPackets()
-    {
-        int packets = 0;
-        for (final InputPort port : inputs)
-        {
-            if (!port.isEmpty())
-            {
-                packets++;
-            }
-        }
-        return packets;
+        NodeLifecycle.onFailure(this, timestamp, cause, inputPackets);
     }
 
     public void releaseInputs()
@@ -1124,44 +895,41 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
      */
     public void closeAfterStop()
     {
-        if (lifecycle != OPEN)
-        {
-            return;
-        }
-        lifecycle = CLOSED;
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-        try
-        {
-            calculator.close(this);
-        }
-        catch (final Throwable t)
-        {
-            runState.recordFailure(name, Timestamp.DONE, t);
-        }
-        for (final OutputStream output : outputs)
-        {
-            output.discardStaged();
-        }
+        NodeLifecycle.closeAfterStop(this);
     }
 
-    // ---------------------------------------------------------------- CalculatorContext
+    // ---------------------------------------------------------------- CalculatorContext (what differs from a lane's; the rest: CallContext)
+
+    /** This node: its own steps are the calls this context serves. */
+    @Override
+    public Node callNode()
+    {
+        return this;
+    }
+
+    /** The worker running the node's current step. */
+    @Override
+    public NodeThread callWorker()
+    {
+        return runningOn;
+    }
+
+    /** Worker: the node is done with input timestamps (it closes), an opaque store. */
+    void markDone()
+    {
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
+    }
+
+    /** Worker: the node opens (its calculator's {@code open} is its call), an opaque store. */
+    void markUnstarted()
+    {
+        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
+    }
 
     @Override
     public long inputTimestamp()
     {
         return inputTimestamp;
-    }
-
-    @Override
-    public int inputCount()
-    {
-        return inputs.length;
-    }
-
-    @Override
-    public int outputCount()
-    {
-        return outputs.length;
     }
 
     @Override
@@ -1171,62 +939,9 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     }
 
     @Override
-    public Input input(final String tagOrName)
-    {
-        for (final InputPort port : inputs)
-        {
-            if (port.streamName.equals(tagOrName) || matchesTag(port.tag, port.tagIndex, tagOrName))
-            {
-                return port;
-            }
-        }
-        final StringBuilder valid = new StringBuilder();
-        for (final InputPort port : inputs)
-        {
-            valid.append(valid.length() == 0 ? "" : ", ").append(port.tag.isEmpty() ? port.streamName :
-                port.tag + ":" + port.tagIndex + " (" + port.streamName + ")");
-        }
-        throw new IllegalArgumentException("node '" + name + "' has no input '" + tagOrName + "'; its inputs are [" +
-            valid + "]");
-    }
-
-    @Override
     public Output output(final int index)
     {
         return outputs[index];
-    }
-
-    @Override
-    public Output output(final String tagOrName)
-    {
-        for (final OutputStream output : outputs)
-        {
-            if (output.name.equals(tagOrName) || matchesTag(output.tag, output.tagIndex, tagOrName))
-            {
-                return output;
-            }
-        }
-        final StringBuilder valid = new StringBuilder();
-        for (final OutputStream output : outputs)
-        {
-            valid.append(valid.length() == 0 ? "" : ", ").append(output.tag.isEmpty() ? output.name :
-                output.tag + ":" + output.tagIndex + " (" + output.name + ")");
-        }
-        throw new IllegalArgumentException("node '" + name + "' has no output '" + tagOrName + "'; its outputs are [" +
-            valid + "]");
-    }
-
-    private static boolean matchesTag(final String tag, final int tagIndex, final String key)
-    {
-        if (tag.isEmpty() || !key.startsWith(tag))
-        {
-            return false;
-        }
-        if (key.length() == tag.length())
-        {
-            return tagIndex == 0;
-        }
-        return key.charAt(tag.length()) == ':' && key.substring(tag.length() + 1).equals(Integer.toString(tagIndex));
     }
 
     @Override
@@ -1243,33 +958,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
     }
 
     @Override
-    public Object sidePacket(final String tagOrName)
-    {
-        for (final String spec : config.inputSidePackets())
-        {
-            final StreamSpec parsed = StreamSpec.parse(spec);
-            if (parsed != null && (parsed.name.equals(tagOrName) || parsed.matches(tagOrName)))
-            {
-                return sidePackets.get(parsed.name);
-            }
-        }
-        throw new IllegalArgumentException("node '" + name + "' declares no input side packet '" + tagOrName +
-            "'; it declares " + config.inputSidePackets());
-    }
-
-    @Override
-    public void setOutputSidePacket(final String tagOrName, final Object value)
-    {
-        runState.setOutputSidePacket(this, tagOrName, value);
-    }
-
-    @Override
-    public Options options()
-    {
-        return options;
-    }
-
-    @Override
     public void stop()
     {
         if (isSource)
@@ -1280,12 +968,6 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         {
             runState.closeAllPacketSources(); // MediaPipe's StatusStop from Process: the run drains and ends OK
         }
-    }
-
-    @Override
-    public int maxShipmentSize()
-    {
-        return runState.config().maxShipmentSize();
     }
 
     @Override
@@ -1306,30 +988,13 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         dropped("", inputTimestamp, "calculator");
     }
 
-    @Override
-    public void reportLine(final Consumer<StringBuilder> line)
-    {
-        reportLine = line;
-    }
-
-    @Override
-    public void journalNote(final long timestamp, final long value, final String text)
-    {
-        final JournalSink journal = runState.journal();
-        if (journal != null)
-        {
-            final NodeThread on = runningOn;
-            journal.note(on == null ? -1 : on.id(), id, timestamp, value, text);
-        }
-    }
-
     /**
      * Journals the call's begin: at the worker's last clock reading when no other thread handed it
      * a packet since (see {@link JournalSink#processBeginSameWorker}): its inputs all come from its
      * worker, or, for an input set just taken ({@code inputSetTaken}), its one handed-over packet
      * was published before that reading.
      */
-    private void journalBegin(final boolean inputSetTaken)
+    void journalBegin(final boolean inputSetTaken)
     {
         final WorkerJournal journal = runningOn.journal();
         if (journal != null)
@@ -1346,7 +1011,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
     }
 
-    private void journalEnd()
+    void journalEnd()
     {
         final WorkerJournal journal = runningOn.journal();
         if (journal != null)
@@ -1408,24 +1073,7 @@ public final class Node extends NodeHotPad implements CalculatorContext, DropSin
         }
     }
 
-    @Override
-    public long nanoTime()
-    {
-        return runState.clock().nanoTime();
-    }
-
-    @Override
-    public long graphInputNanos(final long timestamp)
-    {
-        return runState.graphInputNanos(timestamp);
-    }
-
-    @Override
-    public PayloadPool pool()
-    {
-        return runState.pool();
-    }
-
+    /** Both {@link Schedulable}'s and the context's (see {@link CallContext#nodeName()}). */
     @Override
     public String nodeName()
     {

@@ -142,35 +142,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
     @Override
     public void add(final Object value, final long timestamp)
     {
-        stage(timestamp, value, checkEmitted(this, value, timestamp, node == null ? null : node.inputs));
-    }
-
-    /**
-     * Checks a value a calculator (or a graph input) emits, for {@link #add(Object, long)} here and
-     * in a {@link Lane}: not null, and a payload is either lent by one of {@code lenders} (the
-     * emit passes that input's reference on, see {@link InputPort#passOn}) or still referenced by
-     * the caller, whose reference then moves to the stream.
-     *
-     * @param owner   the output, named in the error (its {@code toString}, only on error).
-     * @param lenders the emitting call's inputs, or null for a graph input.
-     * @return the packet's word: a payload's generation, else 0.
-     */
-    public static long checkEmitted(final Object owner, final Object value, final long timestamp, final InputPort[] lenders)
-    {
-        if (value == null)
-        {
-            throw new IllegalArgumentException(owner + ": null packet value at timestamp " + Timestamp.toString(timestamp));
-        }
-        if (!(value instanceof Payload))
-        {
-            return 0;
-        }
-        final Payload payload = (Payload)value;
-        if ((lenders == null || !InputPort.passOn(lenders, payload)) && payload.refCount() <= 0)
-        {
-            throw new IllegalStateException(owner + ": emitted a released " + payload);
-        }
-        return payload.generation();
+        stage(timestamp, value, EmitChecks.checkEmitted(this, value, timestamp, node == null ? null : node.inputs));
     }
 
     @Override
@@ -203,7 +175,7 @@ public final class OutputStream extends OutputStreamPad1 implements Output
         if (timestamp < bound || !Timestamp.isValidPacketTimestamp(timestamp) ||
             (timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM) && lastTimestamp != Timestamp.UNSET)
         {
-            final String error = timestampError(timestamp);
+            final String error = EmitChecks.timestampError(owner(), timestamp, lastTimestamp, bound);
             if (value instanceof Payload && node != null)
             {
                 // the reference was handed to us: release it so that nothing leaks on the error path
@@ -258,28 +230,6 @@ public final class OutputStream extends OutputStreamPad1 implements Output
                 throw ex;
             }
         }
-    }
-
-    String timestampError(final long timestamp)
-    {
-        if (!Timestamp.isValidPacketTimestamp(timestamp))
-        {
-            return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is not a valid packet timestamp " +
-                "(valid: PreStream, PostStream, or Min..Max)";
-        }
-        if (lastTimestamp != Timestamp.UNSET && timestamp <= lastTimestamp)
-        {
-            return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is not after the previous packet's " +
-                Timestamp.toString(lastTimestamp) + "; timestamps must increase strictly";
-        }
-        if ((timestamp == Timestamp.PRE_STREAM || timestamp == Timestamp.POST_STREAM) && lastTimestamp != Timestamp.UNSET)
-        {
-            return owner() + ": a packet at " + Timestamp.toString(timestamp) + " must be the only packet of its " +
-                "stream, but the stream already had one at " + Timestamp.toString(lastTimestamp);
-        }
-        return owner() + ": timestamp " + Timestamp.toString(timestamp) + " is below the stream's bound " +
-            Timestamp.toString(bound) + (lastTimestamp == Timestamp.UNSET ? "" :
-            " (previous packet " + Timestamp.toString(lastTimestamp) + ")");
     }
 
     /** The first staged packet, {@code value}, has gone out: an object or payload is let go, a marker stays (see PacketSlot.clear). */
