@@ -230,6 +230,47 @@ final class DemoGraph
         {
             throw new CommandFailure("the demo graph '" + source + "' has no " + CAMERA + " node to take as a camera");
         }
+        final List<Set<String>> chainNodes = chainNodes(topology, source, cameras);
+
+        final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
+        try
+        {
+            TextFormat.merge(text, proto);
+        }
+        catch (final TextFormat.ParseException ex)
+        {
+            throw new CommandFailure(source + ":" + ex.getLine() + ": " + ex.getMessage()); // parsed above: not reached
+        }
+        final int kept = Math.min(settings.cameras(), cameras.size());
+        final CalculatorGraphConfig.Builder edited = withoutCameras(proto, topology, chainNodes, kept);
+
+        for (int c = 0; c < kept; c++)
+        {
+            chains.add(chain(topology, source, cameras.get(c), chainNodes.get(c), UnaryOperator.identity()));
+        }
+        final String template = cameras.get(0);
+        final Set<String> templateNodes = chainNodes.get(0);
+        final Set<String> templateStreams = outputsOf(topology, templateNodes);
+        for (int c = cameras.size(); c < settings.cameras(); c++)
+        {
+            final String camera = template.replaceFirst("\\d+$", "") + c;
+            final UnaryOperator<String> rename = name -> name.startsWith(template) ?
+                camera + name.substring(template.length()) : name + "_" + camera;
+            cloneChain(proto, edited, templateNodes, templateStreams, rename, c);
+            chains.add(chain(topology, source, template, templateNodes, rename));
+        }
+        applySettings(edited, settings, video);
+        if (video.record() != null)
+        {
+            record(edited, video, chains);
+        }
+        return edited;
+    }
+
+    /** Each camera's chain: the nodes downstream of it, which no other camera may reach. */
+    private static List<Set<String>> chainNodes(
+        final Topology topology, final String source, final List<String> cameras)
+    {
         final List<Set<String>> chainNodes = new ArrayList<>();
         final Map<String, String> chainOf = new HashMap<>();
         for (final String camera : cameras)
@@ -247,19 +288,18 @@ final class DemoGraph
             chainNodes.add(chain);
             snapshotSink(topology, source, camera, chain);
         }
+        return chainNodes;
+    }
 
-        final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
-        try
-        {
-            TextFormat.merge(text, proto);
-        }
-        catch (final TextFormat.ParseException ex)
-        {
-            throw new CommandFailure(source + ":" + ex.getLine() + ": " + ex.getMessage()); // parsed above: not reached
-        }
-        final int kept = Math.min(settings.cameras(), cameras.size());
+    /** The graph without the chains of the cameras after the first {@code kept}, and their streams. */
+    private static CalculatorGraphConfig.Builder withoutCameras(
+        final CalculatorGraphConfig.Builder proto,
+        final Topology topology,
+        final List<Set<String>> chainNodes,
+        final int kept)
+    {
         final Set<String> dropped = new HashSet<>();
-        for (int c = kept; c < cameras.size(); c++)
+        for (int c = kept; c < chainNodes.size(); c++)
         {
             dropped.addAll(chainNodes.get(c));
         }
@@ -287,23 +327,13 @@ final class DemoGraph
                 edited.addStreamQueueSize(size);
             }
         }
+        return edited;
+    }
 
-        for (int c = 0; c < kept; c++)
-        {
-            chains.add(chain(topology, source, cameras.get(c), chainNodes.get(c), UnaryOperator.identity()));
-        }
-        final String template = cameras.get(0);
-        final Set<String> templateNodes = chainNodes.get(0);
-        final Set<String> templateStreams = outputsOf(topology, templateNodes);
-        for (int c = cameras.size(); c < settings.cameras(); c++)
-        {
-            final String camera = template.replaceFirst("\\d+$", "") + c;
-            final UnaryOperator<String> rename = name -> name.startsWith(template) ?
-                camera + name.substring(template.length()) : name + "_" + camera;
-            cloneChain(proto, edited, templateNodes, templateStreams, rename, c);
-            chains.add(chain(topology, source, template, templateNodes, rename));
-        }
-
+    /** The flags applied to the cameras, the gray conversions, the snapshot sinks and the executors. */
+    private static void applySettings(
+        final CalculatorGraphConfig.Builder edited, final Settings settings, final Video video)
+    {
         final Set<String> cameraExecutors = new LinkedHashSet<>();
         int cameraIndex = 0;
         for (int n = 0; n < edited.getNodeCount(); n++)
@@ -352,20 +382,23 @@ final class DemoGraph
             executor(edited, executor).setNumThreads(settings.cameras());
         }
         executor(edited, GraphConfig.DEFAULT_EXECUTOR).setNumThreads(settings.workers());
-        if (video.record() != null)
+    }
+
+    /**
+     * Each chain's motion view (what the snapshot sink gets: gray, half size, boxes drawn),
+     * re-encoded into MP4 clips; a real camera's own stream is recorded by its source.
+     */
+    private static void record(
+        final CalculatorGraphConfig.Builder edited, final Video video, final List<Chain> chains)
+    {
+        for (final Chain chain : chains)
         {
-            // each chain's motion view (what the snapshot sink gets: gray, half size, boxes drawn),
-            // re-encoded into MP4 clips; a real camera's own stream is recorded by its source
-            for (final Chain chain : chains)
-            {
-                final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_motion_record")
-                    .setCalculator(VIDEO_SINK).setExecutor("recorder").addInputStream(chain.endStream());
-                setOption(sink, "url", video.record().resolve(chain.camera() + "-motion.mp4").toString());
-                setOption(sink, "segment_seconds", video.segmentSeconds());
-            }
-            executor(edited, "recorder").setNumThreads(Math.min(chains.size(), 4));
+            final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_motion_record")
+                .setCalculator(VIDEO_SINK).setExecutor("recorder").addInputStream(chain.endStream());
+            setOption(sink, "url", video.record().resolve(chain.camera() + "-motion.mp4").toString());
+            setOption(sink, "segment_seconds", video.segmentSeconds());
         }
-        return edited;
+        executor(edited, "recorder").setNumThreads(Math.min(chains.size(), 4));
     }
 
     /**

@@ -166,27 +166,9 @@ public final class RunCommand implements Callable<Integer>
         {
             instrument(graph, topology, recording, entries, meters, ends);
             describe(out, config, topology);
-            if (metricsPort != null)
-            {
-                metrics = MetricsEndpoint.start(graph, graphName(), metricsBind, metricsPort);
-                out.println("  metrics: " + metrics.url() + " (Prometheus text format, while the run lasts); health: " +
-                    metrics.url().replace(MetricsEndpoint.PATH, MetricsEndpoint.READY) + " and " + MetricsEndpoint.LIVE);
-                out.flush();
-            }
+            metrics = metrics(graph, out);
             Runtime.getRuntime().addShutdownHook(hook);
-            try
-            {
-                graph.start(sidePackets);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandFailure(ex.getMessage() + " (give them with --side NAME=VALUE)");
-            }
-            catch (final UncheckedIOException ex)
-            {
-                throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
-                    "--no-journal)");
-            }
+            start(graph, sidePackets);
             final long start = System.nanoTime();
             if (!config.inputStreams().isEmpty())
             {
@@ -212,21 +194,7 @@ public final class RunCommand implements Callable<Integer>
             report(out, graph, topology, entries, meters, ends, stampRecorders, seconds, budget);
             reportedRun = true;
             journaled(out);
-            final List<GraphFailure> failures = failure != null ? failure.failures() : graph.failures();
-            if (!failures.isEmpty())
-            {
-                err.println(failure != null ? "the run failed:" : "failures (the run went on, as its failure " +
-                    "policy says):");
-                for (final GraphFailure f : failures)
-                {
-                    err.println("  " + f);
-                }
-                if (failure != null && !failure.blockedNodes().isEmpty())
-                {
-                    err.println("  blocked (an input lost its last live producer): " + failure.blockedNodes());
-                }
-                err.flush();
-            }
+            failures(err, graph, failure);
             if (failure == null && deliveredNothing(err, graph, ends))
             {
                 return 1;
@@ -252,16 +220,74 @@ public final class RunCommand implements Callable<Integer>
                 }
             }
             reported.countDown();
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException | IllegalArgumentException shuttingDownOrNeverAdded)
-            {
-                // the JVM is going down (Ctrl-C: the hook waits for the report) or the hook was not added yet
-            }
+            removeHook(hook);
             out.flush();
         }
+    }
+
+    private static void removeHook(final Thread hook)
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException | IllegalArgumentException shuttingDownOrNeverAdded)
+        {
+            // the JVM is going down (Ctrl-C: the hook waits for the report) or the hook was not added yet
+        }
+    }
+
+    /** With {@code --metrics-port}: the endpoint, started and announced; otherwise null. */
+    private MetricsEndpoint metrics(final Graph graph, final PrintWriter out)
+    {
+        if (metricsPort == null)
+        {
+            return null;
+        }
+        final MetricsEndpoint metrics = MetricsEndpoint.start(graph, graphName(), metricsBind, metricsPort);
+        out.println("  metrics: " + metrics.url() + " (Prometheus text format, while the run lasts); health: " +
+            metrics.url().replace(MetricsEndpoint.PATH, MetricsEndpoint.READY) + " and " + MetricsEndpoint.LIVE);
+        out.flush();
+        return metrics;
+    }
+
+    /** Starts the graph; a missing side packet or an unwritable journal is the user's to fix. */
+    private static void start(final Graph graph, final Map<String, Object> sidePackets)
+    {
+        try
+        {
+            graph.start(sidePackets);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandFailure(ex.getMessage() + " (give them with --side NAME=VALUE)");
+        }
+        catch (final UncheckedIOException ex)
+        {
+            throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
+                "--no-journal)");
+        }
+    }
+
+    /** The failures on stderr: the run's, or those its failure policy let it go on after. */
+    private static void failures(final PrintWriter err, final Graph graph, final GraphException failure)
+    {
+        final List<GraphFailure> failures = failure != null ? failure.failures() : graph.failures();
+        if (failures.isEmpty())
+        {
+            return;
+        }
+        err.println(failure != null ? "the run failed:" : "failures (the run went on, as its failure " +
+            "policy says):");
+        for (final GraphFailure f : failures)
+        {
+            err.println("  " + f);
+        }
+        if (failure != null && !failure.blockedNodes().isEmpty())
+        {
+            err.println("  blocked (an input lost its last live producer): " + failure.blockedNodes());
+        }
+        err.flush();
     }
 
     /** Where the journal is (the graph closes it when the run is waited for), and what reads it. */

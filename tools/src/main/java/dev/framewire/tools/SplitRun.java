@@ -400,7 +400,7 @@ final class SplitRun
                     continue;
                 }
                 analysed[c]++;
-                if (DemoCommand.frameIndex(log.timestamp(i), fps) < warmupFrames)
+                if (DemoCamera.frameIndex(log.timestamp(i), fps) < warmupFrames)
                 {
                     warm++;
                     continue;
