@@ -69,7 +69,7 @@ import java.util.stream.Stream;
  * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
  *
  * <p>{@code --hotplug}: the cameras come and go while the graph runs. The first camera's chain
- * becomes a subgraph template ({@link DemoGraph#hotplug}) and each camera is an instance of it added
+ * becomes a subgraph template ({@link DemoHotplugGraph#of}) and each camera is an instance of it added
  * with {@code Graph.addSubgraph} ({@code cam0}, {@code cam1}, ...; nodes {@code cam3__gray}): 2 at
  * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
  * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
@@ -219,8 +219,8 @@ public final class DemoCommand implements Callable<Integer>
             cameras = sources.size();
         }
         final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
-        final DemoGraph demo = DemoGraph.of(graphText(), graphName(), new DemoGraph.Settings(cameras, width, height, fps,
-            framesPerCamera, snapshotEvery, snapshots, workers), new DemoGraph.Video(sources, record, recordSegment));
+        final DemoGraph demo = DemoGraph.of(graphText(), graphName(), new DemoGraph.Settings(cameras, width, height,
+            fps, framesPerCamera, snapshotEvery, snapshots, workers), new DemoGraph.Video(sources, record, recordSegment));
         final List<DemoGraph.Chain> chains = demo.chains();
         if (split || splitAnalysis != null)
         {

@@ -75,21 +75,22 @@ final class DemoHotplug
      */
     int run(final PrintWriter out, final PrintWriter err) throws Exception
     {
-        final DemoGraph.Hotplug demo = DemoGraph.hotplug(graphText, graphName, settings);
+        final DemoHotplugGraph demo = DemoHotplugGraph.of(graphText, graphName, settings);
         final double every = everyMillis / 1000.0;
+        final double fps = settings.fps();
         out.printf(Locale.ROOT, "framewire demo --hotplug: cameras %dx%d RGBA32 at %s, each a subgraph added to the " +
-            "running graph: %d at the start, one more every %s s up to %d, then one fewer every %s s%n", settings.width(), settings.height(),
-            settings.fps() > 0 ? trim(settings.fps()) + " fps" : "full speed", cameras, trim(every), settings.cameras(), trim(every));
+            "running graph: %d at the start, one more every %s s up to %d, then one fewer every %s s%n",
+            settings.width(), settings.height(), fps > 0 ? trim(fps) + " fps" : "full speed", cameras, trim(every),
+            settings.cameras(), trim(every));
         out.printf(Locale.ROOT, "  each camera: camera -> flow limiter -> gray -> half size -> motion -> annotate -> " +
             "snapshots (1 frame in %d, into %s)%n", settings.snapshotEvery(), settings.snapshots());
-        out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; all park " +
-            "when idle%n", settings.cameras(), settings.workers(),
-            settings.workers() == 1 ? "" : "s");
+        out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; " +
+            "all park when idle%n", settings.cameras(), settings.workers(), settings.workers() == 1 ? "" : "s");
         out.flush();
 
         final long stepNanos = TimeUnit.MILLISECONDS.toNanos(everyMillis);
         final double warmupSeconds = Math.min(warmup, every / 2);
-        final long warmupFrames = Math.round(warmupSeconds * (settings.fps() > 0 ? settings.fps() : DemoCommand.NOMINAL_FPS));
+        final long warmupFrames = Math.round(warmupSeconds * (fps > 0 ? fps : DemoCommand.NOMINAL_FPS));
         final List<DemoCamera> all = new ArrayList<>();
         final ArrayDeque<DemoCamera> live = new ArrayDeque<>();
         final AtomicLong firstCapture = new AtomicLong();
@@ -140,7 +141,7 @@ final class DemoHotplug
                 }
             }
             end = System.nanoTime();
-            graph.closeInput(DemoGraph.HOLD);
+            graph.closeInput(DemoHotplugGraph.HOLD);
             try
             {
                 graph.waitUntilDone();
@@ -191,7 +192,7 @@ final class DemoHotplug
     private void addCamera(
         final PrintWriter out,
         final Graph graph,
-        final DemoGraph.Hotplug demo,
+        final DemoHotplugGraph demo,
         final List<DemoCamera> all,
         final ArrayDeque<DemoCamera> live,
         final AtomicLong firstCapture,
