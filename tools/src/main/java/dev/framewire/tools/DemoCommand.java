@@ -254,29 +254,11 @@ public final class DemoCommand implements Callable<Integer>
                 graph.observe(cam.chain.endStream(), cam.latencyProbe);
                 cam.latencyProbe.recordFromFrame = warmupFrames; // before start(): the workers see it
             }
-            try
-            {
-                graph.start();
-            }
-            catch (final UncheckedIOException ex)
-            {
-                throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
-                    "--no-journal)");
-            }
+            start(graph);
             start = System.nanoTime();
             stoppedAtDeadline = await(out, graph, cams, firstCapture, start, real);
             end = System.nanoTime();
-            try
-            {
-                graph.waitUntilDone();
-            }
-            catch (final GraphException ex)
-            {
-                if (!ex.isCancelled())
-                {
-                    failure = ex;
-                }
-            }
+            failure = failure(graph);
             drops = drops(graph, demo.config());
         }
         framesProcessed = total(cams);
@@ -408,8 +390,36 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
+    /** Starts the graph; a journal directory it cannot write is the user's to fix. */
+    static void start(final Graph graph)
+    {
+        try
+        {
+            graph.start();
+        }
+        catch (final UncheckedIOException ex)
+        {
+            throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
+                "--no-journal)");
+        }
+    }
+
+    /** Waits for the graph to be done: why it failed, or null if it ended or was cancelled. */
+    static GraphException failure(final Graph graph) throws InterruptedException
+    {
+        try
+        {
+            graph.waitUntilDone();
+            return null;
+        }
+        catch (final GraphException ex)
+        {
+            return ex.isCancelled() ? null : ex;
+        }
+    }
+
     /** The packets the graph's nodes dropped (the flow limiters). */
-    private static long drops(final Graph graph, final GraphConfig config)
+    static long drops(final Graph graph, final GraphConfig config)
     {
         long dropped = 0;
         for (final NodeConfig node : config.nodes())

@@ -472,14 +472,7 @@ final class DemoGraph
             {
                 continue;
             }
-            final Node.Builder copy = node.toBuilder().setName(rename.apply(node.getName()))
-                .clearInputStream().clearOutputStream().clearInputStreamInfo();
-            node.getInputStreamList().forEach(s -> copy.addInputStream(spec.apply(s)));
-            node.getOutputStreamList().forEach(s -> copy.addOutputStream(spec.apply(s)));
-            for (final InputStreamInfo info : node.getInputStreamInfoList())
-            {
-                copy.addInputStreamInfo(info.toBuilder().setTagIndex(spec.apply(info.getTagIndex())));
-            }
+            final Node.Builder copy = renamed(node, rename, spec);
             if (copy.getCalculator().equals(CAMERA))
             {
                 setOption(copy, "seed", (long)seed);
@@ -500,6 +493,20 @@ final class DemoGraph
                 edited.addStreamQueueSize(size.toBuilder().setStream(rename.apply(size.getStream())));
             }
         }
+    }
+
+    /** A copy of the node under its new name, its streams renamed by {@code spec} ({@code TAG:index:name}). */
+    static Node.Builder renamed(final Node node, final UnaryOperator<String> rename, final UnaryOperator<String> spec)
+    {
+        final Node.Builder copy = node.toBuilder().setName(rename.apply(node.getName()))
+            .clearInputStream().clearOutputStream().clearInputStreamInfo();
+        node.getInputStreamList().forEach(s -> copy.addInputStream(spec.apply(s)));
+        node.getOutputStreamList().forEach(s -> copy.addOutputStream(spec.apply(s)));
+        for (final InputStreamInfo info : node.getInputStreamInfoList())
+        {
+            copy.addInputStreamInfo(info.toBuilder().setTagIndex(spec.apply(info.getTagIndex())));
+        }
+        return copy;
     }
 
     static Executor.Builder executor(final CalculatorGraphConfig.Builder proto, final String name)

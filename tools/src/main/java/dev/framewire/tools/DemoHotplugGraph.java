@@ -6,7 +6,6 @@ import dev.framewire.core.GraphConfigException;
 import dev.framewire.core.GraphConfigText;
 import dev.framewire.core.config.proto.CalculatorGraphConfig;
 import dev.framewire.core.config.proto.Executor;
-import dev.framewire.core.config.proto.InputStreamInfo;
 import dev.framewire.core.config.proto.Node;
 import dev.framewire.core.config.proto.StreamQueueSize;
 
@@ -66,14 +65,7 @@ record DemoHotplugGraph(GraphConfig base, GraphConfig template, String cameraStr
             .clearOutputStream().clearStreamQueueSize();
         for (final Node node : one.getNodeList())
         {
-            final Node.Builder copy = node.toBuilder().setName(rename.apply(node.getName()))
-                .clearInputStream().clearOutputStream().clearInputStreamInfo();
-            node.getInputStreamList().forEach(s -> copy.addInputStream(spec.apply(s)));
-            node.getOutputStreamList().forEach(s -> copy.addOutputStream(spec.apply(s)));
-            for (final InputStreamInfo info : node.getInputStreamInfoList())
-            {
-                copy.addInputStreamInfo(info.toBuilder().setTagIndex(spec.apply(info.getTagIndex())));
-            }
+            final Node.Builder copy = DemoGraph.renamed(node, rename, spec);
             if (copy.getCalculator().equals(DemoGraph.CAMERA))
             {
                 DemoGraph.setOption(copy, "seed", "$seed");
