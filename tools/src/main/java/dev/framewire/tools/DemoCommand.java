@@ -5,17 +5,20 @@ import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
 import dev.framewire.core.NodeConfig;
-import dev.framewire.core.Packet;
-import dev.framewire.core.PacketObserver;
 import dev.framewire.journal.RunEnding;
 import dev.framewire.offheap.MemoryBudget;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+
+import static dev.framewire.tools.DemoCamera.all;
+import static dev.framewire.tools.DemoCamera.mib;
+import static dev.framewire.tools.DemoCamera.row;
+import static dev.framewire.tools.DemoCamera.total;
+import static dev.framewire.tools.DemoCamera.trim;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -66,7 +69,7 @@ import java.util.stream.Stream;
  * it is cancelled), so the JVM's start-up on a busy machine is not taken from it.
  *
  * <p>{@code --hotplug}: the cameras come and go while the graph runs. The first camera's chain
- * becomes a subgraph template ({@link DemoGraph#hotplug}) and each camera is an instance of it added
+ * becomes a subgraph template ({@link DemoHotplugGraph#of}) and each camera is an instance of it added
  * with {@code Graph.addSubgraph} ({@code cam0}, {@code cam1}, ...; nodes {@code cam3__gray}): 2 at
  * the start, one more every {@code --hotplug-every} up to {@code --hotplug-max}, then removed one by
  * one, oldest first, each drained for up to 2 s. A line as each camera comes and goes, one a second
@@ -86,12 +89,9 @@ import java.util.stream.Stream;
         "PNG snapshots, printing progress every second and latency percentiles per camera at the end.")
 public final class DemoCommand implements Callable<Integer>
 {
-    /** Frames remembered per camera between capture and annotation; far more than can be in flight. */
-    static final int RING = 4096;
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
     /** The frame rate the timestamps of an unpaced camera stand for (SyntheticCameraCalculator). */
-    private static final double NOMINAL_FPS = 60;
+    static final double NOMINAL_FPS = 60;
     /** How long the cameras may take to send their first frame (JVM and JIT start-up on a busy machine). */
     private static final long FIRST_FRAME_TIMEOUT = TimeUnit.SECONDS.toNanos(30);
 
@@ -207,7 +207,11 @@ public final class DemoCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         if (hotplug)
         {
-            return hotplug(out);
+            final DemoHotplug run = new DemoHotplug(graphText(), graphName(), new DemoGraph.Settings(hotplugMax, width,
+                height, fps, 0, snapshotEvery, snapshots, workers), cameras, hotplugEveryMillis, warmup, journal);
+            final int exit = run.run(out, spec.commandLine().getErr());
+            framesProcessed = run.framesProcessed();
+            return exit;
         }
         final boolean real = !sources.isEmpty();
         if (real)
@@ -215,39 +219,99 @@ public final class DemoCommand implements Callable<Integer>
             cameras = sources.size();
         }
         final long framesPerCamera = fps > 0 ? Math.max(1, Math.round(duration * fps)) : 0;
-        final DemoGraph demo = DemoGraph.of(graphText(), graphFile != null ? graphFile.toString() :
-            "graphs/camera_ingest.pbtxt (built in)", new DemoGraph.Settings(cameras, width, height, fps,
-            framesPerCamera, snapshotEvery, snapshots, workers), new DemoGraph.Video(sources, record, recordSegment));
+        final DemoGraph demo = DemoGraph.of(graphText(), graphName(), new DemoGraph.Settings(cameras, width, height,
+            fps, framesPerCamera, snapshotEvery, snapshots, workers), new DemoGraph.Video(sources, record, recordSegment));
         final List<DemoGraph.Chain> chains = demo.chains();
         if (split || splitAnalysis != null)
         {
-            final Path exchange = splitAnalysis != null ? splitAnalysis : SplitRun.exchange();
-            final DemoSplit.Sides sides = DemoSplit.of(demo, splitPort, width, height, exchange.resolve(SplitRun.KEY));
-            final SplitRun run = new SplitRun(spec, journal, chains, sides, duration, fps, real,
-                real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS)), framesPerCamera);
-            if (splitAnalysis != null)
-            {
-                return run.analysis(splitAnalysis);
-            }
-            out.printf(Locale.ROOT, "framewire demo --split: %d camera%s, two processes over Aeron %s%n", cameras,
-                cameras == 1 ? "" : "s", sides.channel());
-            out.println("  process 1 (this one): camera -> flow limiter -> gray -> publisher");
-            out.println("  process 2 (started here): subscriber -> half size -> motion -> annotate -> snapshots");
-            out.flush();
-            // the command line as given (the top-level command's too): this command's own arguments follow its name
-            final List<String> args = spec.commandLine().getParseResult().originalArgs();
-            final int exit = run.cameras(args.subList(args.indexOf(spec.name()) + 1, args.size()), exchange);
-            framesProcessed = run.framesAnalysed();
-            return exit;
+            return split(out, demo, chains, real, framesPerCamera);
         }
-        final Camera[] cams = new Camera[cameras];
+        final DemoCamera[] cams = new DemoCamera[cameras];
         final AtomicLong firstCapture = new AtomicLong();
         // a real source's timestamps are its stream's: latency is matched by millisecond of stream time
         final double clock = real ? 1000 : fps;
         for (int c = 0; c < cameras; c++)
         {
-            cams[c] = new Camera(chains.get(c), clock, firstCapture);
+            cams[c] = new DemoCamera(chains.get(c), clock, firstCapture);
         }
+        header(out, real);
+
+        final long startMillis = System.currentTimeMillis();
+        final long start;
+        final long end;
+        boolean stoppedAtDeadline = false;
+        GraphException failure = null;
+        final MemoryBudget budget;
+        final long drops;
+        final GraphConfig config = journal.apply(demo.config(), List.of());
+        try (Graph graph = GraphFiles.validate(demo.source(), config))
+        {
+            budget = graph.pool().budget();
+            final long warmupFrames = real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS));
+            for (final DemoCamera cam : cams)
+            {
+                graph.observe(cam.chain.cameraStream(), cam.captureStamp);
+                graph.observe(cam.chain.endStream(), cam.latencyProbe);
+                cam.latencyProbe.recordFromFrame = warmupFrames; // before start(): the workers see it
+            }
+            start(graph);
+            start = System.nanoTime();
+            stoppedAtDeadline = await(out, graph, cams, firstCapture, start, real);
+            end = System.nanoTime();
+            failure = failure(graph);
+            drops = drops(graph, demo.config());
+        }
+        framesProcessed = total(cams);
+        if (failure != null)
+        {
+            failed(spec.commandLine().getErr(), failure);
+            journaled(out, journal);
+            return 1;
+        }
+        final long first = firstCapture.get();
+        report(out, cams, (end - (first != 0 ? first : start)) / 1e9, budget.peakBytesInUse(),
+            countSnapshots(startMillis), drops);
+        if (stoppedAtDeadline)
+        {
+            out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames of cam0 through at the deadline); " +
+                "the run was stopped there%n", cams[0].frames.get(), framesPerCamera);
+        }
+        journaled(out, journal);
+        out.flush();
+        return 0;
+    }
+
+    /** {@code --split}, or the analysis process a split run starts ({@code --split-analysis}). */
+    private int split(
+        final PrintWriter out,
+        final DemoGraph demo,
+        final List<DemoGraph.Chain> chains,
+        final boolean real,
+        final long framesPerCamera) throws Exception
+    {
+        final Path exchange = splitAnalysis != null ? splitAnalysis : SplitRun.exchange();
+        final DemoSplit.Sides sides = DemoSplit.of(demo, splitPort, width, height, exchange.resolve(SplitRun.KEY));
+        final SplitRun run = new SplitRun(spec, journal, chains, sides, duration, fps, real,
+            real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS)), framesPerCamera);
+        if (splitAnalysis != null)
+        {
+            return run.analysis(splitAnalysis);
+        }
+        out.printf(Locale.ROOT, "framewire demo --split: %d camera%s, two processes over Aeron %s%n", cameras,
+            cameras == 1 ? "" : "s", sides.channel());
+        out.println("  process 1 (this one): camera -> flow limiter -> gray -> publisher");
+        out.println("  process 2 (started here): subscriber -> half size -> motion -> annotate -> snapshots");
+        out.flush();
+        // the command line as given (the top-level command's too): this command's own arguments follow its name
+        final List<String> args = spec.commandLine().getParseResult().originalArgs();
+        final int exit = run.cameras(args.subList(args.indexOf(spec.name()) + 1, args.size()), exchange);
+        framesProcessed = run.framesAnalysed();
+        return exit;
+    }
+
+    /** The first lines: the cameras, the chain, the executors. */
+    private void header(final PrintWriter out, final boolean real)
+    {
         if (real)
         {
             out.printf(Locale.ROOT, "framewire demo: %d video source%s for %s s: %s%n", cameras,
@@ -273,324 +337,111 @@ public final class DemoCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "  executors: %d camera thread%s, %d image worker%s, 1 snapshot writer; all park " +
             "when idle%n", cameras, cameras == 1 ? "" : "s", workers, workers == 1 ? "" : "s");
         out.flush();
-
-        final long startMillis = System.currentTimeMillis();
-        final long start;
-        final long end;
-        boolean stoppedAtDeadline = false;
-        GraphException failure = null;
-        final MemoryBudget budget;
-        final long drops;
-        final GraphConfig config = journal.apply(demo.config(), List.of());
-        try (Graph graph = GraphFiles.validate(demo.source(), config))
-        {
-            budget = graph.pool().budget();
-            for (final Camera cam : cams)
-            {
-                graph.observe(cam.chain.cameraStream(), cam.captureStamp);
-                graph.observe(cam.chain.endStream(), cam.latencyProbe);
-            }
-            final long warmupFrames = real ? 0 : Math.round(warmupSeconds() * (fps > 0 ? fps : NOMINAL_FPS));
-            for (final Camera cam : cams)
-            {
-                cam.latencyProbe.recordFromFrame = warmupFrames; // before start(): the workers see it
-            }
-            try
-            {
-                graph.start();
-            }
-            catch (final UncheckedIOException ex)
-            {
-                throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
-                    "--no-journal)");
-            }
-            start = System.nanoTime();
-            long deadline = start + FIRST_FRAME_TIMEOUT;
-            boolean running = false;
-            long tick = start;
-            long lastFrames = 0;
-            while (true)
-            {
-                final long first = firstCapture.get();
-                if (!running && first != 0)
-                {
-                    // the run lasts --duration from the first frame, plus 2 s for a paced run to drain
-                    running = true;
-                    deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
-                }
-                final long next = tick + SECOND;
-                if (graph.awaitDone(Math.max(0, Math.min(next, deadline) - System.nanoTime()), TimeUnit.NANOSECONDS))
-                {
-                    break;
-                }
-                final long now = System.nanoTime();
-                if (now >= deadline)
-                {
-                    stoppedAtDeadline = !real && (fps > 0 || !running);
-                    graph.cancel(running ? RunEnding.DURATION_REASON + ": --duration " + trim(duration) + " s" :
-                        "stopped: no frame came within the first-frame timeout");
-                    break;
-                }
-                if (now >= next)
-                {
-                    final long frames = total(cams);
-                    out.printf(Locale.ROOT, "[%4.0f s] frames %8d  %7.1f fps  off-heap in use %8s  peak %8s%n",
-                        (now - start) / 1e9, frames, (frames - lastFrames) * 1e9 / (now - tick),
-                        mib(budget.bytesInUse()), mib(budget.peakBytesInUse()));
-                    out.flush();
-                    lastFrames = frames;
-                    tick = now;
-                }
-            }
-            end = System.nanoTime();
-            try
-            {
-                graph.waitUntilDone();
-            }
-            catch (final GraphException ex)
-            {
-                if (!ex.isCancelled())
-                {
-                    failure = ex;
-                }
-            }
-            long dropped = 0;
-            for (final NodeConfig node : demo.config().nodes())
-            {
-                dropped += graph.dropCount(node.name());
-            }
-            drops = dropped;
-        }
-        framesProcessed = total(cams);
-        if (failure != null)
-        {
-            final PrintWriter err = spec.commandLine().getErr();
-            err.println("the run failed:");
-            for (final GraphFailure f : failure.failures())
-            {
-                err.println("  " + f);
-            }
-            err.flush();
-            journaled(out);
-            return 1;
-        }
-        final long first = firstCapture.get();
-        report(out, cams, (end - (first != 0 ? first : start)) / 1e9, budget.peakBytesInUse(),
-            countSnapshots(startMillis), drops);
-        if (stoppedAtDeadline)
-        {
-            out.printf(Locale.ROOT, "note: the cameras fell behind (%d of %d frames of cam0 through at the deadline); " +
-                "the run was stopped there%n", cams[0].frames.get(), framesPerCamera);
-        }
-        journaled(out);
-        out.flush();
-        return 0;
     }
 
     /**
-     * {@code --hotplug}: a base graph with no camera; cameras added as subgraphs, one every
-     * {@code --hotplug-every}, up to {@code --hotplug-max}, then removed one by one, oldest first.
-     * A line as each camera comes and goes, one a second with each camera's frame rate, and the
-     * latency table per camera at the end (each camera's frame rate over its own life).
+     * Waits for the run to end, printing progress once a second; cancels it at the deadline
+     * ({@code --duration} from the first frame) and says whether the cameras fell behind.
      */
-    private int hotplug(final PrintWriter out) throws Exception
-    {
-        final String name = graphFile != null ? graphFile.toString() : "graphs/camera_ingest.pbtxt (built in)";
-        final DemoGraph.Hotplug demo = DemoGraph.hotplug(graphText(), name,
-            new DemoGraph.Settings(hotplugMax, width, height, fps, 0, snapshotEvery, snapshots, workers));
-        final double every = hotplugEveryMillis / 1000.0;
-        out.printf(Locale.ROOT, "framewire demo --hotplug: cameras %dx%d RGBA32 at %s, each a subgraph added to the " +
-            "running graph: %d at the start, one more every %s s up to %d, then one fewer every %s s%n", width, height,
-            fps > 0 ? trim(fps) + " fps" : "full speed", cameras, trim(every), hotplugMax, trim(every));
-        out.printf(Locale.ROOT, "  each camera: camera -> flow limiter -> gray -> half size -> motion -> annotate -> " +
-            "snapshots (1 frame in %d, into %s)%n", snapshotEvery, snapshots);
-        out.printf(Locale.ROOT, "  executors: up to %d camera threads, %d image worker%s, 1 snapshot writer; all park " +
-            "when idle%n", hotplugMax, workers,
-            workers == 1 ? "" : "s");
-        out.flush();
-
-        final long stepNanos = TimeUnit.MILLISECONDS.toNanos(hotplugEveryMillis);
-        final double warmupSeconds = Math.min(warmup, every / 2);
-        final long warmupFrames = Math.round(warmupSeconds * (fps > 0 ? fps : NOMINAL_FPS));
-        final List<Camera> all = new ArrayList<>();
-        final java.util.ArrayDeque<Camera> live = new java.util.ArrayDeque<>();
-        final AtomicLong firstCapture = new AtomicLong();
-        final MemoryBudget budget;
-        GraphException failure = null;
-        final long start;
-        final long end;
-        try (Graph graph = GraphFiles.validate(demo.source(), journal.apply(demo.base(), List.of())))
-        {
-            budget = graph.pool().budget();
-            graph.start();
-            start = System.nanoTime();
-            for (int c = 0; c < cameras; c++)
-            {
-                addCamera(out, graph, demo, all, live, firstCapture, warmupFrames, start);
-            }
-            boolean adding = live.size() < hotplugMax;
-            long step = start + stepNanos;
-            long tick = start + SECOND;
-            while (true)
-            {
-                if (graph.awaitDone(Math.max(0, Math.min(step, tick) - System.nanoTime()), TimeUnit.NANOSECONDS))
-                {
-                    break; // the run failed: the cameras cannot end it otherwise, the graph's hold input is open
-                }
-                final long now = System.nanoTime();
-                if (now >= tick)
-                {
-                    progress(out, live, budget, (now - start) / 1e9, (now - tick + SECOND) / 1e9);
-                    tick += SECOND;
-                }
-                if (now >= step)
-                {
-                    step += stepNanos;
-                    if (adding)
-                    {
-                        addCamera(out, graph, demo, all, live, firstCapture, warmupFrames, start);
-                        adding = live.size() < hotplugMax;
-                    }
-                    else
-                    {
-                        removeCamera(out, graph, live, start);
-                        if (live.isEmpty())
-                        {
-                            break;
-                        }
-                    }
-                }
-            }
-            end = System.nanoTime();
-            graph.closeInput(DemoGraph.HOLD);
-            try
-            {
-                graph.waitUntilDone();
-            }
-            catch (final GraphException ex)
-            {
-                failure = ex;
-            }
-        }
-        framesProcessed = total(all.toArray(new Camera[0]));
-        if (failure != null)
-        {
-            final PrintWriter err = spec.commandLine().getErr();
-            err.println("the run failed:");
-            for (final GraphFailure f : failure.failures())
-            {
-                err.println("  " + f);
-            }
-            err.flush();
-            return 1;
-        }
-        out.println();
-        out.printf(Locale.ROOT, "end-to-end latency per camera, camera to annotated frame (ms)%s; fps over the " +
-            "camera's own time in the graph:%n", warmupFrames > 0 ? ", without each camera's first " +
-            trim(warmupSeconds) + " s of video (JIT warm-up)" : "");
-        out.printf(Locale.ROOT, "%-8s %9s %8s %9s %9s %9s %9s %9s%n", "camera", "frames", "fps", "p50", "p99", "p99.9",
-            "max", "in graph");
-        for (final Camera cam : all)
-        {
-            final double life = (cam.removedAt - cam.addedAt) / 1e9;
-            row(out, cam.name, cam.frames.get(), life, cam.latency, String.format(Locale.ROOT, " %8.1fs", life));
-        }
-        final Camera[] cams = all.toArray(new Camera[0]);
-        final double seconds = (end - start) / 1e9;
-        row(out, "all", total(cams), seconds, all(cams), String.format(Locale.ROOT, " %8.1fs", seconds));
-        out.println();
-        out.printf(Locale.ROOT, "cameras added: %d, removed: %d, in %.1f s; off-heap peak %s, in use at the end %s%n",
-            all.size(), all.size(), seconds, mib(budget.peakBytesInUse()), mib(budget.bytesInUse()));
-        journaled(out);
-        return 0;
-    }
-
-    private void addCamera(
+    private boolean await(
         final PrintWriter out,
         final Graph graph,
-        final DemoGraph.Hotplug demo,
-        final List<Camera> all,
-        final java.util.ArrayDeque<Camera> live,
+        final DemoCamera[] cams,
         final AtomicLong firstCapture,
-        final long warmupFrames,
-        final long start) throws Exception
+        final long start,
+        final boolean real) throws InterruptedException
     {
-        final int index = all.size();
-        final String name = "cam" + index;
-        final String prefix = name + dev.framewire.core.SubgraphExpander.SEPARATOR;
-        final Camera cam = new Camera(new DemoGraph.Chain(name, prefix + demo.cameraStream(),
-            prefix + demo.endStream()), fps, firstCapture);
-        cam.latencyProbe.recordFromFrame = warmupFrames; // before the add: its workers see it
-        final long t0 = System.nanoTime();
-        try
+        final MemoryBudget budget = graph.pool().budget();
+        long deadline = start + FIRST_FRAME_TIMEOUT;
+        boolean running = false;
+        long tick = start;
+        long lastFrames = 0;
+        while (true)
         {
-            graph.addSubgraph(name, demo.template(), java.util.Map.of("seed", (long)index),
-                java.util.Map.of(demo.cameraStream(), cam.captureStamp, demo.endStream(), cam.latencyProbe))
-                .get(30, TimeUnit.SECONDS);
+            final long first = firstCapture.get();
+            if (!running && first != 0)
+            {
+                // the run lasts --duration from the first frame, plus 2 s for a paced run to drain
+                running = true;
+                deadline = first + (long)(duration * SECOND) + (fps > 0 ? 2 * SECOND : 0);
+            }
+            final long next = tick + SECOND;
+            if (graph.awaitDone(Math.max(0, Math.min(next, deadline) - System.nanoTime()), TimeUnit.NANOSECONDS))
+            {
+                return false;
+            }
+            final long now = System.nanoTime();
+            if (now >= deadline)
+            {
+                graph.cancel(running ? RunEnding.DURATION_REASON + ": --duration " + trim(duration) + " s" :
+                    "stopped: no frame came within the first-frame timeout");
+                return !real && (fps > 0 || !running);
+            }
+            if (now >= next)
+            {
+                final long frames = total(cams);
+                out.printf(Locale.ROOT, "[%4.0f s] frames %8d  %7.1f fps  off-heap in use %8s  peak %8s%n",
+                    (now - start) / 1e9, frames, (frames - lastFrames) * 1e9 / (now - tick),
+                    mib(budget.bytesInUse()), mib(budget.peakBytesInUse()));
+                out.flush();
+                lastFrames = frames;
+                tick = now;
+            }
         }
-        catch (final java.util.concurrent.ExecutionException ex)
-        {
-            throw new CommandFailure("camera " + name + " could not be added: " + ex.getCause().getMessage());
-        }
-        cam.addedAt = System.nanoTime();
-        all.add(cam);
-        live.addLast(cam);
-        out.printf(Locale.ROOT, "[%5.1f s] + %s added (its %d nodes open in %.1f ms): %d camera%s%n",
-            (cam.addedAt - start) / 1e9, name, demo.template().nodes().size(), (cam.addedAt - t0) / 1e6, live.size(),
-            live.size() == 1 ? "" : "s");
-        out.flush();
     }
 
-    private static void removeCamera(
-        final PrintWriter out, final Graph graph, final java.util.ArrayDeque<Camera> live, final long start)
-        throws Exception
+    /** Starts the graph; a journal directory it cannot write is the user's to fix. */
+    static void start(final Graph graph)
     {
-        final Camera cam = live.pollFirst();
-        final dev.framewire.core.SubgraphRemoval removal;
         try
         {
-            removal = graph.removeSubgraph(cam.name, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(5))
-                .get(30, TimeUnit.SECONDS);
+            graph.start();
         }
-        catch (final java.util.concurrent.ExecutionException ex)
+        catch (final UncheckedIOException ex)
         {
-            throw new CommandFailure("camera " + cam.name + " could not be removed: " + ex.getCause().getMessage());
+            throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or " +
+                "--no-journal)");
         }
-        cam.removedAt = System.nanoTime();
-        final double life = (cam.removedAt - cam.addedAt) / 1e9;
-        final Histogram h = cam.latency;
-        out.printf(Locale.ROOT, "[%5.1f s] - %s removed (%s) after %.1f s: %d frames, %.1f fps, p50 %.1f ms, " +
-            "p99 %.1f ms, %d packets dropped over its life (flow limiter, drain): %d camera%s%n",
-            (cam.removedAt - start) / 1e9, cam.name, removal.drained() ? "drained" : "cancelled", life,
-            cam.frames.get(), cam.frames.get() / life, h.getTotalCount() > 0 ? h.getValueAtPercentile(50) / 1e6 : 0.0,
-            h.getTotalCount() > 0 ? h.getValueAtPercentile(99) / 1e6 : 0.0, removal.droppedPackets(), live.size(),
-            live.size() == 1 ? "" : "s");
-        out.flush();
     }
 
-    /** One line a second: each live camera's frame rate over the last second, and the pool. */
-    private static void progress(
-        final PrintWriter out,
-        final java.util.ArrayDeque<Camera> live,
-        final MemoryBudget budget,
-        final double at,
-        final double window)
+    /** Waits for the graph to be done: why it failed, or null if it ended or was cancelled. */
+    static GraphException failure(final Graph graph) throws InterruptedException
     {
-        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%5.1f s] %d camera%s:", at,
-            live.size(), live.size() == 1 ? "" : "s"));
-        for (final Camera cam : live)
+        try
         {
-            final long frames = cam.frames.get();
-            line.append(String.format(Locale.ROOT, " %s %.0f fps", cam.name, (frames - cam.lastFrames) / window));
-            cam.lastFrames = frames;
+            graph.waitUntilDone();
+            return null;
         }
-        line.append(String.format(Locale.ROOT, "; off-heap in use %s", mib(budget.bytesInUse())));
-        out.println(line);
-        out.flush();
+        catch (final GraphException ex)
+        {
+            return ex.isCancelled() ? null : ex;
+        }
+    }
+
+    /** The packets the graph's nodes dropped (the flow limiters). */
+    static long drops(final Graph graph, final GraphConfig config)
+    {
+        long dropped = 0;
+        for (final NodeConfig node : config.nodes())
+        {
+            dropped += graph.dropCount(node.name());
+        }
+        return dropped;
+    }
+
+    /** Why the run failed, node by node. */
+    static void failed(final PrintWriter err, final GraphException failure)
+    {
+        err.println("the run failed:");
+        for (final GraphFailure f : failure.failures())
+        {
+            err.println("  " + f);
+        }
+        err.flush();
     }
 
     /** The last lines: where the journal is and how to read it. */
-    private void journaled(final PrintWriter out)
+    static void journaled(final PrintWriter out, final JournalOptions journal)
     {
         final Path run = journal.lastRun();
         if (run == null)
@@ -650,6 +501,11 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
+    private String graphName()
+    {
+        return graphFile != null ? graphFile.toString() : "graphs/camera_ingest.pbtxt (built in)";
+    }
+
     private String graphText()
     {
         if (graphFile == null)
@@ -669,7 +525,7 @@ public final class DemoCommand implements Callable<Integer>
 
     private void report(
         final PrintWriter out,
-        final Camera[] cams,
+        final DemoCamera[] cams,
         final double seconds,
         final long peakBytes,
         final long snapshotFiles,
@@ -682,7 +538,7 @@ public final class DemoCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "%-8s %9s %8s %9s %9s %9s %9s%n", "camera", "frames", "fps", "p50", "p99", "p99.9",
             "max");
         long frames = 0;
-        for (final Camera cam : cams)
+        for (final DemoCamera cam : cams)
         {
             frames += cam.frames.get();
             row(out, cam.name, cam.frames.get(), seconds, cam.latency);
@@ -698,30 +554,6 @@ public final class DemoCommand implements Callable<Integer>
             snapshots);
     }
 
-    private static void row(
-        final PrintWriter out,
-        final String name,
-        final long frames,
-        final double seconds,
-        final Histogram h)
-    {
-        row(out, name, frames, seconds, h, "");
-    }
-
-    private static void row(
-        final PrintWriter out,
-        final String name,
-        final long frames,
-        final double seconds,
-        final Histogram h,
-        final String suffix)
-    {
-        final boolean any = h.getTotalCount() > 0;
-        out.printf(Locale.ROOT, "%-8s %9d %8.1f %9.3f %9.3f %9.3f %9.3f%s%n", name, frames, frames / seconds,
-            any ? h.getValueAtPercentile(50) / 1e6 : 0.0, any ? h.getValueAtPercentile(99) / 1e6 : 0.0,
-            any ? h.getValueAtPercentile(99.9) / 1e6 : 0.0, any ? h.getMaxValue() / 1e6 : 0.0, suffix);
-    }
-
     private long countSnapshots(final long sinceMillis)
     {
         try (Stream<Path> files = Files.list(snapshots))
@@ -732,128 +564,6 @@ public final class DemoCommand implements Callable<Integer>
         catch (final IOException ex)
         {
             return 0;
-        }
-    }
-
-    private static Histogram all(final Camera[] cams)
-    {
-        final Histogram all = new Histogram(HIGHEST_NANOS, 3);
-        for (final Camera cam : cams)
-        {
-            all.add(cam.latency);
-        }
-        return all;
-    }
-
-    private static long total(final Camera[] cams)
-    {
-        long sum = 0;
-        for (final Camera cam : cams)
-        {
-            sum += cam.frames.get();
-        }
-        return sum;
-    }
-
-    private static String mib(final long bytes)
-    {
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
-    }
-
-    private static String trim(final double value)
-    {
-        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
-    }
-
-    /** The frame number a synthetic camera's timestamp stands for (see SyntheticCameraCalculator). */
-    static long frameIndex(final long timestamp, final double fps)
-    {
-        return fps > 0 ? Math.round(timestamp * fps / 1e6) : timestamp / 16_667;
-    }
-
-    /**
-     * One camera's measurements. The capture ring is written by the camera's worker only, the
-     * histogram and the frame count by the worker that runs the camera's annotator only.
-     */
-    static final class Camera
-    {
-        final String name;
-        final DemoGraph.Chain chain;
-        final long[] captureNanos = new long[RING];
-        final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
-        final AtomicLong frames = new AtomicLong();
-        final PacketObserver captureStamp;
-        final LatencyProbe latencyProbe;
-        /** {@code --hotplug}, on the command's thread: when the camera was added and removed, its frames a second ago. */
-        long addedAt;
-        long removedAt;
-        long lastFrames;
-
-        Camera(final DemoGraph.Chain chain, final double fps, final AtomicLong firstCapture)
-        {
-            this.name = chain.camera();
-            this.chain = chain;
-            this.captureStamp = new CaptureStamp(captureNanos, fps, firstCapture);
-            this.latencyProbe = new LatencyProbe(captureNanos, fps, latency, frames);
-        }
-    }
-
-    /** On the camera's stream: when each frame left the camera; the first of all cameras starts the clock. */
-    static final class CaptureStamp implements PacketObserver
-    {
-        private final long[] ring;
-        private final double fps;
-        private final AtomicLong firstCapture;
-        private boolean started;
-
-        CaptureStamp(final long[] ring, final double fps, final AtomicLong firstCapture)
-        {
-            this.ring = ring;
-            this.fps = fps;
-            this.firstCapture = firstCapture;
-        }
-
-        @Override
-        public void onPacket(final Packet packet)
-        {
-            final long now = System.nanoTime();
-            ring[(int)(frameIndex(packet.timestamp(), fps) & (RING - 1))] = now;
-            if (!started)
-            {
-                started = true;
-                firstCapture.compareAndSet(0, now);
-            }
-        }
-    }
-
-    /** On the annotated stream: now minus when the frame left the camera, for frames after the warm-up. */
-    static final class LatencyProbe implements PacketObserver
-    {
-        /** Frames numbered below this are counted but not recorded; set before the run. */
-        long recordFromFrame;
-        private final long[] ring;
-        private final double fps;
-        private final Histogram histogram;
-        private final AtomicLong frames;
-
-        LatencyProbe(final long[] ring, final double fps, final Histogram histogram, final AtomicLong frames)
-        {
-            this.ring = ring;
-            this.fps = fps;
-            this.histogram = histogram;
-            this.frames = frames;
-        }
-
-        @Override
-        public void onPacket(final Packet packet)
-        {
-            final long index = frameIndex(packet.timestamp(), fps);
-            final long captured = ring[(int)(index & (RING - 1))];
-            if (index >= recordFromFrame)
-            {
-                histogram.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, System.nanoTime() - captured)));
-            }
-            frames.setRelease(frames.getPlain() + 1);
         }
     }
 }

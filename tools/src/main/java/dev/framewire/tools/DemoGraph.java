@@ -206,7 +206,7 @@ final class DemoGraph
     }
 
     /** The file's text with the flags applied, as its protobuf message; {@code chains} gets the cameras' chains. */
-    private static CalculatorGraphConfig.Builder edit(
+    static CalculatorGraphConfig.Builder edit(
         final String text, final String source, final Settings settings, final Video video, final List<Chain> chains)
     {
         final Topology topology;
@@ -230,6 +230,47 @@ final class DemoGraph
         {
             throw new CommandFailure("the demo graph '" + source + "' has no " + CAMERA + " node to take as a camera");
         }
+        final List<Set<String>> chainNodes = chainNodes(topology, source, cameras);
+
+        final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
+        try
+        {
+            TextFormat.merge(text, proto);
+        }
+        catch (final TextFormat.ParseException ex)
+        {
+            throw new CommandFailure(source + ":" + ex.getLine() + ": " + ex.getMessage()); // parsed above: not reached
+        }
+        final int kept = Math.min(settings.cameras(), cameras.size());
+        final CalculatorGraphConfig.Builder edited = withoutCameras(proto, topology, chainNodes, kept);
+
+        for (int c = 0; c < kept; c++)
+        {
+            chains.add(chain(topology, source, cameras.get(c), chainNodes.get(c), UnaryOperator.identity()));
+        }
+        final String template = cameras.get(0);
+        final Set<String> templateNodes = chainNodes.get(0);
+        final Set<String> templateStreams = outputsOf(topology, templateNodes);
+        for (int c = cameras.size(); c < settings.cameras(); c++)
+        {
+            final String camera = template.replaceFirst("\\d+$", "") + c;
+            final UnaryOperator<String> rename = name -> name.startsWith(template) ?
+                camera + name.substring(template.length()) : name + "_" + camera;
+            cloneChain(proto, edited, templateNodes, templateStreams, rename, c);
+            chains.add(chain(topology, source, template, templateNodes, rename));
+        }
+        applySettings(edited, settings, video);
+        if (video.record() != null)
+        {
+            record(edited, video, chains);
+        }
+        return edited;
+    }
+
+    /** Each camera's chain: the nodes downstream of it, which no other camera may reach. */
+    private static List<Set<String>> chainNodes(
+        final Topology topology, final String source, final List<String> cameras)
+    {
         final List<Set<String>> chainNodes = new ArrayList<>();
         final Map<String, String> chainOf = new HashMap<>();
         for (final String camera : cameras)
@@ -247,19 +288,18 @@ final class DemoGraph
             chainNodes.add(chain);
             snapshotSink(topology, source, camera, chain);
         }
+        return chainNodes;
+    }
 
-        final CalculatorGraphConfig.Builder proto = CalculatorGraphConfig.newBuilder();
-        try
-        {
-            TextFormat.merge(text, proto);
-        }
-        catch (final TextFormat.ParseException ex)
-        {
-            throw new CommandFailure(source + ":" + ex.getLine() + ": " + ex.getMessage()); // parsed above: not reached
-        }
-        final int kept = Math.min(settings.cameras(), cameras.size());
+    /** The graph without the chains of the cameras after the first {@code kept}, and their streams. */
+    private static CalculatorGraphConfig.Builder withoutCameras(
+        final CalculatorGraphConfig.Builder proto,
+        final Topology topology,
+        final List<Set<String>> chainNodes,
+        final int kept)
+    {
         final Set<String> dropped = new HashSet<>();
-        for (int c = kept; c < cameras.size(); c++)
+        for (int c = kept; c < chainNodes.size(); c++)
         {
             dropped.addAll(chainNodes.get(c));
         }
@@ -287,23 +327,13 @@ final class DemoGraph
                 edited.addStreamQueueSize(size);
             }
         }
+        return edited;
+    }
 
-        for (int c = 0; c < kept; c++)
-        {
-            chains.add(chain(topology, source, cameras.get(c), chainNodes.get(c), UnaryOperator.identity()));
-        }
-        final String template = cameras.get(0);
-        final Set<String> templateNodes = chainNodes.get(0);
-        final Set<String> templateStreams = outputsOf(topology, templateNodes);
-        for (int c = cameras.size(); c < settings.cameras(); c++)
-        {
-            final String camera = template.replaceFirst("\\d+$", "") + c;
-            final UnaryOperator<String> rename = name -> name.startsWith(template) ?
-                camera + name.substring(template.length()) : name + "_" + camera;
-            cloneChain(proto, edited, templateNodes, templateStreams, rename, c);
-            chains.add(chain(topology, source, template, templateNodes, rename));
-        }
-
+    /** The flags applied to the cameras, the gray conversions, the snapshot sinks and the executors. */
+    private static void applySettings(
+        final CalculatorGraphConfig.Builder edited, final Settings settings, final Video video)
+    {
         final Set<String> cameraExecutors = new LinkedHashSet<>();
         int cameraIndex = 0;
         for (int n = 0; n < edited.getNodeCount(); n++)
@@ -352,135 +382,23 @@ final class DemoGraph
             executor(edited, executor).setNumThreads(settings.cameras());
         }
         executor(edited, GraphConfig.DEFAULT_EXECUTOR).setNumThreads(settings.workers());
-        if (video.record() != null)
-        {
-            // each chain's motion view (what the snapshot sink gets: gray, half size, boxes drawn),
-            // re-encoded into MP4 clips; a real camera's own stream is recorded by its source
-            for (final Chain chain : chains)
-            {
-                final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_motion_record")
-                    .setCalculator(VIDEO_SINK).setExecutor("recorder").addInputStream(chain.endStream());
-                setOption(sink, "url", video.record().resolve(chain.camera() + "-motion.mp4").toString());
-                setOption(sink, "segment_seconds", video.segmentSeconds());
-            }
-            executor(edited, "recorder").setNumThreads(Math.min(chains.size(), 4));
-        }
-        return edited;
     }
 
     /**
-     * The demo with cameras that come and go ({@code --hotplug}): a base graph that runs no camera,
-     * and a camera's chain as a subgraph template to add to it with {@code Graph.addSubgraph}.
-     *
-     * @param base         the graph to start: the file's settings and executors (the camera
-     *                     executor with one thread per camera at most), no camera, and one idle
-     *                     pass-through per worker on the graph input {@link #HOLD}, because a graph
-     *                     starts an executor's workers for the nodes of its own config only; closing
-     *                     {@link #HOLD} ends the run once the cameras are gone.
-     * @param template     the first camera's chain, renamed: the camera node and its stream
-     *                     {@code camera}, every other name without the camera's prefix
-     *                     ({@code cam0_gray} is {@code gray}); its {@code seed} is the parameter
-     *                     {@code $seed}; its output streams are the camera's stream and the
-     *                     measured one, for the demo's observers.
-     * @param cameraStream the template's camera stream.
-     * @param endStream    the template's measured stream (what its snapshot sink reads).
-     * @param source       where it came from, for messages.
+     * Each chain's motion view (what the snapshot sink gets: gray, half size, boxes drawn),
+     * re-encoded into MP4 clips; a real camera's own stream is recorded by its source.
      */
-    record Hotplug(GraphConfig base, GraphConfig template, String cameraStream, String endStream, String source)
+    private static void record(
+        final CalculatorGraphConfig.Builder edited, final Video video, final List<Chain> chains)
     {
-    }
-
-    /** The base graph's input that keeps its idle nodes, and so its workers, running. */
-    static final String HOLD = "hold";
-
-    /**
-     * The graph and the camera template of {@code --hotplug}.
-     *
-     * @param text       the graph's text.
-     * @param source     where it came from, for messages.
-     * @param settings   the flags, {@code cameras} the most cameras in the graph at once.
-     * @return the base graph and the template.
-     * @throws CommandFailure if the text is not a graph the demo can use.
-     */
-    static Hotplug hotplug(final String text, final String source, final Settings settings)
-    {
-        final List<Chain> chains = new ArrayList<>();
-        final CalculatorGraphConfig.Builder one = edit(text, source, new Settings(1, settings.width(), settings.height(),
-            settings.fps(), settings.frames(), settings.snapshotEvery(), settings.snapshots(), settings.workers()),
-            Video.NONE, chains);
-        final Chain chain = chains.get(0);
-        final String camera = chain.camera();
-        final UnaryOperator<String> rename = name -> name.equals(camera) ? "camera" :
-            name.startsWith(camera + "_") ? name.substring(camera.length() + 1) : name;
-        final UnaryOperator<String> spec = s ->
+        for (final Chain chain : chains)
         {
-            final int colon = s.lastIndexOf(':');
-            return s.substring(0, colon + 1) + rename.apply(s.substring(colon + 1));
-        };
-
-        final CalculatorGraphConfig.Builder template = one.clone().clearNode().clearExecutor().clearInputStream()
-            .clearOutputStream().clearStreamQueueSize();
-        for (final Node node : one.getNodeList())
-        {
-            final Node.Builder copy = node.toBuilder().setName(rename.apply(node.getName()))
-                .clearInputStream().clearOutputStream().clearInputStreamInfo();
-            node.getInputStreamList().forEach(s -> copy.addInputStream(spec.apply(s)));
-            node.getOutputStreamList().forEach(s -> copy.addOutputStream(spec.apply(s)));
-            for (final InputStreamInfo info : node.getInputStreamInfoList())
-            {
-                copy.addInputStreamInfo(info.toBuilder().setTagIndex(spec.apply(info.getTagIndex())));
-            }
-            if (copy.getCalculator().equals(CAMERA))
-            {
-                setOption(copy, "seed", "$seed");
-            }
-            template.addNode(copy);
+            final Node.Builder sink = edited.addNodeBuilder().setName(chain.camera() + "_motion_record")
+                .setCalculator(VIDEO_SINK).setExecutor("recorder").addInputStream(chain.endStream());
+            setOption(sink, "url", video.record().resolve(chain.camera() + "-motion.mp4").toString());
+            setOption(sink, "segment_seconds", video.segmentSeconds());
         }
-        for (final StreamQueueSize size : one.getStreamQueueSizeList())
-        {
-            template.addStreamQueueSize(size.toBuilder().setStream(rename.apply(size.getStream())));
-        }
-        final String cameraStream = rename.apply(chain.cameraStream());
-        final String endStream = rename.apply(chain.endStream());
-        template.addOutputStream(cameraStream).addOutputStream(endStream);
-
-        final CalculatorGraphConfig.Builder base = one.clone().clearNode().clearInputStream().clearOutputStream()
-            .clearStreamQueueSize().addInputStream(HOLD);
-        for (int n = 0; n < one.getNodeCount(); n++)
-        {
-            final Node node = one.getNode(n);
-            if (node.getCalculator().equals(CAMERA))
-            {
-                executor(base, node.hasExecutor() ? node.getExecutor() : GraphConfig.DEFAULT_EXECUTOR)
-                    .setNumThreads(settings.cameras());
-            }
-        }
-        for (final Executor executor : base.getExecutorList())
-        {
-            final String name = executor.getName().isEmpty() ? GraphConfig.DEFAULT_EXECUTOR : executor.getName();
-            for (int w = 0; w < Math.max(1, executor.getNumThreads()); w++)
-            {
-                final String idle = HOLD + "_" + name + "_" + w;
-                base.addNode(Node.newBuilder().setName(idle).setCalculator("PassThroughCalculator").setExecutor(name)
-                    .addInputStream(HOLD).addOutputStream(idle));
-                base.addOutputStream(idle);
-            }
-        }
-
-        final String hotplugSource = source + " (as the demo --hotplug runs it)";
-        try
-        {
-            return new Hotplug(
-                GraphConfigText.parse(TextFormat.printer().printToString(base.build()), hotplugSource + ", base graph"),
-                // its structure only: "$seed" is checked against the camera's contract once bound, by addSubgraph
-                GraphConfigText.parseStructure(TextFormat.printer().printToString(template.build()),
-                    hotplugSource + ", camera template"),
-                cameraStream, endStream, hotplugSource);
-        }
-        catch (final GraphConfigException ex)
-        {
-            throw GraphFiles.invalid(hotplugSource, ex);
-        }
+        executor(edited, "recorder").setNumThreads(Math.min(chains.size(), 4));
     }
 
     private static String snapshotSink(
@@ -554,14 +472,7 @@ final class DemoGraph
             {
                 continue;
             }
-            final Node.Builder copy = node.toBuilder().setName(rename.apply(node.getName()))
-                .clearInputStream().clearOutputStream().clearInputStreamInfo();
-            node.getInputStreamList().forEach(s -> copy.addInputStream(spec.apply(s)));
-            node.getOutputStreamList().forEach(s -> copy.addOutputStream(spec.apply(s)));
-            for (final InputStreamInfo info : node.getInputStreamInfoList())
-            {
-                copy.addInputStreamInfo(info.toBuilder().setTagIndex(spec.apply(info.getTagIndex())));
-            }
+            final Node.Builder copy = renamed(node, rename, spec);
             if (copy.getCalculator().equals(CAMERA))
             {
                 setOption(copy, "seed", (long)seed);
@@ -582,6 +493,20 @@ final class DemoGraph
                 edited.addStreamQueueSize(size.toBuilder().setStream(rename.apply(size.getStream())));
             }
         }
+    }
+
+    /** A copy of the node under its new name, its streams renamed by {@code spec} ({@code TAG:index:name}). */
+    static Node.Builder renamed(final Node node, final UnaryOperator<String> rename, final UnaryOperator<String> spec)
+    {
+        final Node.Builder copy = node.toBuilder().setName(rename.apply(node.getName()))
+            .clearInputStream().clearOutputStream().clearInputStreamInfo();
+        node.getInputStreamList().forEach(s -> copy.addInputStream(spec.apply(s)));
+        node.getOutputStreamList().forEach(s -> copy.addOutputStream(spec.apply(s)));
+        for (final InputStreamInfo info : node.getInputStreamInfoList())
+        {
+            copy.addInputStreamInfo(info.toBuilder().setTagIndex(spec.apply(info.getTagIndex())));
+        }
+        return copy;
     }
 
     static Executor.Builder executor(final CalculatorGraphConfig.Builder proto, final String name)

@@ -4,9 +4,6 @@ import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
-import dev.framewire.core.NodeConfig;
-import dev.framewire.core.Packet;
-import dev.framewire.core.PacketObserver;
 import dev.framewire.journal.RunEnding;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Long2LongHashMap;
@@ -16,7 +13,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,7 +128,7 @@ final class SplitRun
         try
         {
             awaitReady(child, forwarder, ready);
-            final TimeLog[] sent = new TimeLog[chains.size()];
+            final SplitTimeLog[] sent = new SplitTimeLog[chains.size()];
             long drops = 0;
             final boolean childDied;
             GraphException failure = null;
@@ -143,27 +139,14 @@ final class SplitRun
             {
                 for (int c = 0; c < sent.length; c++)
                 {
-                    sent[c] = new TimeLog(logCapacity);
+                    sent[c] = new SplitTimeLog(logCapacity);
                     graph.observe(chains.get(c).cameraStream(), sent[c]);
                 }
-                startGraph(graph);
+                DemoCommand.start(graph);
                 childDied = drive(out, graph, sent, child, start);
                 end = System.nanoTime();
-                try
-                {
-                    graph.waitUntilDone();
-                }
-                catch (final GraphException ex)
-                {
-                    if (!ex.isCancelled())
-                    {
-                        failure = ex;
-                    }
-                }
-                for (final NodeConfig node : config.nodes())
-                {
-                    drops += graph.dropCount(node.name());
-                }
+                failure = DemoCommand.failure(graph);
+                drops += DemoCommand.drops(graph, config);
             }
             if (childDied)
             {
@@ -195,7 +178,7 @@ final class SplitRun
                 spec.commandLine().getErr().flush();
                 return 1;
             }
-            final long first = firstStamp(sent);
+            final long first = SplitTimeLog.first(sent);
             report(out, sent, arrivals, (end - (first != 0 ? first : start)) / 1e9, drops);
             final Path own = journaled(out, "process 1 (cameras)");
             if (own != null && analysisJournal != null)
@@ -241,7 +224,7 @@ final class SplitRun
      *
      * @return true if the analysis process died (the cameras were cancelled).
      */
-    private boolean drive(final PrintWriter out, final Graph graph, final TimeLog[] sent, final Process child,
+    private boolean drive(final PrintWriter out, final Graph graph, final SplitTimeLog[] sent, final Process child,
         final long start) throws InterruptedException
     {
         long deadline = start + START_TIMEOUT;
@@ -250,7 +233,7 @@ final class SplitRun
         long last = 0;
         while (true)
         {
-            final long first = firstStamp(sent);
+            final long first = SplitTimeLog.first(sent);
             if (!running && first != 0)
             {
                 running = true;
@@ -280,25 +263,13 @@ final class SplitRun
             }
             if (now >= next)
             {
-                final long frames = total(sent);
+                final long frames = SplitTimeLog.total(sent);
                 out.printf(Locale.ROOT, "[%4.0f s] frames captured %8d  %7.1f fps%n", (now - start) / 1e9, frames,
                     (frames - last) * 1e9 / (now - tick));
                 out.flush();
                 last = frames;
                 tick = now;
             }
-        }
-    }
-
-    private void startGraph(final Graph graph)
-    {
-        try
-        {
-            graph.start();
-        }
-        catch (final UncheckedIOException ex)
-        {
-            throw new CommandFailure(ex.getMessage() + " (give another directory with --journal DIR, or --no-journal)");
         }
     }
 
@@ -379,7 +350,7 @@ final class SplitRun
 
     private void report(
         final PrintWriter out,
-        final TimeLog[] sent,
+        final SplitTimeLog[] sent,
         final Long2LongHashMap[] arrivals,
         final double seconds,
         final long drops)
@@ -391,7 +362,7 @@ final class SplitRun
         for (int c = 0; c < sent.length; c++)
         {
             latency[c] = new Histogram(HIGHEST_NANOS, 3);
-            final TimeLog log = sent[c];
+            final SplitTimeLog log = sent[c];
             for (int i = 0; i < log.count(); i++)
             {
                 final long arrived = arrivals[c].get(log.timestamp(i));
@@ -400,7 +371,7 @@ final class SplitRun
                     continue;
                 }
                 analysed[c]++;
-                if (DemoCommand.frameIndex(log.timestamp(i), fps) < warmupFrames)
+                if (DemoCamera.frameIndex(log.timestamp(i), fps) < warmupFrames)
                 {
                     warm++;
                     continue;
@@ -454,7 +425,7 @@ final class SplitRun
     int analysis(final Path exchange) throws IOException, InterruptedException
     {
         final PrintWriter out = spec.commandLine().getOut();
-        final TimeLog[] arrived = new TimeLog[chains.size()];
+        final SplitTimeLog[] arrived = new SplitTimeLog[chains.size()];
         final GraphConfig config = journal.apply(sides.analysis(), List.of());
         GraphException failure = null;
         long drops = 0;
@@ -462,10 +433,10 @@ final class SplitRun
         {
             for (int c = 0; c < arrived.length; c++)
             {
-                arrived[c] = new TimeLog(logCapacity);
+                arrived[c] = new SplitTimeLog(logCapacity);
                 graph.observe(chains.get(c).endStream(), arrived[c]);
             }
-            startGraph(graph);
+            DemoCommand.start(graph);
             out.println(READY);
             out.flush();
             // the cameras' process ends it with the streams' close; this is only a guard against a lost one
@@ -474,21 +445,8 @@ final class SplitRun
                 out.println("the cameras' streams did not close in time; cancelling");
                 graph.cancel("stopped: the cameras' streams did not close in time");
             }
-            try
-            {
-                graph.waitUntilDone();
-            }
-            catch (final GraphException ex)
-            {
-                if (!ex.isCancelled())
-                {
-                    failure = ex;
-                }
-            }
-            for (final NodeConfig node : config.nodes())
-            {
-                drops += graph.dropCount(node.name());
-            }
+            failure = DemoCommand.failure(graph);
+            drops += DemoCommand.drops(graph, config);
         }
         if (failure != null)
         {
@@ -528,90 +486,5 @@ final class SplitRun
             out.println("journal of " + side + ": " + run);
         }
         return run;
-    }
-
-    private static long firstStamp(final TimeLog[] logs)
-    {
-        long first = 0;
-        for (final TimeLog log : logs)
-        {
-            final long t = log.firstNanos();
-            if (t != 0 && (first == 0 || t < first))
-            {
-                first = t;
-            }
-        }
-        return first;
-    }
-
-    private static long total(final TimeLog[] logs)
-    {
-        long sum = 0;
-        for (final TimeLog log : logs)
-        {
-            sum += log.countAcquire();
-        }
-        return sum;
-    }
-
-    /**
-     * {@code (timestamp, System.nanoTime())} of each packet on one stream, in preallocated arrays: one
-     * writer (the worker that runs the stream's producer); read by others only after the run, except
-     * the count and the first time, which are published for progress lines.
-     */
-    static final class TimeLog implements PacketObserver
-    {
-        private final long[] timestamps;
-        private final long[] nanos;
-        private final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
-        private volatile long firstNanos;
-
-        TimeLog(final int capacity)
-        {
-            this.timestamps = new long[capacity];
-            this.nanos = new long[capacity];
-        }
-
-        @Override
-        public void onPacket(final Packet packet)
-        {
-            final long now = System.nanoTime();
-            final long n = count.getPlain();
-            if (n == 0)
-            {
-                firstNanos = now;
-            }
-            if (n < timestamps.length) // past the capacity a packet is not logged (a run longer than planned)
-            {
-                timestamps[(int)n] = packet.timestamp();
-                nanos[(int)n] = now;
-                count.setRelease(n + 1);
-            }
-        }
-
-        int count()
-        {
-            return (int)count.getAcquire();
-        }
-
-        long countAcquire()
-        {
-            return count.getAcquire();
-        }
-
-        long firstNanos()
-        {
-            return firstNanos;
-        }
-
-        long timestamp(final int i)
-        {
-            return timestamps[i];
-        }
-
-        long nanos(final int i)
-        {
-            return nanos[i];
-        }
     }
 }

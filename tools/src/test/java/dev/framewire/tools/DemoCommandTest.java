@@ -152,9 +152,9 @@ class DemoCommandTest
     {
         for (long i = 0; i < 100_000; i += 7)
         {
-            assertEquals(i, DemoCommand.frameIndex((long)(i * 1e6 / 60.0), 60.0));
-            assertEquals(i, DemoCommand.frameIndex((long)(i * 1e6 / 29.97), 29.97));
-            assertEquals(i, DemoCommand.frameIndex(i * 16_667, 0));
+            assertEquals(i, DemoCamera.frameIndex((long)(i * 1e6 / 60.0), 60.0));
+            assertEquals(i, DemoCamera.frameIndex((long)(i * 1e6 / 29.97), 29.97));
+            assertEquals(i, DemoCamera.frameIndex(i * 16_667, 0));
         }
     }
 }

@@ -54,7 +54,7 @@ class DemoGraphTest
     @Test
     void hotplugMakesACameraTemplateAndABaseGraphThatKeepsItsWorkers()
     {
-        final DemoGraph.Hotplug hotplug = DemoGraph.hotplug(DemoGraph.builtInText(), "camera_ingest.pbtxt",
+        final DemoHotplugGraph hotplug = DemoHotplugGraph.of(DemoGraph.builtInText(), "camera_ingest.pbtxt",
             new DemoGraph.Settings(8, 320, 240, 30.0, 0, 15, Path.of("snaps"), 2));
         final GraphConfig template = hotplug.template();
         assertEquals(List.of("camera", "limiter", "gray", "half", "motion", "annotate", "snapshots"), names(template));
@@ -75,7 +75,7 @@ class DemoGraphTest
         }
         idle.addAll(List.of("hold_default_0", "hold_default_1", "hold_snapshots_0"));
         assertEquals(idle, names(base), "one idle node per worker, no camera");
-        assertEquals(List.of(DemoGraph.HOLD), base.inputStreams());
+        assertEquals(List.of(DemoHotplugGraph.HOLD), base.inputStreams());
         assertEquals(8, base.executors().get("camera").workers());
         assertEquals(2, base.executors().get("default").workers());
     }

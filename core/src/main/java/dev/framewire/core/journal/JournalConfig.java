@@ -555,59 +555,30 @@ public final class JournalConfig
      */
     public void validate()
     {
-        if (directory == null)
+        require(directory != null, "journal directory is null; set JournalConfig.directory(path)");
+        require(mode != null && rollCycle != null, "journal mode and roll cycle must not be null");
+        require(ringFull != null, "journal onRingFull is null; valid are " + Arrays.toString(RingFull.values()));
+        require(clockReads != null, "journal clockReads is null; valid are " + Arrays.toString(ClockReads.values()));
+        require(ringCapacity >= 4096 && Integer.bitCount(ringCapacity) == 1, "journal ringCapacity " + ringCapacity +
+            " must be a power of two of at least 4096 bytes, e.g. " + DEFAULT_RING_CAPACITY);
+        require(agentMaxParkNanos > 0, "journal agentMaxParkNanos " + agentMaxParkNanos + " must be positive");
+        require(deleteOlderThan == null || !deleteOlderThan.isNegative(), "journal deleteOlderThan " +
+            deleteOlderThan + " must not be negative");
+        require(level != null, "journal level must be one of " + Arrays.toString(Level.values()));
+        require(sampleEvery >= 1, "journal sampleEvery " + sampleEvery + " must be at least 1");
+        require(captureLimit >= 0, "journal captureLimit " + captureLimit + " must be a number of bytes, " +
+            "at least 0 (default " + DEFAULT_CAPTURE_LIMIT + ")");
+        require(maxTotalSize >= -1, "journal maxTotalSize " + maxTotalSize + " must be -1 (none) or a " +
+            "number of bytes");
+        require(blockSize >= 0, "journal blockSize " + blockSize + " must be 0 (Chronicle's default) " +
+            "or positive");
+    }
+
+    private static void require(final boolean valid, final String message)
+    {
+        if (!valid)
         {
-            throw new IllegalArgumentException("journal directory is null; set JournalConfig.directory(path)");
-        }
-        if (mode == null || rollCycle == null)
-        {
-            throw new IllegalArgumentException("journal mode and roll cycle must not be null");
-        }
-        if (ringFull == null)
-        {
-            throw new IllegalArgumentException("journal onRingFull is null; valid are " +
-                Arrays.toString(RingFull.values()));
-        }
-        if (clockReads == null)
-        {
-            throw new IllegalArgumentException("journal clockReads is null; valid are " +
-                Arrays.toString(ClockReads.values()));
-        }
-        if (ringCapacity < 4096 || Integer.bitCount(ringCapacity) != 1)
-        {
-            throw new IllegalArgumentException("journal ringCapacity " + ringCapacity +
-                " must be a power of two of at least 4096 bytes, e.g. " + DEFAULT_RING_CAPACITY);
-        }
-        if (agentMaxParkNanos <= 0)
-        {
-            throw new IllegalArgumentException("journal agentMaxParkNanos " + agentMaxParkNanos + " must be positive");
-        }
-        if (deleteOlderThan != null && deleteOlderThan.isNegative())
-        {
-            throw new IllegalArgumentException("journal deleteOlderThan " + deleteOlderThan + " must not be negative");
-        }
-        if (level == null)
-        {
-            throw new IllegalArgumentException("journal level must be one of " + Arrays.toString(Level.values()));
-        }
-        if (sampleEvery < 1)
-        {
-            throw new IllegalArgumentException("journal sampleEvery " + sampleEvery + " must be at least 1");
-        }
-        if (captureLimit < 0)
-        {
-            throw new IllegalArgumentException("journal captureLimit " + captureLimit + " must be a number of bytes, " +
-                "at least 0 (default " + DEFAULT_CAPTURE_LIMIT + ")");
-        }
-        if (maxTotalSize < -1)
-        {
-            throw new IllegalArgumentException("journal maxTotalSize " + maxTotalSize + " must be -1 (none) or a " +
-                "number of bytes");
-        }
-        if (blockSize < 0)
-        {
-            throw new IllegalArgumentException("journal blockSize " + blockSize + " must be 0 (Chronicle's default) " +
-                "or positive");
+            throw new IllegalArgumentException(message);
         }
     }
 }
