@@ -69,7 +69,7 @@ final class JournalAgent implements Agent, MessageHandler
     private final JournalWriter writer;
     /** The shared ring's memory, for checksumming a record in place; its position and limit are the agent's. */
     private final ByteBuffer ringBytes;
-    private volatile JournalWriter.WorkerRing[] handedOver = new JournalWriter.WorkerRing[0];
+    private volatile WorkerRing[] handedOver = new WorkerRing[0];
     /** The agent's copies: the workers' rings, and their memory as buffers of its own. */
     private RingBuffer[] rings = new RingBuffer[0];
     private ByteBuffer[] ringsBytes = new ByteBuffer[0];
@@ -140,7 +140,7 @@ final class JournalAgent implements Agent, MessageHandler
     }
 
     /** The writer, at run start: the workers' rings, to drain from now on. */
-    void workerRings(final JournalWriter.WorkerRing[] rings)
+    void workerRings(final WorkerRing[] rings)
     {
         handedOver = rings;
     }
@@ -148,7 +148,7 @@ final class JournalAgent implements Agent, MessageHandler
     @Override
     public int doWork()
     {
-        final JournalWriter.WorkerRing[] handedOver = this.handedOver;
+        final WorkerRing[] handedOver = this.handedOver;
         if (handedOver.length != rings.length)
         {
             adopt(handedOver);
@@ -425,7 +425,7 @@ final class JournalAgent implements Agent, MessageHandler
         scheduling.cycle(behind, caughtUp);
     }
 
-    private void adopt(final JournalWriter.WorkerRing[] handedOver)
+    private void adopt(final WorkerRing[] handedOver)
     {
         final RingBuffer[] rings = new RingBuffer[handedOver.length];
         final ByteBuffer[] ringsBytes = new ByteBuffer[handedOver.length];

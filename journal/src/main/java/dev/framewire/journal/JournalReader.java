@@ -943,6 +943,11 @@ public final class JournalReader
         private int position;
         private int limit;
         private JournalRecord.Kind kind;
+        /** The fields {@link #fields} read. */
+        private String fieldText;
+        private byte[] fieldPayload;
+        private JournalSubgraph fieldSubgraph;
+        private PayloadShape fieldShape;
 
         Decoder(final Path run)
         {
@@ -980,30 +985,11 @@ public final class JournalReader
                 count++;
                 return;
             }
-            kind = JournalRecord.Kind.ofCode(code);
-            if (kind == JournalRecord.Kind.NOTE && minor < JournalDescriptor.NOTE_MINOR)
+            if (!kindOf(code))
             {
-                kind = null; // damage in a journal older than NOTE
-            }
-            if ((kind == JournalRecord.Kind.SUBGRAPH_ADDED || kind == JournalRecord.Kind.SUBGRAPH_REMOVED ||
-                kind == JournalRecord.Kind.SUBGRAPH_LEFT) && minor < JournalDescriptor.SUBGRAPH_MINOR)
-            {
-                kind = null; // damage in a journal older than the subgraph records
-            }
-            if (kind == JournalRecord.Kind.CAPTURED && minor < JournalDescriptor.CAPTURED_MINOR)
-            {
-                kind = null; // damage in a journal older than captures at emit
-            }
-            if (kind == null || kind == JournalRecord.Kind.HEADER)
-            {
-                if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
-                {
-                    skipped++; // a newer minor version's record kind
-                    count++;
-                    return;
-                }
-                throw new Corrupt(JournalDamage.Kind.UNKNOWN_KIND, kind == null ? "the record has kind " + code +
-                    ", which format " + version() + " does not have" : "a second HEADER record");
+                skipped++; // a newer minor version's record kind
+                count++;
+                return;
             }
             final int aux = buffer.getByte(JournalDescriptor.AUX_OFFSET) & 0xFF;
             final int worker = buffer.getInt(JournalDescriptor.WORKER_OFFSET, ByteOrder.LITTLE_ENDIAN);
@@ -1012,44 +998,11 @@ public final class JournalReader
             final long nanos = buffer.getLong(JournalDescriptor.NANOS_OFFSET, ByteOrder.LITTLE_ENDIAN);
             final long timestamp = buffer.getLong(JournalDescriptor.TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
             final long value = buffer.getLong(JournalDescriptor.VALUE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            String text = null;
-            byte[] payload = null;
-            JournalSubgraph subgraph = null;
-            PayloadShape shape = null;
-            switch (kind)
-            {
-                case CAPTURED:
-                    shape = new PayloadShape(getInt("frame width"), getInt("frame height"), getInt("frame stride"),
-                        text("pixel format"));
-                    payload = capturedBytes(value);
-                    break;
-                case SUBGRAPH_ADDED:
-                    subgraph = subgraphAdded(node, stream);
-                    break;
-                case SUBGRAPH_REMOVED:
-                    subgraph = JournalSubgraph.removed(text("subgraph name"), value, getLong("cancel deadline"));
-                    break;
-                case SUBGRAPH_LEFT:
-                    subgraph = JournalSubgraph.left(text("subgraph name"), aux == 1, value);
-                    break;
-                case RUN_START:
-                    runStart(node, stream, value);
-                    text = configText;
-                    break;
-                case ERROR:
-                case NOTE:
-                case RUN_END:
-                    text = text("text");
-                    break;
-                case GRAPH_INPUT:
-                    if (aux == JournalRecord.VALUE_CAPTURED)
-                    {
-                        payload = capturedBytes(value);
-                    }
-                    break;
-                default:
-                    break;
-            }
+            fields(aux, node, stream, value);
+            final String text = fieldText;
+            final byte[] payload = fieldPayload;
+            final JournalSubgraph subgraph = fieldSubgraph;
+            final PayloadShape shape = fieldShape;
             if (position != limit && minor <= JournalDescriptor.FORMAT_MINOR)
             {
                 throw new Corrupt("the record (" + kind + ") is " + limit + " bytes, but its fields end at " +
@@ -1092,6 +1045,83 @@ public final class JournalReader
                 lost += value;
             }
             count++;
+        }
+
+        /**
+         * Sets {@link #kind} from a record's kind code, checking the journal's format has that kind.
+         *
+         * @return false for a kind a newer minor version has (the record is skipped).
+         * @throws Corrupt for a kind the format does not have, or a second HEADER.
+         */
+        private boolean kindOf(final int code)
+        {
+            kind = JournalRecord.Kind.ofCode(code);
+            if (kind == JournalRecord.Kind.NOTE && minor < JournalDescriptor.NOTE_MINOR)
+            {
+                kind = null; // damage in a journal older than NOTE
+            }
+            if ((kind == JournalRecord.Kind.SUBGRAPH_ADDED || kind == JournalRecord.Kind.SUBGRAPH_REMOVED ||
+                kind == JournalRecord.Kind.SUBGRAPH_LEFT) && minor < JournalDescriptor.SUBGRAPH_MINOR)
+            {
+                kind = null; // damage in a journal older than the subgraph records
+            }
+            if (kind == JournalRecord.Kind.CAPTURED && minor < JournalDescriptor.CAPTURED_MINOR)
+            {
+                kind = null; // damage in a journal older than captures at emit
+            }
+            if (kind == null || kind == JournalRecord.Kind.HEADER)
+            {
+                if (minor > JournalDescriptor.FORMAT_MINOR && kind == null)
+                {
+                    return false;
+                }
+                throw new Corrupt(JournalDamage.Kind.UNKNOWN_KIND, kind == null ? "the record has kind " + code +
+                    ", which format " + version() + " does not have" : "a second HEADER record");
+            }
+            return true;
+        }
+
+        /** Reads the fields of a record's kind past the fixed ones, into {@link #fieldText} and the rest. */
+        private void fields(final int aux, final int node, final int stream, final long value)
+        {
+            fieldText = null;
+            fieldPayload = null;
+            fieldSubgraph = null;
+            fieldShape = null;
+            switch (kind)
+            {
+                case CAPTURED:
+                    fieldShape = new PayloadShape(getInt("frame width"), getInt("frame height"), getInt("frame stride"),
+                        text("pixel format"));
+                    fieldPayload = capturedBytes(value);
+                    break;
+                case SUBGRAPH_ADDED:
+                    fieldSubgraph = subgraphAdded(node, stream);
+                    break;
+                case SUBGRAPH_REMOVED:
+                    fieldSubgraph = JournalSubgraph.removed(text("subgraph name"), value, getLong("cancel deadline"));
+                    break;
+                case SUBGRAPH_LEFT:
+                    fieldSubgraph = JournalSubgraph.left(text("subgraph name"), aux == 1, value);
+                    break;
+                case RUN_START:
+                    runStart(node, stream, value);
+                    fieldText = configText;
+                    break;
+                case ERROR:
+                case NOTE:
+                case RUN_END:
+                    fieldText = text("text");
+                    break;
+                case GRAPH_INPUT:
+                    if (aux == JournalRecord.VALUE_CAPTURED)
+                    {
+                        fieldPayload = capturedBytes(value);
+                    }
+                    break;
+                default:
+                    break;
+            }
         }
 
         /**

@@ -127,6 +127,8 @@ final class JournalScanner implements AutoCloseable
     private long resumeAt;
     /** How the file ended when {@link #lost} found nothing more. */
     private End lostEnd = End.UNREADABLE;
+    /** How the walk ended when {@link #zeroHeader} or {@link #notComplete} ended it. */
+    private End walkEnd = End.UNREADABLE;
 
     JournalScanner(final Path file, final boolean checksummed) throws IOException
     {
@@ -178,31 +180,11 @@ final class JournalScanner implements AutoCloseable
                 {
                     return End.CLEAN;
                 }
-                // Chronicle writes a document's header when the document is complete: a zero header with
-                // bytes after it is the document a writer is appending (a live journal), or was when it
-                // was killed; unless intact records follow it, when the header or more was zeroed
-                if (freshIntAt(pos) != 0)
+                pos = zeroHeader(visitor, pos, h);
+                if (pos < 0)
                 {
-                    continue; // the writer completed it after the window was read
+                    return walkEnd;
                 }
-                if (checksummed && repair(visitor, pos, h))
-                {
-                    pos = resumeAt;
-                    continue;
-                }
-                final long next = resync(pos + 4);
-                if (next < 0)
-                {
-                    return End.INCOMPLETE;
-                }
-                if (freshIntAt(pos) != 0)
-                {
-                    continue; // the writer completed it while the rest was read
-                }
-                region(visitor, pos, next, h, "; the reader goes on at the " + (checksummed ? "intact record" :
-                    "record (found by its shape: format 1.0 records have no checksums)") + " at byte " + next);
-                sequence = -1;
-                pos = next;
                 continue;
             }
             if (h == END_OF_FILE)
@@ -213,42 +195,11 @@ final class JournalScanner implements AutoCloseable
             final long body = pos + 4;
             if ((h & NOT_COMPLETE) != 0)
             {
-                if (!checksummed)
+                pos = notComplete(visitor, pos, h, len);
+                if (pos < 0)
                 {
-                    if (len != 0)
-                    {
-                        visitor.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, 4, -1, false, false, String.format(Locale.ROOT,
-                            "Chronicle's header 0x%08x marks a record still being written yet gives its length, " +
-                            "which Chronicle never does: the header is damaged; format 1.0 records have no " +
-                            "checksums, so the reader cannot find where records start again after it", h));
-                        return End.UNREADABLE;
-                    }
-                    return End.INCOMPLETE;
+                    return walkEnd;
                 }
-                if (freshIntAt(pos) != h)
-                {
-                    continue; // the writer completed it after the window was read
-                }
-                if (repair(visitor, pos, h))
-                {
-                    pos = resumeAt;
-                    continue;
-                }
-                final long next = resync(body);
-                if (next < 0)
-                {
-                    return End.INCOMPLETE;
-                }
-                if (freshIntAt(pos) != h)
-                {
-                    continue; // the record being appended was completed while the rest was read: a live journal
-                }
-                visitor.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, next - pos, -1, false, false, String.format(Locale.ROOT,
-                    "Chronicle's header 0x%08x marks a record still being written, but intact records follow from " +
-                    "byte %d: the header is damaged (a killed writer leaves nothing intact after it); bytes %d to %d " +
-                    "hold no intact record; the reader goes on at the intact record at byte %d", h, next, pos, next, next));
-                sequence = -1;
-                pos = next;
                 continue;
             }
             if (body + len > length)
@@ -295,6 +246,87 @@ final class JournalScanner implements AutoCloseable
                 return lostEnd;
             }
         }
+    }
+
+    /**
+     * A zero header with bytes after it: a record being appended, or damage.
+     *
+     * @return where the walk goes on, or -1 when it ends ({@link #walkEnd} says how).
+     */
+    private long zeroHeader(final Visitor visitor, final long pos, final int h) throws IOException
+    {
+        // Chronicle writes a document's header when the document is complete: a zero header with
+        // bytes after it is the document a writer is appending (a live journal), or was when it
+        // was killed; unless intact records follow it, when the header or more was zeroed
+        if (freshIntAt(pos) != 0)
+        {
+            return pos; // the writer completed it after the window was read
+        }
+        if (checksummed && repair(visitor, pos, h))
+        {
+            return resumeAt;
+        }
+        final long next = resync(pos + 4);
+        if (next < 0)
+        {
+            walkEnd = End.INCOMPLETE;
+            return -1;
+        }
+        if (freshIntAt(pos) != 0)
+        {
+            return pos; // the writer completed it while the rest was read
+        }
+        region(visitor, pos, next, h, "; the reader goes on at the " + (checksummed ? "intact record" :
+            "record (found by its shape: format 1.0 records have no checksums)") + " at byte " + next);
+        sequence = -1;
+        return next;
+    }
+
+    /**
+     * A header marking a record still being written: the record a writer is appending, or a damaged header.
+     *
+     * @return where the walk goes on, or -1 when it ends ({@link #walkEnd} says how).
+     */
+    private long notComplete(final Visitor visitor, final long pos, final int h, final int len) throws IOException
+    {
+        if (!checksummed)
+        {
+            if (len != 0)
+            {
+                visitor.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, 4, -1, false, false, String.format(Locale.ROOT,
+                    "Chronicle's header 0x%08x marks a record still being written yet gives its length, " +
+                    "which Chronicle never does: the header is damaged; format 1.0 records have no " +
+                    "checksums, so the reader cannot find where records start again after it", h));
+                walkEnd = End.UNREADABLE;
+                return -1;
+            }
+            walkEnd = End.INCOMPLETE;
+            return -1;
+        }
+        if (freshIntAt(pos) != h)
+        {
+            return pos; // the writer completed it after the window was read
+        }
+        if (repair(visitor, pos, h))
+        {
+            return resumeAt;
+        }
+        final long next = resync(pos + 4);
+        if (next < 0)
+        {
+            walkEnd = End.INCOMPLETE;
+            return -1;
+        }
+        if (freshIntAt(pos) != h)
+        {
+            return pos; // the record being appended was completed while the rest was read: a live journal
+        }
+        visitor.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, next - pos, -1, false, false, String.format(Locale.ROOT,
+            "Chronicle's header 0x%08x marks a record still being written, but intact records follow from " +
+            "byte %d: the header is damaged (a killed writer leaves nothing intact after it); bytes %d to %d " +
+            "hold no intact record; the reader goes on at the intact record at byte %d", h, next, pos, next, next));
+        sequence = -1;
+        return next;
     }
 
     private void record(final Visitor visitor, final long pos, final long body, final int len) throws IOException

@@ -17,7 +17,6 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.slf4j.Logger;
@@ -130,7 +129,7 @@ public final class JournalWriter extends JournalSink
      * ASYNC under {@link JournalConfig.ClockReads#HAND_OVER}: a call no other thread handed a packet
      * ({@link #processBeginSameWorker}) begins at its worker's last clock reading.
      */
-    private final boolean readsAtHandOver;
+    final boolean readsAtHandOver;
     private final AtomicLong lost = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final long maxCaptureBytes;
@@ -155,217 +154,6 @@ public final class JournalWriter extends JournalSink
         Lane(final ExcerptAppender appender)
         {
             this.appender = appender;
-        }
-    }
-
-    abstract static class WorkerRingPad0 extends WorkerJournal
-    {
-        WorkerRingPad0(final JournalSink sink, final int workerId)
-        {
-            super(sink, workerId);
-        }
-
-        byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
-        byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
-        byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
-        byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
-    }
-
-    abstract static class WorkerRingFields extends WorkerRingPad0
-    {
-        WorkerRingFields(final JournalSink sink, final int workerId)
-        {
-            super(sink, workerId);
-        }
-
-        /**
-         * The thread whose calls go on this ring: null until the first thread journals with the
-         * worker's id, then that thread for good. Written once, under the {@code createdLanes}
-         * lock (claimRing); read plainly on the hot path: a reader that sees null takes
-         * the lock and sees the owner, one that sees a thread sees the only one there will be.
-         */
-        Thread owner;
-        // The worker's call in progress, not in the ring yet: it is staged as one entry when it
-        // ends. The owner's fields alone; see processBegin.
-        boolean callOpen;
-        int callNode;
-        long callTimestamp;
-        long callNanos;
-        /**
-         * The worker's last clock reading: a call's begin, or when its staged calls went. Under
-         * {@link JournalConfig.ClockReads#HAND_OVER} a same-worker call begins at it, unless the
-         * worker idled since (readingStale).
-         */
-        long reading;
-        /** Whether the worker idled since its last reading, or has none yet: its next call reads the clock. */
-        boolean readingStale = true;
-        /** The call's first packet emitted at its input timestamp, folded into its entry; -1: none. */
-        int emitStream = -1;
-        int emitKind;
-        long emitValue;
-        int stagedCalls;
-        /** The staged message's bytes so far, header included. */
-        int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
-        /** Writes the staged entries: what the next one is a difference from, and what it repeats. */
-        final JournalDescriptor.DenseCallsEncoder entries = new JournalDescriptor.DenseCallsEncoder();
-    }
-
-    abstract static class WorkerRingPad1 extends WorkerRingFields
-    {
-        WorkerRingPad1(final JournalSink sink, final int workerId)
-        {
-            super(sink, workerId);
-        }
-
-        byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
-        byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
-        byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
-        byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
-    }
-
-    /**
-     * A worker's ASYNC ring: single producer, the thread that first journals with the worker's id
-     * (claimed under the {@code createdLanes} lock, once); any other thread using the id goes to
-     * the many-to-one ring, so the one-to-one ring never sees two producers. It is also the
-     * worker's {@link WorkerJournal} ({@link #worker}), through which the engine journals the
-     * worker's calls without the writer looking the ring up by the worker's id.
-     *
-     * <p>The worker's calls are staged here, 1 to 42 bytes each (see
-     * {@link JournalDescriptor#DENSE_CALLS}), and go on the ring as one DENSE_CALLS message when
-     * {@link #STAGED_CALLS} have ended or the next might not fit the ring's longest message, when
-     * another record of the worker comes (so that the file keeps the worker's order), when the
-     * worker idles ({@link #workerIdle}), and at {@link #runEnd}: a call reaches the ring at most
-     * 63 calls or one idle after it ended.
-     *
-     * <p>Layout: the fields the worker writes per call ({@link WorkerRingFields}) sit between
-     * lines of padding (by inheritance), away from whatever the allocator puts beside the ring:
-     * another worker's ring, or objects the journal agent writes per batch.
-     */
-    static final class WorkerRing extends WorkerRingPad1
-    {
-        /** Calls staged before they go on the ring at most. */
-        static final int STAGED_CALLS = 64;
-
-        final OneToOneRingBuffer ring;
-        /**
-         * The DENSE_CALLS message being put together: its header (kind and worker set here) and
-         * entries. On the heap: the entries' bytes are plain array stores.
-         */
-        final byte[] stagedBytes = new byte[
-            JournalDescriptor.PACKED_ENTRIES_OFFSET + STAGED_CALLS * JournalDescriptor.DENSE_ENTRY_MAX_LENGTH];
-        /** {@link #stagedBytes}, for the header's fields and the copy into the ring. */
-        final UnsafeBuffer staged = new UnsafeBuffer(stagedBytes);
-        /**
-         * The staged message's most bytes: the staging's, or the ring's longest message's (an
-         * eighth of the ring) when that is shorter (a ring of 16 KiB or less). A ring holds at
-         * least 4096 bytes, so its longest message holds 11 entries of the longest kind, and
-         * typically 64 of a chain's.
-         */
-        final int stagedMaxLength;
-
-        /** The journal this ring is a worker's part of. */
-        final JournalWriter writer;
-
-        WorkerRing(final JournalWriter writer, final int workerId, final int capacity)
-        {
-            super(writer, workerId);
-            this.writer = writer;
-            ring = new OneToOneRingBuffer(new UnsafeBuffer(
-                ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
-            stagedMaxLength = Math.min(staged.capacity(), ring.maxMsgLength());
-            staged.putByte(JournalDescriptor.KIND_OFFSET, (byte)JournalDescriptor.DENSE_CALLS);
-            staged.putInt(JournalDescriptor.CALLS_WORKER_OFFSET, workerId);
-        }
-
-        // The worker's journal (JournalWriter.worker): its own thread stages its calls here
-        // without looking the ring up; any other thread's call, or one this ring does not take as
-        // it is (a nested call, an emit not folded, the first call before the thread owns the
-        // ring), goes through the writer's method with the worker's id. The owner's calls do not
-        // look at the writer's closed flag: after the close nobody drains the ring, so what they
-        // stage never reaches the journal (ignored, as the contract has it) and costs no volatile
-        // read a call before it.
-
-        @Override
-        public void processBegin(final int nodeId, final long inputTimestamp)
-        {
-            if (owner == Thread.currentThread())
-            {
-                writer.openStaged(this, nodeId, inputTimestamp, true);
-            }
-            else
-            {
-                writer.processBegin(workerId(), nodeId, inputTimestamp);
-            }
-        }
-
-        @Override
-        public void processBeginSameWorker(final int nodeId, final long inputTimestamp)
-        {
-            if (owner == Thread.currentThread() && writer.readsAtHandOver && !readingStale)
-            {
-                writer.openStaged(this, nodeId, inputTimestamp, false);
-            }
-            else
-            {
-                writer.processBeginSameWorker(workerId(), nodeId, inputTimestamp);
-            }
-        }
-
-        @Override
-        public boolean reusesReadings()
-        {
-            return writer.readsAtHandOver;
-        }
-
-        @Override
-        public void emit(final int nodeId, final int streamId, final long timestamp, final Object value, final long word)
-        {
-            if (owner == Thread.currentThread() && foldsEmit(nodeId, streamId, timestamp))
-            {
-                writer.fold(this, streamId, value, word);
-            }
-            else
-            {
-                writer.emit(workerId(), nodeId, streamId, timestamp, value, word);
-            }
-        }
-
-        @Override
-        public void processEnd(final int nodeId, final long inputTimestamp)
-        {
-            if (owner == Thread.currentThread() && endsCall(nodeId, inputTimestamp))
-            {
-                writer.stage(this, nodeId, inputTimestamp);
-            }
-            else
-            {
-                writer.processEnd(workerId(), nodeId, inputTimestamp);
-            }
-        }
-
-        @Override
-        public void idle()
-        {
-            if (owner == Thread.currentThread())
-            {
-                writer.idle(this);
-            }
-            else
-            {
-                writer.workerIdle(workerId());
-            }
-        }
-
-        /** The owner's: whether the emit is the open call's first packet at its input timestamp, folded into its entry. */
-        boolean foldsEmit(final int nodeId, final int streamId, final long timestamp)
-        {
-            return callOpen && emitStream < 0 && callNode == nodeId && callTimestamp == timestamp && streamId >= 0;
-        }
-
-        /** The owner's: whether the end is the open call's, staged as its entry. */
-        boolean endsCall(final int nodeId, final long inputTimestamp)
-        {
-            return callOpen && callNode == nodeId && callTimestamp == inputTimestamp;
         }
     }
 
@@ -985,7 +773,7 @@ public final class JournalWriter extends JournalSink
     }
 
     /** ASYNC, the worker's thread: the call's packet at its input timestamp goes in with the call's entry. */
-    private void fold(final WorkerRing own, final int streamId, final Object value, final long word)
+    void fold(final WorkerRing own, final int streamId, final Object value, final long word)
     {
         final int kind = valueKind(streamId, value, true);
         own.emitStream = streamId;
@@ -1050,7 +838,7 @@ public final class JournalWriter extends JournalSink
      * clock read now ({@code readClock}), or at the worker's last reading, taken after the calls
      * before it went (so that a call never begins before the end of those).
      */
-    private void openStaged(final WorkerRing own, final int nodeId, final long inputTimestamp, final boolean readClock)
+    void openStaged(final WorkerRing own, final int nodeId, final long inputTimestamp, final boolean readClock)
     {
         if (own.callOpen)
         {
@@ -1144,7 +932,7 @@ public final class JournalWriter extends JournalSink
      * message, which goes on the ring when full. Its end is the next call's begin, or the flush's
      * clock read.
      */
-    private void stage(final WorkerRing own, final int nodeId, final long inputTimestamp)
+    void stage(final WorkerRing own, final int nodeId, final long inputTimestamp)
     {
         own.callOpen = false;
         final UnsafeBuffer staged = own.staged;
@@ -1223,7 +1011,7 @@ public final class JournalWriter extends JournalSink
     }
 
     /** ASYNC, the worker's thread: its staged calls go on its ring, and its next call reads the clock. */
-    private void idle(final WorkerRing own)
+    void idle(final WorkerRing own)
     {
         flushStaged(own, own.ring);
         own.readingStale = true;
@@ -1390,46 +1178,10 @@ public final class JournalWriter extends JournalSink
         {
             return;
         }
-        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
-            .fixed(JournalDescriptor.SUBGRAPH_ADDED, 0, -1, nodeIds.length > 0 ? nodeIds[0] : -1,
-                streamIds.length > 0 ? streamIds[0] : -1, System.nanoTime(), Long.MIN_VALUE, configHash(templateText))
-            .putText(name)
-            .putText(templateText)
-            .putInt(paramNames.length);
-        for (int p = 0; p < paramNames.length; p++)
-        {
-            record.putText(paramNames[p]).putText(paramTypes[p]).putInt(paramValues[p] != null ? 1 : 0)
-                .putText(paramValues[p] != null ? paramValues[p] : "");
-        }
-        record.putInt(boundInputs.length);
-        for (int b = 0; b < boundInputs.length; b++)
-        {
-            record.putText(boundInputs[b]).putText(boundStreams[b]);
-        }
-        record.putInts(nodeIds).putTexts(nodeNames).putInt(nodeInputStreams.length);
-        for (final int[] inputs : nodeInputStreams)
-        {
-            record.putInts(inputs);
-        }
-        final List<String> captureList = Arrays.asList(captureNames);
-        final List<String> checksumList = Arrays.asList(checksumNames);
-        final List<Integer> captured = new ArrayList<>();
-        final List<Integer> checksummed = new ArrayList<>();
-        for (int s = 0; s < streamIds.length; s++)
-        {
-            if (captureList.contains(streamNames[s]))
-            {
-                captured.add(streamIds[s]);
-            }
-            if (checksumList.contains(streamNames[s]))
-            {
-                checksummed.add(streamIds[s]);
-            }
-        }
-        record.putInts(streamIds).putTexts(streamNames)
-            .putInts(captured.stream().mapToInt(Integer::intValue).toArray())
-            .putInts(checksummed.stream().mapToInt(Integer::intValue).toArray());
-        appendOrdered(record);
+        final int[] captured = SubgraphRecords.named(streamIds, streamNames, captureNames);
+        final int[] checksummed = SubgraphRecords.named(streamIds, streamNames, checksumNames);
+        appendOrdered(SubgraphRecords.added(name, templateText, paramNames, paramTypes, paramValues, boundInputs,
+            boundStreams, nodeIds, nodeNames, nodeInputStreams, streamIds, streamNames, captured, checksummed));
         synchronized (createdLanes)
         {
             // a subgraph's stream named in the settings (cam7__frames) is captured or checksummed like the
@@ -1464,11 +1216,7 @@ public final class JournalWriter extends JournalSink
     {
         if (!closed)
         {
-            appendOrdered(new JournalDescriptor.Builder()
-                .fixed(JournalDescriptor.SUBGRAPH_REMOVED, 0, -1, -1, -1, System.nanoTime(), Long.MIN_VALUE,
-                    drainDeadlineNanos)
-                .putText(name)
-                .putLong(cancelDeadlineNanos));
+            appendOrdered(SubgraphRecords.removed(name, drainDeadlineNanos, cancelDeadlineNanos));
         }
     }
 
@@ -1481,10 +1229,7 @@ public final class JournalWriter extends JournalSink
     {
         if (!closed)
         {
-            appendOrdered(new JournalDescriptor.Builder()
-                .fixed(JournalDescriptor.SUBGRAPH_LEFT, drained ? 1 : 0, -1, -1, -1, System.nanoTime(), Long.MIN_VALUE,
-                    droppedPackets)
-                .putText(name));
+            appendOrdered(SubgraphRecords.left(name, drained, droppedPackets));
         }
     }
 

@@ -3,9 +3,7 @@ package dev.framewire.journal;
 import dev.framewire.core.Timestamp;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -368,357 +366,9 @@ public final class Postmortem
      */
     public static Postmortem of(final JournalReader journal)
     {
-        final int nodeCount = journal.nodeNames().size();
-        final int streamCount = journal.streamNames().size();
-        final int[][] inputs = new int[nodeCount][];
-        final int[] consumerCount = new int[streamCount];
-        // per node, per input port: its place among the stream's consumers (its mark bit)
-        final int[][] consumerIndex = new int[nodeCount][];
-        for (int n = 0; n < nodeCount; n++)
-        {
-            inputs[n] = journal.hasTopology() ? journal.nodeInputs(n) : new int[0];
-            consumerIndex[n] = new int[inputs[n].length];
-            for (int p = 0; p < inputs[n].length; p++)
-            {
-                consumerIndex[n][p] = consumerCount[inputs[n][p]]++;
-            }
-        }
-        final long[] emitted = new long[streamCount];
-        final long[] lastEmitted = filled(streamCount, Timestamp.UNSET);
-        final String[] producers = new String[streamCount];
-        final EmittedTimestamps[] emittedAt = new EmittedTimestamps[streamCount];
-        for (int s = 0; s < streamCount; s++)
-        {
-            emittedAt[s] = new EmittedTimestamps(consumerCount[s]);
-        }
-        // per node, per input port: consumed, dropped, last consumed
-        final long[][] consumed = new long[nodeCount][];
-        final long[][] dropped = new long[nodeCount][];
-        final long[][] lastConsumed = new long[nodeCount][];
-        for (int n = 0; n < nodeCount; n++)
-        {
-            consumed[n] = new long[inputs[n].length];
-            dropped[n] = new long[inputs[n].length];
-            lastConsumed[n] = filled(inputs[n].length, Timestamp.UNSET);
-        }
-        final OpenCalls[] open = new OpenCalls[nodeCount];
-        for (int n = 0; n < nodeCount; n++)
-        {
-            open[n] = new OpenCalls();
-        }
-        final long[] calls = new long[nodeCount];
-        final long[] drops = new long[nodeCount];
-        // a subgraph added at run time (format 1.5) consumes a stream from its addition on (a bound
-        // stream of the graph's own had packets before), and holds nothing once it has left
-        final long[][] before = new long[nodeCount][];
-        for (int n = 0; n < nodeCount; n++)
-        {
-            before[n] = new long[inputs[n].length];
-        }
-        final boolean[] left = new boolean[nodeCount];
-        final java.util.Map<String, int[]> present = new java.util.HashMap<>();
-        JournalRecord lastError = null;
-        long start = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
-
-        // in nanos order (stable: file order among equal readings): an ASYNC journal appends each
-        // worker's ring in turn, so a consumer's PROCESS_BEGIN can come in the file before the EMIT
-        // of the packet it took; nanos, read before the packet went out and after it came in, does not
-        final List<JournalRecord> records = new ArrayList<>(journal.records());
-        records.sort(Comparator.comparingLong(JournalRecord::nanos));
-        for (final JournalRecord r : records)
-        {
-            if (r.kind() == JournalRecord.Kind.HEADER)
-            {
-                continue;
-            }
-            start = Math.min(start, r.nanos());
-            end = Math.max(end, r.nanos());
-            final int n = r.node();
-            final int s = r.stream();
-            switch (r.kind())
-            {
-                case GRAPH_INPUT:
-                case EMIT:
-                    if (s >= 0 && s < streamCount)
-                    {
-                        emitted[s]++;
-                        lastEmitted[s] = r.timestamp();
-                        emittedAt[s].add(r.timestamp());
-                        producers[s] = r.kind() == JournalRecord.Kind.EMIT ? r.nodeName() : "graph input";
-                    }
-                    break;
-                case PROCESS_BEGIN:
-                    if (n >= 0 && n < nodeCount)
-                    {
-                        calls[n]++;
-                        final long ts = r.timestamp();
-                        open[n].begin(r.worker(), ts, r.nanos());
-                        if (Timestamp.isValidPacketTimestamp(ts))
-                        {
-                            for (int p = 0; p < inputs[n].length; p++)
-                            {
-                                // once per consumer and timestamp: a repeated timestamp (one call per
-                                // input with an immediate policy) or a BEGIN that came after a later
-                                // timestamp's (calls on several workers) finds the mark set
-                                if (emittedAt[inputs[n][p]].consume(ts, consumerIndex[n][p]))
-                                {
-                                    consumed[n][p]++;
-                                    if (lastConsumed[n][p] == Timestamp.UNSET || ts > lastConsumed[n][p])
-                                    {
-                                        lastConsumed[n][p] = ts;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    break;
-                case PROCESS_END:
-                    if (n >= 0 && n < nodeCount)
-                    {
-                        open[n].end(r.worker());
-                    }
-                    break;
-                case DROP:
-                    if (n >= 0 && n < nodeCount)
-                    {
-                        drops[n]++;
-                        for (int p = 0; p < inputs[n].length; p++)
-                        {
-                            if (inputs[n][p] == s)
-                            {
-                                dropped[n][p]++;
-                                break;
-                            }
-                        }
-                    }
-                    break;
-                case ERROR:
-                    lastError = r;
-                    break;
-                case SUBGRAPH_ADDED:
-                {
-                    final int[] ids = r.subgraph().nodeIds();
-                    present.put(r.text(), ids);
-                    for (final int id : ids)
-                    {
-                        for (int p = 0; id < nodeCount && p < inputs[id].length; p++)
-                        {
-                            before[id][p] = emitted[inputs[id][p]];
-                        }
-                    }
-                    break;
-                }
-                case SUBGRAPH_LEFT:
-                {
-                    final int[] ids = present.remove(r.text());
-                    for (final int id : ids == null ? new int[0] : ids)
-                    {
-                        if (id < nodeCount)
-                        {
-                            left[id] = true;
-                        }
-                    }
-                    break;
-                }
-                default:
-                    break;
-            }
-        }
-        if (start == Long.MAX_VALUE)
-        {
-            start = journal.headerNanos();
-            end = journal.headerNanos();
-        }
-
-        final List<StreamState> streams = new ArrayList<>();
-        final long[] queued = new long[nodeCount];
-        for (int s = 0; s < streamCount; s++)
-        {
-            final List<Consumer> consumers = new ArrayList<>();
-            long last = Timestamp.UNSET;
-            long inFlight = 0;
-            for (int n = 0; n < nodeCount; n++)
-            {
-                for (int p = 0; p < inputs[n].length; p++)
-                {
-                    if (inputs[n][p] != s)
-                    {
-                        continue;
-                    }
-                    final long flight = left[n] ? 0 : Math.max(0, emitted[s] - before[n][p] - consumed[n][p] -
-                        dropped[n][p]);
-                    consumers.add(new Consumer(journal.nodeNames().get(n), consumed[n][p], dropped[n][p], flight,
-                        lastConsumed[n][p]));
-                    queued[n] += flight;
-                    inFlight = Math.max(inFlight, flight);
-                    if (lastConsumed[n][p] != Timestamp.UNSET && (last == Timestamp.UNSET || lastConsumed[n][p] > last))
-                    {
-                        last = lastConsumed[n][p];
-                    }
-                }
-            }
-            streams.add(new StreamState(journal.streamNames().get(s), producers[s], emitted[s], lastEmitted[s], last,
-                inFlight, Collections.unmodifiableList(consumers)));
-        }
-        final List<NodeState> nodes = new ArrayList<>();
-        for (int n = 0; n < nodeCount; n++)
-        {
-            final OpenCalls o = open[n];
-            final int longest = o.longestRunning();
-            final boolean inProcess = longest >= 0;
-            nodes.add(new NodeState(journal.nodeNames().get(n), inProcess,
-                inProcess ? o.timestamps[longest] : Timestamp.UNSET, inProcess ? end - o.nanos[longest] : 0,
-                inProcess ? journal.workerName(o.workers[longest]) : null, o.size, calls[n], drops[n], queued[n]));
-        }
-        return new Postmortem(journal, streams, nodes, lastError, start, end);
-    }
-
-    private static long[] filled(final int n, final long value)
-    {
-        final long[] a = new long[n];
-        Arrays.fill(a, value);
-        return a;
-    }
-
-    /**
-     * A stream's emitted timestamps, sorted, each with a mark bit per consumer (a node's input port
-     * on the stream), set when that consumer consumes the packet: a packet counts once per consumer
-     * however the consumer's BEGINs are ordered, and a set of consumed timestamps per consumer is
-     * not needed. A stream's EMITs come in timestamp order, so an add appends; one out of order
-     * (graph input packets added from two threads) is inserted in place. 8 bytes a packet, plus 8
-     * per 64 consumers; a stream that no node consumes keeps nothing.
-     */
-    private static final class EmittedTimestamps
-    {
-        private static final int INITIAL_CAPACITY = 16;
-
-        /** Longs of mark bits per timestamp. */
-        private final int words;
-        private long[] timestamps;
-        private long[] marks;
-        private int size;
-
-        EmittedTimestamps(final int consumers)
-        {
-            words = (consumers + Long.SIZE - 1) / Long.SIZE;
-            timestamps = words == 0 ? new long[0] : new long[INITIAL_CAPACITY];
-            marks = new long[timestamps.length * words];
-        }
-
-        void add(final long timestamp)
-        {
-            if (words == 0)
-            {
-                return;
-            }
-            int at = size;
-            if (size > 0 && timestamp <= timestamps[size - 1])
-            {
-                final int found = Arrays.binarySearch(timestamps, 0, size, timestamp);
-                if (found >= 0)
-                {
-                    return; // emitted twice: still one packet for each consumer to take
-                }
-                at = -found - 1;
-            }
-            if (size == timestamps.length)
-            {
-                timestamps = Arrays.copyOf(timestamps, size * 2);
-                marks = Arrays.copyOf(marks, size * 2 * words);
-            }
-            System.arraycopy(timestamps, at, timestamps, at + 1, size - at);
-            System.arraycopy(marks, at * words, marks, (at + 1) * words, (size - at) * words);
-            timestamps[at] = timestamp;
-            Arrays.fill(marks, at * words, (at + 1) * words, 0L);
-            size++;
-        }
-
-        /**
-         * Marks the packet at a timestamp as consumed by a consumer.
-         *
-         * @return true if it was emitted and this consumer had not consumed it yet.
-         */
-        boolean consume(final long timestamp, final int consumer)
-        {
-            // calls come in about timestamp order, just after the packet: the newest is the likeliest
-            final int at = size > 0 && timestamps[size - 1] == timestamp ?
-                size - 1 : Arrays.binarySearch(timestamps, 0, size, timestamp);
-            if (at < 0)
-            {
-                return false;
-            }
-            final int word = at * words + consumer / Long.SIZE;
-            final long bit = 1L << (consumer % Long.SIZE);
-            if ((marks[word] & bit) != 0)
-            {
-                return false;
-            }
-            marks[word] |= bit;
-            return true;
-        }
-    }
-
-    /**
-     * A node's calls begun and not ended, in the order their BEGINs came: at most one per worker,
-     * since a worker runs one call at a time, so an END closes the call of its worker. As many as
-     * the node's {@code max_in_flight} at most; usually none or one.
-     */
-    private static final class OpenCalls
-    {
-        int[] workers = new int[2];
-        long[] timestamps = new long[2];
-        long[] nanos = new long[2];
-        int size;
-
-        void begin(final int worker, final long timestamp, final long beginNanos)
-        {
-            end(worker); // a BEGIN without the END of the worker's previous call: that END was lost
-            if (size == workers.length)
-            {
-                workers = Arrays.copyOf(workers, size * 2);
-                timestamps = Arrays.copyOf(timestamps, size * 2);
-                nanos = Arrays.copyOf(nanos, size * 2);
-            }
-            workers[size] = worker;
-            timestamps[size] = timestamp;
-            nanos[size] = beginNanos;
-            size++;
-        }
-
-        void end(final int worker)
-        {
-            for (int i = 0; i < size; i++)
-            {
-                if (workers[i] == worker)
-                {
-                    final int after = size - i - 1;
-                    System.arraycopy(workers, i + 1, workers, i, after);
-                    System.arraycopy(timestamps, i + 1, timestamps, i, after);
-                    System.arraycopy(nanos, i + 1, nanos, i, after);
-                    size--;
-                    return;
-                }
-            }
-        }
-
-        /**
-         * The open call with the earliest begin nanos; on a tie, the one whose BEGIN came first.
-         *
-         * @return its index, -1 if none is open.
-         */
-        int longestRunning()
-        {
-            int longest = -1;
-            for (int i = 0; i < size; i++)
-            {
-                if (longest < 0 || nanos[i] < nanos[longest])
-                {
-                    longest = i;
-                }
-            }
-            return longest;
-        }
+        final PostmortemTally tally = new PostmortemTally(journal).count();
+        final List<StreamState> streams = tally.streams(); // before nodes(): counts the packets queued at each
+        return new Postmortem(journal, streams, tally.nodes(), tally.lastError(), tally.start(), tally.end());
     }
 
     /**
@@ -835,6 +485,17 @@ public final class Postmortem
                 "process died or was killed, or is still running");
         }
         sb.append(" after ").append(seconds(endNanos - startNanos)).append('.');
+        levelNote(sb);
+        final List<NodeState> busy = inProcess(sb);
+        inFlight(sb, busy);
+        subgraphs(sb);
+        lastError(sb);
+        return sb.toString();
+    }
+
+    /** The lighter level the journal was written at, if it says one. */
+    private void levelNote(final StringBuilder sb)
+    {
         for (final JournalRecord r : journal.records())
         {
             if (r.kind() == JournalRecord.Kind.NOTE && r.node() < 0 && r.text() != null &&
@@ -846,6 +507,11 @@ public final class Postmortem
                 break;
             }
         }
+    }
+
+    /** The nodes in process when the journal ends, the longest first. */
+    private List<NodeState> inProcess(final StringBuilder sb)
+    {
         final List<NodeState> busy = new ArrayList<>();
         for (final NodeState n : nodes)
         {
@@ -893,6 +559,12 @@ public final class Postmortem
         {
             sb.append(" No node was in process.");
         }
+        return busy;
+    }
+
+    /** The packets in flight, unless the busiest node's queue says it all. */
+    private void inFlight(final StringBuilder sb, final List<NodeState> busy)
+    {
         if (journal.hasTopology())
         {
             long total = 0;
@@ -928,7 +600,11 @@ public final class Postmortem
             sb.append(" The journal does not say which node consumes which stream, so packets in flight are not " +
                 "counted.");
         }
-        subgraphs(sb);
+    }
+
+    /** The last error, and the records lost. */
+    private void lastError(final StringBuilder sb)
+    {
         if (lastError != null)
         {
             sb.append(" The last error: ");
@@ -948,7 +624,6 @@ public final class Postmortem
             sb.append(" The journal lost ").append(journal.lostRecords())
                 .append(" records to a full ring, so these counts may be short.");
         }
-        return sb.toString();
     }
 
     /**

@@ -146,6 +146,29 @@ class JournalRoundTripTest
         final long after = System.nanoTime();
 
         final JournalReader journal = JournalReader.read(run);
+        assertRunStartAsWritten(journal);
+        final List<JournalRecord> records = new ArrayList<>(journal.records());
+        assertEquals(HEADER, records.get(0).kind());
+        assertEquals(RUN_START, records.get(1).kind());
+        assertEquals(expected.size() + 2, records.size(), records::toString);
+        if (mode == JournalConfig.Mode.ASYNC)
+        {
+            // each ring in its order, the rings appended in turn: one thread's order is nanos order
+            records.sort(Comparator.comparingLong(JournalRecord::nanos));
+        }
+        assertRecordsAsWritten(expected, records, mode, before, after);
+        final ByteBuffer bytes = records.get(2).payload();
+        final byte[] read = new byte[bytes.remaining()];
+        bytes.get(read);
+        assertArrayEquals(frame, read);
+        assertNull(records.get(3).payload());
+        assertEquals("done", journal.runEnd().text());
+        assertEquals(0, journal.lostRecords());
+    }
+
+    /** The header's and the run start's fields, as {@link #start} wrote them. */
+    private static void assertRunStartAsWritten(final JournalReader journal)
+    {
         assertEquals(1, journal.formatMajor());
         assertEquals(JournalDescriptor.FORMAT_MINOR, journal.formatMinor());
         assertFalse(journal.isDamaged());
@@ -160,16 +183,12 @@ class JournalRoundTripTest
         assertEquals(java.util.Set.of("out"), journal.checksumStreams());
         assertFalse(journal.endsIncomplete());
         assertTrue(journal.notes().isEmpty(), journal.notes()::toString);
+    }
 
-        final List<JournalRecord> records = new ArrayList<>(journal.records());
-        assertEquals(HEADER, records.get(0).kind());
-        assertEquals(RUN_START, records.get(1).kind());
-        assertEquals(expected.size() + 2, records.size(), records::toString);
-        if (mode == JournalConfig.Mode.ASYNC)
-        {
-            // each ring in its order, the rings appended in turn: one thread's order is nanos order
-            records.sort(Comparator.comparingLong(JournalRecord::nanos));
-        }
+    /** Each record after the header and run start: the expected fields, names and nanos. */
+    private static void assertRecordsAsWritten(final List<Expected> expected, final List<JournalRecord> records,
+        final JournalConfig.Mode mode, final long before, final long after)
+    {
         long previous = before;
         for (int i = 0; i < expected.size(); i++)
         {
@@ -201,13 +220,6 @@ class JournalRoundTripTest
             assertTrue(r.nanos() >= previous && r.nanos() <= after, where); // one thread: nanos never go back
             previous = r.nanos();
         }
-        final ByteBuffer bytes = records.get(2).payload();
-        final byte[] read = new byte[bytes.remaining()];
-        bytes.get(read);
-        assertArrayEquals(frame, read);
-        assertNull(records.get(3).payload());
-        assertEquals("done", journal.runEnd().text());
-        assertEquals(0, journal.lostRecords());
     }
 
     /**

@@ -23,7 +23,7 @@ class WorkerRingLayoutTest
     void theWorkersPerCallFieldsHaveLinesOfTheirOwn()
     {
         final List<Field> fields = new ArrayList<>();
-        for (Class<?> c = JournalWriter.WorkerRing.class; c != null; c = c.getSuperclass())
+        for (Class<?> c = WorkerRing.class; c != null; c = c.getSuperclass())
         {
             for (final Field f : c.getDeclaredFields())
             {
@@ -39,7 +39,7 @@ class WorkerRingLayoutTest
             last = Math.max(last, UnsafeApi.objectFieldOffset(f));
         }
         int hot = 0;
-        for (final Field f : JournalWriter.WorkerRingFields.class.getDeclaredFields())
+        for (final Field f : WorkerRingLayout.Fields.class.getDeclaredFields())
         {
             final long at = UnsafeApi.objectFieldOffset(f);
             assertTrue(at >= LINE, "WorkerRing." + f.getName() + " is at byte " + at + ", within a line of the ring's start");
