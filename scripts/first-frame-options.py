@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """First frame of a live UDP MPEG-TS source, ffmpeg alone, per set of input options (issue 37).
 
-Usage: scripts/first-frame-options.py PORT ROUNDS VARIANTS, e.g. 45001 10 base,thr1,flush,fps0,p16,p8,recbase,recp8
+Usage: scripts/first-frame-options.py PORT ROUNDS VARIANTS [URL], e.g. 45001 10 base,thr1,flush,fps0,p16,p8,recbase,recp8
+
+With URL (e.g. an RTSP server's rtsp://127.0.0.1:PORT/cam), that is the input and no sender is
+started; variant tcp adds -rtsp_transport tcp, udp -rtsp_transport udp.
 
 Starts the camera tests' sender (testsrc2 320x240 30 fps, libx264 ultrafast zerolatency, GOP 10, -re,
 MPEG-TS to udp://127.0.0.1:PORT), then per round and variant (interleaved) runs the source's ffmpeg
@@ -13,12 +16,15 @@ p16 / p8 -probesize 16384 / 8192 (instead of 32768), rec a stream-copied fragmen
 """
 import subprocess, time, os, sys, select, tempfile
 port = int(sys.argv[1]); rounds = int(sys.argv[2]); names = sys.argv[3].split(',')
+URL = sys.argv[4] if len(sys.argv) > 4 else "udp://127.0.0.1:%d" % port
 REC = os.path.join(tempfile.mkdtemp(prefix="first-frame-"), "rec.mp4")
 FRAME = 320*240
 def cmd(v):
     inp = ["-fflags","nobuffer","-flags","low_delay","-probesize","32768","-analyzeduration","200000"]
     out = []
     if 'thr1' in v: inp = ["-threads","1"] + inp
+    if 'tcp' in v: inp += ["-rtsp_transport","tcp"]
+    if 'udp' in v: inp += ["-rtsp_transport","udp"]
     if 'fps0' in v: inp += ["-fpsprobesize","0"]
     if 'p16' in v: inp[inp.index("-probesize")+1] = "16384"
     if 'p8' in v: inp[inp.index("-probesize")+1] = "8192"
@@ -26,9 +32,9 @@ def cmd(v):
     rec = []
     if 'rec' in v: rec = ["-map","0:v:0","-c","copy","-f","mp4","-movflags","frag_keyframe+empty_moov+default_base_moof","-y",REC]
     return (["ffmpeg","-hide_banner","-nostdin","-nostats","-loglevel","warning"] + inp +
-        ["-copyts","-i","udp://127.0.0.1:%d"%port] + rec + ["-map","0:v:0","-an","-sn","-dn","-autoscale","0",
+        ["-copyts","-i",URL] + rec + ["-map","0:v:0","-an","-sn","-dn","-autoscale","0",
          "-enc_time_base:v","-1","-fps_mode","passthrough","-c:v","rawvideo","-pix_fmt","gray"] + out + ["-f","nut","pipe:1"])
-sender = subprocess.Popen(["ffmpeg","-hide_banner","-loglevel","error","-nostdin","-re","-f","lavfi","-i","testsrc2=size=320x240:rate=30",
+sender = None if len(sys.argv) > 4 else subprocess.Popen(["ffmpeg","-hide_banner","-loglevel","error","-nostdin","-re","-f","lavfi","-i","testsrc2=size=320x240:rate=30",
   "-c:v","libx264","-preset","ultrafast","-tune","zerolatency","-g","10","-pix_fmt","yuv420p","-f","mpegts","udp://127.0.0.1:%d?pkt_size=1316"%port])
 time.sleep(1.5)
 res = {n: [] for n in names}
@@ -50,5 +56,5 @@ for r in range(rounds):
         res[n].append((round((tf-t0)*1000) if tf else None, round((tfr-t0)*1000) if tfr else None, first))
         if 'matches no' in err or tfr is None: print(n, "MISS", err.strip())
         time.sleep(0.3)
-sender.kill()
+if sender: sender.kill()
 for n in names: print(n, res[n])
