@@ -162,7 +162,7 @@ class CameraRecordingTest
             final long millis = millisSinceStart(ffmpeg.pid(), firstFrameNanos.get());
             // the goal is 1 s: 0.69-1.02 s measured at load average 15-20 on 2 cores, of which the
             // JVM's part (NUT header read to the frame observed) is the frame interval ffmpeg also
-            // shows alone, and 1-2 ms; the rest is ffmpeg's start, 32 KB of probing and the wait for
+            // shows alone, and 0-2 ms; the rest is ffmpeg's start, 32 KB of probing and the wait for
             // a key frame (docs/results/cameras.md). The old default (5 s of probing) took 5-6 s
             assertTrue(millis >= 0 && millis <= 1500, "the first frame came " + millis + " ms after ffmpeg " +
                 "started (ProcessHandle's startInstant, early by a fraction of a second, says " +
