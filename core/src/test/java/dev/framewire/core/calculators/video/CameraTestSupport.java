@@ -22,6 +22,32 @@ final class CameraTestSupport
     {
     }
 
+    /**
+     * Milliseconds from a process's start to a moment, both read on the kernel's boot clock: the
+     * process's start time in {@code /proc/PID/stat} (clock ticks since boot, {@code USER_HZ} 100)
+     * against {@code /proc/uptime}. Not {@code ProcessHandle.info().startInstant()}: the JDK adds
+     * those ticks to {@code /proc/stat}'s {@code btime}, which is whole seconds, so its instant is
+     * early by the boot time's fraction of a second (0.37 s on the machine measured in
+     * {@code docs/results/cameras.md}), a bias of 0-1 s that depends on the host.
+     *
+     * @param pid     a running process.
+     * @param atNanos the moment, on {@code System.nanoTime}, at or before now.
+     * @return the milliseconds, within 20 ms (two clock ticks).
+     * @throws IOException if {@code /proc} cannot be read (not Linux, or the process is gone).
+     */
+    static long millisSinceStart(final long pid, final long atNanos) throws IOException
+    {
+        final String stat = Files.readString(Path.of("/proc/" + pid + "/stat"), StandardCharsets.US_ASCII);
+        // the fields after the command's closing parenthesis start at the 3rd; starttime is the 22nd
+        final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        final long startMillis = Long.parseLong(fields[22 - 3]) * 10;
+        final long nowNanos = System.nanoTime();
+        final String uptime = Files.readString(Path.of("/proc/uptime"), StandardCharsets.US_ASCII);
+        final long uptimeMillis = new java.math.BigDecimal(uptime.substring(0, uptime.indexOf(' ')))
+            .movePointRight(3).longValueExact();
+        return uptimeMillis - (nowNanos - atNanos) / 1_000_000 - startMillis;
+    }
+
     /** An H.264 MPEG-TS stream of testsrc2, 30 fps, a key frame every 10 frames, sent to udp://127.0.0.1:port. */
     static Process h264Sender(final int port) throws IOException
     {
