@@ -40,6 +40,40 @@ class FrameBudgetCheckTest
     }
 
     @Test
+    void aNodeMustHoldItsInputFrameWhileItFillsItsOutput()
+    {
+        // 1280 x 720 RGBA32 is 3,686,400 bytes, the filter's 3 MiB; each fits the 6 MiB hard limit of
+        // an 8 MiB budget, the two together (6,832,128) do not
+        final GraphConfig config = GraphConfig.builder().memoryBudget(8L << 20)
+            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
+                .option("width", 1280L).option("height", 720L).option("frames", 1L))
+            .node("filter", n -> n.calculator(ThreeMegabyteFilter::new).inputStream("frames").outputStream("out"))
+            .outputStream("out").build();
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(config).close());
+        assertEquals(1, ex.errors().size(), ex.errors().toString());
+        final String error = ex.errors().get(0);
+        assertTrue(error.startsWith("node 'filter': one frame on stream 'out' is 3145728 bytes, held with its input " +
+            "frame on stream 'frames' of 3686400 bytes, 6832128 bytes at once"), error);
+        assertTrue(error.contains("hard limit of 6291456 bytes"), error);
+    }
+
+    /** A node that declares 3 MiB frames on its output; never run. */
+    private static final class ThreeMegabyteFilter implements Calculator
+    {
+        @Override
+        public void contract(final Contract contract)
+        {
+            contract.outputFrameBytes((node, options) -> 3L << 20);
+        }
+
+        @Override
+        public void process(final CalculatorContext ctx)
+        {
+            throw new UnsupportedOperationException("validation only");
+        }
+    }
+
+    @Test
     void aBudgetThatHoldsTheFramesRuns() throws Exception
     {
         final AtomicInteger frames = new AtomicInteger();
