@@ -30,7 +30,8 @@ final class FrameBudgetCheck
     }
 
     /**
-     * Adds an error for each node whose frames cannot pass through the budget's hard limit.
+     * Adds an error for each node whose frames cannot pass through the budget's hard limit. Runs only
+     * on a config with no errors so far: an out-of-range width would make a meaningless frame size.
      *
      * @param config    the graph.
      * @param contracts each node's contract, null where it could not be made.
@@ -40,6 +41,10 @@ final class FrameBudgetCheck
     static void check(final GraphConfig config, final Contract[] contracts, final Options[] options,
         final List<String> errors)
     {
+        if (!errors.isEmpty())
+        {
+            return;
+        }
         final long budget = config.memoryBudgetBytes() > 0 ? config.memoryBudgetBytes() : DEFAULT_BUDGET_BYTES;
         final long hardLimit = (long)(budget * HARD_LIMIT_RATIO);
         final Map<String, Long> streamBytes = new HashMap<>();
