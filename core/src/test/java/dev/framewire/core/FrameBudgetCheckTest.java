@@ -34,7 +34,7 @@ class FrameBudgetCheckTest
             () -> new Graph(camera(1920, 1080, 4L << 20)).close());
         assertEquals(1, ex.errors().size(), ex.errors().toString());
         final String error = ex.errors().get(0);
-        assertTrue(error.startsWith("node 'cam': one frame on stream 'frames' is 8294400 bytes"), error);
+        assertTrue(error.startsWith("node 'cam': one frame on stream 'frames' is 8294400 bytes, but "), error);
         assertTrue(error.contains("memory_budget_bytes 4194304 gives a hard limit of 3145728 bytes"), error);
         assertTrue(error.contains("valid is a memory_budget_bytes of at least 11059200"), error);
     }

@@ -103,8 +103,9 @@ final class FrameBudgetCheck
         final long needed = in + out;
         final long validBudget = (long)Math.ceil(needed / HARD_LIMIT_RATIO);
         return "node '" + node.name() + "': one frame" + outStreams + " is " + out + " bytes" +
-            (inStream == null ? "" : ", held with its input frame on stream '" + inStream + "' of " + in + " bytes") +
-            ", " + needed + " bytes at once, but memory_budget_bytes " + budget + " gives a hard limit of " +
+            (inStream == null ? "" : ", held with its input frame on stream '" + inStream + "' of " + in + " bytes, " +
+                needed + " bytes at once") +
+            ", but memory_budget_bytes " + budget + " gives a hard limit of " +
             hardLimit + " bytes (75 %); valid is a memory_budget_bytes of at least " + validBudget +
             ", or smaller frames";
     }
