@@ -23,6 +23,7 @@ public final class Contract
     private final List<NodeCheck> checks = new ArrayList<>(0);
     private final Map<String, Class<?>> inputTypes = new LinkedHashMap<>(0);
     private final Map<String, Class<?>> outputTypes = new LinkedHashMap<>(0);
+    private FrameSize outputFrameBytes;
 
     /**
      * A check of a node's config the option types and ranges cannot say: its streams (how many
@@ -41,6 +42,47 @@ public final class Contract
          * @return the problem in words, naming the option or streams and what would be valid; null if none.
          */
         String problem(NodeConfig node, Options options);
+    }
+
+    /**
+     * The size of the frames a node emits, where its options fix it before it runs (a synthetic
+     * camera's width and height). Validation compares it with the memory budget's hard limit, so that
+     * a budget too small to hold one frame fails at start, naming the node and stream
+     * (docs/CONFIG.md, "memory").
+     */
+    @FunctionalInterface
+    public interface FrameSize
+    {
+        /**
+         * Bytes of one frame on each output, or -1 if unknown before the node runs.
+         *
+         * @param node    the node's config.
+         * @param options its options, resolved against the contract.
+         * @return the bytes of one frame, or -1.
+         */
+        long bytes(NodeConfig node, Options options);
+    }
+
+    /**
+     * Declares the size of the frames on the node's outputs ({@link FrameSize}).
+     *
+     * @param size how many bytes one frame takes, from the options.
+     * @return this.
+     */
+    public Contract outputFrameBytes(final FrameSize size)
+    {
+        this.outputFrameBytes = size;
+        return this;
+    }
+
+    /**
+     * The frame size declared with {@link #outputFrameBytes(FrameSize)}.
+     *
+     * @return it, or null if the node did not declare one.
+     */
+    public FrameSize outputFrameBytes()
+    {
+        return outputFrameBytes;
     }
 
     /**

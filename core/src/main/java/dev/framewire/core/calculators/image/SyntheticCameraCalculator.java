@@ -93,7 +93,9 @@ public final class SyntheticCameraCalculator implements Calculator
             .range("fps", 0.0, true, Double.MAX_VALUE)
             .range("frames", 0, Long.MAX_VALUE)
             .range("shapes", 0, 64)
-            .range("reserve_frames", 0, 1024);
+            .range("reserve_frames", 0, 1024)
+            .outputFrameBytes((node, options) -> PixelFormat.RGBA32.frameBytes((int)options.getLong("height"),
+                PixelFormat.RGBA32.minStride((int)options.getLong("width"))));
     }
 
     @Override

@@ -88,6 +88,7 @@ public final class GraphPlan
         if (!structureOnly)
         {
             PacketTypeChecks.check(this);
+            FrameBudgetCheck.check(config, contracts, options, errors);
         }
         if (errors.isEmpty())
         {
