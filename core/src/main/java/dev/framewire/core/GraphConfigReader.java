@@ -144,7 +144,15 @@ final class GraphConfigReader
                 final Matcher m = NUM_THREADS.matcher(block.text);
                 if (OptionsExtension.typeOf(block.name).equals("mediapipe.ThreadPoolExecutorOptions") && m.find())
                 {
-                    threads = Integer.parseInt(m.group(1));
+                    try
+                    {
+                        threads = Integer.parseInt(m.group(1));
+                    }
+                    catch (final NumberFormatException ex) // digits past int's range
+                    {
+                        errors.add(where + ": ThreadPoolExecutorOptions num_threads " + m.group(1) +
+                            " is out of range; valid is a thread count from 1 to " + Integer.MAX_VALUE);
+                    }
                 }
             }
             final ExecutorConfig config = ExecutorConfig.of(threads,

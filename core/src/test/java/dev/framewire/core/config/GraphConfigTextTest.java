@@ -139,6 +139,18 @@ class GraphConfigTextTest
             ex.getMessage());
     }
 
+    /** A fuzzing finding (seed finding_num_threads_past_int_range.pbtxt): it was a NumberFormatException. */
+    @Test
+    void threadPoolNumThreadsPastIntIsAConfigErrorNamingTheExecutor()
+    {
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> GraphConfigText.parse(
+            "input_stream: \"in\"\nexecutor { name: \"pool\" type: \"ThreadPoolExecutor\"\n" +
+                "  options { [mediapipe.ThreadPoolExecutorOptions.ext] { num_threads: 55555555555555555555 } } }\n" +
+                "node { calculator: \"PassThroughCalculator\" input_stream: \"in\" output_stream: \"o\" }", "t.pbtxt"));
+        assertTrue(ex.getMessage().contains("executor 'pool': ThreadPoolExecutorOptions num_threads 55555555555555555555 " +
+            "is out of range; valid is a thread count from 1 to 2147483647"), ex.getMessage());
+    }
+
     @Test
     void builderToTextToBuilderGivesTheSameGraph()
     {
