@@ -67,7 +67,9 @@ class CameraMetricsScrapeTest
             final double frames = value(text, "framewire_camera_frames_total");
             assertTrue(frames >= 25, "frames read: " + text);
             assertEquals(1.0, value(text, "framewire_camera_state"), "1 = streaming: " + text);
-            assertTrue(value(text, "framewire_camera_bytes_total") >= frames * 160 * 120, "a gray frame's bytes each: " + text);
+            // two counters read one after the other while frames arrive: the bytes may trail by the frame in between
+            assertTrue(value(text, "framewire_camera_bytes_total") >= (frames - 1) * 160 * 120,
+                "a gray frame's bytes each: " + text);
             assertEquals(0.0, value(text, "framewire_camera_reconnects_total"), text);
             assertTrue(value(text, "framewire_node_packets_dropped_total") >= 0, "the camera's drops: " + text);
             final double age = value(text, "framewire_camera_frame_age_seconds");
