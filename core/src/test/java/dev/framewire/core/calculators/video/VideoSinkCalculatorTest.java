@@ -145,25 +145,14 @@ class VideoSinkCalculatorTest
             "-i", "srt://127.0.0.1:" + port + "?mode=listener&passphrase=" + secret, "-frames:v", "10", "-f",
             "framecrc", "-").redirectErrorStream(true).start();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread sender = new Thread(() ->
-        {
-            try
-            {
-                runToEnd(record(100, 25.0, "url", "srt://127.0.0.1:" + port + "?passphrase=" + secret + "&latency=20000",
-                    "output_options", "-g 5"));
-            }
-            catch (final Throwable ex)
-            {
-                failure.set(ex);
-            }
-        });
+        final Thread sender = publisher(failure, () -> runToEnd(record(100, 25.0, "url",
+            "srt://127.0.0.1:" + port + "?passphrase=" + secret + "&latency=20000", "output_options", "-g 5")));
         try
         {
             sender.start();
-            VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
+            final Path preset = presetFile();
             final List<String> leaks = commandLinesWith(secret, receiver.pid());
             assertTrue(leaks.isEmpty(), "passphrase on a command line: " + leaks);
-            final Path preset = Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
             assertTrue(Files.readString(preset).contains("passphrase=" + secret), "the preset file has it");
             assertEquals("rw-------", PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(preset)));
@@ -183,6 +172,35 @@ class VideoSinkCalculatorTest
         }
     }
 
+    /** What a publishing thread runs. */
+    private interface Publish
+    {
+        void run() throws Exception;
+    }
+
+    /** A thread that publishes and keeps what it threw in {@code failure}. */
+    private static Thread publisher(final AtomicReference<Throwable> failure, final Publish body)
+    {
+        return new Thread(() ->
+        {
+            try
+            {
+                body.run();
+            }
+            catch (final Throwable ex)
+            {
+                failure.set(ex);
+            }
+        });
+    }
+
+    /** The preset file of the sink's ffmpeg, once it runs with {@code -fpre}. */
+    private static Path presetFile() throws Exception
+    {
+        VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
+        return Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
+    }
+
     /**
      * An RTMP publish url's stream key goes to ffmpeg in a private preset file as
      * {@code rtmp_playpath}: ffmpeg's RTMP listener, told the key, gets the frames without saying
@@ -198,26 +216,17 @@ class VideoSinkCalculatorTest
             "-listen", "1", "-i", "rtmp://127.0.0.1:" + port + "/live/" + key, "-frames:v", "10", "-f", "framecrc", "-")
             .redirectErrorStream(true).start();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread sender = new Thread(() ->
+        final Thread sender = publisher(failure, () ->
         {
-            try
-            {
-                VideoTestSupport.await("the RTMP listener", 20_000, () -> VideoTestSupport.tcpListening(port));
-                runToEnd(record(100, 25.0, "url", "rtmp://127.0.0.1:" + port + "/live/" + key,
-                    "output_options", "-g 5"));
-            }
-            catch (final Throwable ex)
-            {
-                failure.set(ex);
-            }
+            VideoTestSupport.await("the RTMP listener", 20_000, () -> VideoTestSupport.tcpListening(port));
+            runToEnd(record(100, 25.0, "url", "rtmp://127.0.0.1:" + port + "/live/" + key, "output_options", "-g 5"));
         });
         try
         {
             sender.start();
-            VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
+            final Path preset = presetFile();
             final List<String> leaks = commandLinesWith(key, receiver.pid());
             assertTrue(leaks.isEmpty(), "stream key on a command line: " + leaks);
-            final Path preset = Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
             assertTrue(Files.readString(preset).contains("rtmp_playpath=" + key), "the preset file has it");
             assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "the listener got 10 frames");
             final String crc = new String(receiver.getInputStream().readAllBytes());
