@@ -151,7 +151,7 @@ final class JournalScanner implements AutoCloseable
                 {
                     return End.CLEAN;
                 }
-                pos = repair.zeroHeader(pos, h);
+                pos = repair.endingHeader(pos, h);
                 if (pos < 0)
                 {
                     return repair.end();

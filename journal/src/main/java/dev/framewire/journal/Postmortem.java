@@ -339,19 +339,13 @@ public final class Postmortem
     private final JournalRecord lastError;
     private final String verdict;
 
-    private Postmortem(
-        final JournalReader journal,
-        final List<StreamState> streams,
-        final List<NodeState> nodes,
-        final JournalRecord lastError,
-        final long startNanos,
-        final long endNanos)
+    private Postmortem(final JournalReader journal, final PostmortemTally tally)
     {
         this.journal = journal;
-        this.streams = Collections.unmodifiableList(streams);
-        this.nodes = Collections.unmodifiableList(nodes);
-        this.lastError = lastError;
-        this.verdict = new PostmortemVerdict(journal, this.streams, this.nodes, lastError, startNanos, endNanos).write();
+        this.streams = Collections.unmodifiableList(tally.streams()); // before nodes(): counts the packets queued at each
+        this.nodes = Collections.unmodifiableList(tally.nodes());
+        this.lastError = tally.lastError();
+        this.verdict = new PostmortemVerdict(journal, streams, nodes, lastError, tally.start(), tally.end()).write();
     }
 
     /**
@@ -363,9 +357,7 @@ public final class Postmortem
      */
     public static Postmortem of(final JournalReader journal)
     {
-        final PostmortemTally tally = new PostmortemTally(journal).count();
-        final List<StreamState> streams = tally.streams(); // before nodes(): counts the packets queued at each
-        return new Postmortem(journal, streams, tally.nodes(), tally.lastError(), tally.start(), tally.end());
+        return new Postmortem(journal, new PostmortemTally(journal).count());
     }
 
     /**

@@ -45,44 +45,6 @@ final class ScanRepair
     }
 
     /**
-     * A zero header with bytes after it: a record being appended, or damage.
-     *
-     * @return where the walk goes on, or -1 when it ends.
-     */
-    long zeroHeader(final long pos, final int h) throws IOException
-    {
-        // Chronicle writes a document's header when the document is complete: a zero header with
-        // bytes after it is the document a writer is appending (a live journal), or was when it
-        // was killed; unless intact records follow it, when the header or more was zeroed
-        if (file.freshIntAt(pos) != 0)
-        {
-            return pos; // the writer completed it after the window was read
-        }
-        if (file.checksummed())
-        {
-            final long repaired = repair(pos, h);
-            if (repaired >= 0)
-            {
-                return repaired;
-            }
-        }
-        final long next = file.resync(pos + 4);
-        if (next < 0)
-        {
-            end = JournalScanner.End.INCOMPLETE;
-            return -1;
-        }
-        if (file.freshIntAt(pos) != 0)
-        {
-            return pos; // the writer completed it while the rest was read
-        }
-        region(pos, next, h, "; the reader goes on at the " + (file.checksummed() ? "intact record" :
-            "record (found by its shape: format 1.0 records have no checksums)") + " at byte " + next);
-        out.lostCount();
-        return next;
-    }
-
-    /**
      * A header marking a record still being written: the record a writer is appending, or a damaged header.
      *
      * @return where the walk goes on, or -1 when it ends.
@@ -103,14 +65,30 @@ final class ScanRepair
             end = JournalScanner.End.INCOMPLETE;
             return -1;
         }
+        return endingHeader(pos, h);
+    }
+
+    /**
+     * A header that would end the data, zero or marking a record still being written, with bytes
+     * after it: the document a writer is appending, or was when it was killed, unless intact records
+     * follow it, when the header (or more) is damaged. (Chronicle writes a document's header when the
+     * document is complete; older versions marked it incomplete until then.)
+     *
+     * @return where the walk goes on, or -1 when it ends.
+     */
+    long endingHeader(final long pos, final int h) throws IOException
+    {
         if (file.freshIntAt(pos) != h)
         {
             return pos; // the writer completed it after the window was read
         }
-        final long repaired = repair(pos, h);
-        if (repaired >= 0)
+        if (file.checksummed())
         {
-            return repaired;
+            final long repaired = repair(pos, h);
+            if (repaired >= 0)
+            {
+                return repaired;
+            }
         }
         final long next = file.resync(pos + 4);
         if (next < 0)
@@ -120,12 +98,21 @@ final class ScanRepair
         }
         if (file.freshIntAt(pos) != h)
         {
-            return pos; // the record being appended was completed while the rest was read: a live journal
+            return pos; // the writer completed it while the rest was read: a live journal
         }
-        out.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, next - pos, -1, false, false, String.format(Locale.ROOT,
-            "Chronicle's header 0x%08x marks a record still being written, but intact records follow from " +
-            "byte %d: the header is damaged (a killed writer leaves nothing intact after it); bytes %d to %d " +
-            "hold no intact record; the reader goes on at the intact record at byte %d", h, next, pos, next, next));
+        if (h == 0)
+        {
+            region(pos, next, h, "; the reader goes on at the " + (file.checksummed() ? "intact record" :
+                "record (found by its shape: format 1.0 records have no checksums)") + " at byte " + next);
+        }
+        else
+        {
+            out.damage(JournalDamage.Kind.DAMAGED_HEADER, pos, next - pos, -1, false, false, String.format(
+                Locale.ROOT, "Chronicle's header 0x%08x marks a record still being written, but intact records " +
+                "follow from byte %d: the header is damaged (a killed writer leaves nothing intact after it); bytes " +
+                "%d to %d hold no intact record; the reader goes on at the intact record at byte %d", h, next, pos,
+                next, next));
+        }
         out.lostCount();
         return next;
     }
