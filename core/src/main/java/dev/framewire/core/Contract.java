@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.offheap.PixelFormat;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -24,6 +26,7 @@ public final class Contract
     private final Map<String, Class<?>> inputTypes = new LinkedHashMap<>(0);
     private final Map<String, Class<?>> outputTypes = new LinkedHashMap<>(0);
     private FrameSize outputFrameBytes;
+    private FrameRule outputFrame;
 
     /**
      * A check of a node's config the option types and ranges cannot say: its streams (how many
@@ -45,10 +48,10 @@ public final class Contract
     }
 
     /**
-     * The size of the frames a node emits, where its options fix it before it runs (a synthetic
-     * camera's width and height). Validation compares it with the memory budget's hard limit, so that
-     * a budget too small to hold one frame fails at start, naming the node and stream
-     * (docs/CONFIG.md, "memory").
+     * The size of the frames a node emits, where its options fix it before it runs, in bytes only (a
+     * payload that is not a frame; a frame is better declared with {@link #outputFrame(FrameRule)},
+     * which nodes downstream can derive their sizes from). Validation compares it with the memory
+     * budget's hard limit (docs/CONFIG.md, "memory").
      */
     @FunctionalInterface
     public interface FrameSize
@@ -62,6 +65,76 @@ public final class Contract
          */
         long bytes(NodeConfig node, Options options);
     }
+
+    /**
+     * The width, height and pixel format of a frame, as far as known before the graph runs; its bytes
+     * are those of a frame of the tightest stride ({@code PayloadPool.acquireFrame(width, height, format)}).
+     *
+     * @param width  pixels, positive.
+     * @param height pixels, positive.
+     * @param format the pixel format.
+     */
+    public record FrameShape(int width, int height, PixelFormat format)
+    {
+        /**
+         * Checks the shape.
+         *
+         * @throws IllegalArgumentException if a side is not positive or the format is null.
+         */
+        public FrameShape
+        {
+            if (width <= 0 || height <= 0 || format == null)
+            {
+                throw new IllegalArgumentException("frame shape " + width + "x" + height + " " + format +
+                    " invalid; valid are positive sides and a pixel format");
+            }
+        }
+
+        /**
+         * The bytes of one such frame at the tightest stride.
+         *
+         * @return them.
+         * @throws IllegalArgumentException if they are more than an int holds.
+         */
+        public long bytes()
+        {
+            return format.frameBytes(height, format.minStride(width));
+        }
+
+        @Override
+        public String toString()
+        {
+            return width + "x" + height + " " + format;
+        }
+    }
+
+    /**
+     * The frame a node puts on its first output for one input frame, derived from its options and,
+     * for a transform, from the frame on its input: a resize's output from its input's size and its
+     * factor, a colour conversion's from its input's size and its conversion. Validation follows the
+     * frames from the sources down the edges, in topological order, and compares what each node holds
+     * with the memory budget's hard limit (docs/CONFIG.md, "memory").
+     */
+    @FunctionalInterface
+    public interface FrameRule
+    {
+        /**
+         * The frame on the node's first output.
+         *
+         * @param node    the node's config.
+         * @param options its options, resolved against the contract.
+         * @param input   the frame on the node's first input whose frame is known (back edges aside),
+         *                or null: a source, or an input whose frame size is known only at run time.
+         * @return the output frame, or null if unknown before the node runs.
+         */
+        FrameShape output(NodeConfig node, Options options, FrameShape input);
+    }
+
+    /**
+     * The rule of a node that puts its input frame itself on its first output (drawn on in place, or
+     * passed on): the same shape, and no new frame taken from the pool.
+     */
+    public static final FrameRule SAME_FRAME = (node, options, input) -> input;
 
     /**
      * Declares the size of the frames on the node's outputs ({@link FrameSize}).
@@ -83,6 +156,29 @@ public final class Contract
     public FrameSize outputFrameBytes()
     {
         return outputFrameBytes;
+    }
+
+    /**
+     * Declares the frame the node fills for its first output ({@link FrameRule}), or
+     * {@link #SAME_FRAME} for a node that passes its input frame on.
+     *
+     * @param rule the rule.
+     * @return this.
+     */
+    public Contract outputFrame(final FrameRule rule)
+    {
+        this.outputFrame = rule;
+        return this;
+    }
+
+    /**
+     * The rule declared with {@link #outputFrame(FrameRule)}.
+     *
+     * @return it, or null if the node did not declare one.
+     */
+    public FrameRule outputFrame()
+    {
+        return outputFrame;
     }
 
     /**
