@@ -27,6 +27,7 @@ public final class Contract
     private final Map<String, Class<?>> outputTypes = new LinkedHashMap<>(0);
     private FrameSize outputFrameBytes;
     private FrameRule outputFrame;
+    private int keptFrames;
 
     /**
      * A check of a node's config the option types and ranges cannot say: its streams (how many
@@ -179,6 +180,34 @@ public final class Contract
     public FrameRule outputFrame()
     {
         return outputFrame;
+    }
+
+    /**
+     * Declares frames the node keeps from {@code open} to {@code close} besides those it emits (a
+     * synthetic camera's background), as a count of frames the size of its output frame
+     * ({@link #outputFrame(FrameRule)}): validation counts them as held all through the run.
+     *
+     * @param count how many, 0 or more.
+     * @return this.
+     */
+    public Contract keptFrames(final int count)
+    {
+        if (count < 0)
+        {
+            throw new IllegalArgumentException("kept frames " + count + " invalid; valid are 0 or more");
+        }
+        this.keptFrames = count;
+        return this;
+    }
+
+    /**
+     * The count declared with {@link #keptFrames(int)}.
+     *
+     * @return it, 0 if none.
+     */
+    public int keptFrames()
+    {
+        return keptFrames;
     }
 
     /**

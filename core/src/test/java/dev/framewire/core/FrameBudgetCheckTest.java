@@ -61,42 +61,45 @@ class FrameBudgetCheckTest
     @Test
     void aBudgetTooSmallForOneFrameFailsAtStartNamingNodeStreamSizeAndBudget()
     {
-        // 1920 x 1080 RGBA32 is 8,294,400 bytes, an 8 MiB slot; a 4 MiB budget's hard limit is 3,145,728.
-        // The resize's 960x540 output (2,073,600 bytes, a 2 MiB slot) is held with its input: 10 MiB,
-        // which a budget of 13,981,014 bytes (hard limit 10 MiB) holds
+        // 1920 x 1080 RGBA32 is 8,294,400 bytes, an 8 MiB slot, and the camera keeps a background frame
+        // besides the one it fills: 16 MiB, which a budget of 22,369,622 bytes (hard limit 16 MiB) holds. The
+        // resize's 960x540 output (2,073,600 bytes, a 2 MiB slot) is held with its input: 10 MiB
         final List<String> errors = errors(camera(1920, 1080, 4 * MIB));
         assertEquals(2, errors.size(), errors.toString());
         assertEquals("node 'cam': one frame on stream 'frames' is 8294400 bytes (1920x1080 RGBA32) (a 8388608 " +
-            "byte slot of the pool), but memory_budget_bytes 4194304 gives a hard limit of 3145728 bytes (75 %); " +
-            "valid is memory_budget_bytes of at least 13981014 (for every node of the graph), or smaller frames",
+            "byte slot of the pool), with the 1 more it keeps for the run, 16777216 bytes at once, but " +
+            "memory_budget_bytes 4194304 gives a hard limit of 3145728 bytes (75 %); valid is memory_budget_bytes of " +
+            "at least 22369622, or smaller frames",
             errors.get(0));
         assertEquals("node 'resize': one frame on stream 'small' is 2073600 bytes (960x540 RGBA32) (a 2097152 byte " +
             "slot of the pool), held with its input frame on stream 'frames' of 8294400 bytes (1920x1080 RGBA32) (a " +
             "8388608 byte slot), 10485760 bytes at once, but memory_budget_bytes 4194304 gives a hard limit of " +
-            "3145728 bytes (75 %); valid is memory_budget_bytes of at least 13981014, or smaller frames", errors.get(1));
+            "3145728 bytes (75 %); valid is memory_budget_bytes of at least 22369622 (for every node of the graph), or " +
+            "smaller frames", errors.get(1));
     }
 
     @Test
     void theBudgetItCallsValidPasses()
     {
-        try (Graph graph = new Graph(camera(1920, 1080, 13_981_014)))
+        try (Graph graph = new Graph(camera(1920, 1080, 22_369_622)))
         {
             assertEquals(2, graph.config().nodes().size());
         }
-        final List<String> errors = errors(camera(1920, 1080, 13_981_013));
+        final List<String> errors = errors(camera(1920, 1080, 22_369_621));
         assertEquals(1, errors.size(), errors.toString());
-        assertTrue(errors.get(0).startsWith("node 'resize': "), errors.toString());
+        assertTrue(errors.get(0).startsWith("node 'cam': "), errors.toString());
     }
 
     @Test
     void framesCountAtTheirSlotNotTheirBytes()
     {
-        // 1024 x 768 RGBA32 is 3,145,728 bytes, under the 3,932,160 hard limit of a 5 MiB budget, but it
-        // takes a 4 MiB slot
-        final List<String> errors = errors(camera(1024, 768, 5 * MIB));
-        assertTrue(errors.get(0).startsWith("node 'cam': one frame on stream 'frames' is 3145728 bytes (1024x768 " +
-            "RGBA32) (a 4194304 byte slot of the pool), but memory_budget_bytes 5242880 gives a hard limit of 3932160"),
-            errors.toString());
+        // 1024 x 768 RGBA32 is 3,145,728 bytes, and the camera holds two (its background and the one it fills):
+        // 6 MiB, under the 7,077,888 hard limit of a 9 MiB budget; but each takes a 4 MiB slot
+        final List<String> errors = errors(camera(1024, 768, 9 * MIB));
+        assertEquals(List.of("node 'cam': one frame on stream 'frames' is 3145728 bytes (1024x768 RGBA32) (a 4194304 " +
+            "byte slot of the pool), with the 1 more it keeps for the run, 8388608 bytes at once, but " +
+            "memory_budget_bytes 9437184 gives a hard limit of 7077888 bytes (75 %); valid is memory_budget_bytes of " +
+            "at least 11184811, or smaller frames"), errors);
     }
 
     @Test
@@ -138,37 +141,38 @@ class FrameBudgetCheckTest
     void anInPlaceFilterPassesItsInputFrameOn()
     {
         // brightness works in place: it takes no slot, and the resize below it sees the camera's frame
-        final GraphConfig config = GraphConfig.builder().memoryBudget(6 * MIB)
+        final GraphConfig config = GraphConfig.builder().memoryBudget(16 * MIB)
             .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
                 .option("width", 1280L).option("height", 720L).option("frames", 1L))
             .node("bright", n -> n.calculator("BrightnessContrastCalculator").inputStream("frames")
                 .outputStream("bright").option("brightness", 10L))
-            .node("resize", n -> n.calculator("ResizeCalculator").inputStream("bright").outputStream("small"))
-            .outputStream("small").build();
+            .node("resize", n -> n.calculator("ResizeCalculator").inputStream("bright").outputStream("big")
+                .option("factor", 2.0))
+            .outputStream("big").build();
         final List<String> errors = errors(config);
         assertEquals(1, errors.size(), errors.toString());
-        assertTrue(errors.get(0).startsWith("node 'resize': one frame on stream 'small' is 921600 bytes (640x360 " +
-            "RGBA32) (a 1048576 byte slot of the pool), held with its input frame on stream 'bright' of 3686400 bytes " +
-            "(1280x720 RGBA32) (a 4194304 byte slot), 5242880 bytes at once"), errors.toString());
+        assertTrue(errors.get(0).startsWith("node 'resize': one frame on stream 'big' is 14745600 bytes (2560x1440 " +
+            "RGBA32) (a 16777216 byte slot of the pool), held with its input frame on stream 'bright' of 3686400 bytes " +
+            "(1280x720 RGBA32) (a 4194304 byte slot), 20971520 bytes at once"), errors.toString());
     }
 
     @Test
     void aNodeMustHoldItsInputFrameWhileItFillsItsOutput()
     {
-        // 1280 x 720 RGBA32 is 3,686,400 bytes, the filter's 3 MiB: each a 4 MiB slot, which fits the 6 MiB hard
-        // limit of an 8 MiB budget; the two together do not
-        final GraphConfig config = GraphConfig.builder().memoryBudget(8 * MIB)
+        // 640 x 360 RGBA32 is 921,600 bytes (a 1 MiB slot, 2 MiB with the camera's background), the filter's
+        // 3 MiB a 4 MiB slot, which fits the 4.5 MiB hard limit of a 6 MiB budget; the two together do not
+        final GraphConfig config = GraphConfig.builder().memoryBudget(6 * MIB)
             .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
-                .option("width", 1280L).option("height", 720L).option("frames", 1L))
+                .option("width", 640L).option("height", 360L).option("frames", 1L))
             .node("filter", n -> n.calculator(ThreeMegabyteFilter::new).inputStream("frames").outputStream("out"))
             .outputStream("out").build();
         final List<String> errors = errors(config);
         assertEquals(1, errors.size(), errors.toString());
         final String error = errors.get(0);
         assertTrue(error.startsWith("node 'filter': one frame on stream 'out' is 3145728 bytes (a 4194304 byte slot " +
-            "of the pool), held with its input frame on stream 'frames' of 3686400 bytes (1280x720 RGBA32) (a 4194304 " +
-            "byte slot), 8388608 bytes at once"), error);
-        assertTrue(error.contains("hard limit of 6291456 bytes"), error);
+            "of the pool), held with its input frame on stream 'frames' of 921600 bytes (640x360 RGBA32) (a 1048576 " +
+            "byte slot), 5242880 bytes at once"), error);
+        assertTrue(error.contains("hard limit of 4718592 bytes"), error);
     }
 
     /** A node that declares 3 MiB frames on its output; never run. */
@@ -212,7 +216,7 @@ class FrameBudgetCheckTest
             final GraphConfigException ex = assertThrows(GraphConfigException.class,
                 () -> new Graph(camera(1920, 1080, 512 * MIB), pool).close());
             assertTrue(ex.errors().get(0).contains("but the pool's budget 12582912 gives a hard limit of 9437184 " +
-                "bytes (75 %); valid is the pool's budget of at least 13981014"), ex.errors().toString());
+                "bytes (75 %); valid is the pool's budget of at least 22369622"), ex.errors().toString());
         }
     }
 

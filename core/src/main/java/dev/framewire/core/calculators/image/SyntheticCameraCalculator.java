@@ -95,7 +95,8 @@ public final class SyntheticCameraCalculator implements Calculator
             .range("shapes", 0, 64)
             .range("reserve_frames", 0, 1024)
             .outputFrame((node, options, input) -> new Contract.FrameShape((int)options.getLong("width"),
-                (int)options.getLong("height"), PixelFormat.RGBA32));
+                (int)options.getLong("height"), PixelFormat.RGBA32))
+            .keptFrames(1); // the background, acquired in open
     }
 
     @Override

@@ -38,12 +38,12 @@ final class FrameBudgetCheck
     {
     }
 
-    /** What a node holds at once: its input's slot (0 if unknown) and its output's. */
-    private record Need(NodeConfig node, Known in, long inSlot, Known out, long outSlot)
+    /** What a node holds at once: its input's slot (0 if unknown), its output's and those of the frames it keeps. */
+    private record Need(NodeConfig node, Known in, long inSlot, Known out, long outSlot, int kept)
     {
         long bytes()
         {
-            return inSlot + outSlot;
+            return inSlot + outSlot * (1L + kept);
         }
     }
 
@@ -83,7 +83,7 @@ final class FrameBudgetCheck
                 {
                     final boolean inFits = need.in != null && tooLarge(need.in, pool) == null;
                     needs.add(new Need(need.node, inFits ? need.in : null, inFits ? slot(pool, need.in) : 0,
-                        need.out, slot(pool, need.out)));
+                        need.out, slot(pool, need.out), need.kept));
                 }
             }
             long most = 0;
@@ -164,7 +164,7 @@ final class FrameBudgetCheck
                 streams.put(spec.name, new Known(null, out.bytes, spec.name));
             }
         }
-        return new Need(node, in, 0, out, 0);
+        return new Need(node, in, 0, out, 0, contract.outputFrame() == null ? 0 : contract.keptFrames());
     }
 
     /** The node's output frame: from its rule, else from its bytes, else null. */
@@ -226,7 +226,9 @@ final class FrameBudgetCheck
         return "node '" + need.node.name() + "': one frame on stream '" + need.out.stream + "' is " + describe(need.out) +
             " (a " + need.outSlot + " byte slot of the pool)" +
             (in == null ? "" : ", held with its input frame on stream '" + in.stream + "' of " + describe(in) + " (a " +
-                need.inSlot + " byte slot), " + need.bytes() + " bytes at once") +
+                need.inSlot + " byte slot)") +
+            (need.kept == 0 ? "" : ", with the " + need.kept + " more it keeps for the run") +
+            (in == null && need.kept == 0 ? "" : ", " + need.bytes() + " bytes at once") +
             ", but " + budgetName + " " + budget.maxBytes() + " gives a hard limit of " + budget.hardLimitBytes() +
             " bytes (" + Math.round(ratio * 100) + " %); valid is " + budgetName + " of at least " + validBudget +
             (most > need.bytes() ? " (for every node of the graph)" : "") + ", or smaller frames";
