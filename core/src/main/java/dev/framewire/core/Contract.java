@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a calculator declares before it runs: its options (name, type, default) and whether it
- * wants to be called when only timestamp bounds moved. The graph validates a node's options
- * against it, so a misspelt or mistyped option is a configuration error, not a surprise at run
- * time.
+ * What a calculator declares before it runs: its options (name, type, default), whether it
+ * wants to be called when only timestamp bounds moved, and the frames it makes where their size
+ * follows from its options and its input's ({@link #outputFrame(FrameRule)}). The graph validates a
+ * node's options against it, so a misspelt or mistyped option is a configuration error, not a
+ * surprise at run time, and checks the memory budget against the frames (docs/CONFIG.md, "memory").
  *
  * <p>Threading: filled on the validating thread, read-only afterwards.
  */
