@@ -9,8 +9,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -135,6 +141,45 @@ class FrameBudgetCheckTest
             graph.waitUntilDone();
         }
         assertEquals(List.of("1280x720 RGB24", "1280x720 RGB24", "1280x720 RGB24"), frames);
+    }
+
+    @Test
+    void theFramesValidationDerivesAreTheFramesThatCome() throws Exception
+    {
+        // odd sizes and a factor that rounds: what the rules derive along the edges is what the calculators make
+        final Function<Long, GraphConfig> graph = budget -> GraphConfig.builder().memoryBudget(budget)
+            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
+                .option("width", 333L).option("height", 199L).option("frames", 2L).option("fps", 0.0))
+            .node("resize", n -> n.calculator("ResizeCalculator").inputStream("frames").outputStream("small")
+                .option("factor", 0.37))
+            .node("bright", n -> n.calculator("BrightnessContrastCalculator").inputStream("small")
+                .outputStream("bright").option("contrast", 1.5))
+            .node("resize2", n -> n.calculator("ResizeCalculator").inputStream("bright").outputStream("wide")
+                .option("width", 301L))
+            .node("cc", n -> n.calculator("ColorConvertCalculator").inputStream("wide").outputStream("gray"))
+            .outputStream("gray").build();
+        final Map<String, String> declared = new TreeMap<>();
+        for (final String error : errors(graph.apply(1024L)))
+        {
+            final Matcher m = Pattern.compile("on stream '(\\w+)' is \\d+ bytes \\(([^)]+)\\)").matcher(error);
+            assertTrue(m.find(), error);
+            declared.put(m.group(1), m.group(2));
+        }
+        assertEquals(Map.of("frames", "333x199 RGBA32", "small", "123x74 RGBA32", "wide", "301x37 RGBA32",
+            "gray", "301x37 GRAY8"), declared);
+        final Map<String, String> came = new ConcurrentSkipListMap<>();
+        try (Graph running = new Graph(graph.apply(64 * MIB)))
+        {
+            for (final String stream : declared.keySet())
+            {
+                running.observe(stream, p -> came.put(stream, p.payload().width() + "x" + p.payload().height() + " " +
+                    p.payload().format()));
+            }
+            running.start();
+            assertTrue(running.awaitDone(60, TimeUnit.SECONDS), "graph did not finish");
+            running.waitUntilDone();
+        }
+        assertEquals(declared, came);
     }
 
     @Test
