@@ -127,14 +127,17 @@ public final class Contract
          * @param options its options, resolved against the contract.
          * @param input   the frame on the node's first input whose frame is known (back edges aside),
          *                or null: a source, or an input whose frame size is known only at run time.
-         * @return the output frame, or null if unknown before the node runs.
+         * @return the output frame, or null if unknown before the node runs; {@code input} itself (the
+         *         same instance, as {@link #SAME_FRAME} returns) if the node puts its input frame on its
+         *         first output rather than filling a new one.
          */
         FrameShape output(NodeConfig node, Options options, FrameShape input);
     }
 
     /**
      * The rule of a node that puts its input frame itself on its first output (drawn on in place, or
-     * passed on): the same shape, and no new frame taken from the pool.
+     * passed on): the same shape, and no new frame taken from the pool. A rule of its own says the
+     * same by returning {@code input} itself; an equal shape it makes is a new frame.
      */
     public static final FrameRule SAME_FRAME = (node, options, input) -> input;
 

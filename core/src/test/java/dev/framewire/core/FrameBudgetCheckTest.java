@@ -202,6 +202,26 @@ class FrameBudgetCheckTest
     }
 
     @Test
+    void aFlowLimiterOfOneStreamPassesItsFramesOn()
+    {
+        // the demo graph's shape: camera -> flow limiter (FINISHED from the end) -> gray -> resize; the conversion
+        // below the limiter sees the camera's frame: 4 MiB + 1 MiB (1280x720 GRAY8), past a 4.5 MiB hard limit
+        final GraphConfig config = GraphConfig.builder().memoryBudget(6 * MIB)
+            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
+                .option("width", 1280L).option("height", 720L).option("frames", 1L))
+            .node("limit", n -> n.calculator("FlowLimiterCalculator")
+                .inputStream("frames", "FINISHED:small").backEdge("FINISHED").outputStream("limited"))
+            .node("gray", n -> n.calculator("ColorConvertCalculator").inputStream("limited").outputStream("gray"))
+            .node("resize", n -> n.calculator("ResizeCalculator").inputStream("gray").outputStream("small"))
+            .outputStream("small").build();
+        final List<String> errors = errors(config);
+        assertEquals(2, errors.size(), errors.toString()); // the camera's two 4 MiB slots too
+        assertTrue(errors.get(1).startsWith("node 'gray': one frame on stream 'gray' is 921600 bytes (1280x720 " +
+            "GRAY8) (a 1048576 byte slot of the pool), held with its input frame on stream 'limited' of 3686400 " +
+            "bytes (1280x720 RGBA32) (a 4194304 byte slot), 5242880 bytes at once"), errors.toString());
+    }
+
+    @Test
     void aNodeMustHoldItsInputFrameWhileItFillsItsOutput()
     {
         // 640 x 360 RGBA32 is 921,600 bytes (a 1 MiB slot, 2 MiB with the camera's background), the filter's

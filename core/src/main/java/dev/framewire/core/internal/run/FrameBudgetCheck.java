@@ -140,17 +140,14 @@ final class FrameBudgetCheck
             return null;
         }
         final StreamSpec[] outputs = plan.outputSpecs[i];
-        if (contract.outputFrame() == Contract.SAME_FRAME)
-        {
-            if (firstFrame != null && outputs.length > 0)
-            {
-                streams.put(outputs[0].name, new Known(firstFrame.shape, firstFrame.bytes, outputs[0].name));
-            }
-            return null; // no new frame: what it holds is its input's, checked where that was made
-        }
         final Known out = declared(node, contract, options, firstFrame, outputs);
         if (out == null)
         {
+            return null;
+        }
+        if (firstFrame != null && out.shape == firstFrame.shape)
+        {
+            streams.put(outputs[0].name, out); // its input frame itself, passed on: no new slot
             return null;
         }
         if (contract.outputFrame() != null)
