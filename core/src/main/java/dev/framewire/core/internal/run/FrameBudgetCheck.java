@@ -18,12 +18,15 @@ import java.util.Map;
  * The start-time check of the memory budget against the frames nodes declare
  * ({@link Contract#outputFrame(Contract.FrameRule)}, {@link Contract#outputFrameBytes(Contract.FrameSize)}).
  * Frames are followed from the sources down the edges in topological order, so that a transform's
- * output (a resize, a colour conversion) is derived from its input's. A node holds its input frame
- * while it fills its output frame, and each takes a whole slot of the pool (a power of two), so the
- * budget's hard limit must hold, for each node, the slot of its largest known input frame plus the
- * slot of its output frame; and no frame may be larger than the pool's largest slot. Nodes whose sizes
- * are unknown before they run are skipped, and so are the nodes below them, so the check never refuses
- * a graph that could run; it is a lower bound.
+ * output (a resize, a colour conversion) is derived from its input's, and a node that passes its input
+ * frame on (its rule returns its input itself) takes no slot. A node holds its input frame while it
+ * fills its output frame, and each takes a whole slot of the pool (a power of two), so the budget's
+ * hard limit must hold, for each node, the slot of its largest known input frame plus the slots of its
+ * output frame and of the frames it keeps ({@link Contract#keptFrames(int)}); and no frame may be
+ * larger than the pool's largest slot. The figures are those of the pool the graph runs over: a given
+ * one, or one made as the graph makes its own from the config (no memory is taken before an acquire).
+ * Nodes whose sizes are unknown before they run are skipped, and so are the nodes below them, so the
+ * check never refuses a graph that could run; it is a lower bound (docs/CONFIG.md, "memory").
  *
  * <p>Threading: used on the validating thread only.
  */
