@@ -286,6 +286,43 @@ class FrameBudgetCheckTest
     }
 
     @Test
+    void aSubgraphAddedAtRunTimeIsCheckedAgainstThePoolTheGraphRunsOver() throws Exception
+    {
+        // a 1080p camera (two 8 MiB slots) added to a graph whose config says 4 MiB but whose pool has 64 MiB
+        final GraphConfig base = GraphConfig.builder().memoryBudget(4 * MIB).inputStream("in")
+            .node("a", n -> n.calculator("PassThroughCalculator").inputStream("in").outputStream("out"))
+            .outputStream("out").build();
+        final GraphConfig camera = GraphConfig.builder().type("BigCamera")
+            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
+                .option("width", 1920L).option("height", 1080L).option("frames", 1L).option("fps", 0.0))
+            .outputStream("frames").build();
+        try (PayloadPool pool = new PayloadPool(new PoolContext().maxBytes(64 * MIB)))
+        {
+            try (Graph graph = new Graph(base, pool))
+            {
+                graph.start();
+                graph.addSubgraph("big", camera, Map.of()).get(30, TimeUnit.SECONDS);
+                graph.closeAllInputs();
+                assertTrue(graph.awaitDone(30, TimeUnit.SECONDS), "graph did not finish");
+                graph.waitUntilDone();
+            }
+        }
+        try (PayloadPool pool = new PayloadPool(new PoolContext().maxBytes(16 * MIB));
+             Graph graph = new Graph(base, pool))
+        {
+            graph.start();
+            final GraphConfigException ex = assertThrows(GraphConfigException.class,
+                () -> graph.addSubgraph("big", camera, Map.of()));
+            assertTrue(ex.errors().get(0).startsWith("subgraph 'big': node 'big__cam': one frame on stream " +
+                "'big__frames' is 8294400 bytes (1920x1080 RGBA32)"), ex.errors().toString());
+            assertTrue(ex.errors().get(0).contains("but the pool's budget 16777216 gives a hard limit of 12582912"),
+                ex.errors().toString());
+            graph.closeAllInputs();
+            graph.waitUntilDone();
+        }
+    }
+
+    @Test
     void sourcesWhoseOptionsFixTheirSizeAreChecked()
     {
         // a video source scaled to 1920x1080 RGB24 (6,220,800 B, an 8 MiB slot), a raw video file of 1920x1080 gray
