@@ -59,9 +59,25 @@ class FrameBudgetCheckTest
             .outputStream("rgb").build();
     }
 
+    /** A graph with a budget and one 1280x720 frame from camera 'cam' on stream 'frames', to build on. */
+    private static GraphConfig.Builder hdCamera(final long budget)
+    {
+        return GraphConfig.builder().memoryBudget(budget)
+            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
+                .option("width", 1280L).option("height", 720L).option("frames", 1L));
+    }
+
     private static List<String> errors(final GraphConfig config)
     {
         return assertThrows(GraphConfigException.class, () -> new Graph(config).close()).errors();
+    }
+
+    /** Validation finds {@code count} errors, the one at {@code index} starting with {@code start}. */
+    private static void assertError(final GraphConfig config, final int count, final int index, final String start)
+    {
+        final List<String> errors = errors(config);
+        assertEquals(count, errors.size(), errors.toString());
+        assertTrue(errors.get(index).startsWith(start), errors.toString());
     }
 
     @Test
@@ -186,19 +202,15 @@ class FrameBudgetCheckTest
     void anInPlaceFilterPassesItsInputFrameOn()
     {
         // brightness works in place: it takes no slot, and the resize below it sees the camera's frame
-        final GraphConfig config = GraphConfig.builder().memoryBudget(16 * MIB)
-            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
-                .option("width", 1280L).option("height", 720L).option("frames", 1L))
+        final GraphConfig config = hdCamera(16 * MIB)
             .node("bright", n -> n.calculator("BrightnessContrastCalculator").inputStream("frames")
                 .outputStream("bright").option("brightness", 10L))
             .node("resize", n -> n.calculator("ResizeCalculator").inputStream("bright").outputStream("big")
                 .option("factor", 2.0))
             .outputStream("big").build();
-        final List<String> errors = errors(config);
-        assertEquals(1, errors.size(), errors.toString());
-        assertTrue(errors.get(0).startsWith("node 'resize': one frame on stream 'big' is 14745600 bytes (2560x1440 " +
-            "RGBA32) (a 16777216 byte slot of the pool), held with its input frame on stream 'bright' of 3686400 bytes " +
-            "(1280x720 RGBA32) (a 4194304 byte slot), 20971520 bytes at once"), errors.toString());
+        assertError(config, 1, 0, "node 'resize': one frame on stream 'big' is 14745600 bytes (2560x1440 RGBA32) (a " +
+            "16777216 byte slot of the pool), held with its input frame on stream 'bright' of 3686400 bytes (1280x720 " +
+            "RGBA32) (a 4194304 byte slot), 20971520 bytes at once");
     }
 
     @Test
@@ -206,19 +218,16 @@ class FrameBudgetCheckTest
     {
         // the demo graph's shape: camera -> flow limiter (FINISHED from the end) -> gray -> resize; the conversion
         // below the limiter sees the camera's frame: 4 MiB + 1 MiB (1280x720 GRAY8), past a 4.5 MiB hard limit
-        final GraphConfig config = GraphConfig.builder().memoryBudget(6 * MIB)
-            .node("cam", n -> n.calculator("SyntheticCameraCalculator").outputStream("frames")
-                .option("width", 1280L).option("height", 720L).option("frames", 1L))
+        final GraphConfig config = hdCamera(6 * MIB)
             .node("limit", n -> n.calculator("FlowLimiterCalculator")
                 .inputStream("frames", "FINISHED:small").backEdge("FINISHED").outputStream("limited"))
             .node("gray", n -> n.calculator("ColorConvertCalculator").inputStream("limited").outputStream("gray"))
             .node("resize", n -> n.calculator("ResizeCalculator").inputStream("gray").outputStream("small"))
             .outputStream("small").build();
-        final List<String> errors = errors(config);
-        assertEquals(2, errors.size(), errors.toString()); // the camera's two 4 MiB slots too
-        assertTrue(errors.get(1).startsWith("node 'gray': one frame on stream 'gray' is 921600 bytes (1280x720 " +
-            "GRAY8) (a 1048576 byte slot of the pool), held with its input frame on stream 'limited' of 3686400 " +
-            "bytes (1280x720 RGBA32) (a 4194304 byte slot), 5242880 bytes at once"), errors.toString());
+        // the camera's two 4 MiB slots are the first error
+        assertError(config, 2, 1, "node 'gray': one frame on stream 'gray' is 921600 bytes (1280x720 GRAY8) (a " +
+            "1048576 byte slot of the pool), held with its input frame on stream 'limited' of 3686400 bytes (1280x720 " +
+            "RGBA32) (a 4194304 byte slot), 5242880 bytes at once");
     }
 
     @Test
