@@ -167,7 +167,7 @@ public final class Hotplug
             subgraph = new Subgraph(graph, name, instance, alone);
             final Map<Worker, Integer> placement = builder.place(subgraph);
             builder.build(subgraph, placement, observers, nextNodeId);
-            if (!graph.reserveOpenNodes(alone.nodeCount))
+            if (!graph.end.reserve(alone.nodeCount))
             {
                 throw new IllegalStateException("addSubgraph(): " + (graph.isFinished() || graph.isStopping() ?
                     "this graph's run is " + graph.runState() : "every node of the graph has closed, so its run is " +
@@ -423,20 +423,12 @@ public final class Hotplug
         System.arraycopy(subgraph.nodes, 0, all, before.length, subgraph.nodes.length);
         final Node[] sources = Arrays.copyOf(sourcesBefore, sourcesBefore.length + subgraph.sources.length);
         System.arraycopy(subgraph.sources, 0, sources, sourcesBefore.length, subgraph.sources.length);
-        final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
-        for (final GraphInput input : subgraph.inputs)
+        if (subgraph.plan.recordsGraphInputArrivals())
         {
-            inputs.put(input.name, input);
-        }
-        for (int i = 0; i < subgraph.nodes.length; i++)
-        {
-            if (subgraph.plan.contracts[i].recordsGraphInputArrivals())
-            {
-                graph.recordGraphInputArrivals();
-            }
+            graph.recordGraphInputArrivals();
         }
         scheduler.queues.addAll(subgraph.queues);
-        graph.inputs = java.util.Collections.unmodifiableMap(inputs);
+        graph.inputs.publish(subgraph.inputs);
         scheduler.sourceNodes = sources;
         scheduler.nodes = all;
         subgraphs.put(subgraph.name, subgraph);
@@ -522,12 +514,7 @@ public final class Hotplug
             scheduler.nodes = Arrays.stream(scheduler.nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
             scheduler.sourceNodes =
                 Arrays.stream(scheduler.sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
-            final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
-            for (final GraphInput input : subgraph.inputs)
-            {
-                inputs.remove(input.name);
-            }
-            graph.inputs = java.util.Collections.unmodifiableMap(inputs);
+            graph.inputs.remove(subgraph.inputs);
             scheduler.queues.removeAll(subgraph.queues);
             for (final Node node : subgraph.nodes)
             {

@@ -137,7 +137,7 @@ public final class SidePackets
             {
                 if (counted.add(node))
                 {
-                    run.onNodeOpened(node);
+                    run.end.onNodeOpened(node);
                 }
                 return false;
             }
@@ -231,7 +231,7 @@ public final class SidePackets
             {
                 for (final Node consumer : consumers.getOrDefault(e.getKey(), List.of()))
                 {
-                    run.fail(node.name, Timestamp.DONE, new IllegalStateException("node '" + node.name +
+                    run.failureHandling.fail(node.name, Timestamp.DONE, new IllegalStateException("node '" + node.name +
                         "' closed without setting output side packet '" + e.getKey() + "', which node '" +
                         consumer.name + "' takes as input side packet and waits for; set it with " +
                         "setOutputSidePacket in open, process or close"));

@@ -63,7 +63,7 @@ public final class Watchdog implements Runnable
                     final String report = "no node has run for " + TimeUnit.NANOSECONDS.toMillis(now - lastProgress) +
                         " ms while work is pending:\n" + graph.report();
                     ReportEvent.emit("watchdog", report);
-                    graph.fail("watchdog", Timestamp.UNSET, new IllegalStateException(report));
+                    graph.failureHandling.fail("watchdog", Timestamp.UNSET, new IllegalStateException(report));
                     return;
                 }
             }
