@@ -471,7 +471,7 @@ public final class Graph implements AutoCloseable
      */
     public void pause()
     {
-        run().pause();
+        run().scheduler.pause();
     }
 
     /**
@@ -479,7 +479,7 @@ public final class Graph implements AutoCloseable
      */
     public void resume()
     {
-        run().resume();
+        run().scheduler.resume();
     }
 
     /**
@@ -542,7 +542,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> memoryDrops()
     {
-        return run().memoryDrops();
+        return run().memory.drops();
     }
 
     /**

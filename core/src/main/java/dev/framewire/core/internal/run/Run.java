@@ -1,18 +1,16 @@
 package dev.framewire.core.internal.run;
 
-import dev.framewire.core.internal.node.MemoryGovernor;
-
 import dev.framewire.core.GraphConfig;
 import dev.framewire.core.GraphException;
 import dev.framewire.core.GraphFailure;
 import dev.framewire.core.PacketObserver;
+import dev.framewire.core.internal.node.MemoryGovernor;
 import dev.framewire.core.internal.node.Node;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.sched.Scheduler;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.core.internal.stream.OutputStream;
-
 import dev.framewire.core.journal.JournalProvider;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.offheap.MemoryBudget;
@@ -70,9 +68,6 @@ public final class Run implements AutoCloseable
     private volatile boolean closed;
     /** The completion future, the error callback and the completer thread ({@link #completion()}). */
     private final RunCompletion completion = new RunCompletion(this);
-    private volatile boolean cancelled;
-    /** Why the run was cancelled, for its journal's end of run ({@link #cancel(String)}), or null. */
-    private volatile String cancelReason;
     private Thread guard;
     /** The memory budget's soft and hard limits as they bear on this run. */
     public final MemoryGovernor memory;
@@ -223,12 +218,7 @@ public final class Run implements AutoCloseable
     /** The run's state, for messages: running, or how it ended. */
     public String runState()
     {
-        if (!end.isFinished())
-        {
-            return cancelled ? "being cancelled" : runState.stopping ? "failing" : "running";
-        }
-        return (failureHandling.runFailed() ? "over: it failed" : cancelled ? "over: it was cancelled" :
-            "over: it is done") + (closed ? ", and the graph is closed" : "");
+        return end.describe(failureHandling.runFailed(), closed);
     }
 
     /** The API graph's {@code recordGraphInputArrivals}, whose javadoc is the contract. */
@@ -279,14 +269,7 @@ public final class Run implements AutoCloseable
         final Node[] nodes = scheduler.nodes; // the graph's own: no subgraph is added before the start
         journalProvider = config.journal() != null ? EngineJournal.provider() : null;
         JvmFlags.check(journalProvider);
-        final List<String> missing = new ArrayList<>();
-        RunAssembler.giveSidePackets(nodes, sidePackets, outputSidePackets::produces, missing);
-        if (!missing.isEmpty())
-        {
-            throw new IllegalArgumentException("missing side packets: " + String.join("; ", missing) +
-                "; given were " + sidePackets.keySet());
-        }
-        outputSidePackets.checkGiven(sidePackets.keySet());
+        outputSidePackets.giveInputs(nodes, sidePackets);
         assembler.holdBack(scheduler.queues, plan, ownNodes, inputs.own(config), null, Map.of(), Map.of());
         scheduler.makeLocalNodes();
         if (config.journal() != null)
@@ -305,12 +288,7 @@ public final class Run implements AutoCloseable
         {
             checkFinishedWithoutNodes();
         }
-        if (config.timeoutGuardNanos() > 0)
-        {
-            guard = new Thread(new Watchdog(this), "framewire-timeout-guard");
-            guard.setDaemon(true);
-            guard.start();
-        }
+        guard = config.timeoutGuardNanos() > 0 ? Watchdog.start(this) : null;
     }
 
     public static boolean tryAdd(final GraphInput input, final long timestamp, final Object value, final long word)
@@ -388,7 +366,7 @@ public final class Run implements AutoCloseable
     /** Once the run has ended: what {@link #waitUntilDone()} throws, or null for a run that is done. */
     GraphException outcome()
     {
-        return failureHandling.outcome(cancelled);
+        return failureHandling.outcome(end.isCancelled());
     }
 
     /** The API graph's {@code completion}, whose javadoc is the contract. */
@@ -425,37 +403,16 @@ public final class Run implements AutoCloseable
     /** The API graph's {@code cancel(String)}, whose javadoc is the contract. */
     public void cancel(final String reason)
     {
-        if (!end.isFinished() && cancelReason == null)
+        if (end.cancel(reason))
         {
-            cancelReason = reason;
+            stop();
         }
-        cancel();
     }
 
     /** The API graph's {@code cancel}, whose javadoc is the contract. */
     public void cancel()
     {
-        if (!end.isFinished())
-        {
-            cancelled = true;
-            stop();
-        }
-    }
-
-    /**
-     * Pauses every worker after its current call; packets still queue up.
-     */
-    public void pause()
-    {
-        scheduler.pause();
-    }
-
-    /**
-     * Resumes after {@link #pause()}.
-     */
-    public void resume()
-    {
-        scheduler.resume();
+        cancel(null);
     }
 
     /** The API graph's {@code close}, whose javadoc is the contract. */
@@ -499,12 +456,6 @@ public final class Run implements AutoCloseable
     public long failureCount()
     {
         return failureHandling.failureCount();
-    }
-
-    /** The API graph's {@code memoryDrops}, whose javadoc is the contract. */
-    public List<String> memoryDrops()
-    {
-        return memory.drops();
     }
 
     /** The API graph's {@code memoryDropCount}, whose javadoc is the contract. */
@@ -628,8 +579,7 @@ public final class Run implements AutoCloseable
         final JournalSink journal = runState.journal;
         if (journal != null)
         {
-            journal.runEnd(failureHandling.runEndsFailed() ? "failed" : cancelled ?
-                (cancelReason != null ? "cancelled: " + cancelReason : "cancelled") : "done");
+            journal.runEnd(end.ending(failureHandling.runEndsFailed()));
             journal.close();
         }
     }

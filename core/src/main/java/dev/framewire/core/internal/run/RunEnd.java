@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * When a run ends: its open nodes, the subgraphs' too, counted down as they close (the run is over
+ * When and how a run ends: its open nodes, the subgraphs' too, counted down as they close (the run is over
  * when none is left), and the latch its waiters wait on. A node's opening and closing is routed here
  * to its subgraph or to the scheduler's source turns; a subgraph joining reserves its nodes' count
  * first, unless the run has ended. One per {@link Run}.
@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Threading: {@link #onNodeOpened} and {@link #onNodeClosed} on the node's worker;
  * {@link #reserve} under the hot-plug lock; {@link #finish} from whichever thread ends the run (the
  * last node's worker, a failure, a cancel); {@link #start} by the run's owner before any worker runs;
- * the rest from any thread.
+ * the rest from any thread. Also whether and why it was cancelled, for its
+ * messages and its journal's end of run.
  */
 final class RunEnd
 {
@@ -24,6 +25,9 @@ final class RunEnd
     private final AtomicInteger openNodes = new AtomicInteger();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile boolean finished;
+    private volatile boolean cancelled;
+    /** Why the run was cancelled, for its journal's end of run, or null. */
+    private volatile String cancelReason;
     private final RunState runState;
     private final Scheduler scheduler;
     private final Hotplug hotplug;
@@ -95,6 +99,50 @@ final class RunEnd
         finished = true;
         done.countDown();
         hotplug.onRunFinished();
+    }
+
+    /**
+     * Any thread: the run is cancelled, for {@code reason} if it is the first given (null for none),
+     * unless it has ended.
+     *
+     * @return whether the run is to stop (it had not ended).
+     */
+    boolean cancel(final String reason)
+    {
+        if (!finished && cancelReason == null)
+        {
+            cancelReason = reason;
+        }
+        if (!finished)
+        {
+            cancelled = true;
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether the run was cancelled. */
+    boolean isCancelled()
+    {
+        return cancelled;
+    }
+
+    /** The run's state, for messages: running, or how it ended ({@code failed}: whether it failed). */
+    String describe(final boolean failed, final boolean closed)
+    {
+        if (!finished)
+        {
+            return cancelled ? "being cancelled" : runState.stopping ? "failing" : "running";
+        }
+        return (failed ? "over: it failed" : cancelled ? "over: it was cancelled" :
+            "over: it is done") + (closed ? ", and the graph is closed" : "");
+    }
+
+    /** The journal's end of run: failed, cancelled (and why), or done. */
+    String ending(final boolean failed)
+    {
+        return failed ? "failed" : cancelled ? (cancelReason != null ? "cancelled: " + cancelReason : "cancelled") :
+            "done";
     }
 
     /** Whether the run has finished. */

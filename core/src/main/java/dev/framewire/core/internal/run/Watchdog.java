@@ -28,6 +28,15 @@ public final class Watchdog implements Runnable
         this.graph = graph;
     }
 
+    /** The run's start: a watchdog on {@code run}, on a daemon thread of its own, started. */
+    static Thread start(final Run run)
+    {
+        final Thread guard = new Thread(new Watchdog(run), "framewire-timeout-guard");
+        guard.setDaemon(true);
+        guard.start();
+        return guard;
+    }
+
     @Override
     public void run()
     {
