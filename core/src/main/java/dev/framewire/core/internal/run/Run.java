@@ -28,9 +28,12 @@ import java.util.function.Consumer;
 
 /**
  * One run of a graph: the nodes, streams, workers and journal made from a {@link GraphConfig}, and
- * the run's life (start, add, wait, cancel, close, failures, hot-plug). The public
- * {@code dev.framewire.core.Graph} is a facade over it; its javadoc is the contract of the methods
- * here that share its names.
+ * the run's life (start, wait, cancel, close, failures). Its parts: {@link GraphInputs} (its graph
+ * input streams by name: adds, bounds, closes), {@link RunEnd} (its open nodes and how it ends),
+ * {@link RunPollers}, {@link FailureHandling}, {@link SidePackets} and {@link Hotplug} (subgraphs at run
+ * time); {@link RunAssembler} makes and wires its nodes and streams. The public
+ * {@code dev.framewire.core.Graph} is a facade over it and them; its javadoc is the contract of the
+ * methods here that share its names.
  *
  * <p>Threading: as the facade says; the engine callbacks as each says.
  */
