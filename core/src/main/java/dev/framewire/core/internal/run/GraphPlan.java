@@ -571,4 +571,17 @@ public final class GraphPlan
         }
         return size < 0 ? Integer.MAX_VALUE : size;
     }
+
+    /** Whether any node's calculator reads when graph input packets came ({@code Contract.recordsGraphInputArrivals}). */
+    boolean recordsGraphInputArrivals()
+    {
+        for (final Contract contract : contracts)
+        {
+            if (contract.recordsGraphInputArrivals())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
 }
