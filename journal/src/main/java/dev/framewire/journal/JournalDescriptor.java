@@ -197,8 +197,8 @@ import java.util.zip.CRC32C;
  * <p>This class holds the layout's constants and the encodings every record shares: the fixed
  * part, varints, zigzag and the checksum. The records' parts that have state live beside it:
  * {@link RecordScratch} and {@link RecordBuilder} put a record together and checksum it,
- * {@link DenseCallsEncoder} writes DENSE_CALLS entries, {@link PackedCallsDecoder} and
- * {@link PackedInputsDecoder} read the packed records' entries.
+ * {@link DenseCallsEncoder} writes DENSE_CALLS entries, {@link CallEntryCursor} and
+ * {@link PacketEntryCursor} read the packed records' entries.
  *
  * <p>Threading: constants and stateless helpers.
  */

@@ -4,11 +4,11 @@ import org.agrona.DirectBuffer;
 
 /**
  * Reads varints out of a record, one after the other, up to its end: what
- * {@link PackedCallsDecoder} and {@link PackedInputsDecoder} share.
+ * {@link CallEntryCursor} and {@link PacketEntryCursor} share.
  *
  * <p>Threading: one thread at a time.
  */
-abstract class VarintDecoder
+abstract class VarintCursor
 {
     DirectBuffer body;
     int limit;

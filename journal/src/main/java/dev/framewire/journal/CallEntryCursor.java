@@ -23,7 +23,7 @@ import static dev.framewire.journal.JournalDescriptor.unzigzag;
  *
  * <p>Threading: one thread at a time.
  */
-final class PackedCallsDecoder extends VarintDecoder
+final class CallEntryCursor extends VarintCursor
 {
     /** The last entry read. */
     int node;

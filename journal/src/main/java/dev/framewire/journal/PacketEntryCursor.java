@@ -18,7 +18,7 @@ import static dev.framewire.journal.JournalDescriptor.unzigzag;
  *
  * <p>Threading: one thread at a time.
  */
-final class PackedInputsDecoder extends VarintDecoder
+final class PacketEntryCursor extends VarintCursor
 {
     /** Whether the record is a PACKED_EMITS one, whose entries name their node. */
     boolean emits;
