@@ -153,7 +153,7 @@ public final class Hotplug
                 final List<String> aloneInputs = new ArrayList<>(instance.inputs);
                 aloneInputs.addAll(instance.bound); // seen from inside, a bound stream is an input like the others
                 alone = new GraphPlan(config.withTopology(aloneInputs, instance.outputs, instance.nodes,
-                    instance.queueSizes));
+                    instance.queueSizes), graph.pool());
             }
             catch (final GraphConfigException ex)
             {

@@ -118,7 +118,7 @@ public final class Run implements AutoCloseable
     public Run(final GraphConfig config, final PayloadPool pool)
     {
         this.config = config;
-        this.plan = new GraphPlan(config);
+        this.plan = new GraphPlan(config, pool);
         this.ownPool = pool == null;
         this.pool = pool != null ? pool : new PayloadPool(
             config.memoryBudgetBytes() > 0 ? new PoolContext().maxBytes(config.memoryBudgetBytes()) : new PoolContext());
