@@ -102,8 +102,8 @@ public final class JournalWriter extends JournalSink
     /** The workers' journals at a lighter level, made before the workers start; ended at {@link #runEnd}. */
     private final java.util.List<LevelWorkerJournal> levelJournals = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Path runDirectory;
-    private final JournalFiles.WriterLock lock;
-    private final JournalFiles.CyclePreparer cycles;
+    private final WriterLock lock;
+    private final CyclePreparer cycles;
     private final SingleChronicleQueue queue;
     private final ThreadLocal<Lane> threadLanes;
     private final List<Lane> createdLanes = new ArrayList<>();
@@ -149,7 +149,7 @@ public final class JournalWriter extends JournalSink
     private static final class Lane
     {
         final ExcerptAppender appender;
-        final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
+        final RecordScratch scratch = new RecordScratch();
 
         Lane(final ExcerptAppender appender)
         {
@@ -172,8 +172,8 @@ public final class JournalWriter extends JournalSink
     private JournalWriter(
         final JournalConfig config,
         final Path runDirectory,
-        final JournalFiles.WriterLock lock,
-        final JournalFiles.CyclePreparer cycles,
+        final WriterLock lock,
+        final CyclePreparer cycles,
         final SingleChronicleQueue queue)
     {
         this.mode = config.mode();
@@ -229,7 +229,7 @@ public final class JournalWriter extends JournalSink
         JournalFiles.init();
         final RollCycle rollCycle = JournalFiles.rollCycleNamed(config.rollCycle());
         final Path run;
-        final JournalFiles.WriterLock lock;
+        final WriterLock lock;
         try
         {
             if (config.deleteOlderThan() != null || config.maxTotalSize() >= 0)
@@ -237,14 +237,14 @@ public final class JournalWriter extends JournalSink
                 prune(config);
             }
             run = JournalFiles.createRunDirectory(config.directory());
-            lock = JournalFiles.lock(run);
+            lock = WriterLock.take(run);
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot make a journal in " + config.directory().toAbsolutePath() + ": " +
                 ex.getMessage(), ex);
         }
-        final JournalFiles.CyclePreparer cycles = new JournalFiles.CyclePreparer(run, rollCycle);
+        final CyclePreparer cycles = new CyclePreparer(run, rollCycle);
         try
         {
             // Chronicle's files, made here owner-only before Chronicle opens them: the metadata (Chronicle
@@ -405,7 +405,7 @@ public final class JournalWriter extends JournalSink
 
     private void writeHeader()
     {
-        final JournalDescriptor.Builder header = new JournalDescriptor.Builder()
+        final RecordBuilder header = new RecordBuilder()
             .fixed(JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR, JournalDescriptor.FORMAT_MINOR,
                 System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis())
             .putLong(JournalDescriptor.MAGIC)
@@ -535,7 +535,7 @@ public final class JournalWriter extends JournalSink
         {
             this.slots = slots;
         }
-        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+        final RecordBuilder record = new RecordBuilder()
             .fixed(JournalDescriptor.RUN_START, 0, -1, nodeNames.length, streamNames.length, System.nanoTime(),
                 Long.MIN_VALUE, configHash)
             .putInt(JournalDescriptor.FORMAT_MAJOR)
@@ -1242,7 +1242,7 @@ public final class JournalWriter extends JournalSink
      * Its {@code nanos} is read after that wait, so that sorting by {@code nanos} keeps it after
      * them too.
      */
-    private void appendOrdered(final JournalDescriptor.Builder record)
+    private void appendOrdered(final RecordBuilder record)
     {
         if (ring != null && !flush(TimeUnit.SECONDS.toNanos(5)) && !closed)
         {
@@ -1254,7 +1254,7 @@ public final class JournalWriter extends JournalSink
     }
 
     /** Appends a built record on {@code worker}'s lane; a failure rolls the document back and is reported. */
-    private void append(final int worker, final JournalDescriptor.Builder record)
+    private void append(final int worker, final RecordBuilder record)
     {
         final DocumentContext dc = lane(worker).appender.writingDocument();
         try
@@ -1393,7 +1393,7 @@ public final class JournalWriter extends JournalSink
             }
             return;
         }
-        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+        final RecordBuilder record = new RecordBuilder()
             .fixed(kind, 0, worker, node, -1, System.nanoTime(), timestamp, value)
             .putInt(utf8.length)
             .putBytes(utf8);
@@ -1520,7 +1520,7 @@ public final class JournalWriter extends JournalSink
         final DirectBuffer buffer = payload.buffer();
         final long sum = PayloadChecksum.of(buffer, 0, length);
         final Lane lane = lane(-1);
-        final JournalDescriptor.Scratch scratch = lane.scratch;
+        final RecordScratch scratch = lane.scratch;
         JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,
             nanos, timestamp, sum);
         scratch.buffer.putInt(FIXED_LENGTH, length, ByteOrder.LITTLE_ENDIAN);
@@ -1538,7 +1538,7 @@ public final class JournalWriter extends JournalSink
         {
             for (int done = 0; done < length; )
             {
-                final int chunk = Math.min(length - done, JournalDescriptor.Scratch.LENGTH - FIXED_LENGTH - 4);
+                final int chunk = Math.min(length - done, RecordScratch.LENGTH - FIXED_LENGTH - 4);
                 buffer.getBytes(done, scratch.buffer, FIXED_LENGTH + 4, chunk);
                 scratch.bytes.limit(FIXED_LENGTH + 4 + chunk).position(FIXED_LENGTH + 4);
                 crc.update(scratch.bytes);
