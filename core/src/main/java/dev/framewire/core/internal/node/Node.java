@@ -53,9 +53,11 @@ import java.util.function.Consumer;
  * them pays one null test per step for it.
  *
  * <p>Split by concept: the step and the scheduling state machine are here (the per-packet path, with
- * no dispatch added); the lifecycle and failure state machine (open, close, failure, isolation,
- * cancellation) is {@link NodeLifecycle}; what the calculator's context shares with a lane's call
- * is {@link CallContext}, which both implement; offsets' bounds are {@link OffsetBounds}.
+ * no dispatch added); whether the node wants another step is {@link StepEligibility}; who hands it
+ * its input, decided before the run, is {@link NodeFeeds}; the lifecycle and failure state machine
+ * (open, close, failure, isolation, cancellation) is {@link NodeLifecycle}; what the calculator's
+ * context shares with a lane's call is {@link CallContext}, which both implement; offsets' bounds
+ * are {@link OffsetBounds}. The ones a step reaches are static calls on the node's fields.
  *
  * <p>Layout: the fields the worker writes per call ({@link NodeHotFields}) sit between the
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
@@ -661,18 +663,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public NodeThread callWorker()
     {
         return runningOn;
-    }
-
-    /** Worker: the node is done with input timestamps (it closes), an opaque store. */
-    void markDone()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-    }
-
-    /** Worker: the node opens (its calculator's {@code open} is its call), an opaque store. */
-    void markUnstarted()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
     }
 
     @Override

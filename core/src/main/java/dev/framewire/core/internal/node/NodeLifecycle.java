@@ -28,7 +28,7 @@ final class NodeLifecycle
     /** Worker, a step of an unopened node whose side packets are all set: the calculator's {@code open}. */
     static void open(final Node node)
     {
-        node.markUnstarted();
+        Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.UNSTARTED); // its call is the calculator's open
         node.journalBegin(false);
         try
         {
@@ -61,7 +61,7 @@ final class NodeLifecycle
         {
             node.sync.dropAll(node); // early close: what is still queued will never be processed
         }
-        node.markDone();
+        Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.DONE); // done with input timestamps
         node.journalBegin(false);
         try
         {
@@ -288,7 +288,7 @@ final class NodeLifecycle
     /** The calculator's {@code close} of a node leaving the run: a throw is recorded, not acted on. */
     private static void closeCalculator(final Node node)
     {
-        node.markDone();
+        Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.DONE); // done with input timestamps
         try
         {
             node.calculator.close(node);
