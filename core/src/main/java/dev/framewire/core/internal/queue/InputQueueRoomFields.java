@@ -1,32 +1,11 @@
 package dev.framewire.core.internal.queue;
 
-import dev.framewire.core.Timestamp;
-
 /*
- * The fields of an {@link InputQueue} that threads other than its producer and consumer write or
- * read while packets flow, each group on lines of its own between padding classes (as JCTools and
- * Agrona pad): what a polled queue's worker last saw, and the backpressure handshake's flag, signal
- * count and limit mark.
+ * The backpressure handshake's fields of an {@link InputQueue} (the room-wanted flag, the count of
+ * room handed out, the limit mark), which held-back threads read while packets flow: on lines of
+ * their own, between padding after the polled queue's seen marks ({@link InputQueueSeenFields}) and
+ * padding before the queue's own fields.
  */
-
-abstract class InputQueuePad0
-{
-    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
-    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
-    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
-    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
-}
-
-abstract class InputQueueSeenFields extends InputQueuePad0
-{
-    /** For a {@link InputQueue#polled} queue: the tail its worker last saw (release; read by idle checks). */
-    volatile long seenTail;
-    /**
-     * For a {@link InputQueue#polled} queue: the stored bound (the ring's producer word) its worker
-     * last saw (release; read by idle checks). A bound a packet implies comes with the packet.
-     */
-    volatile long seenWord = Timestamp.PRE_STREAM;
-}
 
 abstract class InputQueuePad2 extends InputQueueSeenFields
 {
@@ -64,4 +43,3 @@ abstract class InputQueuePad3 extends InputQueueRoomFields
     byte p332, p333, p334, p335, p336, p337, p338, p339, p340, p341, p342, p343, p344, p345, p346, p347;
     byte p348, p349, p350, p351, p352, p353, p354, p355, p356, p357, p358, p359, p360, p361, p362, p363;
 }
-
