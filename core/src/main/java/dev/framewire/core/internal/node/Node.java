@@ -9,7 +9,6 @@ import dev.framewire.core.InputPolicy;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
 import dev.framewire.core.Output;
-import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.handler.DropSink;
 import dev.framewire.core.internal.handler.InputSync;
 import dev.framewire.core.internal.handler.SingleInputSync;
@@ -21,7 +20,6 @@ import dev.framewire.core.internal.stream.OutputStream;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
-import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 
 import java.lang.invoke.MethodHandles;
@@ -53,7 +51,9 @@ import java.util.function.Consumer;
  * them pays one null test per step for it.
  *
  * <p>Split by concept: the step and the scheduling state machine are here (the per-packet path, with
- * no dispatch added); whether the node wants another step is {@link StepEligibility}; who hands it
+ * no dispatch added); a call of the calculator in a step (a source's, an input set's, with its
+ * counters, timing, journal and JFR records) is {@link NodeCalls}; whether the node wants another
+ * step is {@link StepEligibility}; who hands it
  * its input, decided before the run, is {@link NodeFeeds}; the lifecycle and failure state machine
  * (open, close, failure, isolation, cancellation) is {@link NodeLifecycle}; what the calculator's
  * context shares with a lane's call is {@link CallContext}, which both implement; offsets' bounds
@@ -132,12 +132,12 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public volatile int lifecycle = UNOPENED;
     /**
      * Asks JFR whether process events are wanted, so that none is made per call while no recording
-     * wants them. An event made per call and passed to {@link #commitProcessEvent} escapes whenever
-     * C2 does not inline that method, and then costs an allocation per call with no recording at
-     * all (JMH -prof gc: 80 to 96 B/op through four nodes on two workers, in four of five
-     * iterations).
+     * wants them ({@link NodeCalls}). An event made per call and passed to a method that commits it
+     * escapes whenever C2 does not inline that method, and then costs an allocation per call with no
+     * recording at all (JMH -prof gc: 80 to 96 B/op through four nodes on two workers, in four of
+     * five iterations).
      */
-    private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    final NodeProcessEvent processEventProbe = new NodeProcessEvent();
     /**
      * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
      * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
@@ -154,11 +154,12 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public final DropRecords dropRecords;
     /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
     public final SourceRetry retry;
-    private boolean stopRequested;
+    /** A source asked to stop ({@link #stop()}): its call closes it ({@link NodeCalls#source}). */
+    boolean stopRequested;
     /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
     boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
-    private final int inputSetsPerRun;
+    final int inputSetsPerRun;
     /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link StepEligibility#handOutRoomOnIdle}). */
     private final boolean roomBatched;
     /** The offset the calculator set in {@code open}, when {@link #hasOffset}; read by {@link OffsetBounds}. */
@@ -395,7 +396,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
                 }
                 else if (runState.sourceMayRun(this))
                 {
-                    processSource();
+                    NodeCalls.source(this);
                 }
             }
             else if (lanes != null)
@@ -411,14 +412,14 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
                 }
                 else if (ready != NOT_READY)
                 {
-                    processInputSet(ready);
+                    NodeCalls.inputSet(this, ready);
                     if (sync.batchSize() > 1)
                     {
-                        processRestOfBatch();
+                        NodeCalls.restOfBatch(this);
                     }
                     else if (inputSetsPerRun > 1)
                     {
-                        processMoreReady();
+                        NodeCalls.moreReady(this);
                     }
                 }
                 else if (hasOffset)
@@ -426,34 +427,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
                     OffsetBounds.propagate(this);
                 }
             }
-        }
-    }
-
-    /** Worker: the input sets after the first of a batch ({@code batch_size}). */
-    private void processRestOfBatch()
-    {
-        for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !runState.isStopping(); n--)
-        {
-            final long next = sync.nextInBatch();
-            if (next == NOT_READY || next == READY_FOR_CLOSE)
-            {
-                return;
-            }
-            processInputSet(next);
-        }
-    }
-
-    /** Worker: up to {@code input_sets_per_run - 1} more ready input sets, while open and not held back. */
-    private void processMoreReady()
-    {
-        for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !runState.isStopping() && !isThrottled(); n--)
-        {
-            final long next = readiness();
-            if (next == NOT_READY || next == READY_FOR_CLOSE)
-            {
-                return;
-            }
-            processInputSet(next);
         }
     }
 
@@ -497,104 +470,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public long inputBound()
     {
         return sync.inputBound();
-    }
-
-    private void processSource()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, 0L);
-        journalBegin(false);
-        CALLS.setOpaque(this, calls + 1);
-        shipmentBytes = 0;
-        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
-        if (event != null)
-        {
-            event.begin();
-        }
-        try
-        {
-            processTimed();
-            commitProcessEvent(event, 0);
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(0, t);
-            return;
-        }
-        finally
-        {
-            journalEnd();
-        }
-        retry.onProgress();
-        if (stopRequested)
-        {
-            close();
-        }
-    }
-
-    private void processInputSet(final long ready)
-    {
-        final long timestamp = sync.fill(ready);
-        INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        journalBegin(true);
-        CALLS.setOpaque(this, calls + 1);
-        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
-        if (event != null)
-        {
-            event.begin();
-        }
-        try
-        {
-            processTimed();
-            commitProcessEvent(event, timestamp);
-            releaseInputs();
-            if (hasOffset)
-            {
-                // also as far as the inputs' bounds have moved: a bound that arrived while this
-                // node was queued schedules no further run, so it must be followed now
-                final SingleInputSync solo = this.solo;
-                final long in = solo != null ? solo.inputBoundAfterFill() : inputBound();
-                // inputs all done: close() follows, and may still emit where the input set left the bound
-                final long completed = in == Timestamp.DONE ? timestamp :
-                    Math.max(timestamp, Timestamp.previousAllowedInStream(in));
-                final long next = OffsetBounds.offsetBound(completed, offset);
-                for (final OutputStream output : outputs)
-                {
-                    output.setNextTimestampBound(next);
-                }
-            }
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(timestamp, t);
-        }
-        finally
-        {
-            journalEnd();
-        }
-    }
-
-    /**
-     * Worker: the calculator's {@code process}, timed with the graph's clock when the graph times
-     * calls (two clock reads and an opaque store per call, returned or thrown); else just the call.
-     */
-    private void processTimed() throws Exception
-    {
-        if (!runState.timesProcessCalls())
-        {
-            calculator.process(this);
-            return;
-        }
-        final long began = runState.clock().nanoTime();
-        try
-        {
-            calculator.process(this);
-        }
-        finally
-        {
-            CALL_NANOS.setOpaque(this, callNanos + (runState.clock().nanoTime() - began));
-        }
     }
 
     /** Worker: closes the calculator and its outputs ({@link NodeLifecycle#close}). */
@@ -727,38 +602,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         dropped("", inputTimestamp, "calculator");
     }
 
-    /**
-     * Journals the call's begin: at the worker's last clock reading when no other thread handed it
-     * a packet since (see {@link JournalSink#processBeginSameWorker}): its inputs all come from its
-     * worker, or, for an input set just taken ({@code inputSetTaken}), its one handed-over packet
-     * was published before that reading.
-     */
-    void journalBegin(final boolean inputSetTaken)
-    {
-        final WorkerJournal journal = runningOn.journal();
-        if (journal != null)
-        {
-            if (inputsFromItsWorker ||
-                inputSetTaken && oneInputHandedOver && journal.reusesReadings() && solo.publishedBeforeLastReading())
-            {
-                journal.processBeginSameWorker(id, inputTimestamp);
-            }
-            else
-            {
-                journal.processBegin(id, inputTimestamp);
-            }
-        }
-    }
-
-    void journalEnd()
-    {
-        final WorkerJournal journal = runningOn.journal();
-        if (journal != null)
-        {
-            journal.processEnd(id, inputTimestamp);
-        }
-    }
-
     /** Worker: counts a drop and records it in the journal and, when a recording asks, for JFR. */
     @Override
     public void dropped(final String stream, final long timestamp, final String reason)
@@ -799,17 +642,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
             throw MemoryLimits.shipment(this, stream, before, bytes);
         }
         shipmentBytes = before + bytes;
-    }
-
-    private void commitProcessEvent(final NodeProcessEvent event, final long timestamp)
-    {
-        if (event != null && event.shouldCommit())
-        {
-            event.node = name;
-            event.inputTimestamp = timestamp;
-            event.worker = runningOn.name();
-            event.commit();
-        }
     }
 
     /** Both {@link Schedulable}'s and the context's (see {@link CallContext#nodeName()}). */

@@ -29,7 +29,7 @@ final class NodeLifecycle
     static void open(final Node node)
     {
         Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.UNSTARTED); // its call is the calculator's open
-        node.journalBegin(false);
+        NodeCalls.journalBegin(node, false);
         try
         {
             node.calculator.open(node);
@@ -44,7 +44,7 @@ final class NodeLifecycle
         }
         finally
         {
-            node.journalEnd();
+            NodeCalls.journalEnd(node);
         }
         node.lifecycle = Node.OPEN;
         node.runState.onNodeOpened(node);
@@ -62,7 +62,7 @@ final class NodeLifecycle
             node.sync.dropAll(node); // early close: what is still queued will never be processed
         }
         Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.DONE); // done with input timestamps
-        node.journalBegin(false);
+        NodeCalls.journalBegin(node, false);
         try
         {
             node.calculator.close(node);
@@ -88,7 +88,7 @@ final class NodeLifecycle
         }
         finally
         {
-            node.journalEnd();
+            NodeCalls.journalEnd(node);
         }
         node.lifecycle = Node.CLOSED;
         node.runState.onNodeClosed(node);
