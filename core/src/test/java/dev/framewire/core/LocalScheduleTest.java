@@ -85,7 +85,7 @@ class LocalScheduleTest
 
     /**
      * Which calls the journal may stamp with the worker's last clock reading
-     * ({@link Node#inputsAllFromItsWorker()}, {@code JournalSink.processBeginSameWorker}): only a
+     * ({@code NodeFeeds.inputsAllFromItsWorker}, {@code JournalSink.processBeginSameWorker}): only a
      * node every input of which is emitted by a node pinned to the same worker. Not one fed by a
      * graph input, even one its worker polls (a local node); not a source; not a
      * {@code max_in_flight} node or one fed by it, whose calls run on any of the executor's workers.

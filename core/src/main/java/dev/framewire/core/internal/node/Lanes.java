@@ -79,14 +79,14 @@ public final class Lanes
             {
                 if (node.hasOffset && dispatched == retired)
                 {
-                    node.propagateOffsetBound();
+                    OffsetBounds.propagate(node);
                 }
                 return;
             }
             final Lane lane = lanes[(int)(dispatched % lanes.length)];
             lane.load(node.sync.fill(ready));
             dispatched++;
-            node.countCall();
+            Node.CALLS.setOpaque(node, node.calls + 1);
             shared.offer(lane);
         }
     }
@@ -129,7 +129,12 @@ public final class Lanes
     {
         final Node node = this.node;
         final long timestamp = lane.timestamp;
-        node.retiredCall(timestamp, lane.callNanos);
+        // its input timestamp and time in process become the node's (opaque stores, as a step's)
+        Node.INPUT_TIMESTAMP.setOpaque(node, timestamp);
+        if (lane.callNanos != 0)
+        {
+            Node.CALL_NANOS.setOpaque(node, node.callNanos + lane.callNanos);
+        }
         for (int i = lane.drops; i > 0; i--)
         {
             node.dropped("", timestamp, "calculator");
@@ -152,13 +157,13 @@ public final class Lanes
             lane.replay();
             if (node.hasOffset)
             {
-                node.followOffset(timestamp);
+                OffsetBounds.follow(node, timestamp);
             }
             node.flushOutputs();
         }
         catch (final Throwable t)
         {
-            node.onFailure(timestamp, t, packets);
+            NodeLifecycle.onFailure(node, timestamp, t, packets);
         }
     }
 

@@ -9,7 +9,6 @@ import dev.framewire.core.InputPolicy;
 import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
 import dev.framewire.core.Output;
-import dev.framewire.core.Timestamp;
 import dev.framewire.core.internal.handler.DropSink;
 import dev.framewire.core.internal.handler.InputSync;
 import dev.framewire.core.internal.handler.SingleInputSync;
@@ -21,54 +20,12 @@ import dev.framewire.core.internal.stream.OutputStream;
 
 import dev.framewire.core.jfr.NodeProcessEvent;
 import dev.framewire.core.journal.JournalSink;
-import dev.framewire.core.journal.WorkerJournal;
 import dev.framewire.offheap.Payload;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
-
-abstract class NodeHotFields extends ScheduleState
-{
-    /*
-     * The diagnostics fields below are written by the worker with opaque stores (a plain move on
-     * x86, never elided) rather than volatile ones (a fence each, several per packet), and read
-     * by reports and the watchdog from other threads: a benign race, they are for diagnostics.
-     */
-    public volatile long inputTimestamp = Timestamp.UNSET;
-    /** Packets this node's policy or calculator dropped; written by its worker only. By reason: {@link Node#dropRecords}. */
-    public volatile long drops;
-    /** Calls so far: input sets processed, or shipments for a source. Written by the worker only. */
-    public volatile long calls;
-    /**
-     * Nanoseconds spent in {@code process} so far, when the graph times calls
-     * ({@link Graph#timeProcessCalls()}); written by the node's step only (opaque), read by
-     * {@link GraphStats}.
-     */
-    public long callNanos;
-    /** A source's payload bytes (at slot size) emitted in the current call; worker only. */
-    public long shipmentBytes;
-    /** Heap keys, computed by the worker when the node is queued ({@link NodeHeap}). */
-    public long priority1;
-    public long priority2;
-    /**
-     * The node's slot in its worker's {@link NodeHeap}, which the heap holds for it; -1 for none
-     * yet. Worker only: read at every queueing, written only when the node first takes a slot.
-     */
-    public int heapSlot = -1;
-    /** The worker running the node's current step: {@link Node#worker}, or with lanes any of the executor's. */
-    public NodeThread runningOn;
-}
-
-abstract class NodeHotPad extends NodeHotFields
-{
-    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
-    byte p216, p217, p218, p219, p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p230, p231;
-    byte p232, p233, p234, p235, p236, p237, p238, p239, p240, p241, p242, p243, p244, p245, p246, p247;
-    byte p248, p249, p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p260, p261, p262, p263;
-}
 
 /**
  * A calculator in a running graph: its inputs and outputs, its place in the schedule, and the
@@ -94,9 +51,13 @@ abstract class NodeHotPad extends NodeHotFields
  * them pays one null test per step for it.
  *
  * <p>Split by concept: the step and the scheduling state machine are here (the per-packet path, with
- * no dispatch added); the lifecycle and failure state machine (open, close, failure, isolation,
- * cancellation) is {@link NodeLifecycle}; what the calculator's context shares with a lane's call
- * is {@link CallContext}, which both implement; offsets' bounds are {@link OffsetBounds}.
+ * no dispatch added); a call of the calculator in a step (a source's, an input set's, with its
+ * counters, timing, journal and JFR records) is {@link NodeCalls}; whether the node wants another
+ * step is {@link StepEligibility}; who hands it
+ * its input, decided before the run, is {@link NodeFeeds}; the lifecycle and failure state machine
+ * (open, close, failure, isolation, cancellation) is {@link NodeLifecycle}; what the calculator's
+ * context shares with a lane's call is {@link CallContext}, which both implement; offsets' bounds
+ * are {@link OffsetBounds}. The ones a step reaches are static calls on the node's fields.
  *
  * <p>Layout: the fields the worker writes per call ({@link NodeHotFields}) sit between the
  * schedule state's padding and a line of their own ({@link NodeHotPad}): not on the state's line,
@@ -118,9 +79,9 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     /** Readiness: every input is done and empty. */
     public static final long READY_FOR_CLOSE = InputSync.READY_FOR_CLOSE;
 
-    private static final VarHandle INPUT_TIMESTAMP;
-    private static final VarHandle CALLS;
-    private static final VarHandle CALL_NANOS;
+    static final VarHandle INPUT_TIMESTAMP;
+    static final VarHandle CALLS;
+    static final VarHandle CALL_NANOS;
 
     static
     {
@@ -151,7 +112,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public InputPort[] inputs;
     public InputSync sync;
     /** {@link #sync} when it is the one-input default policy, whose lean path the run takes; else null. */
-    private SingleInputSync solo;
+    SingleInputSync solo;
     /** Scratch for batch counting, one cursor per input. */
     public int[] batchCursor;
     public OutputStream[] outputs;
@@ -171,12 +132,12 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public volatile int lifecycle = UNOPENED;
     /**
      * Asks JFR whether process events are wanted, so that none is made per call while no recording
-     * wants them. An event made per call and passed to {@link #commitProcessEvent} escapes whenever
-     * C2 does not inline that method, and then costs an allocation per call with no recording at
-     * all (JMH -prof gc: 80 to 96 B/op through four nodes on two workers, in four of five
-     * iterations).
+     * wants them ({@link NodeCalls}). An event made per call and passed to a method that commits it
+     * escapes whenever C2 does not inline that method, and then costs an allocation per call with no
+     * recording at all (JMH -prof gc: 80 to 96 B/op through four nodes on two workers, in four of
+     * five iterations).
      */
-    private final NodeProcessEvent processEventProbe = new NodeProcessEvent();
+    final NodeProcessEvent processEventProbe = new NodeProcessEvent();
     /**
      * {@code -Dframewire.jfr=false} removes the JFR probe from every call: a static final the JIT
      * folds, so the {@code isEnabled()} test is not compiled in at all. It exists to measure what the
@@ -193,14 +154,16 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public final DropRecords dropRecords;
     /** A source's failed calls in a row and the wait before its next call; null for other nodes. */
     public final SourceRetry retry;
-    private boolean stopRequested;
+    /** A source asked to stop ({@link #stop()}): its call closes it ({@link NodeCalls#source}). */
+    boolean stopRequested;
     /** Whether the calculator set an offset in {@code open}; read by {@link Lanes} too. */
     boolean hasOffset;
     /** The graph's {@code input_sets_per_run}. */
-    private final int inputSetsPerRun;
-    /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link #handOutRoomOnIdle}). */
+    final int inputSetsPerRun;
+    /** Whether the graph's {@code room_batch} is above 1: going idle then hands out room (see {@link StepEligibility#handOutRoomOnIdle}). */
     private final boolean roomBatched;
-    private long offset;
+    /** The offset the calculator set in {@code open}, when {@link #hasOffset}; read by {@link OffsetBounds}. */
+    long offset;
     /**
      * With {@code max_in_flight} above 1, the node's calls in flight (see {@link Lanes}); null
      * otherwise. Set before the run starts.
@@ -213,7 +176,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public SharedCalls shared;
     /**
      * Whether every input packet of this node is emitted on its own worker (see
-     * {@link #inputsAllFromItsWorker()}): its calls are journaled with
+     * {@link NodeFeeds#inputsAllFromItsWorker}): its calls are journaled with
      * {@link JournalSink#processBeginSameWorker}. Set before the run starts; false for a node of a
      * subgraph added at run time.
      */
@@ -302,66 +265,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     }
 
     /**
-     * Before the run starts: whether only this node's own worker ever needs to schedule it, so that
-     * its state may be local ({@link ScheduleState#makeLocal()}). True when it is pinned to a worker
-     * (no {@code max_in_flight}), not a source, not part of a subgraph added at run time, every
-     * input is fed by a node pinned to the same worker or by a graph input that worker polls (never
-     * one whose adder schedules the node), and no full queue wakes it (BMF backpressure,
-     * {@code heldBackNodes}).
-     */
-    public boolean schedulesOnlyFromItsWorker(final Set<Node> heldBackNodes)
-    {
-        if (isSource || shared != null || worker == null || subgraph != null || heldBackNodes.contains(this))
-        {
-            return false;
-        }
-        for (final InputPort port : inputs)
-        {
-            final Node producer = (Node)port.queue.producer;
-            if (producer == null ? !port.queue.polled : producer.shared != null || producer.worker != worker)
-            {
-                // a graph input's queue that this worker polls is fine: the adder neither claims nor
-                // schedules the node (OutputStream.notifyConsumers skips it), the worker's poll does
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Before the run starts: whether every packet this node takes is emitted on its own worker, so
-     * that no other thread hands it anything. True when it has inputs, is pinned to a worker (no
-     * {@code max_in_flight}) and every input is fed by a node pinned to the same worker; a graph
-     * input's packets come from its adder's thread, even when the worker polls them.
-     */
-    public boolean inputsAllFromItsWorker()
-    {
-        if (isSource || shared != null || worker == null || inputs.length == 0)
-        {
-            return false;
-        }
-        for (final InputPort port : inputs)
-        {
-            final Node producer = (Node)port.queue.producer;
-            if (producer == null || producer.shared != null || producer.worker != worker)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Before the run starts, after {@link #inputsAllFromItsWorker()} and {@link #initInputs()}:
-     * whether the node takes one input ({@link SingleInputSync}) that another thread hands over, on
-     * its own worker only (see {@link #oneInputHandedOver}).
-     */
-    public boolean oneInputFromAnotherThread()
-    {
-        return !inputsFromItsWorker && !isSource && shared == null && worker != null && solo != null;
-    }
-
-    /**
      * The worker this node is pinned to, from its own thread, while running another node: queues
      * this node if it is idle, else leaves it as it is (see {@link ScheduleState#claimFromOwner()}).
      */
@@ -398,12 +301,12 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         memory.checkHeldSources();
         if (memory.underPressure() && lifecycle == OPEN && !isSource)
         {
-            // Here, before wantsToRun asks the input policy for readiness, which it keeps until the
-            // input set is taken: shedding after that (at the start of the next run) dropped the
-            // kept timestamp's packets and handed the calculator an empty input set.
+            // Here, before StepEligibility.wantsToRun asks the input policy for readiness, which it
+            // keeps until the input set is taken: shedding after that (at the start of the next run)
+            // dropped the kept timestamp's packets and handed the calculator an empty input set.
             memory.shed(this);
         }
-        boolean wants = wantsToRun();
+        boolean wants = StepEligibility.wantsToRun(this);
         final SingleInputSync solo = this.solo;
         if (solo != null)
         {
@@ -411,7 +314,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         }
         if (!wants && roomBatched)
         {
-            handOutRoomOnIdle();
+            StepEligibility.handOutRoomOnIdle(this);
         }
         while (!wants)
         {
@@ -419,64 +322,9 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
             {
                 return false;
             }
-            wants = wantsToRun();
+            wants = StepEligibility.wantsToRun(this);
         }
         return true;
-    }
-
-    /**
-     * Worker, as this node stops taking packets under a {@code room_batch}: its input queues hand
-     * out the room that threads they hold back wait for, which no pop of theirs may come to hand
-     * out now ({@link InputQueue#handOutRoomOnIdle()}). Under MediaPipe's rule every pop below the
-     * limit has handed it out already.
-     */
-    private void handOutRoomOnIdle()
-    {
-        for (final InputPort port : inputs)
-        {
-            if (port.queue.handOutRoomOnIdle())
-            {
-                port.queue.wakeHeldBack();
-            }
-        }
-    }
-
-    private boolean wantsToRun()
-    {
-        final int life = lifecycle;
-        if (life >= CLOSED || runState.isStopping())
-        {
-            return false;
-        }
-        if (blockRequested)
-        {
-            return true;
-        }
-        if (life == UNOPENED)
-        {
-            return runState.mayOpen(this); // it waits for side packets set by nodes: idle until one is set
-        }
-        final SubgraphState subgraph = this.subgraph;
-        if (subgraph != null && (subgraph.cancelled || isSource && subgraph.draining))
-        {
-            return true; // it is being removed: a step tears it down, or closes the source
-        }
-        if (isSource)
-        {
-            // the run's sources closed: a step closes it, held back or not (else a dirty mark
-            // taken while it was held back would let it go idle unclosed)
-            return runState.sourcesClosed() || runState.sourceMayRun(this);
-        }
-        final Lanes lanes = this.lanes;
-        if (lanes != null)
-        {
-            return lanes.wantsToRun();
-        }
-        if (isThrottled())
-        {
-            return false;
-        }
-        return readiness() != NOT_READY;
     }
 
     /** Its worker: {@code queues} (a hot-plugged subgraph's, downstream of this node) also hold it back. */
@@ -527,7 +375,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
             }
             else
             {
-                releaseQueued(); // a failed or blocked node never runs; what still arrives is released
+                NodeLifecycle.releaseQueued(this); // a failed or blocked node never runs; what still arrives is released
             }
             return;
         }
@@ -548,7 +396,7 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
                 }
                 else if (runState.sourceMayRun(this))
                 {
-                    processSource();
+                    NodeCalls.source(this);
                 }
             }
             else if (lanes != null)
@@ -564,49 +412,21 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
                 }
                 else if (ready != NOT_READY)
                 {
-                    processInputSet(ready);
+                    NodeCalls.inputSet(this, ready);
                     if (sync.batchSize() > 1)
                     {
-                        processRestOfBatch();
+                        NodeCalls.restOfBatch(this);
                     }
                     else if (inputSetsPerRun > 1)
                     {
-                        processMoreReady();
+                        NodeCalls.moreReady(this);
                     }
                 }
                 else if (hasOffset)
                 {
-                    propagateOffsetBound();
+                    OffsetBounds.propagate(this);
                 }
             }
-        }
-    }
-
-    /** Worker: the input sets after the first of a batch ({@code batch_size}). */
-    private void processRestOfBatch()
-    {
-        for (int n = sync.batchSize() - 1; n > 0 && lifecycle == OPEN && !runState.isStopping(); n--)
-        {
-            final long next = sync.nextInBatch();
-            if (next == NOT_READY || next == READY_FOR_CLOSE)
-            {
-                return;
-            }
-            processInputSet(next);
-        }
-    }
-
-    /** Worker: up to {@code input_sets_per_run - 1} more ready input sets, while open and not held back. */
-    private void processMoreReady()
-    {
-        for (int n = inputSetsPerRun - 1; n > 0 && lifecycle == OPEN && !runState.isStopping() && !isThrottled(); n--)
-        {
-            final long next = readiness();
-            if (next == NOT_READY || next == READY_FOR_CLOSE)
-            {
-                return;
-            }
-            processInputSet(next);
         }
     }
 
@@ -637,32 +457,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         }
     }
 
-    /** {@link Lanes}, handing a call out: counts it. */
-    void countCall()
-    {
-        CALLS.setOpaque(this, calls + 1);
-    }
-
-    /** {@link Lanes}, retiring a call: its input timestamp and time in {@code process} become the node's. */
-    void retiredCall(final long timestamp, final long callNanos)
-    {
-        INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        if (callNanos != 0)
-        {
-            CALL_NANOS.setOpaque(this, this.callNanos + callNanos);
-        }
-    }
-
-    /** {@link Lanes}, a retired call's outputs: the bound an offset gives them once the call at {@code completed} is done. */
-    void followOffset(final long completed)
-    {
-        final long next = OffsetBounds.offsetBound(completed, offset);
-        for (final OutputStream output : outputs)
-        {
-            output.setNextTimestampBound(next);
-        }
-    }
-
     /**
      * The input policy's readiness (sticky until the input set is filled).
      *
@@ -678,183 +472,34 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         return sync.inputBound();
     }
 
-    private void processSource()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, 0L);
-        journalBegin(false);
-        CALLS.setOpaque(this, calls + 1);
-        shipmentBytes = 0;
-        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
-        if (event != null)
-        {
-            event.begin();
-        }
-        try
-        {
-            processTimed();
-            commitProcessEvent(event, 0);
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(0, t);
-            return;
-        }
-        finally
-        {
-            journalEnd();
-        }
-        retry.onProgress();
-        if (stopRequested)
-        {
-            close();
-        }
-    }
-
-    private void processInputSet(final long ready)
-    {
-        final long timestamp = sync.fill(ready);
-        INPUT_TIMESTAMP.setOpaque(this, timestamp);
-        journalBegin(true);
-        CALLS.setOpaque(this, calls + 1);
-        final NodeProcessEvent event = JFR_PROBES && processEventProbe.isEnabled() ? new NodeProcessEvent() : null;
-        if (event != null)
-        {
-            event.begin();
-        }
-        try
-        {
-            processTimed();
-            commitProcessEvent(event, timestamp);
-            releaseInputs();
-            if (hasOffset)
-            {
-                // also as far as the inputs' bounds have moved: a bound that arrived while this
-                // node was queued schedules no further run, so it must be followed now
-                final SingleInputSync solo = this.solo;
-                final long in = solo != null ? solo.inputBoundAfterFill() : inputBound();
-                // inputs all done: close() follows, and may still emit where the input set left the bound
-                final long completed = in == Timestamp.DONE ? timestamp :
-                    Math.max(timestamp, Timestamp.previousAllowedInStream(in));
-                final long next = OffsetBounds.offsetBound(completed, offset);
-                for (final OutputStream output : outputs)
-                {
-                    output.setNextTimestampBound(next);
-                }
-            }
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            onFailure(timestamp, t);
-        }
-        finally
-        {
-            journalEnd();
-        }
-    }
-
-    /**
-     * Worker: the calculator's {@code process}, timed with the graph's clock when the graph times
-     * calls (two clock reads and an opaque store per call, returned or thrown); else just the call.
-     */
-    private void processTimed() throws Exception
-    {
-        if (!runState.timesProcessCalls())
-        {
-            calculator.process(this);
-            return;
-        }
-        final long began = runState.clock().nanoTime();
-        try
-        {
-            calculator.process(this);
-        }
-        finally
-        {
-            CALL_NANOS.setOpaque(this, callNanos + (runState.clock().nanoTime() - began));
-        }
-    }
-
-    void propagateOffsetBound()
-    {
-        final long in = inputBound();
-        if (in == Timestamp.DONE)
-        {
-            return; // every input is done: close() follows, its outputs close after it
-        }
-        final long next = OffsetBounds.offsetBound(Timestamp.previousAllowedInStream(in), offset);
-        boolean moved = false;
-        for (final OutputStream output : outputs)
-        {
-            if (next > output.bound)
-            {
-                output.setNextTimestampBound(next);
-                moved = true;
-            }
-        }
-        if (moved)
-        {
-            try
-            {
-                flushOutputs();
-            }
-            catch (final Throwable t)
-            {
-                onFailure(inputTimestamp, t);
-            }
-        }
-    }
-
+    /** Worker: closes the calculator and its outputs ({@link NodeLifecycle#close}). */
     public void close()
     {
         NodeLifecycle.close(this);
     }
 
-    void flushQuietly()
-    {
-        try
-        {
-            flushOutputs();
-        }
-        catch (final Throwable t)
-        {
-            runState.recordFailure(name, inputTimestamp, t);
-        }
-    }
-
-    /**
-     * Worker: after a failure under DROP_TIMESTAMP, the input set at {@code timestamp} is dropped:
-     * output bounds move past it so nothing downstream waits for it.
-     */
+    /** Worker, a failure under DROP_TIMESTAMP: see {@link NodeLifecycle#dropTimestamp}. */
     public void dropTimestamp(final long timestamp)
     {
         NodeLifecycle.dropTimestamp(this, timestamp);
     }
 
-    /**
-     * Worker: this node is failed or blocked for the rest of the run (ISOLATE). Its calculator is
-     * closed (what it emits is released), what is queued for it is released, its outputs close so
-     * consumers still fed elsewhere go on, and it counts as finished.
-     */
+    /** Worker, under ISOLATE: the node is failed or blocked for the rest of the run; see {@link NodeLifecycle#isolate}. */
     public void isolate(final int state)
     {
         NodeLifecycle.isolate(this, state);
     }
 
-    /**
-     * This node's worker, once every node of its removed subgraph has closed: releases and counts
-     * what is still queued on its inputs (a packet a producer delivered after this node closed).
-     */
+    /** Worker, its removed subgraph closed: see {@link NodeLifecycle#releaseAfterRemoval}. */
     public void releaseAfterRemoval()
     {
         NodeLifecycle.releaseAfterRemoval(this);
     }
 
-    /** Worker: releases every packet queued on this node's inputs. */
-    public void releaseQueued()
+    /** The thread that stopped the workers, after a failed or cancelled run: see {@link NodeLifecycle#closeAfterStop}. */
+    public void closeAfterStop()
     {
-        NodeLifecycle.releaseQueued(this);
+        NodeLifecycle.closeAfterStop(this);
     }
 
     void flushOutputs() throws Exception
@@ -865,20 +510,10 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         }
     }
 
+    /** Worker: a call failed ({@link NodeLifecycle#onFailure}), its input set's packets counted here. */
     void onFailure(final long timestamp, final Throwable cause)
     {
         NodeLifecycle.onFailure(this, timestamp, cause, NodeLifecycle.inputPackets(inputs));
-    }
-
-    /**
-     * Worker: a call failed. Its input set is released and what it emitted is discarded (or, for a
-     * source cut short at the hard limit under DROP_OLDEST, delivered); then the failure policy.
-     *
-     * @param inputPackets packets of the failed call's input set, counted before they were released.
-     */
-    public void onFailure(final long timestamp, final Throwable cause, final int inputPackets)
-    {
-        NodeLifecycle.onFailure(this, timestamp, cause, inputPackets);
     }
 
     public void releaseInputs()
@@ -887,15 +522,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         {
             port.releaseHeld();
         }
-    }
-
-    /**
-     * Closes the calculator after a failed or cancelled run, if it was opened and not closed:
-     * what it emits is released, not delivered.
-     */
-    public void closeAfterStop()
-    {
-        NodeLifecycle.closeAfterStop(this);
     }
 
     // ---------------------------------------------------------------- CalculatorContext (what differs from a lane's; the rest: CallContext)
@@ -912,18 +538,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
     public NodeThread callWorker()
     {
         return runningOn;
-    }
-
-    /** Worker: the node is done with input timestamps (it closes), an opaque store. */
-    void markDone()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.DONE);
-    }
-
-    /** Worker: the node opens (its calculator's {@code open} is its call), an opaque store. */
-    void markUnstarted()
-    {
-        INPUT_TIMESTAMP.setOpaque(this, Timestamp.UNSTARTED);
     }
 
     @Override
@@ -988,38 +602,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
         dropped("", inputTimestamp, "calculator");
     }
 
-    /**
-     * Journals the call's begin: at the worker's last clock reading when no other thread handed it
-     * a packet since (see {@link JournalSink#processBeginSameWorker}): its inputs all come from its
-     * worker, or, for an input set just taken ({@code inputSetTaken}), its one handed-over packet
-     * was published before that reading.
-     */
-    void journalBegin(final boolean inputSetTaken)
-    {
-        final WorkerJournal journal = runningOn.journal();
-        if (journal != null)
-        {
-            if (inputsFromItsWorker ||
-                inputSetTaken && oneInputHandedOver && journal.reusesReadings() && solo.publishedBeforeLastReading())
-            {
-                journal.processBeginSameWorker(id, inputTimestamp);
-            }
-            else
-            {
-                journal.processBegin(id, inputTimestamp);
-            }
-        }
-    }
-
-    void journalEnd()
-    {
-        final WorkerJournal journal = runningOn.journal();
-        if (journal != null)
-        {
-            journal.processEnd(id, inputTimestamp);
-        }
-    }
-
     /** Worker: counts a drop and records it in the journal and, when a recording asks, for JFR. */
     @Override
     public void dropped(final String stream, final long timestamp, final String reason)
@@ -1060,17 +642,6 @@ public final class Node extends NodeHotPad implements CallContext, DropSink, Sch
             throw MemoryLimits.shipment(this, stream, before, bytes);
         }
         shipmentBytes = before + bytes;
-    }
-
-    private void commitProcessEvent(final NodeProcessEvent event, final long timestamp)
-    {
-        if (event != null && event.shouldCommit())
-        {
-            event.node = name;
-            event.inputTimestamp = timestamp;
-            event.worker = runningOn.name();
-            event.commit();
-        }
     }
 
     /** Both {@link Schedulable}'s and the context's (see {@link CallContext#nodeName()}). */

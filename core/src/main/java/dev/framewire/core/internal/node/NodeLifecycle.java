@@ -28,8 +28,8 @@ final class NodeLifecycle
     /** Worker, a step of an unopened node whose side packets are all set: the calculator's {@code open}. */
     static void open(final Node node)
     {
-        node.markUnstarted();
-        node.journalBegin(false);
+        Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.UNSTARTED); // its call is the calculator's open
+        NodeCalls.journalBegin(node, false);
         try
         {
             node.calculator.open(node);
@@ -44,21 +44,25 @@ final class NodeLifecycle
         }
         finally
         {
-            node.journalEnd();
+            NodeCalls.journalEnd(node);
         }
         node.lifecycle = Node.OPEN;
         node.runState.onNodeOpened(node);
     }
 
-    /** See {@link Node#close}. */
+    /**
+     * Worker: the node closes (its inputs are done, it asked to stop, or its run's sources closed):
+     * what is still queued is dropped, the calculator's {@code close} runs and its outputs close. A
+     * failed close goes to the failure policy; when the run goes on, the node still closes.
+     */
     static void close(final Node node)
     {
         if (!node.isSource)
         {
             node.sync.dropAll(node); // early close: what is still queued will never be processed
         }
-        node.markDone();
-        node.journalBegin(false);
+        Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.DONE); // done with input timestamps
+        NodeCalls.journalBegin(node, false);
         try
         {
             node.calculator.close(node);
@@ -80,17 +84,20 @@ final class NodeLifecycle
             {
                 output.close();
             }
-            node.flushQuietly();
+            flushQuietly(node);
         }
         finally
         {
-            node.journalEnd();
+            NodeCalls.journalEnd(node);
         }
         node.lifecycle = Node.CLOSED;
         node.runState.onNodeClosed(node);
     }
 
-    /** See {@link Node#dropTimestamp}. */
+    /**
+     * Worker: after a failure under DROP_TIMESTAMP, the input set at {@code timestamp} is dropped:
+     * output bounds move past it so nothing downstream waits for it.
+     */
     static void dropTimestamp(final Node node, final long timestamp)
     {
         final long next = Timestamp.nextAllowedInStream(timestamp);
@@ -98,10 +105,14 @@ final class NodeLifecycle
         {
             output.setNextTimestampBound(next);
         }
-        node.flushQuietly();
+        flushQuietly(node);
     }
 
-    /** See {@link Node#isolate}. */
+    /**
+     * Worker: the node is failed or blocked for the rest of the run (ISOLATE). Its calculator is
+     * closed (what it emits is released), what is queued for it is released, its outputs close so
+     * consumers still fed elsewhere go on, and it counts as finished.
+     */
     static void isolate(final Node node, final int state)
     {
         final boolean wasOpen = node.lifecycle == Node.OPEN;
@@ -125,7 +136,7 @@ final class NodeLifecycle
             output.discardStaged();
             output.close();
         }
-        node.flushQuietly();
+        flushQuietly(node);
         node.runState.onNodeClosed(node);
     }
 
@@ -158,11 +169,14 @@ final class NodeLifecycle
             output.discardStaged();
             output.close();
         }
-        node.flushQuietly();
+        flushQuietly(node);
         node.runState.onNodeClosed(node);
     }
 
-    /** See {@link Node#releaseAfterRemoval}. */
+    /**
+     * The node's worker, once every node of its removed subgraph has closed: releases and counts
+     * what is still queued on its inputs (a packet a producer delivered after the node closed).
+     */
     static void releaseAfterRemoval(final Node node)
     {
         node.releaseInputs();
@@ -177,7 +191,7 @@ final class NodeLifecycle
         }
     }
 
-    /** See {@link Node#releaseQueued}. */
+    /** Worker: releases every packet queued on the node's inputs. */
     static void releaseQueued(final Node node)
     {
         final Lanes lanes = node.lanes;
@@ -206,7 +220,12 @@ final class NodeLifecycle
         }
     }
 
-    /** See {@link Node#onFailure(long, Throwable, int)}. */
+    /**
+     * Worker: a call failed. Its input set is released and what it emitted is discarded (or, for a
+     * source cut short at the hard limit under DROP_OLDEST, delivered); then the failure policy.
+     *
+     * @param inputPackets packets of the failed call's input set, counted before they were released.
+     */
     static void onFailure(final Node node, final long timestamp, final Throwable cause, final int inputPackets)
     {
         node.releaseInputs();
@@ -218,7 +237,7 @@ final class NodeLifecycle
         final boolean delivered = node.runState.keepsStaged(node, cause);
         if (delivered)
         {
-            node.flushQuietly();
+            flushQuietly(node);
         }
         else
         {
@@ -248,7 +267,10 @@ final class NodeLifecycle
         return packets;
     }
 
-    /** See {@link Node#closeAfterStop}. */
+    /**
+     * Closes the calculator after a failed or cancelled run, if it was opened and not closed:
+     * what it emits is released, not delivered.
+     */
     static void closeAfterStop(final Node node)
     {
         if (node.lifecycle != Node.OPEN)
@@ -266,7 +288,7 @@ final class NodeLifecycle
     /** The calculator's {@code close} of a node leaving the run: a throw is recorded, not acted on. */
     private static void closeCalculator(final Node node)
     {
-        node.markDone();
+        Node.INPUT_TIMESTAMP.setOpaque(node, Timestamp.DONE); // done with input timestamps
         try
         {
             node.calculator.close(node);
@@ -274,6 +296,19 @@ final class NodeLifecycle
         catch (final Throwable t)
         {
             node.runState.recordFailure(node.name, Timestamp.DONE, t);
+        }
+    }
+
+    /** Worker: flushes the node's outputs on a way out of the run; a failure is recorded, not handled again. */
+    private static void flushQuietly(final Node node)
+    {
+        try
+        {
+            node.flushOutputs();
+        }
+        catch (final Throwable t)
+        {
+            node.runState.recordFailure(node.name, node.inputTimestamp, t);
         }
     }
 }

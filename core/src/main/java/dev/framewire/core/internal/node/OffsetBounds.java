@@ -1,10 +1,15 @@
 package dev.framewire.core.internal.node;
 
 import dev.framewire.core.Timestamp;
+import dev.framewire.core.internal.stream.OutputStream;
 
 /**
  * The bounds a node's offset ({@code CalculatorContext#setOffset}) gives its outputs, by MediaPipe's
- * rules. Stateless; a static call, so the step that follows an offset gains no dispatch.
+ * rules: the bound itself ({@link #offsetBound}), and its moves when no input set is ready
+ * ({@link #propagate}) and when a lane's call retires ({@link #follow}). Stateless; static calls, so
+ * the step that follows an offset gains no dispatch.
+ *
+ * <p>Threading: the node's worker (the one running its step).
  */
 final class OffsetBounds
 {
@@ -42,5 +47,49 @@ final class OffsetBounds
             return Timestamp.ONE_OVER_POST_STREAM;
         }
         return Timestamp.add(Timestamp.nextAllowedInStream(completed), offset);
+    }
+
+    /**
+     * A step of a node with an offset that found no input set ready: its outputs' bound follows its
+     * inputs' as far as they have moved (a bound arriving on an input schedules the node).
+     */
+    static void propagate(final Node node)
+    {
+        final long in = node.inputBound();
+        if (in == Timestamp.DONE)
+        {
+            return; // every input is done: close() follows, its outputs close after it
+        }
+        final long next = offsetBound(Timestamp.previousAllowedInStream(in), node.offset);
+        boolean moved = false;
+        for (final OutputStream output : node.outputs)
+        {
+            if (next > output.bound)
+            {
+                output.setNextTimestampBound(next);
+                moved = true;
+            }
+        }
+        if (moved)
+        {
+            try
+            {
+                node.flushOutputs();
+            }
+            catch (final Throwable t)
+            {
+                node.onFailure(node.inputTimestamp, t);
+            }
+        }
+    }
+
+    /** {@link Lanes}, a retired call's outputs: the bound the offset gives them once the call at {@code completed} is done. */
+    static void follow(final Node node, final long completed)
+    {
+        final long next = offsetBound(completed, node.offset);
+        for (final OutputStream output : node.outputs)
+        {
+            output.setNextTimestampBound(next);
+        }
     }
 }

@@ -6,6 +6,7 @@ import dev.framewire.core.IdleKind;
 import dev.framewire.core.Scheduling;
 import dev.framewire.core.internal.node.Lanes;
 import dev.framewire.core.internal.node.Node;
+import dev.framewire.core.internal.node.NodeFeeds;
 import dev.framewire.core.internal.node.SharedCalls;
 import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.queue.Schedulable;
@@ -169,7 +170,7 @@ final class Placement
      * Before the workers start, once backpressure is wired: the nodes that only their own worker
      * schedules get a local state, with no atomic operation per run ({@code ScheduleState.makeLocal()});
      * and the nodes fed only from their own worker are marked for the journal
-     * ({@link Node#inputsAllFromItsWorker()}). A stealable node is neither: it may run on a sibling.
+     * ({@link NodeFeeds#inputsAllFromItsWorker}). A stealable node is neither: it may run on a sibling.
      */
     static void makeLocalNodes(final Scheduler scheduler)
     {
@@ -187,12 +188,12 @@ final class Placement
             {
                 continue;
             }
-            if (node.schedulesOnlyFromItsWorker(heldBack))
+            if (NodeFeeds.schedulesOnlyFromItsWorker(node, heldBack))
             {
                 node.makeLocal();
             }
-            node.inputsFromItsWorker = node.inputsAllFromItsWorker();
-            node.oneInputHandedOver = node.oneInputFromAnotherThread();
+            node.inputsFromItsWorker = NodeFeeds.inputsAllFromItsWorker(node);
+            node.oneInputHandedOver = NodeFeeds.oneInputFromAnotherThread(node);
         }
     }
 }

@@ -121,7 +121,7 @@ public final class Scheduler
     /**
      * Before the workers start, once backpressure is wired: the nodes that only their own worker
      * schedules get a local state, with no atomic operation per run ({@link ScheduleState#makeLocal()});
-     * and the nodes fed only from their own worker are marked for the journal ({@link Node#inputsAllFromItsWorker()}).
+     * and the nodes fed only from their own worker are marked for the journal ({@link NodeFeeds#inputsAllFromItsWorker}).
      */
     public void makeLocalNodes()
     {
