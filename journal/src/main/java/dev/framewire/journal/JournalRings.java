@@ -24,7 +24,7 @@ import static dev.framewire.journal.JournalDescriptor.FIXED_LENGTH;
  * {@link JournalConfig.RingFull#WAIT}, makes the thread wait for the agent to make room.
  * {@link #flush} waits until the agent has appended every record claimed before it.
  *
- * <p>Threading: {@link #workerRings(WorkerRing[])} at run start, before the workers start (which
+ * <p>Threading: {@link #makeWorkerRings} at run start, before the workers start (which
  * publishes the rings to them); the offers from any thread, each on the ring {@link #ownRing}
  * gives it; {@link #close} once, after the workers stopped.
  */
@@ -41,7 +41,7 @@ final class JournalRings
     final AtomicLong lost;
     /** The ring of threads that are not a worker's own (see {@link #ownRing}). */
     final ManyToOneRingBuffer shared;
-    final int ringCapacity;
+    private final int ringCapacity;
     private final JournalAgent agent;
     private final AgentRunner agentRunner;
     /**
@@ -90,9 +90,21 @@ final class JournalRings
         });
     }
 
-    /** At run start, before the workers start: their rings, handed to the agent too. */
-    void workerRings(final WorkerRing[] rings)
+    /**
+     * At run start, before the workers start (which publishes them): a ring per worker, handed to
+     * the agent too.
+     *
+     * @param writer  the journal the rings are the workers' parts of.
+     * @param values  what a folded packet's value is journaled as.
+     * @param workers the number of workers.
+     */
+    void makeWorkerRings(final JournalWriter writer, final PacketValues values, final int workers)
     {
+        final WorkerRing[] rings = new WorkerRing[workers];
+        for (int w = 0; w < rings.length; w++)
+        {
+            rings[w] = new WorkerRing(writer, this, values, w, ringCapacity);
+        }
         this.workerRings = rings;
         agent.workerRings(rings);
     }

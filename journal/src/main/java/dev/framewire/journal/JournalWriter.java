@@ -64,8 +64,9 @@ import static dev.framewire.journal.JournalRecord.VALUE_PAYLOAD;
  * <p>Its parts, each a collaborator in a final field: {@link RunQueue} (the run's directory, lock
  * and Chronicle queue, opened and closed), {@link AppenderLanes} (the threads' appenders and what
  * they append directly), {@link JournalRings} and {@link WorkerRing} (ASYNC's rings and agent, and
- * a worker's staged calls), {@link PacketValues} (what a packet's value is journaled as) and
- * {@link AppendFailures}.
+ * a worker's staged calls), {@link PacketValues} (what a packet's value is journaled as),
+ * {@link RunRecords} (the HEADER and RUN_START records), {@link SubgraphRecords},
+ * {@link WorkerJournals} (a worker's journal at the configured level) and {@link AppendFailures}.
  */
 public final class JournalWriter extends JournalSink
 {
@@ -202,19 +203,7 @@ public final class JournalWriter extends JournalSink
         runStart(configText, configHash, engineVersion, nodeNames, streamNames, workerNames, null);
     }
 
-    /**
-     * Starts the run's journal as the engine does: its names, which streams each node consumes,
-     * and {@link #configHash(String)} of the config text.
-     *
-     * @param configText       the graph config as text.
-     * @param engineVersion    the engine's version.
-     * @param nodeNames        by node id.
-     * @param streamNames      by stream id.
-     * @param workerNames      by worker id.
-     * @param nodeInputStreams by node id, the stream ids of its inputs; null if unknown.
-     * @throws IllegalArgumentException if a capture or checksum stream is not among the streams.
-     * @throws IllegalStateException    if the run was started before.
-     */
+    /** {@inheritDoc} As the engine does: with {@link #configHash(String)} of the config text. */
     @Override
     public void runStart(
         final String configText,
@@ -270,12 +259,7 @@ public final class JournalWriter extends JournalSink
         }
         else
         {
-            final WorkerRing[] workerRings = new WorkerRing[workerNames.length];
-            for (int w = 0; w < workerRings.length; w++)
-            {
-                workerRings[w] = new WorkerRing(this, rings, values, w, rings.ringCapacity);
-            }
-            rings.workerRings(workerRings);
+            rings.makeWorkerRings(this, values, workerNames.length);
         }
         lanes.appendOrThrow(RunRecords.runStart(configText, configHash, engineVersion, nodeNames, streamNames,
             workerNames, nodeInputStreams, values.captureIds(), values.checksumIds()));
@@ -525,10 +509,9 @@ public final class JournalWriter extends JournalSink
     // ---------------------------------------------------------------- subgraphs at run time (1.5)
 
     /**
-     * A subgraph added to the running graph: see {@link JournalSink#subgraphAdded}. Appended on
-     * the calling thread once every record the many-to-one ring held is in the file (ASYNC), so
-     * that it is in the file after the graph inputs given before it and before any record naming
-     * its nodes or streams. Allocates.
+     * {@inheritDoc} Appended on the calling thread once every record the rings held is in the file
+     * (ASYNC), so that it is after the graph inputs given before it and before any record naming
+     * its nodes or streams.
      */
     @Override
     public void subgraphAdded(
@@ -556,10 +539,7 @@ public final class JournalWriter extends JournalSink
         values.subgraphAdded(streamIds, captured, checksummed);
     }
 
-    /**
-     * A subgraph's removal asked for: see {@link JournalSink#subgraphRemoved}. Appended in order
-     * as {@link #subgraphAdded}. Allocates.
-     */
+    /** {@inheritDoc} Appended in order as {@link #subgraphAdded}. */
     @Override
     public void subgraphRemoved(final String name, final long drainDeadlineNanos, final long cancelDeadlineNanos)
     {
@@ -569,10 +549,7 @@ public final class JournalWriter extends JournalSink
         }
     }
 
-    /**
-     * A subgraph left the graph: see {@link JournalSink#subgraphLeft}. Appended in order as
-     * {@link #subgraphAdded}. Allocates.
-     */
+    /** {@inheritDoc} Appended in order as {@link #subgraphAdded}. */
     @Override
     public void subgraphLeft(final String name, final boolean drained, final long droppedPackets)
     {

@@ -103,9 +103,11 @@ final class WorkerRing extends WorkerRingLayout.Pad1
     @Override
     public void processBeginSameWorker(final int nodeId, final long inputTimestamp)
     {
-        if (owner == Thread.currentThread() && readsAtHandOver && !readingStale)
+        if (owner == Thread.currentThread())
         {
-            open(nodeId, inputTimestamp, false);
+            // the clock is read unless the call may begin at the worker's last reading: what the
+            // writer's processBeginSameWorker would do, without the detour through it
+            open(nodeId, inputTimestamp, !readsAtHandOver || readingStale);
         }
         else
         {
