@@ -89,6 +89,12 @@ public final class JournalWriter extends JournalSink
     private final PacketValues values;
     private final WorkerJournals workers;
     private volatile boolean closed;
+    /**
+     * Orders a rare append on a thread the engine does not stop before {@link #close()} (a
+     * subgraph leaving, journaled on the hot-plug thread) with the close: such a record is either
+     * in the file or ignored, never written into a queue being unmapped.
+     */
+    private final Object closing = new Object();
     private boolean started;
     private boolean ended;
 
@@ -575,8 +581,15 @@ public final class JournalWriter extends JournalSink
             LOG.warn("journal {}: the journal agent did not append the records before a subgraph record within 5 s; " +
                 "it is appended now, and may come before some of them", files.runDirectory);
         }
-        record.nanos(System.nanoTime());
-        lanes.append(-1, record);
+        synchronized (closing)
+        {
+            if (closed)
+            {
+                return; // the journal closed while this waited: ignored, as after close()
+            }
+            record.nanos(System.nanoTime());
+            lanes.append(-1, record);
+        }
     }
 
     /** One fixed-size record: appended (SYNC) or put on the ring (ASYNC). */
@@ -723,8 +736,11 @@ public final class JournalWriter extends JournalSink
         }
         finally
         {
-            lanes.close();
-            files.close();
+            synchronized (closing)
+            {
+                lanes.close();
+                files.close();
+            }
         }
     }
 }
