@@ -151,7 +151,7 @@ public class HopPathBenchmark
         final List<Worker> workers = graph.startWithoutWorkerThreads();
         worker = workers.get(0);
         worker.onStart();
-        in = graph.graphInput("in");
+        in = graph.inputs.graphInput("in");
     }
 
     /**
@@ -256,7 +256,7 @@ public class HopPathBenchmark
         }
         try
         {
-            graph.closeInput(in);
+            graph.inputs.closeInput(in);
             for (int cycles = 0; cycles < 1_000_000 && !graph.awaitDone(0, TimeUnit.NANOSECONDS); cycles++)
             {
                 worker.doWork();

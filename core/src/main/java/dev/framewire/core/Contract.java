@@ -1,5 +1,7 @@
 package dev.framewire.core;
 
+import dev.framewire.offheap.PixelFormat;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -7,10 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a calculator declares before it runs: its options (name, type, default) and whether it
- * wants to be called when only timestamp bounds moved. The graph validates a node's options
- * against it, so a misspelt or mistyped option is a configuration error, not a surprise at run
- * time.
+ * What a calculator declares before it runs: its options (name, type, default), whether it
+ * wants to be called when only timestamp bounds moved, and the frames it makes where their size
+ * follows from its options and its input's ({@link #outputFrame(FrameRule)}). The graph validates a
+ * node's options against it, so a misspelt or mistyped option is a configuration error, not a
+ * surprise at run time, and checks the memory budget against the frames (docs/CONFIG.md, "memory").
  *
  * <p>Threading: filled on the validating thread, read-only afterwards.
  */
@@ -24,6 +27,8 @@ public final class Contract
     private final Map<String, Class<?>> inputTypes = new LinkedHashMap<>(0);
     private final Map<String, Class<?>> outputTypes = new LinkedHashMap<>(0);
     private FrameSize outputFrameBytes;
+    private FrameRule outputFrame;
+    private int keptFrames;
 
     /**
      * A check of a node's config the option types and ranges cannot say: its streams (how many
@@ -45,10 +50,10 @@ public final class Contract
     }
 
     /**
-     * The size of the frames a node emits, where its options fix it before it runs (a synthetic
-     * camera's width and height). Validation compares it with the memory budget's hard limit, so that
-     * a budget too small to hold one frame fails at start, naming the node and stream
-     * (docs/CONFIG.md, "memory").
+     * The size of the frames a node emits, where its options fix it before it runs, in bytes only (a
+     * payload that is not a frame; a frame is better declared with {@link #outputFrame(FrameRule)},
+     * which nodes downstream can derive their sizes from). Validation compares it with the memory
+     * budget's hard limit (docs/CONFIG.md, "memory").
      */
     @FunctionalInterface
     public interface FrameSize
@@ -62,6 +67,79 @@ public final class Contract
          */
         long bytes(NodeConfig node, Options options);
     }
+
+    /**
+     * The width, height and pixel format of a frame, as far as known before the graph runs; its bytes
+     * are those of a frame of the tightest stride ({@code PayloadPool.acquireFrame(width, height, format)}).
+     *
+     * @param width  pixels, positive.
+     * @param height pixels, positive.
+     * @param format the pixel format.
+     */
+    public record FrameShape(int width, int height, PixelFormat format)
+    {
+        /**
+         * Checks the shape.
+         *
+         * @throws IllegalArgumentException if a side is not positive or the format is null.
+         */
+        public FrameShape
+        {
+            if (width <= 0 || height <= 0 || format == null)
+            {
+                throw new IllegalArgumentException("frame shape " + width + "x" + height + " " + format +
+                    " invalid; valid are positive sides and a pixel format");
+            }
+        }
+
+        /**
+         * The bytes of one such frame at the tightest stride.
+         *
+         * @return them.
+         * @throws IllegalArgumentException if they are more than an int holds.
+         */
+        public long bytes()
+        {
+            return format.frameBytes(height, format.minStride(width));
+        }
+
+        @Override
+        public String toString()
+        {
+            return width + "x" + height + " " + format;
+        }
+    }
+
+    /**
+     * The frame a node puts on its first output for one input frame, derived from its options and,
+     * for a transform, from the frame on its input: a resize's output from its input's size and its
+     * factor, a colour conversion's from its input's size and its conversion. Validation follows the
+     * frames from the sources down the edges, in topological order, and compares what each node holds
+     * with the memory budget's hard limit (docs/CONFIG.md, "memory").
+     */
+    @FunctionalInterface
+    public interface FrameRule
+    {
+        /**
+         * The frame on the node's first output.
+         *
+         * @param node    the node's config.
+         * @param options its options, resolved against the contract.
+         * @param input   the frame on the node's first input whose frame is known (back edges aside),
+         *                or null: a source, or an input whose frame size is known only at run time.
+         * @return the output frame, or null if unknown before the node runs; {@code input} itself (the
+         *         same instance, as {@link #SAME_FRAME} returns) if the node puts its input frame on its
+         *         first output rather than filling a new one.
+         */
+        FrameShape output(NodeConfig node, Options options, FrameShape input);
+    }
+
+    /**
+     * The rule of a node that puts its input frame itself on its first output (drawn on in place, or
+     * passed on): the same shape, and no new frame taken from the pool. A rule of its own says the
+     * same by returning {@code input} itself; an equal shape it makes is a new frame.
+     */
+    public static final FrameRule SAME_FRAME = (node, options, input) -> input;
 
     /**
      * Declares the size of the frames on the node's outputs ({@link FrameSize}).
@@ -83,6 +161,57 @@ public final class Contract
     public FrameSize outputFrameBytes()
     {
         return outputFrameBytes;
+    }
+
+    /**
+     * Declares the frame the node fills for its first output ({@link FrameRule}), or
+     * {@link #SAME_FRAME} for a node that passes its input frame on.
+     *
+     * @param rule the rule.
+     * @return this.
+     */
+    public Contract outputFrame(final FrameRule rule)
+    {
+        this.outputFrame = rule;
+        return this;
+    }
+
+    /**
+     * The rule declared with {@link #outputFrame(FrameRule)}.
+     *
+     * @return it, or null if the node did not declare one.
+     */
+    public FrameRule outputFrame()
+    {
+        return outputFrame;
+    }
+
+    /**
+     * Declares frames the node keeps from {@code open} to {@code close} besides those it emits (a
+     * synthetic camera's background), as a count of frames the size of its output frame
+     * ({@link #outputFrame(FrameRule)}): validation counts them as held all through the run.
+     *
+     * @param count how many, 0 or more.
+     * @return this.
+     */
+    public Contract keptFrames(final int count)
+    {
+        if (count < 0)
+        {
+            throw new IllegalArgumentException("kept frames " + count + " invalid; valid are 0 or more");
+        }
+        this.keptFrames = count;
+        return this;
+    }
+
+    /**
+     * The count declared with {@link #keptFrames(int)}.
+     *
+     * @return it, 0 if none.
+     */
+    public int keptFrames()
+    {
+        return keptFrames;
     }
 
     /**

@@ -217,7 +217,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final Object value, final long timestamp) throws InterruptedException
     {
-        run().addPacket(stream, value, timestamp);
+        runs.inputs().addPacket(stream, value, timestamp);
     }
 
     /**
@@ -230,7 +230,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final long value, final long timestamp) throws InterruptedException
     {
-        run().addPacket(stream, value, timestamp);
+        runs.inputs().addPacket(stream, value, timestamp);
     }
 
     /**
@@ -243,7 +243,7 @@ public final class Graph implements AutoCloseable
      */
     public void addPacket(final String stream, final double value, final long timestamp) throws InterruptedException
     {
-        run().addPacket(stream, value, timestamp);
+        runs.inputs().addPacket(stream, value, timestamp);
     }
 
     /**
@@ -257,7 +257,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final Object value, final long timestamp)
     {
-        return run().tryAddPacket(stream, value, timestamp);
+        return runs.inputs().tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -270,7 +270,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final long value, final long timestamp)
     {
-        return run().tryAddPacket(stream, value, timestamp);
+        return runs.inputs().tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -283,7 +283,7 @@ public final class Graph implements AutoCloseable
      */
     public boolean tryAddPacket(final String stream, final double value, final long timestamp)
     {
-        return run().tryAddPacket(stream, value, timestamp);
+        return runs.inputs().tryAddPacket(stream, value, timestamp);
     }
 
     /**
@@ -296,7 +296,7 @@ public final class Graph implements AutoCloseable
      */
     public void setInputBound(final String stream, final long bound)
     {
-        run().setInputBound(stream, bound);
+        runs.inputs().setInputBound(stream, bound);
     }
 
     /**
@@ -306,7 +306,7 @@ public final class Graph implements AutoCloseable
      */
     public void closeInput(final String stream)
     {
-        run().closeInput(stream);
+        runs.inputs().closeInput(stream);
     }
 
     /**
@@ -321,7 +321,7 @@ public final class Graph implements AutoCloseable
     public GraphInputHandle input(final String stream)
     {
         final Run run = run();
-        final GraphInput in = run.graphInput(stream);
+        final GraphInput in = run.inputs.graphInput(stream);
         return handles.compute(in.name,
             (name, made) -> made != null && made.feeds(in) ? made : new GraphInputHandle(run, in));
     }
@@ -331,7 +331,7 @@ public final class Graph implements AutoCloseable
      */
     public void closeAllInputs()
     {
-        run().closeAllInputs();
+        runs.inputs().closeAllInputs();
     }
 
     /**
@@ -471,7 +471,7 @@ public final class Graph implements AutoCloseable
      */
     public void pause()
     {
-        run().pause();
+        run().scheduler.pause();
     }
 
     /**
@@ -479,7 +479,7 @@ public final class Graph implements AutoCloseable
      */
     public void resume()
     {
-        run().resume();
+        run().scheduler.resume();
     }
 
     /**
@@ -542,7 +542,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> memoryDrops()
     {
-        return run().memoryDrops();
+        return run().memory.drops();
     }
 
     /**
@@ -614,7 +614,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<Void> addSubgraph(final String name, final GraphConfig template, final Map<String, ?> params)
     {
-        return run().addSubgraph(name, template, params);
+        return run().hotplug().add(name, template, params, Map.of(), Map.of());
     }
 
     /**
@@ -662,7 +662,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers)
     {
-        return run().addSubgraph(name, template, params, observers);
+        return run().hotplug().add(name, template, params, observers, Map.of());
     }
 
     /**
@@ -694,7 +694,7 @@ public final class Graph implements AutoCloseable
         final String name, final GraphConfig template, final Map<String, ?> params,
         final Map<String, PacketObserver> observers, final Map<String, String> bind)
     {
-        return run().addSubgraph(name, template, params, observers, bind);
+        return run().hotplug().add(name, template, params, observers, bind);
     }
 
     /**
@@ -706,7 +706,7 @@ public final class Graph implements AutoCloseable
      */
     public CompletableFuture<SubgraphRemoval> removeSubgraph(final String name)
     {
-        return run().removeSubgraph(name);
+        return run().hotplug().remove(name, java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(5));
     }
 
     /**
@@ -740,7 +740,7 @@ public final class Graph implements AutoCloseable
     public CompletableFuture<SubgraphRemoval> removeSubgraph(
         final String name, final java.time.Duration drainDeadline, final java.time.Duration cancelDeadline)
     {
-        return run().removeSubgraph(name, drainDeadline, cancelDeadline);
+        return run().hotplug().remove(name, drainDeadline, cancelDeadline);
     }
 
     /**
@@ -750,7 +750,7 @@ public final class Graph implements AutoCloseable
      */
     public List<String> subgraphs()
     {
-        return run().subgraphs();
+        return run().hotplug().names();
     }
 
     /**

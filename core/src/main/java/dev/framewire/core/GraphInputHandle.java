@@ -162,7 +162,7 @@ public final class GraphInputHandle
      */
     public void close()
     {
-        run.closeInput(input);
+        run.inputs.closeInput(input);
     }
 
     /**

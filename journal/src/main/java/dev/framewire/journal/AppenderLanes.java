@@ -43,7 +43,7 @@ final class AppenderLanes
     private static final class Lane
     {
         final ExcerptAppender appender;
-        final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
+        final RecordScratch scratch = new RecordScratch();
 
         Lane(final ExcerptAppender appender)
         {
@@ -183,7 +183,7 @@ final class AppenderLanes
     }
 
     /** A built record on {@code worker}'s lane; a failure rolls the document back and is counted. */
-    void append(final int worker, final JournalDescriptor.Builder record)
+    void append(final int worker, final RecordBuilder record)
     {
         final DocumentContext dc = lane(worker).appender.writingDocument();
         try
@@ -202,7 +202,7 @@ final class AppenderLanes
     }
 
     /** A built record on the calling thread's own lane; a failure rolls the document back and is thrown. */
-    void appendOrThrow(final JournalDescriptor.Builder record)
+    void appendOrThrow(final RecordBuilder record)
     {
         final DocumentContext dc = lane(-1).appender.writingDocument();
         try
@@ -234,7 +234,7 @@ final class AppenderLanes
         final DirectBuffer buffer = payload.buffer();
         final long sum = PayloadChecksum.of(buffer, 0, length);
         final Lane lane = lane(-1);
-        final JournalDescriptor.Scratch scratch = lane.scratch;
+        final RecordScratch scratch = lane.scratch;
         JournalDescriptor.putFixed(scratch.buffer, 0, JournalDescriptor.GRAPH_INPUT, VALUE_CAPTURED, -1, -1, streamId,
             nanos, timestamp, sum);
         scratch.buffer.putInt(FIXED_LENGTH, length, ByteOrder.LITTLE_ENDIAN);
@@ -252,7 +252,7 @@ final class AppenderLanes
         {
             for (int done = 0; done < length; )
             {
-                final int chunk = Math.min(length - done, JournalDescriptor.Scratch.LENGTH - FIXED_LENGTH - 4);
+                final int chunk = Math.min(length - done, RecordScratch.LENGTH - FIXED_LENGTH - 4);
                 buffer.getBytes(done, scratch.buffer, FIXED_LENGTH + 4, chunk);
                 scratch.bytes.limit(FIXED_LENGTH + 4 + chunk).position(FIXED_LENGTH + 4);
                 crc.update(scratch.bytes);

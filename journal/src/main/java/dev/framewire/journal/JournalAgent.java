@@ -75,7 +75,7 @@ final class JournalAgent implements Agent, MessageHandler
     private ByteBuffer[] ringsBytes = new ByteBuffer[0];
     /** The memory of the ring being drained. */
     private ByteBuffer currentBytes;
-    private final JournalDescriptor.Scratch scratch = new JournalDescriptor.Scratch();
+    private final RecordScratch scratch = new RecordScratch();
     /** The BATCH document being gathered (direct memory, so that its checksum is computed in place). */
     private final ByteBuffer batchBytes = ByteBuffer.allocateDirect(BATCH_CAPACITY).order(ByteOrder.LITTLE_ENDIAN);
     private final UnsafeBuffer batch = new UnsafeBuffer(batchBytes);

@@ -9,13 +9,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -33,12 +29,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * The journal's files: run directories and their files, created owner-only from the start; the
- * lock that marks a run being written; what a run holds in bytes; and deleting a run.
+ * The journal's files: run directories and their files, created owner-only from the start; what a
+ * run holds in bytes; deleting a run; and the names of Chronicle's cycle files and roll cycles.
+ * The writer's lock on its run is {@link WriterLock}; the cycles' files made ahead of Chronicle,
+ * {@link CyclePreparer}.
  *
  * <p>Owner-only from the start: a file created with a permission attribute gets it in the same
  * system call (the umask can only take bits away, and {@code rw-------} has none it would take).
@@ -48,7 +45,7 @@ import java.util.regex.Pattern;
  * starts that cycle (its pre-created files mechanism, {@code PrecreatedFiles}); the mode goes
  * with the rename. A crash at any moment leaves no file of the run readable by others.
  *
- * <p>Threading: stateless but for the set of runs this JVM is writing, which is concurrent.
+ * <p>Threading: stateless.
  */
 final class JournalFiles
 {
@@ -67,11 +64,6 @@ final class JournalFiles
         DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
     /** What {@code du} counts for a sparse file: whole blocks up to the last byte written. */
     private static final int BLOCK = 4096;
-    /**
-     * Runs this JVM is writing. A pruner must not open their lock files: on Linux, closing any
-     * descriptor of a file drops every POSIX lock the process holds on it, the writer's included.
-     */
-    private static final Set<Path> WRITING = ConcurrentHashMap.newKeySet();
 
     static
     {
@@ -97,7 +89,8 @@ final class JournalFiles
         return path.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
-    private static FileAttribute<?>[] ownerOnly(final Path path, final Set<PosixFilePermission> permissions)
+    /** The attribute that creates a file or directory with {@code permissions}, where the file system has them. */
+    static FileAttribute<?>[] ownerOnly(final Path path, final Set<PosixFilePermission> permissions)
     {
         return isPosix(path) ? new FileAttribute<?>[]{PosixFilePermissions.asFileAttribute(permissions)} :
             new FileAttribute<?>[0];
@@ -153,81 +146,6 @@ final class JournalFiles
     }
 
     /**
-     * Creates, owner-only, the file Chronicle will rename to a cycle's {@code .cq4} when it starts
-     * that cycle, unless the cycle's file or the pre-created one exists already.
-     */
-    private static void precreateCycle(final Path run, final RollCycle rollCycle, final int cycle)
-    {
-        final String name = cycleFileName(rollCycle, cycle);
-        final Path file = run.resolve(name);
-        final Path precreated = run.resolve(name.substring(0, name.length() - SUFFIX.length()) + PRECREATED_SUFFIX);
-        try
-        {
-            if (!Files.exists(file))
-            {
-                createOwnerOnly(precreated);
-            }
-        }
-        catch (final IOException ex)
-        {
-            LOG.warn("could not prepare journal file {} owner-only (Chronicle will make it with the umask's mode " +
-                "in an owner-only directory): {}", precreated, ex.toString());
-        }
-    }
-
-    /**
-     * Prepares cycles' files owner-only ahead of Chronicle, for one run. Chronicle tells its
-     * store-file listener that a cycle started on its background releaser thread, possibly after
-     * the writer closed: once closed, this prepares nothing more, so the unused files it deletes at
-     * close stay deleted.
-     *
-     * <p>Threading: the releaser's thread and the closing thread; synchronized.
-     */
-    static final class CyclePreparer
-    {
-        private final Path run;
-        private final RollCycle rollCycle;
-        private boolean closed;
-
-        CyclePreparer(final Path run, final RollCycle rollCycle)
-        {
-            this.run = run;
-            this.rollCycle = rollCycle;
-        }
-
-        synchronized void prepare(final int cycle)
-        {
-            if (!closed)
-            {
-                precreateCycle(run, rollCycle, cycle);
-            }
-        }
-
-        /** Prepares nothing more, and deletes what was prepared and not used. */
-        synchronized void close()
-        {
-            closed = true;
-            deleteUnusedPrecreated(run);
-        }
-    }
-
-    /** Deletes pre-created cycle files Chronicle did not use (the run ended before their cycle). */
-    private static void deleteUnusedPrecreated(final Path run)
-    {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(run, "*" + PRECREATED_SUFFIX))
-        {
-            for (final Path file : files)
-            {
-                Files.deleteIfExists(file);
-            }
-        }
-        catch (final IOException ex)
-        {
-            LOG.warn("could not delete unused pre-created journal files in {}: {}", run, ex.toString());
-        }
-    }
-
-    /**
      * Checks that every file of a run is owner-only, and makes it so where it is not: a safety
      * net at close (a file made with the umask's mode would mean Chronicle made one the writer
      * did not prepare).
@@ -258,104 +176,6 @@ final class JournalFiles
             LOG.warn("could not check the permissions of journal directory {}: {}", run, ex.toString());
         }
         return restricted;
-    }
-
-    // ---------------------------------------------------------------- the writer's lock
-
-    /** The writer's hold on its run: an OS lock on {@link #LOCK}, released at close or when the process dies. */
-    static final class WriterLock implements AutoCloseable
-    {
-        private final Path run;
-        private final FileChannel channel;
-        private final FileLock lock;
-
-        private WriterLock(final Path run, final FileChannel channel, final FileLock lock)
-        {
-            this.run = run;
-            this.channel = channel;
-            this.lock = lock;
-        }
-
-        @Override
-        public void close()
-        {
-            WRITING.remove(key(run));
-            try
-            {
-                lock.release();
-                channel.close();
-            }
-            catch (final IOException ex)
-            {
-                LOG.warn("could not release journal lock {}: {}", run.resolve(LOCK), ex.toString());
-            }
-        }
-    }
-
-    /** Creates a new run's lock file, owner-only, and takes its lock. */
-    static WriterLock lock(final Path run) throws IOException
-    {
-        final Path file = run.resolve(LOCK);
-        final Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        final FileChannel channel = FileChannel.open(file, options, ownerOnly(file, FILE_PERMISSIONS));
-        final FileLock lock;
-        try
-        {
-            lock = channel.tryLock();
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            channel.close();
-            throw ex;
-        }
-        if (lock == null)
-        {
-            channel.close();
-            throw new IOException("journal lock " + file + " is held by another process");
-        }
-        WRITING.add(key(run));
-        return new WriterLock(run, channel, lock);
-    }
-
-    private static Path key(final Path run)
-    {
-        return run.toAbsolutePath().normalize();
-    }
-
-    /**
-     * Whether a run is being written: by this JVM, or by a process holding its lock. A run without
-     * a lock file was written before there were locks; it counts as being written while any of its
-     * files changed in the last minute.
-     */
-    static boolean isBeingWritten(final Path run, final Instant now) throws IOException
-    {
-        if (WRITING.contains(key(run)))
-        {
-            return true;
-        }
-        final Path file = run.resolve(LOCK);
-        if (!Files.exists(file))
-        {
-            return newestModification(run).toInstant().isAfter(now.minusSeconds(60));
-        }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
-        {
-            final FileLock lock = channel.tryLock();
-            if (lock == null)
-            {
-                return true;
-            }
-            lock.release();
-            return false;
-        }
-        catch (final OverlappingFileLockException ex)
-        {
-            return true; // held in this JVM through another channel
-        }
-        catch (final NoSuchFileException ex)
-        {
-            return false;
-        }
     }
 
     // ---------------------------------------------------------------- runs

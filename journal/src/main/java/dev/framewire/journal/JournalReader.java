@@ -320,9 +320,9 @@ public final class JournalReader
         private final UnsafeBuffer batched = new UnsafeBuffer(0, 0);
 
         /** The reader of PACKED_CALLS entries. */
-        private final JournalDescriptor.PackedEntries packed = new JournalDescriptor.PackedEntries();
+        private final CallEntryCursor packed = new CallEntryCursor();
         /** The reader of PACKED_INPUTS and PACKED_EMITS entries, and the GRAPH_INPUT or EMIT record each is read as. */
-        private final JournalDescriptor.PackedInputs inputs = new JournalDescriptor.PackedInputs();
+        private final PacketEntryCursor inputs = new PacketEntryCursor();
         private final UnsafeBuffer input = new UnsafeBuffer(new byte[JournalDescriptor.FIXED_LENGTH]);
 
         @Override
@@ -384,7 +384,7 @@ public final class JournalReader
             final String kind = dense ? "DENSE_CALLS" : "PACKED_CALLS";
             final int count = length >= JournalDescriptor.PACKED_ENTRIES_OFFSET ?
                 body.getInt(JournalDescriptor.CALLS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
-            final JournalDescriptor.PackedEntries entries = packed;
+            final CallEntryCursor entries = packed;
             int read = 0;
             if (count >= 1)
             {
@@ -432,7 +432,7 @@ public final class JournalReader
         {
             final int count = length >= JournalDescriptor.FIXED_LENGTH ?
                 body.getInt(JournalDescriptor.INPUTS_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : -1;
-            final JournalDescriptor.PackedInputs entries = inputs;
+            final PacketEntryCursor entries = inputs;
             int read = 0;
             if (count >= 2)
             {

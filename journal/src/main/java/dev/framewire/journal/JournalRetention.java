@@ -97,7 +97,7 @@ public final class JournalRetention
             final Instant modified = JournalFiles.newestModification(run).toInstant();
             final long bytes = sized ? JournalFiles.runBytes(run) : -1;
             final Decision d;
-            if (JournalFiles.isBeingWritten(run, now))
+            if (WriterLock.isBeingWritten(run, now))
             {
                 d = new Decision(run, bytes, modified, Verdict.IN_USE, "being written");
             }
@@ -160,7 +160,7 @@ public final class JournalRetention
             }
             try
             {
-                if (JournalFiles.isBeingWritten(d.run(), Instant.now()))
+                if (WriterLock.isBeingWritten(d.run(), Instant.now()))
                 {
                     outcomes.add(new Outcome(d, false, "being written now"));
                 }

@@ -574,7 +574,7 @@ public final class JournalWriter extends JournalSink
      * Its {@code nanos} is read after that wait, so that sorting by {@code nanos} keeps it after
      * them too.
      */
-    private void appendOrdered(final JournalDescriptor.Builder record)
+    private void appendOrdered(final RecordBuilder record)
     {
         if (rings != null && !flush(TimeUnit.SECONDS.toNanos(5)) && !closed)
         {
@@ -620,7 +620,7 @@ public final class JournalWriter extends JournalSink
             rings.text(kind, worker, node, timestamp, value, utf8);
             return;
         }
-        lanes.append(worker, new JournalDescriptor.Builder()
+        lanes.append(worker, new RecordBuilder()
             .fixed(kind, 0, worker, node, -1, System.nanoTime(), timestamp, value)
             .putInt(utf8.length)
             .putBytes(utf8));

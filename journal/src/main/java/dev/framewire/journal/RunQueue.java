@@ -31,13 +31,13 @@ final class RunQueue
 
     final Path runDirectory;
     final SingleChronicleQueue queue;
-    private final JournalFiles.WriterLock lock;
-    private final JournalFiles.CyclePreparer cycles;
+    private final WriterLock lock;
+    private final CyclePreparer cycles;
 
     private RunQueue(
         final Path runDirectory,
-        final JournalFiles.WriterLock lock,
-        final JournalFiles.CyclePreparer cycles,
+        final WriterLock lock,
+        final CyclePreparer cycles,
         final SingleChronicleQueue queue)
     {
         this.runDirectory = runDirectory;
@@ -60,7 +60,7 @@ final class RunQueue
         JournalFiles.init();
         final RollCycle rollCycle = JournalFiles.rollCycleNamed(config.rollCycle());
         final Path run;
-        final JournalFiles.WriterLock lock;
+        final WriterLock lock;
         try
         {
             if (config.deleteOlderThan() != null || config.maxTotalSize() >= 0)
@@ -68,14 +68,14 @@ final class RunQueue
                 prune(config);
             }
             run = JournalFiles.createRunDirectory(config.directory());
-            lock = JournalFiles.lock(run);
+            lock = WriterLock.take(run);
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot make a journal in " + config.directory().toAbsolutePath() + ": " +
                 ex.getMessage(), ex);
         }
-        final JournalFiles.CyclePreparer cycles = new JournalFiles.CyclePreparer(run, rollCycle);
+        final CyclePreparer cycles = new CyclePreparer(run, rollCycle);
         try
         {
             return new RunQueue(run, lock, cycles, build(config, run, rollCycle, cycles));
@@ -95,7 +95,7 @@ final class RunQueue
     }
 
     private static SingleChronicleQueue build(
-        final JournalConfig config, final Path run, final RollCycle rollCycle, final JournalFiles.CyclePreparer cycles)
+        final JournalConfig config, final Path run, final RollCycle rollCycle, final CyclePreparer cycles)
         throws IOException
     {
         // Chronicle's files, made here owner-only before Chronicle opens them: the metadata (Chronicle

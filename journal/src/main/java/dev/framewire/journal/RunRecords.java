@@ -15,9 +15,9 @@ final class RunRecords
     }
 
     /** The HEADER record, the journal's first. */
-    static JournalDescriptor.Builder header()
+    static RecordBuilder header()
     {
-        return new JournalDescriptor.Builder()
+        return new RecordBuilder()
             .fixed(JournalDescriptor.HEADER, 0, -1, JournalDescriptor.FORMAT_MAJOR, JournalDescriptor.FORMAT_MINOR,
                 System.nanoTime(), Long.MIN_VALUE, System.currentTimeMillis())
             .putLong(JournalDescriptor.MAGIC)
@@ -31,7 +31,7 @@ final class RunRecords
      * @param checksumIds the ids of the streams whose payloads are checksummed.
      * @return the record.
      */
-    static JournalDescriptor.Builder runStart(
+    static RecordBuilder runStart(
         final String configText,
         final long configHash,
         final String engineVersion,
@@ -42,7 +42,7 @@ final class RunRecords
         final int[] captureIds,
         final int[] checksumIds)
     {
-        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+        final RecordBuilder record = new RecordBuilder()
             .fixed(JournalDescriptor.RUN_START, 0, -1, nodeNames.length, streamNames.length, System.nanoTime(),
                 Long.MIN_VALUE, configHash)
             .putInt(JournalDescriptor.FORMAT_MAJOR)

@@ -25,7 +25,7 @@ final class SubgraphRecords
      * @param checksummed the ids of the subgraph's streams whose payloads are checksummed.
      * @return the record.
      */
-    static JournalDescriptor.Builder added(
+    static RecordBuilder added(
         final String name,
         final String templateText,
         final String[] paramNames,
@@ -41,7 +41,7 @@ final class SubgraphRecords
         final int[] captured,
         final int[] checksummed)
     {
-        final JournalDescriptor.Builder record = new JournalDescriptor.Builder()
+        final RecordBuilder record = new RecordBuilder()
             .fixed(JournalDescriptor.SUBGRAPH_ADDED, 0, -1, nodeIds.length > 0 ? nodeIds[0] : -1,
                 streamIds.length > 0 ? streamIds[0] : -1, System.nanoTime(), Long.MIN_VALUE,
                 JournalWriter.configHash(templateText))
@@ -83,10 +83,10 @@ final class SubgraphRecords
      *
      * @return the record.
      */
-    static JournalDescriptor.Builder removed(final String name, final long drainDeadlineNanos,
+    static RecordBuilder removed(final String name, final long drainDeadlineNanos,
         final long cancelDeadlineNanos)
     {
-        return new JournalDescriptor.Builder()
+        return new RecordBuilder()
             .fixed(JournalDescriptor.SUBGRAPH_REMOVED, 0, -1, -1, -1, System.nanoTime(), Long.MIN_VALUE,
                 drainDeadlineNanos)
             .putText(name)
@@ -98,9 +98,9 @@ final class SubgraphRecords
      *
      * @return the record.
      */
-    static JournalDescriptor.Builder left(final String name, final boolean drained, final long droppedPackets)
+    static RecordBuilder left(final String name, final boolean drained, final long droppedPackets)
     {
-        return new JournalDescriptor.Builder()
+        return new RecordBuilder()
             .fixed(JournalDescriptor.SUBGRAPH_LEFT, drained ? 1 : 0, -1, -1, -1, System.nanoTime(), Long.MIN_VALUE,
                 droppedPackets)
             .putText(name);

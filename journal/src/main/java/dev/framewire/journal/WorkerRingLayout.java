@@ -64,7 +64,7 @@ final class WorkerRingLayout
         /** The staged message's bytes so far, header included. */
         int stagedLength = JournalDescriptor.PACKED_ENTRIES_OFFSET;
         /** Writes the staged entries: what the next one is a difference from, and what it repeats. */
-        final JournalDescriptor.DenseCallsEncoder entries = new JournalDescriptor.DenseCallsEncoder();
+        final DenseCallsEncoder entries = new DenseCallsEncoder();
     }
 
     abstract static class Pad1 extends Fields

@@ -418,7 +418,7 @@ class JournalCallsTest
         // packet) and its clock reading's step (up to 10 bytes); each of the three others is its
         // head alone, 1 byte; each node's first packet adds its kind and stream (2 bytes)
         final int length = recordLength(bytes, calls);
-        final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
+        final CallEntryCursor entries = new CallEntryCursor();
         entries.reset(new UnsafeBuffer(bytes.read(calls[0], length)), length, true);
         for (int call = 0; call < 64; call++)
         {
@@ -655,8 +655,8 @@ class JournalCallsTest
         final byte[] bytes =
             new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.DENSE_ENTRY_MAX_LENGTH];
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-        final JournalDescriptor.DenseCallsEncoder encoder = new JournalDescriptor.DenseCallsEncoder();
-        final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
+        final DenseCallsEncoder encoder = new DenseCallsEncoder();
+        final CallEntryCursor entries = new CallEntryCursor();
         for (int round = 0; round < 2_000; round++)
         {
             final int n = 1 + random.nextInt(64);
@@ -732,7 +732,7 @@ class JournalCallsTest
         final byte[] bytes =
             new byte[JournalDescriptor.PACKED_ENTRIES_OFFSET + 64 * JournalDescriptor.PACKED_ENTRY_MAX_LENGTH];
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-        final JournalDescriptor.PackedEntries entries = new JournalDescriptor.PackedEntries();
+        final CallEntryCursor entries = new CallEntryCursor();
         for (int round = 0; round < 2_000; round++)
         {
             final int n = 1 + random.nextInt(64);
@@ -789,7 +789,7 @@ class JournalCallsTest
      * runs past the end, and the reader never reads beyond it.
      */
     private static void assertCutShortReadsAllButTheLast(
-        final JournalDescriptor.PackedEntries entries, final UnsafeBuffer buffer, final int end, final int n,
+        final CallEntryCursor entries, final UnsafeBuffer buffer, final int end, final int n,
         final boolean dense, final int round)
     {
         entries.reset(buffer, end - 1, dense);

@@ -285,7 +285,7 @@ class JournalRoundTripTest
     @EnumSource(JournalConfig.Mode.class)
     void aCapturedPayloadLargerThanTheScratchIsChecksummedWhole(final JournalConfig.Mode mode) throws Exception
     {
-        final int length = 3 * JournalDescriptor.Scratch.LENGTH + 1234;
+        final int length = 3 * RecordScratch.LENGTH + 1234;
         final byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++)
         {

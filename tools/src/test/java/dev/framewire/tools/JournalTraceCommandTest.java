@@ -79,9 +79,11 @@ class JournalTraceCommandTest
         assertEquals(0, t.exit(), t.toString());
         final BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(1600, image.getWidth());
-        // node rows (count, pass) hold bars: pixels that are neither background nor grid
-        assertTrue(coloured(image, 56 + 4, 56 + 16) > 50, "count's row has bars");
-        assertTrue(coloured(image, 56 + 20 + 4, 56 + 20 + 16) > 20, "pass's row has bars");
+        // node rows (count, pass) hold bars: pixels that are neither background nor grid. How many
+        // depends on how the calls spread over the run's span (on a loaded machine 50 calls can
+        // fall into a few pixels' width), so the rows are checked for bars, not for their width
+        assertTrue(coloured(image, 56 + 4, 56 + 16) > 0, "count's row has bars");
+        assertTrue(coloured(image, 56 + 20 + 4, 56 + 20 + 16) > 0, "pass's row has bars");
     }
 
     @ParameterizedTest

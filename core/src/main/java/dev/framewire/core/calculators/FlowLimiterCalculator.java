@@ -58,7 +58,10 @@ public final class FlowLimiterCalculator implements Calculator
             .range("max_in_queue", 0, Long.MAX_VALUE)
             .range("in_flight_timeout", 0, Long.MAX_VALUE)
             .inputPolicy(InputPolicy.immediate())
-            .processTimestampBounds(true);
+            .processTimestampBounds(true)
+            // one data stream (and FINISHED): its frames pass on as they are, for the start's frame budget check
+            .outputFrame((node, options, input) ->
+                node.inputStreams().size() == 2 && node.outputStreams().size() == 1 ? input : null);
     }
 
     @Override

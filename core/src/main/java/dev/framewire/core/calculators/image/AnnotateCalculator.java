@@ -45,7 +45,7 @@ public final class AnnotateCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
-        contract.inputType("*", Payload.class).outputType("*", Payload.class);
+        contract.inputType("*", Payload.class).outputType("*", Payload.class).outputFrame(Contract.SAME_FRAME);
         contract.option("thickness", OptionType.LONG, 1L)
             .option("color", OptionType.LONG, 0xFF0000L)
             .option("gray", OptionType.LONG, 255L)

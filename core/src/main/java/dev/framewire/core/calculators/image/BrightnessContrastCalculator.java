@@ -36,7 +36,7 @@ public final class BrightnessContrastCalculator implements Calculator
     @Override
     public void contract(final Contract contract)
     {
-        contract.inputType("*", Payload.class).outputType("*", Payload.class);
+        contract.inputType("*", Payload.class).outputType("*", Payload.class).outputFrame(Contract.SAME_FRAME);
         contract.option("brightness", OptionType.LONG, 0L)
             .option("contrast", OptionType.DOUBLE, 1.0)
             .range("contrast", -Double.MAX_VALUE, true, Double.MAX_VALUE);

@@ -72,6 +72,12 @@ public final class ColorConvertCalculator implements Calculator
             names[c.ordinal()] = c.name();
         }
         contract.oneOf("conversion", names);
+        contract.outputFrame((node, options, input) ->
+        {
+            final Conversion c = Conversion.valueOf(options.getString("conversion"));
+            return input == null || input.format() != c.from ? null :
+                new Contract.FrameShape(input.width(), input.height(), c.to);
+        });
     }
 
     @Override

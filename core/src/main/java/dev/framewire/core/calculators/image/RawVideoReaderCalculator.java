@@ -62,7 +62,9 @@ public final class RawVideoReaderCalculator implements Calculator
             .oneOf("pix_fmt", "rgb24", "rgba", "gray")
             .range("width", 1, 16384)
             .range("height", 1, 16384)
-            .range("fps", 0.0, false, Double.MAX_VALUE);
+            .range("fps", 0.0, false, Double.MAX_VALUE)
+            .outputFrame((node, options, input) -> new Contract.FrameShape((int)options.getLong("width"),
+                (int)options.getLong("height"), ImageFrames.formatByName(options.getString("pix_fmt"))));
     }
 
     @Override

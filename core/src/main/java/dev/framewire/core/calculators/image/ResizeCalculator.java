@@ -61,7 +61,11 @@ public final class ResizeCalculator implements Calculator
             .option("factor", OptionType.DOUBLE, 0.5)
             .range("width", 0, 16384)
             .range("height", 0, 16384)
-            .range("factor", 0.0, false, 64.0);
+            .range("factor", 0.0, false, 64.0)
+            .outputFrame((node, options, input) -> input == null || !FORMATS.contains(input.format()) ? null :
+                new Contract.FrameShape(
+                    side((int)options.getLong("width"), input.width(), options.getDouble("factor")),
+                    side((int)options.getLong("height"), input.height(), options.getDouble("factor")), input.format()));
     }
 
     @Override
@@ -131,8 +135,14 @@ public final class ResizeCalculator implements Calculator
     {
         srcWidth = width;
         srcHeight = height;
-        dstWidth = optionWidth > 0 ? optionWidth : (int)Math.max(1, Math.min(16384, Math.round(width * factor)));
-        dstHeight = optionHeight > 0 ? optionHeight : (int)Math.max(1, Math.min(16384, Math.round(height * factor)));
+        dstWidth = side(optionWidth, width, factor);
+        dstHeight = side(optionHeight, height, factor);
         halving = width == 2 * dstWidth && height == 2 * dstHeight;
+    }
+
+    /** An output side: the option's, or the input's times the factor, rounded, 1..16384. */
+    private static int side(final int option, final int input, final double factor)
+    {
+        return option > 0 ? option : (int)Math.max(1, Math.min(16384, Math.round(input * factor)));
     }
 }

@@ -94,8 +94,9 @@ public final class SyntheticCameraCalculator implements Calculator
             .range("frames", 0, Long.MAX_VALUE)
             .range("shapes", 0, 64)
             .range("reserve_frames", 0, 1024)
-            .outputFrameBytes((node, options) -> PixelFormat.RGBA32.frameBytes((int)options.getLong("height"),
-                PixelFormat.RGBA32.minStride((int)options.getLong("width"))));
+            .outputFrame((node, options, input) -> new Contract.FrameShape((int)options.getLong("width"),
+                (int)options.getLong("height"), PixelFormat.RGBA32))
+            .keptFrames(1); // the background, acquired in open
     }
 
     @Override

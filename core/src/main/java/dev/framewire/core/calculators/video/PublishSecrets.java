@@ -30,8 +30,8 @@ import java.util.Locale;
  * key (all after the application: {@code rtmp://host/live/KEY}, the secret of every streaming
  * service's publish url) goes into the preset file as the rtmp protocol's {@code rtmp_playpath},
  * with the application as {@code rtmp_app}, and ffmpeg's url keeps the host alone. An RTMP
- * url's {@code user:password@} has no option in ffmpeg 5.1: it stays on the command line, and
- * the sink warns.
+ * url's {@code user:password@} has no option in ffmpeg 5.1: the sink refuses it at validation
+ * unless its {@code password_on_command_line} accepts the exposure, and then warns.
  *
  * <p>Threading: the sink's worker only.
  */

@@ -48,7 +48,10 @@ import java.util.concurrent.TimeUnit;
  *       one forced every segment), each a complete file;</li>
  *   <li>{@code output_pixel_format} ("yuv420p"): what the encoder gets, what players take;</li>
  *   <li>{@code output_options} (""): more ffmpeg output options, whitespace-separated;</li>
- *   <li>{@code ffmpeg_path} ("ffmpeg").</li>
+ *   <li>{@code ffmpeg_path} ("ffmpeg");</li>
+ *   <li>{@code password_on_command_line} (false): accept a url whose {@code user:password@} ffmpeg
+ *       can only take on its command line (rtmp, http), which every local user can read; without it
+ *       such a url is refused at validation, naming where the credentials can go instead.</li>
  * </ul>
  *
  * <p>Backpressure: {@code process} writes each frame before it returns. When the encoder is
@@ -125,6 +128,9 @@ public final class VideoSinkCalculator implements Calculator
             .option("output_pixel_format", OptionType.STRING, "yuv420p")
             .option("output_options", OptionType.STRING, "")
             .option("ffmpeg_path", OptionType.STRING, Ffmpeg.DEFAULT)
+            .option("password_on_command_line", OptionType.BOOLEAN, Boolean.FALSE)
+            .check((node, options) -> passwordProblem(options.getString("url"),
+                options.getBoolean("password_on_command_line")))
             .range("crf", 0, 63)
             .range("segment_seconds", 0.0, true, 86_400.0);
     }
@@ -157,7 +163,7 @@ public final class VideoSinkCalculator implements Calculator
         if (segmentSeconds > 0 && url.contains("://"))
         {
             throw new IllegalArgumentException("node '" + node + "' (" + NAME + "): segment_seconds " +
-                segmentSeconds + " cuts files; url '" + url + "' is a stream. Give a file pattern such as " +
+                segmentSeconds + " cuts files; url '" + shownUrl + "' is a stream. Give a file pattern such as " +
                 "/rec/cam1-%05d.mp4, or segment_seconds 0");
         }
         final Path parent = url.contains("://") ? null : Path.of(url).toAbsolutePath().getParent();
@@ -165,6 +171,26 @@ public final class VideoSinkCalculator implements Calculator
         {
             Files.createDirectories(parent);
         }
+    }
+
+    /**
+     * Refuses a url whose {@code user:password@} would go on ffmpeg's command line, which every local
+     * user can read: every scheme but {@code rtsp://} (a relay in the JVM answers its challenge), since
+     * ffmpeg 5.1 takes an RTMP or HTTP output's user info from the url only. The operator may accept
+     * the exposure with {@code password_on_command_line: true}; the sink then warns when it starts.
+     */
+    static String passwordProblem(final String url, final boolean accepted)
+    {
+        if (accepted || !Redaction.hasPassword(url) || RtspPublishRelay.applies(url))
+        {
+            return null;
+        }
+        return "option 'url' (" + Redaction.redact(url) + ") has a password that ffmpeg 5.1 would take on its " +
+            "command line, which every local user can read (it has no option for an rtmp or http output's " +
+            "user:password). Keep it private: give the credentials in the stream key or its query " +
+            "(rtmp://host/app/KEY?user=NAME&pass=SECRET, which ffmpeg reads from a private file), or publish " +
+            "over rtsp://user:password@ (a relay in the JVM answers the server) or srt://...?passphrase=; or set " +
+            "password_on_command_line: true to accept that local users can read it";
     }
 
     private static boolean hasX264(final String ffmpeg)
@@ -256,8 +282,9 @@ public final class VideoSinkCalculator implements Calculator
         }
         if (Redaction.hasPassword(url) && !RtspPublishRelay.applies(url))
         {
-            LOG.warn("node '{}' ({}): the password of {} is on ffmpeg's command line, which local users can read: " +
-                "ffmpeg 5.1 takes an rtmp output's user:password from the url only (see docs/CAMERAS.md)",
+            LOG.warn("node '{}' ({}): the password of {} is on ffmpeg's command line, which local users can read " +
+                "(password_on_command_line: true; ffmpeg 5.1 takes an rtmp output's user:password from the url " +
+                "only, see docs/CAMERAS.md)",
                 node, NAME, shownUrl);
         }
         LOG.info("node '{}' ({}): recording {}x{} {} to {}: {}", node, NAME, width, height, format, shownUrl,

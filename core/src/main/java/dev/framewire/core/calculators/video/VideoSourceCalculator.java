@@ -212,7 +212,18 @@ public final class VideoSourceCalculator implements Calculator
                 "spline")
             .range("queue_frames", 1, 64)
             .check((node, options) -> options.getString("url").isBlank() ? "option 'url' is empty; " +
-                "give a file path or a stream url such as rtsp://camera/stream" : null);
+                "give a file path or a stream url such as rtsp://camera/stream" : null)
+            .outputFrame((node, options, input) -> scaledFrame(options));
+    }
+
+    /** The frames' shape when the options fix it (ffmpeg scales to width x height), else null: the stream's. */
+    private static Contract.FrameShape scaledFrame(final Options options)
+    {
+        final int width = (int)options.getLong("width");
+        final int height = (int)options.getLong("height");
+        final PixelFormat format = PixelFormat.valueOf(options.getString("pixel_format"));
+        final boolean oddPlanar = format.planeCount() > 1 && (width & 1) != 0;
+        return width > 0 && height > 0 && !oddPlanar ? new Contract.FrameShape(width, height, format) : null;
     }
 
     @Override

@@ -30,7 +30,7 @@ public final class Redaction
     // a secret url parameter: SRT's passphrase (srt://host:9000?passphrase=...), or a password
     // or token given in a query
     private static final Pattern QUERY_SECRET = Pattern.compile(
-        "([?&](?:passphrase|password|passwd|pwd|token)=)([^&#\\s'\"]*)", Pattern.CASE_INSENSITIVE);
+        "([?&](?:passphrase|password|passwd|pass|pwd|token)=)([^&#\\s'\"]*)", Pattern.CASE_INSENSITIVE);
 
     // an RTMP url's stream key: everything after the application, rtmp://host/app/KEY (the key
     // publishes to the account, as a password does)
@@ -44,7 +44,7 @@ public final class Redaction
     /**
      * Text with the password of every url in it masked: a url alone, or a line that holds some
      * (ffmpeg's stderr names its input). A {@code user:password@} loses its password, and a
-     * query's {@code passphrase=}, {@code password=}, {@code passwd=}, {@code pwd=} or
+     * query's {@code passphrase=}, {@code password=}, {@code passwd=}, {@code pass=}, {@code pwd=} or
      * {@code token=} its value ({@code srt://host:9000?passphrase=***&latency=200}), and an RTMP
      * url its stream key, all after the application ({@code rtmp://host/live/***}).
      *

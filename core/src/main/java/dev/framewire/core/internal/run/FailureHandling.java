@@ -397,7 +397,7 @@ public final class FailureHandling
         }
         sb.append("\nfix: raise memory_budget_bytes (GraphConfig.Builder.memoryBudget; the hard limit is 75 % of " +
             "it), lower max_shipment_size (").append(graph.config().maxShipmentSize()).append(") or max_shipment_bytes (")
-            .append(graph.shipmentByteCap()).append(" B) so that sources make smaller shipments, or set " +
+            .append(graph.shipmentByteCap).append(" B) so that sources make smaller shipments, or set " +
             "memory_limit_policy: DROP_OLDEST to drop the oldest queued packets instead of failing");
         final String pool = cause.getMessage();
         final int held = pool == null ? -1 : pool.indexOf("Held by size class:");

@@ -10,6 +10,7 @@ import dev.framewire.core.NodeConfig;
 import dev.framewire.core.Options;
 import dev.framewire.core.internal.handler.PolicyChecks;
 import dev.framewire.core.internal.stream.StreamSpec;
+import dev.framewire.offheap.PayloadPool;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,7 +58,19 @@ public final class GraphPlan
 
     public GraphPlan(final GraphConfig config)
     {
-        this(config, false);
+        this(config, false, null);
+    }
+
+    /**
+     * Validates a config for a graph that runs over a given pool, whose budget and slots the frame
+     * budget check then reads (FrameBudgetCheck).
+     *
+     * @param config the config.
+     * @param pool   the pool, or null for one the graph makes from its config.
+     */
+    public GraphPlan(final GraphConfig config, final PayloadPool pool)
+    {
+        this(config, false, pool);
     }
 
     /**
@@ -68,6 +81,11 @@ public final class GraphPlan
      *                      made, so a graph of calculators Framewire does not have can be checked.
      */
     public GraphPlan(final GraphConfig config, final boolean structureOnly)
+    {
+        this(config, structureOnly, null);
+    }
+
+    private GraphPlan(final GraphConfig config, final boolean structureOnly, final PayloadPool pool)
     {
         this.config = config;
         this.structureOnly = structureOnly;
@@ -88,7 +106,6 @@ public final class GraphPlan
         if (!structureOnly)
         {
             PacketTypeChecks.check(this);
-            FrameBudgetCheck.check(config, contracts, options, errors);
         }
         if (errors.isEmpty())
         {
@@ -98,6 +115,10 @@ public final class GraphPlan
         {
             topoOrder = PlanOrder.topologicalOrder(upstreamEdges());
             computeAncestorSources();
+            if (!structureOnly)
+            {
+                FrameBudgetCheck.check(this, pool, errors);
+            }
         }
         if (!errors.isEmpty())
         {
@@ -549,5 +570,18 @@ public final class GraphPlan
             return GraphConfig.DEFAULT_MAX_QUEUE_SIZE;
         }
         return size < 0 ? Integer.MAX_VALUE : size;
+    }
+
+    /** Whether any node's calculator reads when graph input packets came ({@code Contract.recordsGraphInputArrivals}). */
+    boolean recordsGraphInputArrivals()
+    {
+        for (final Contract contract : contracts)
+        {
+            if (contract.recordsGraphInputArrivals())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -23,6 +23,11 @@ public final class GraphRuns
 {
     private final Run first;
     private volatile Run current;
+    /**
+     * The latest run's graph inputs, set with {@link #current}: an add by name loads them from here as
+     * it loaded the run, one load, not two.
+     */
+    private volatile GraphInputs currentInputs;
     /** What the facade carries over to each new run, in registration order. */
     private final List<Consumer<Run>> replays = new ArrayList<>();
     private boolean closed;
@@ -36,6 +41,7 @@ public final class GraphRuns
     {
         this.first = first;
         this.current = first;
+        this.currentInputs = first.inputs;
     }
 
     /**
@@ -46,6 +52,16 @@ public final class GraphRuns
     public Run current()
     {
         return current;
+    }
+
+    /**
+     * The latest run's graph inputs, by name: what the facade's adds, bounds and closes by name go to.
+     *
+     * @return them.
+     */
+    public GraphInputs inputs()
+    {
+        return currentInputs;
     }
 
     /**
@@ -89,6 +105,7 @@ public final class GraphRuns
             replay.accept(next);
         }
         current = next;
+        currentInputs = next.inputs;
         return next;
     }
 

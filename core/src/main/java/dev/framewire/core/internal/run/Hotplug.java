@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -40,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * monitor of {@link #subgraphs}, which no worker ever takes. {@link #onSubgraphClosed} is called
  * by the worker of a subgraph's last node to close; it and what follows from it (unbinding on the
  * bound streams' producers' threads, detaching on each node's worker) hand the steps that take the
- * hot-plug lock ({@link #leave}, {@link #endSubgraphFutures}) to {@link #OFF_WORKER}, so a worker
+ * hot-plug lock ({@link #leave}, {@link #endSubgraphFutures}) to {@link OffWorker}, so a worker
  * never waits for an addition being validated. {@link #onRunFinished} is called by whichever
  * thread ends the run. Nothing here is on the per-packet path.
  */
@@ -48,22 +47,6 @@ public final class Hotplug
 {
     /** Graph's logger, as before the hot-plug code left Graph: a user's logging set-up names that category. */
     private static final Logger LOG = LoggerFactory.getLogger("dev.framewire.core.Graph"); // the name users know
-    private static final AtomicInteger OFF_WORKER_THREADS = new AtomicInteger();
-    /**
-     * Runs the engine's own work that must not run on a worker (a subgraph leaving, the futures of
-     * additions and removals completed, throttles lifted), never on the JDK's common pool: an
-     * application whose tasks fill that pool (a single thread on a two-core machine, which JDK 25's
-     * {@code CompletableFuture} uses even then, where JDK 17 made a thread per task) would hold that
-     * work up, and every future waiting on it. Cached daemon threads, gone after a minute idle.
-     */
-    static final java.util.concurrent.ExecutorService OFF_WORKER = java.util.concurrent.Executors.newCachedThreadPool(
-        task ->
-        {
-            final Thread thread = new Thread(task, "framewire-off-worker-" + OFF_WORKER_THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-
     private final Run graph;
     private final GraphConfig config;
     /** The graph's own streams' producers: what a subgraph's bound input may consume. Read only after the start. */
@@ -153,7 +136,7 @@ public final class Hotplug
                 final List<String> aloneInputs = new ArrayList<>(instance.inputs);
                 aloneInputs.addAll(instance.bound); // seen from inside, a bound stream is an input like the others
                 alone = new GraphPlan(config.withTopology(aloneInputs, instance.outputs, instance.nodes,
-                    instance.queueSizes));
+                    instance.queueSizes), graph.pool());
             }
             catch (final GraphConfigException ex)
             {
@@ -167,7 +150,7 @@ public final class Hotplug
             subgraph = new Subgraph(graph, name, instance, alone);
             final Map<Worker, Integer> placement = builder.place(subgraph);
             builder.build(subgraph, placement, observers, nextNodeId);
-            if (!graph.reserveOpenNodes(alone.nodeCount))
+            if (!graph.end.reserve(alone.nodeCount))
             {
                 throw new IllegalStateException("addSubgraph(): " + (graph.isFinished() || graph.isStopping() ?
                     "this graph's run is " + graph.runState() : "every node of the graph has closed, so its run is " +
@@ -185,7 +168,7 @@ public final class Hotplug
         if (graph.isFinished())
         {
             // the run ended (a failure, a cancel) as this was published: its futures end with it
-            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
+            OffWorker.run(this::endSubgraphFutures);
         }
         for (final Node source : subgraph.sources)
         {
@@ -253,7 +236,7 @@ public final class Hotplug
             {
                 source.schedule();
             }
-            unlessDoneWithin(removal, drainDeadline, () -> cancel(subgraph, cancelDeadline));
+            OffWorker.unlessDoneWithin(removal, drainDeadline, () -> cancel(subgraph, cancelDeadline));
         }
         return removal.copy();
     }
@@ -292,7 +275,7 @@ public final class Hotplug
         if (hotplugged) // see add(): one of the two sees the other
         {
             // off the worker: it takes the hot-plug lock
-            CompletableFuture.runAsync(this::endSubgraphFutures, OFF_WORKER);
+            OffWorker.run(this::endSubgraphFutures);
         }
     }
 
@@ -312,29 +295,8 @@ public final class Hotplug
             node.schedule();
         }
         final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
-        unlessDoneWithin(removal, deadline, () -> removal.completeExceptionally(
+        OffWorker.unlessDoneWithin(removal, deadline, () -> removal.completeExceptionally(
             new java.util.concurrent.TimeoutException(subgraph.stuckReport(deadline.toMillis()))));
-    }
-
-    /**
-     * Runs {@code action} on a thread of {@link #OFF_WORKER} once {@code deadline} has
-     * passed, unless {@code removal} completes first: then the timer is cancelled and taken off
-     * the JDK's delay queue, so a subgraph that has left is not kept reachable (its rings, nodes and
-     * names) by a deadline that no longer matters.
-     */
-    private static void unlessDoneWithin(
-        final CompletableFuture<SubgraphRemoval> removal, final java.time.Duration deadline, final Runnable action)
-    {
-        final CompletableFuture<Void> timer = new CompletableFuture<Void>()
-            .completeOnTimeout(null, deadline.toNanos(), TimeUnit.NANOSECONDS);
-        timer.thenRunAsync(() ->
-        {
-            if (!removal.isDone())
-            {
-                action.run();
-            }
-        }, OFF_WORKER);
-        removal.whenComplete((done, failure) -> timer.cancel(false));
     }
 
     /** Under the hot-plug lock: an add or remove needs a run that has started and not ended. */
@@ -423,20 +385,12 @@ public final class Hotplug
         System.arraycopy(subgraph.nodes, 0, all, before.length, subgraph.nodes.length);
         final Node[] sources = Arrays.copyOf(sourcesBefore, sourcesBefore.length + subgraph.sources.length);
         System.arraycopy(subgraph.sources, 0, sources, sourcesBefore.length, subgraph.sources.length);
-        final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
-        for (final GraphInput input : subgraph.inputs)
+        if (subgraph.plan.recordsGraphInputArrivals())
         {
-            inputs.put(input.name, input);
-        }
-        for (int i = 0; i < subgraph.nodes.length; i++)
-        {
-            if (subgraph.plan.contracts[i].recordsGraphInputArrivals())
-            {
-                graph.recordGraphInputArrivals();
-            }
+            graph.recordGraphInputArrivals();
         }
         scheduler.queues.addAll(subgraph.queues);
-        graph.inputs = java.util.Collections.unmodifiableMap(inputs);
+        graph.inputs.publish(subgraph.inputs);
         scheduler.sourceNodes = sources;
         scheduler.nodes = all;
         subgraphs.put(subgraph.name, subgraph);
@@ -477,7 +431,7 @@ public final class Hotplug
         subgraph.nodeThrottles.forEach((node, queues) -> node.worker.submit(() -> node.removeThrottles(queues)));
         if (!subgraph.inputThrottles.isEmpty())
         {
-            CompletableFuture.runAsync(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles), OFF_WORKER);
+            OffWorker.run(() -> subgraph.inputThrottles.forEach(GraphInput::removeThrottles));
         }
         if (subgraph.passGate())
         {
@@ -507,7 +461,7 @@ public final class Hotplug
                 if (pending.decrementAndGet() == 0)
                 {
                     // off the worker: leave() takes the hot-plug lock, which an addition holds while it validates
-                    CompletableFuture.runAsync(() -> leave(subgraph), OFF_WORKER);
+                    OffWorker.run(() -> leave(subgraph));
                 }
             });
         }
@@ -522,12 +476,7 @@ public final class Hotplug
             scheduler.nodes = Arrays.stream(scheduler.nodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
             scheduler.sourceNodes =
                 Arrays.stream(scheduler.sourceNodes).filter(n -> !leaving.contains(n)).toArray(Node[]::new);
-            final Map<String, GraphInput> inputs = new LinkedHashMap<>(graph.inputs);
-            for (final GraphInput input : subgraph.inputs)
-            {
-                inputs.remove(input.name);
-            }
-            graph.inputs = java.util.Collections.unmodifiableMap(inputs);
+            graph.inputs.remove(subgraph.inputs);
             scheduler.queues.removeAll(subgraph.queues);
             for (final Node node : subgraph.nodes)
             {
@@ -570,41 +519,22 @@ public final class Hotplug
         {
             if (!subgraph.opened.isDone())
             {
-                completeOffWorker(subgraph.opened, null, new IllegalStateException("the run ended (" + graph.runState() +
+                OffWorker.complete(subgraph.opened, null, new IllegalStateException("the run ended (" + graph.runState() +
                     ") before every node of subgraph '" + subgraph.name + "' opened"));
             }
             final CompletableFuture<SubgraphRemoval> removal = subgraph.removal;
             if (removal != null && !removal.isDone() && subgraph.openNodes() == 0)
             {
                 // the run ended as the subgraph's last node closed, before its workers detached it
-                completeOffWorker(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
+                OffWorker.complete(removal, new SubgraphRemoval(subgraph.name, !subgraph.cancelled,
                     subgraph.droppedPackets()), null);
             }
             else if (removal != null && !removal.isDone())
             {
-                completeOffWorker(removal, null, new IllegalStateException("the run ended (" + graph.runState() +
+                OffWorker.complete(removal, null, new IllegalStateException("the run ended (" + graph.runState() +
                     ") before subgraph '" + subgraph.name + "' left the graph; " + subgraph.openNodes() +
                     " of its nodes had not closed, and the end of the run released what they held"));
             }
         }
-    }
-
-    /**
-     * Completes a future on a thread of {@link #OFF_WORKER}, never the calling worker: the stages a
-     * caller attached run there, and none can hold up the run.
-     */
-    static <T> void completeOffWorker(final CompletableFuture<T> future, final T value, final Throwable failure)
-    {
-        CompletableFuture.runAsync(() ->
-        {
-            if (failure != null)
-            {
-                future.completeExceptionally(failure);
-            }
-            else
-            {
-                future.complete(value);
-            }
-        }, OFF_WORKER);
     }
 }

@@ -13,10 +13,13 @@ import dev.framewire.core.internal.stream.StreamSpec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Makes a plan's nodes, graph inputs, output streams, queues and input ports and wires them to one
@@ -131,10 +134,46 @@ final class RunAssembler
      * sources upstream of its stream (MediaPipe's rule) and, under {@code ALL_NODES} backpressure, its
      * producer (BMF's). The plan's node {@code i} is {@code planNodes[i]} and its graph input
      * {@code k} is {@code planInputs[k]}, or null for a stream bound to the graph's own, which
-     * {@code bound} resolves. What each node and graph input is held back by is added to
-     * {@code nodeQueues} and {@code inputQueues}, for the caller to hand out.
+     * {@code bound} resolves. A node or graph input of the plan is handed the queues that hold it back
+     * now; one outside it (upstream of a bound stream, the graph's own, running) is put in
+     * {@code otherNodes} or {@code otherInputs}, for the caller to tell it on its own thread.
      */
     void holdBack(
+        final Iterable<InputQueue> queues, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs,
+        final BoundSources bound, final Map<Node, InputQueue[]> otherNodes,
+        final Map<GraphInput, InputQueue[]> otherInputs)
+    {
+        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
+        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
+        listHeldBack(queues, plan, planNodes, planInputs, bound, nodeQueues, inputQueues);
+        final List<Node> ownNodes = Arrays.asList(planNodes);
+        final List<GraphInput> ownInputs = Arrays.asList(planInputs);
+        nodeQueues.forEach((node, list) ->
+        {
+            if (ownNodes.contains(node))
+            {
+                node.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                otherNodes.put(node, list.toArray(new InputQueue[0]));
+            }
+        });
+        inputQueues.forEach((input, list) ->
+        {
+            if (ownInputs.contains(input))
+            {
+                input.throttleQueues = list.toArray(new InputQueue[0]);
+            }
+            else
+            {
+                otherInputs.put(input, list.toArray(new InputQueue[0]));
+            }
+        });
+    }
+
+    /** Tells each queue whom it holds back, and lists the queues by whom they hold back. */
+    private void listHeldBack(
         final Iterable<InputQueue> queues, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs,
         final BoundSources bound, final Map<Node, List<InputQueue>> nodeQueues,
         final Map<GraphInput, List<InputQueue>> inputQueues)
@@ -184,6 +223,38 @@ final class RunAssembler
                 bound.addSources(plan.config.inputStreams().get(-1 - source), nodes, inputs);
             }
         }
+    }
+
+    /**
+     * Gives each node the values of its input side packets, from {@code values} by name; a side packet
+     * neither there nor {@code available} (set by a node) is listed in {@code missing}.
+     */
+    static void giveSidePackets(
+        final Node[] nodes, final Map<String, ?> values, final Predicate<String> available, final List<String> missing)
+    {
+        for (final Node node : nodes)
+        {
+            final Map<String, Object> given = new HashMap<>();
+            for (final String spec : node.config.inputSidePackets())
+            {
+                final String name = StreamSpec.parse(spec).name;
+                if (!values.containsKey(name) && !available.test(name))
+                {
+                    missing.add("node '" + node.name + "' needs side packet '" + name + "', neither given to start() " +
+                        "nor set by a node");
+                }
+                given.put(name, values.get(name));
+            }
+            node.sidePackets = given;
+        }
+    }
+
+    /** Before the producer runs: {@code queue} consumes its stream, and joins {@code into}. */
+    static void attach(final OutputStream producer, final InputQueue queue, final List<InputQueue> into)
+    {
+        producer.mirrors = Arrays.copyOf(producer.mirrors, producer.mirrors.length + 1);
+        producer.mirrors[producer.mirrors.length - 1] = queue;
+        into.add(queue);
     }
 
     /** Before the producer runs: {@code observer} sees its packets too. */

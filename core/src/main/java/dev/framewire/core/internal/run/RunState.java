@@ -102,7 +102,7 @@ public final class RunState implements SchedulerRun
     @Override
     public NanoClock clock()
     {
-        return run.clock();
+        return run.config.clock();
     }
 
     @Override
@@ -126,7 +126,7 @@ public final class RunState implements SchedulerRun
     @Override
     public long graphInputNanos(final long timestamp)
     {
-        return run.graphInputNanos(timestamp);
+        return run.inputs.arrivalNanos(timestamp);
     }
 
     @Override
@@ -150,26 +150,26 @@ public final class RunState implements SchedulerRun
     @Override
     public FailurePolicy failurePolicy()
     {
-        return run.failurePolicy();
+        return run.failureHandling.failurePolicy();
     }
 
     @Override
     public boolean keepsStaged(final Node node, final Throwable cause)
     {
-        return run.keepsStaged(node, cause);
+        return run.failureHandling.keepsStaged(node, cause);
     }
 
     @Override
     public void onNodeFailure(
         final Node node, final long timestamp, final Throwable cause, final int packets, final boolean delivered)
     {
-        run.onNodeFailure(node, timestamp, cause, packets, delivered);
+        run.failureHandling.onNodeFailure(node, timestamp, cause, packets, delivered);
     }
 
     @Override
     public void recordFailure(final String where, final long timestamp, final Throwable cause)
     {
-        run.recordFailure(where, timestamp, cause);
+        run.failureHandling.recordFailure(where, timestamp, cause);
     }
 
     /** Any thread: the graph inputs, the subgraphs' too, as they are now. */
@@ -182,7 +182,7 @@ public final class RunState implements SchedulerRun
     @Override
     public java.util.Collection<GraphInput> graphInputs()
     {
-        return run.inputs.values();
+        return run.inputs.all();
     }
 
     /** Any thread, once the run has started: every source looks whether it may run now (the memory budget's call). */
@@ -198,7 +198,7 @@ public final class RunState implements SchedulerRun
     @Override
     public void fail(final String where, final long timestamp, final Throwable cause)
     {
-        run.fail(where, timestamp, cause);
+        run.failureHandling.fail(where, timestamp, cause);
     }
 
     @Override
@@ -206,7 +206,7 @@ public final class RunState implements SchedulerRun
     {
         if (!run.outputSidePackets.countedEarly(node)) // a node that waited for side packets counted then
         {
-            run.onNodeOpened(node);
+            run.end.onNodeOpened(node);
         }
     }
 
@@ -214,7 +214,7 @@ public final class RunState implements SchedulerRun
     public void onNodeClosed(final Node node)
     {
         run.outputSidePackets.onNodeClosed(node); // before the count, which may end the run
-        run.onNodeClosed(node);
+        run.end.onNodeClosed(node);
     }
 
     @Override

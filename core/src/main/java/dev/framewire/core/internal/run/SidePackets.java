@@ -91,6 +91,24 @@ public final class SidePackets
         }
     }
 
+    /**
+     * The start: gives each node its input side packets' values, from {@code given} by name.
+     *
+     * @throws IllegalArgumentException naming each node and side packet that has no value (neither
+     *         given nor set by a node), or a side packet both given and set by a node.
+     */
+    void giveInputs(final Node[] nodes, final Map<String, ?> given)
+    {
+        final List<String> missing = new ArrayList<>();
+        RunAssembler.giveSidePackets(nodes, given, this::produces, missing);
+        if (!missing.isEmpty())
+        {
+            throw new IllegalArgumentException("missing side packets: " + String.join("; ", missing) +
+                "; given were " + given.keySet());
+        }
+        checkGiven(given.keySet());
+    }
+
     /** Whether a node of the graph produces the side packet. */
     boolean produces(final String name)
     {
@@ -137,7 +155,7 @@ public final class SidePackets
             {
                 if (counted.add(node))
                 {
-                    run.onNodeOpened(node);
+                    run.end.onNodeOpened(node);
                 }
                 return false;
             }
@@ -231,7 +249,7 @@ public final class SidePackets
             {
                 for (final Node consumer : consumers.getOrDefault(e.getKey(), List.of()))
                 {
-                    run.fail(node.name, Timestamp.DONE, new IllegalStateException("node '" + node.name +
+                    run.failureHandling.fail(node.name, Timestamp.DONE, new IllegalStateException("node '" + node.name +
                         "' closed without setting output side packet '" + e.getKey() + "', which node '" +
                         consumer.name + "' takes as input side packet and waits for; set it with " +
                         "setOutputSidePacket in open, process or close"));

@@ -79,12 +79,12 @@ public final class Subgraph extends SubgraphState
             }
             if (cancelled)
             {
-                Hotplug.completeOffWorker(opened, null, new IllegalStateException("subgraph '" + name + "' was " +
+                OffWorker.complete(opened, null, new IllegalStateException("subgraph '" + name + "' was " +
                     "removed before all its nodes opened"));
             }
             else
             {
-                Hotplug.completeOffWorker(opened, null, null);
+                OffWorker.complete(opened, null, null);
             }
         }
     }
@@ -209,7 +209,7 @@ public final class Subgraph extends SubgraphState
                 {
                     input.detachMirror(queue);
                     then.run();
-                }, Hotplug.OFF_WORKER);
+                }, OffWorker.EXECUTOR);
             }
             else
             {

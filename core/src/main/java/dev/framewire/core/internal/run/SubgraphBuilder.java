@@ -5,17 +5,15 @@ import dev.framewire.core.NodeConfig;
 import dev.framewire.core.PacketObserver;
 import dev.framewire.core.SubgraphExpander;
 import dev.framewire.core.internal.node.Node;
-import dev.framewire.core.internal.queue.InputQueue;
 import dev.framewire.core.internal.sched.Scheduler;
 import dev.framewire.core.internal.sched.Worker;
 import dev.framewire.core.internal.stream.GraphInput;
 import dev.framewire.core.internal.stream.OutputStream;
-import dev.framewire.core.internal.stream.StreamSpec;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -117,15 +115,10 @@ final class SubgraphBuilder
         final Map<String, Worker> workerOf = new HashMap<>();
         placement.keySet().forEach(worker -> workerOf.put(worker.executor, worker));
         final Node[] nodes = assembler.nodes(plan, nextNodeId, subgraph);
+        // the template's side packets were bound to the parameters by SubgraphExpander.instantiate
+        RunAssembler.giveSidePackets(nodes, subgraph.instance.sidePackets, name -> true, new ArrayList<>());
         for (final Node node : nodes)
         {
-            final Map<String, Object> sidePackets = new HashMap<>();
-            for (final String spec : node.config.inputSidePackets())
-            {
-                final String sidePacket = StreamSpec.parse(spec).name;
-                sidePackets.put(sidePacket, subgraph.instance.sidePackets.get(sidePacket));
-            }
-            node.sidePackets = sidePackets;
             node.worker = workerOf.get(node.config.executor());
             node.runningOn = node.worker;
             Scheduler.placedAtRunTime(node); // STEALING: its worker's siblings may run it
@@ -147,7 +140,7 @@ final class SubgraphBuilder
             }
             else
             {
-                Run.attach(stream, queue, subgraph.queues);
+                RunAssembler.attach(stream, queue, subgraph.queues);
             }
         });
         observers.forEach((stream, observer) ->
@@ -160,43 +153,18 @@ final class SubgraphBuilder
 
     /**
      * Under the hot-plug lock, before anything of the subgraph runs: who waits on which of its
-     * queues. As {@link Graph} wires its own queues before the start, but a bound
-     * stream (a null in {@code planInputs}) stands for the sources upstream of it in the graph's
-     * own plan: those are held back by the subgraph's queues too, which the subgraph remembers
-     * ({@link Subgraph#nodeThrottles}, {@link Subgraph#inputThrottles}) to tell them when it is
-     * published and when it leaves.
+     * queues, as the run's own queues before its start; but a bound stream (a null in
+     * {@code planInputs}) stands for the sources upstream of it in the graph's own plan: those are held
+     * back by the subgraph's queues too, which the subgraph remembers ({@link Subgraph#nodeThrottles},
+     * {@link Subgraph#inputThrottles}) to tell them when it is published and when it leaves.
      */
     private void wireBackpressure(
         final Subgraph subgraph, final GraphPlan plan, final Node[] planNodes, final GraphInput[] planInputs)
     {
-        final Map<Node, List<InputQueue>> nodeQueues = new LinkedHashMap<>();
-        final Map<GraphInput, List<InputQueue>> inputQueues = new LinkedHashMap<>();
-        final GraphInput[] ownInputs = graph.ownGraphInputs();
+        final GraphInput[] ownInputs = graph.inputs.own(config);
         // a bound stream stands for the sources upstream of it in the graph's own plan
         assembler.holdBack(subgraph.queues, plan, planNodes, planInputs,
             (stream, nodes, inputs) -> RunAssembler.addSources(stream, this.plan, ownNodes, ownInputs, null, nodes, inputs),
-            nodeQueues, inputQueues);
-        nodeQueues.forEach((node, list) ->
-        {
-            if (node.subgraph == subgraph)
-            {
-                node.throttleQueues = list.toArray(new InputQueue[0]);
-            }
-            else
-            {
-                subgraph.nodeThrottles.put(node, list.toArray(new InputQueue[0]));
-            }
-        });
-        inputQueues.forEach((input, list) ->
-        {
-            if (Arrays.asList(planInputs).contains(input)) // one of its own graph inputs
-            {
-                input.throttleQueues = list.toArray(new InputQueue[0]);
-            }
-            else
-            {
-                subgraph.inputThrottles.put(input, list.toArray(new InputQueue[0]));
-            }
-        });
+            subgraph.nodeThrottles, subgraph.inputThrottles);
     }
 }

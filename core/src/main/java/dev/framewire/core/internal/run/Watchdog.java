@@ -28,6 +28,15 @@ public final class Watchdog implements Runnable
         this.graph = graph;
     }
 
+    /** The run's start: a watchdog on {@code run}, on a daemon thread of its own, started. */
+    static Thread start(final Run run)
+    {
+        final Thread guard = new Thread(new Watchdog(run), "framewire-timeout-guard");
+        guard.setDaemon(true);
+        guard.start();
+        return guard;
+    }
+
     @Override
     public void run()
     {
@@ -63,7 +72,7 @@ public final class Watchdog implements Runnable
                     final String report = "no node has run for " + TimeUnit.NANOSECONDS.toMillis(now - lastProgress) +
                         " ms while work is pending:\n" + graph.report();
                     ReportEvent.emit("watchdog", report);
-                    graph.fail("watchdog", Timestamp.UNSET, new IllegalStateException(report));
+                    graph.failureHandling.fail("watchdog", Timestamp.UNSET, new IllegalStateException(report));
                     return;
                 }
             }

@@ -1,6 +1,8 @@
 package dev.framewire.core.calculators.video;
 
+import dev.framewire.core.Graph;
 import dev.framewire.core.GraphConfig;
+import dev.framewire.core.GraphConfigException;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,8 +30,10 @@ import static dev.framewire.core.calculators.video.VideoTestSupport.liveFfmpegCh
 import static dev.framewire.core.calculators.video.VideoTestSupport.run;
 import static dev.framewire.core.calculators.video.VideoTestSupport.runCollecting;
 import static dev.framewire.core.calculators.video.VideoTestSupport.runToEnd;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -240,6 +244,30 @@ class VideoSinkCalculatorTest
             kill(receiver);
             sender.join(30_000);
         }
+    }
+
+    /**
+     * ffmpeg 5.1 takes an rtmp (or http) output's user:password from its command line only: such a
+     * url is refused when the graph is built, naming the node, the option and where the credentials
+     * can go, without the password in the message; {@code password_on_command_line} accepts it.
+     */
+    @Test
+    void rtmpUserPasswordIsRefusedUnlessAccepted()
+    {
+        for (final String url : List.of("rtmp://cam:s3cret@127.0.0.1:1935/live/key", "http://cam:s3cret@127.0.0.1/up.ts"))
+        {
+            final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(record(1, 25.0, "url", url)));
+            final String message = ex.getMessage();
+            assertTrue(message.contains("recorder") && message.contains("option 'url'") &&
+                message.contains("password_on_command_line: true") && message.contains("KEY?user=NAME&pass=SECRET"), message);
+            assertFalse(message.contains("s3cret"), message);
+        }
+        assertDoesNotThrow(() -> new Graph(record(1, 25.0, "url", "rtmp://cam:s3cret@127.0.0.1:1935/live/key",
+            "password_on_command_line", true)).close());
+        assertDoesNotThrow(() -> new Graph(record(1, 25.0, "url", "rtsp://cam:s3cret@127.0.0.1:8554/live")).close(),
+            "rtsp: the relay keeps it");
+        assertDoesNotThrow(() -> new Graph(record(1, 25.0, "url", "rtmp://cam@127.0.0.1:1935/live/key")).close(),
+            "a user name alone is no secret");
     }
 
     /**

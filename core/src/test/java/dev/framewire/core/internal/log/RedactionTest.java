@@ -15,6 +15,8 @@ class RedactionTest
         assertEquals("rtmp://a.rtmp.youtube.com/live2/***", Redaction.redact("rtmp://a.rtmp.youtube.com/live2/abcd-1234"));
         assertEquals("publishing to rtmps://h:443/app/*** failed", Redaction.redact("publishing to rtmps://h:443/app/k/ey failed"));
         assertEquals("rtmp://h/app/***?password=***", Redaction.redact("rtmp://h/app/key?password=p"));
+        assertEquals("rtmp://h/app/***?user=cam&pass=***", Redaction.redact("rtmp://h/app/key?user=cam&pass=s3"),
+            "MediaMTX's query credentials");
         assertEquals("rtmp://h/app", Redaction.redact("rtmp://h/app"), "no key, nothing to mask");
         assertEquals("rtsp://h/app/stream", Redaction.redact("rtsp://h/app/stream"), "RTSP paths are not keys");
     }

@@ -177,21 +177,21 @@ class NodeHeapTest
             for (int round = 0; round < 20; round++)
             {
                 final String name = "sub" + round;
-                graph.addSubgraph(name, chain, Map.of(), Map.of("out", p -> delivered.incrementAndGet()))
+                graph.hotplug().add(name, chain, Map.of(), Map.of("out", p -> delivered.incrementAndGet()), Map.of())
                     .get(10, TimeUnit.SECONDS);
                 removed.add(graph.node(name + "__x"));
                 removed.add(graph.node(name + "__y"));
                 for (long ts = 0; ts < 5; ts++)
                 {
-                    graph.addPacket(name + "__frames", ts, ts);
+                    graph.inputs.addPacket(name + "__frames", ts, ts);
                 }
-                graph.addPacket("in", round, round);
-                final SubgraphRemoval removal = graph.removeSubgraph(name, Duration.ofSeconds(10), Duration.ofSeconds(10))
+                graph.inputs.addPacket("in", round, round);
+                final SubgraphRemoval removal = graph.hotplug().remove(name, Duration.ofSeconds(10), Duration.ofSeconds(10))
                     .get(20, TimeUnit.SECONDS);
                 assertTrue(removal.drained(), name);
             }
             assertEquals(100, delivered.get());
-            graph.closeInput("in");
+            graph.inputs.closeInput("in");
             assertTrue(graph.awaitDone(10, TimeUnit.SECONDS), graph.report());
         }
         finally
