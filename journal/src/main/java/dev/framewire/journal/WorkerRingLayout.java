@@ -37,7 +37,7 @@ final class WorkerRingLayout
 
         /**
          * The thread whose calls go on this ring: null until the first thread journals with the
-         * worker's id, then that thread for good. Written once, under the {@code createdLanes}
+         * worker's id, then that thread for good. Written once, under the {@link JournalRings}
          * lock (claimRing); read plainly on the hot path: a reader that sees null takes
          * the lock and sees the owner, one that sees a thread sees the only one there will be.
          */

@@ -571,7 +571,7 @@ class JournalCallsTest
     @Test
     void entriesEitherSideOfOneByteVarintsReadBackExactly(@TempDir final Path edges) throws Exception
     {
-        // a folded entry's varints through the writer (JournalWriter.stage) and back, each of its
+        // a folded entry's varints through the writer (WorkerRing.stage) and back, each of its
         // numbers just under and just over a byte's reach: stream 127 and 128, value and timestamp
         // steps of 63, 64, -64 and -65 (zigzag 126, 128, 127 and 129), node steps of 63, 1, -63
         // and 62 (a head of 1 or 2 bytes: 2 from a step of 2 on); the calls begin at the worker's
