@@ -1,7 +1,6 @@
 package dev.framewire.journal;
 
 import dev.framewire.core.journal.JournalConfig;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +18,6 @@ import static dev.framewire.journal.JournalCallsTest.formatOneSix;
 import static dev.framewire.journal.JournalCallsTest.onTheWorkersThread;
 import static dev.framewire.journal.JournalCallsTest.onlyDamage;
 import static dev.framewire.journal.JournalCallsTest.recordLength;
-import static dev.framewire.journal.JournalCallsTest.writeCallsJournal;
 import static dev.framewire.journal.JournalRecord.Kind.PROCESS_BEGIN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,18 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are reported, never read past the record's end; the calls around them still read.
  */
 @Timeout(120)
-class JournalCallsDamageTest
+class JournalCallsDamageTest extends JournalCallsRun
 {
-    @TempDir
-    Path dir;
-    Path run;
-
-    @BeforeEach
-    void writeJournal() throws Exception
-    {
-        run = writeCallsJournal(dir);
-    }
-
     @Test
     void aDenseCallsRecordWhoseCountLiesIsReportedNotReadPastItsEnd() throws Exception
     {

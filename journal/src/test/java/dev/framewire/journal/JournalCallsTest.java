@@ -3,7 +3,6 @@ package dev.framewire.journal;
 import dev.framewire.core.journal.JournalConfig;
 import dev.framewire.core.journal.JournalSink;
 import dev.framewire.core.journal.WorkerJournal;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link JournalCallsCodecTest}).
  */
 @Timeout(120)
-class JournalCallsTest
+class JournalCallsTest extends JournalCallsRun
 {
     /** More than two stagings' worth, so that one goes out full. */
     static final int CALLS = 150;
@@ -51,16 +50,6 @@ class JournalCallsTest
     static final int WORKER = 0;
     static final int NODE = 1;
     static final int STREAM = 2;
-
-    @TempDir
-    Path dir;
-    Path run;
-
-    @BeforeEach
-    void writeJournal() throws Exception
-    {
-        run = writeCallsJournal(dir);
-    }
 
     /**
      * An ASYNC run in {@code dir} whose worker 0 makes {@link #runCalls}, ended "done".
