@@ -16,7 +16,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -53,8 +52,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Stopping</b>: {@link #terminate()} sends SIGTERM, on which ffmpeg stops reading, writes
  * its outputs' trailers and exits (a recording loses nothing); {@link #kill()} sends SIGKILL.
- * {@link #terminate(long)} does the first and the second after a grace time, so a hung ffmpeg
- * cannot hold a stop up.
+ * {@link #terminate(long, long)} does the first, a second SIGTERM (or none) and SIGKILL after
+ * a grace time, so a hung ffmpeg cannot hold a stop up.
  *
  * <p>Its stderr lines are kept with any url's password masked ({@link Redaction}), since ffmpeg
  * names its input in its messages.
@@ -346,25 +345,16 @@ final class FfmpegProcess
     }
 
     /**
-     * {@link #terminate()}, again after a second if it still runs, then {@link #kill()} if it has
-     * not exited after {@code graceMillis} (on a JVM-wide timer thread). Returns at once; a second
-     * call does nothing.
-     *
-     * @param graceMillis how long ffmpeg has to finish.
-     */
-    void terminate(final long graceMillis)
-    {
-        terminate(graceMillis, Math.min(1_000, graceMillis / 2));
-    }
-
-    /**
-     * {@link #terminate(long)} with the second SIGTERM after {@code secondMillis}. ffmpeg's
-     * interrupt callback, which its second signal trips, also guards its output files: a segment
-     * still being finished then loses its last fragment. A recording ffmpeg gets more time (half
-     * the grace) before it: on a loaded machine finishing a fragment can take longer than a second.
+     * {@link #terminate()}, again after {@code secondMillis} if it still runs (or never), then
+     * {@link #kill()} if it has not exited after {@code graceMillis} (on a JVM-wide timer thread).
+     * Returns at once; a second call does nothing. ffmpeg's first SIGTERM ends its loop once the
+     * read it waits in returns; its second trips its interrupt callback, which ends that read at
+     * once (a silent network input) but also fails every write after it, so an output still being
+     * finished (a recording's segment) loses its last fragment.
      *
      * @param graceMillis  how long ffmpeg has to finish.
-     * @param secondMillis when the second SIGTERM goes, less than {@code graceMillis}.
+     * @param secondMillis when the second SIGTERM goes, less than {@code graceMillis}; 0 for none
+     *                     (then ffmpeg must end its reads by itself, by a read timeout).
      */
     void terminate(final long graceMillis, final long secondMillis)
     {
@@ -374,25 +364,29 @@ final class FfmpegProcess
         }
         terminating = true;
         terminate();
-        // a second SIGTERM after a moment: ffmpeg's first only ends its loop, its second also
-        // interrupts a read that waits on a silent network (its interrupt callback counts signals)
-        final long second = Math.min(secondMillis, graceMillis - 1);
-        final Executor later = CompletableFuture.delayedExecutor(second, TimeUnit.MILLISECONDS);
-        later.execute(() ->
+        final long second = secondMillis > 0 ? Math.min(secondMillis, graceMillis - 1) : graceMillis;
+        CompletableFuture.delayedExecutor(second, TimeUnit.MILLISECONDS).execute(() ->
         {
-            if (process.isAlive())
+            if (process.isAlive() && second < graceMillis)
             {
                 terminate();
-                CompletableFuture.delayedExecutor(graceMillis - second, TimeUnit.MILLISECONDS).execute(() ->
-                {
-                    if (process.isAlive())
-                    {
-                        LOG.warn("{} did not finish within {} ms of SIGTERM: killed", this, graceMillis);
-                        kill();
-                    }
-                });
+                CompletableFuture.delayedExecutor(graceMillis - second, TimeUnit.MILLISECONDS)
+                    .execute(() -> killAfterGrace(graceMillis));
+            }
+            else
+            {
+                killAfterGrace(graceMillis);
             }
         });
+    }
+
+    private void killAfterGrace(final long graceMillis)
+    {
+        if (process.isAlive())
+        {
+            LOG.warn("{} did not finish within {} ms of SIGTERM: killed", this, graceMillis);
+            kill();
+        }
     }
 
     /**

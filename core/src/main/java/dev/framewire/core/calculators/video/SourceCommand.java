@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The ffmpeg command line of a {@link VideoSourceCalculator}, built once per connection attempt;
@@ -36,6 +37,9 @@ final class SourceCommand
     static final String LUMA_PLANE = "format=pix_fmts=yuv420p|yuvj420p|yuv422p|yuvj422p|yuv444p|yuvj444p|" +
         "yuv440p|yuvj440p|yuv411p|yuvj411p|yuv410p|nv12|nv21|gray,extractplanes=y";
 
+    /** The url schemes whose ffmpeg 5.1 input takes {@code -timeout} as a read timeout in microseconds. */
+    private static final Set<String> READ_TIMEOUT_SCHEMES = Set.of("udp", "rtp", "tcp", "srt", "rtsp", "rtsps");
+
     /** What ffmpeg's concat demuxer may open for a list file's url. */
     private static final String LIST_PROTOCOLS =
         "file,rtsp,rtsps,rtp,srtp,udp,tcp,tls,http,https,httpproxy,srt,rtmp,rtmps,crypto";
@@ -55,6 +59,7 @@ final class SourceCommand
     final boolean fullRange;
     final boolean lowDelay;
     final Recording recording;
+    private final long readTimeoutMillis;
     private final CameraListFile list = new CameraListFile();
 
     /**
@@ -75,11 +80,13 @@ final class SourceCommand
      * @param fullRange    scaled gray frames expanded to 0-255, or the luma as the stream codes it.
      * @param lowDelay     {@link #LOW_DELAY} before the input options.
      * @param recording    the recording beside the decoded stream, or null.
+     * @param stallMillis  the source's stall timeout: a recording's input read timeout
+     *                     ({@link #readTimeoutMillis()}).
      */
     SourceCommand(final String ffmpeg, final int[] version, final String url, final PixelFormat format,
         final int width, final int height, final double fps, final boolean realtime, final boolean loop,
         final String inputOptions, final String hwaccel, final String scaleFlags, final boolean fullRange,
-        final boolean lowDelay, final Recording recording)
+        final boolean lowDelay, final Recording recording, final long stallMillis)
     {
         this.scaleFlags = scaleFlags;
         this.fullRange = fullRange;
@@ -96,6 +103,32 @@ final class SourceCommand
         this.loop = loop;
         this.inputOptions = inputOptions;
         this.hwaccel = hwaccel;
+        this.readTimeoutMillis = recording != null && readTimeoutOption(url) != null ? stallMillis : 0;
+    }
+
+    /**
+     * How long ffmpeg's input waits in one read before it ends by itself, 0 for no limit. A
+     * recording's network input gets the stall timeout: a camera that goes silent then ends ffmpeg
+     * as its end of stream does, and ffmpeg finishes the open segment. The only other way out of
+     * that read is ffmpeg's interrupt callback (its second SIGTERM), which also fails every write
+     * after it, so the segment's last fragment (the frames since the last key frame) would be lost.
+     * Without a recording there is nothing to finish, and the stall watch's SIGTERMs end the read.
+     */
+    long readTimeoutMillis()
+    {
+        return readTimeoutMillis;
+    }
+
+    /**
+     * The input option of ffmpeg 5.1 that bounds one read of the url's protocol, in microseconds,
+     * or null where there is none to give safely: {@code http} has no such option of its own, and
+     * {@code rtmp}'s {@code timeout} makes it listen.
+     */
+    static String readTimeoutOption(final String url)
+    {
+        final int colon = url.indexOf("://");
+        final String scheme = colon > 0 ? url.substring(0, colon).toLowerCase(Locale.ROOT) : "";
+        return READ_TIMEOUT_SCHEMES.contains(scheme) ? "-timeout" : null;
     }
 
     /**
@@ -146,6 +179,11 @@ final class SourceCommand
             // passed on as they come. Measured on 127.0.0.1, H.264 MPEG-TS over UDP: first
             // frame 0.7 s after start, against 1.7 s at 500 KB / 1 s and 5-6 s by default
             input.addAll(LOW_DELAY);
+        }
+        if (readTimeoutMillis > 0)
+        {
+            input.add(readTimeoutOption(url));
+            input.add(Long.toString(readTimeoutMillis * 1_000L));
         }
         for (final String option : inputOptions.trim().split("\\s+"))
         {

@@ -122,7 +122,7 @@ final class SourceReader implements Runnable
             LOG.warn("node '{}' ({}): {} from {} for {} ms: stopping {}", node, NAME,
                 streaming ? "no data" : "no video header", url, (streaming ? stallNanos : connectNanos) / 1_000_000,
                 child);
-            child.terminate(VideoSourceCalculator.STOP_GRACE_MS);
+            terminate(child);
         }
     }
 
@@ -154,7 +154,7 @@ final class SourceReader implements Runnable
         final FfmpegProcess child = current;
         if (child != null)
         {
-            child.terminate(VideoSourceCalculator.STOP_GRACE_MS, secondSignalMillis());
+            terminate(child);
         }
         final Thread t = thread;
         if (t != null)
@@ -194,10 +194,25 @@ final class SourceReader implements Runnable
         return child == null ? "no ffmpeg running" : child + ", last stderr: " + child.stderrTail();
     }
 
-    /** When a stop's second SIGTERM goes: later for a recording, whose open segment is being finished. */
-    private long secondSignalMillis()
+    /**
+     * How long a stop gives ffmpeg before it is killed: {@link VideoSourceCalculator#STOP_GRACE_MS},
+     * and for a recording also its input's read timeout, since a silent camera's read ends only then.
+     */
+    long stopGraceMillis()
     {
-        return command.recording != null ? VideoSourceCalculator.STOP_GRACE_MS / 2 : 1_000;
+        return VideoSourceCalculator.STOP_GRACE_MS + command.readTimeoutMillis();
+    }
+
+    /**
+     * Asks ffmpeg to finish, killed after {@link #stopGraceMillis()}. One that records gets one
+     * SIGTERM only: a second would trip ffmpeg's interrupt callback, which also fails the writes
+     * that finish the open segment; its read of a silent camera ends by its read timeout instead
+     * ({@link SourceCommand#readTimeoutMillis()}). One that does not record gets its second after
+     * a second, which ends such a read at once.
+     */
+    private void terminate(final FfmpegProcess child)
+    {
+        child.terminate(stopGraceMillis(), command.recording != null ? 0 : 1_000);
     }
 
     // ------------------------------------------------------------ the reader thread
@@ -453,7 +468,7 @@ final class SourceReader implements Runnable
      * Ends an attempt's ffmpeg: one that ended its stream is waited for; any other is asked
      * to finish (SIGTERM, so a recording's segment gets its end) while what it still writes
      * is read and dropped (it would block on a full pipe otherwise), and killed if it has not
-     * finished within {@link VideoSourceCalculator#STOP_GRACE_MS}.
+     * finished within {@link #stopGraceMillis()}.
      */
     private int finish(final FfmpegProcess child, final boolean clean)
     {
@@ -461,7 +476,7 @@ final class SourceReader implements Runnable
         {
             return child.awaitExitOrKill(VideoSourceCalculator.STOP_GRACE_MS);
         }
-        child.terminate(VideoSourceCalculator.STOP_GRACE_MS, secondSignalMillis());
+        terminate(child);
         ByteBuffer scratch = drain;
         if (scratch == null)
         {

@@ -111,11 +111,15 @@ import java.nio.file.Path;
  * frame's time, {@code -ss}) and the new size is reported on {@code STATUS}.
  *
  * <p><b>Processes</b>: {@code close} (which the graph calls on close, cancellation and failure)
- * stops ffmpeg with one SIGTERM, so that a recording's open segment is finished (a second one
- * after 1 s, or half the grace when recording, SIGKILL after {@value #STOP_GRACE_MS} ms), reads and drops what it still writes,
- * waits for it and joins the reader thread: none is left behind. ffmpeg dies with the JVM, kill -9
- * included ({@link FfmpegProcess}, "No orphans"). ffmpeg missing is an error at {@code open} naming the node and how to
- * install it.
+ * stops ffmpeg with SIGTERM, reads and drops what it still writes, waits for it and joins the
+ * reader thread: none is left behind. Without a recording a second SIGTERM follows after 1 s (it
+ * ends a read of a silent camera at once) and SIGKILL after {@value #STOP_GRACE_MS} ms. A
+ * recording's ffmpeg gets one SIGTERM only, so that it finishes the open segment (a second would
+ * make it abandon the segment's last fragment), and its network input a read timeout of
+ * {@code stall_timeout_ms} ({@code -timeout} for udp, rtp, tcp, srt and rtsp), so that a camera
+ * silent at the stop ends its read; it is killed only after that timeout plus
+ * {@value #STOP_GRACE_MS} ms. ffmpeg dies with the JVM, kill -9 included ({@link FfmpegProcess},
+ * "No orphans"). ffmpeg missing is an error at {@code open} naming the node and how to install it.
  *
  * <p>Threading: {@code open}, {@code process}, {@code close} on the node's worker; one reader
  * thread per node ({@code framewire-video-NODE}) does the blocking I/O. {@code process} waits
@@ -297,7 +301,7 @@ public final class VideoSourceCalculator implements Calculator
             (int)options.getLong("height"), options.getDouble("fps"), options.getBoolean("realtime") && !live,
             options.getBoolean("loop") && !live, options.getString("input_options"), options.getString("hwaccel"),
             options.getString("scale_flags"), "full".equals(options.getString("gray_range")),
-            live && options.getBoolean("low_delay"), recording);
+            live && options.getBoolean("low_delay"), recording, options.getLong("stall_timeout_ms"));
     }
 
     private static Output optionalOutput(final CalculatorContext ctx, final String tag)
@@ -519,15 +523,16 @@ public final class VideoSourceCalculator implements Calculator
         final Thread thread = readerThread;
         readerThread = null;
         boolean interrupted = false;
+        final long joinMillis = reader.stopGraceMillis() + 25_000; // ffmpeg killed by then, the pipe closed
         while (thread.isAlive())
         {
             try
             {
-                thread.join(30_000);
+                thread.join(joinMillis);
                 if (thread.isAlive())
                 {
-                    LOG.error("node '{}' ({}): the reader thread has not stopped after 30 s; {}", node, NAME,
-                        reader.describe());
+                    LOG.error("node '{}' ({}): the reader thread has not stopped after {} ms; {}", node, NAME,
+                        joinMillis, reader.describe());
                     break;
                 }
             }

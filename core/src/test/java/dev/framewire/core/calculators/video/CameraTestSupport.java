@@ -1,5 +1,8 @@
 package dev.framewire.core.calculators.video;
 
+import dev.framewire.core.Packet;
+import dev.framewire.core.PacketObserver;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,6 +49,62 @@ final class CameraTestSupport
         final long uptimeMillis = new java.math.BigDecimal(uptime.substring(0, uptime.indexOf(' ')))
             .movePointRight(3).longValueExact();
         return uptimeMillis - (nowNanos - atNanos) / 1_000_000 - startMillis;
+    }
+
+    /**
+     * An observer that times a source's first frame against the start of the ffmpeg that delivered
+     * it, both read while that frame is in hand: a first attempt that ended (a server still starting,
+     * a loaded machine) and was restarted is measured from the restart, and never from a process
+     * that is gone by the time the test looks.
+     */
+    static final class FirstFrame implements PacketObserver
+    {
+        private volatile String result;
+        private volatile long millis = -1;
+
+        @Override
+        public void onPacket(final Packet packet)
+        {
+            if (result != null)
+            {
+                return;
+            }
+            final long now = System.nanoTime();
+            final List<ProcessHandle> ffmpegs = VideoTestSupport.sourceFfmpegs();
+            if (ffmpegs.size() != 1)
+            {
+                result = "a first frame with " + ffmpegs.size() + " source ffmpegs running: " + ffmpegs;
+                return;
+            }
+            try
+            {
+                millis = millisSinceStart(ffmpegs.get(0).pid(), now);
+                result = "the first frame came " + millis + " ms after ffmpeg (pid " + ffmpegs.get(0).pid() +
+                    ") started";
+            }
+            catch (final IOException ex)
+            {
+                result = "the first frame's ffmpeg (pid " + ffmpegs.get(0).pid() + ") could not be read: " + ex;
+            }
+        }
+
+        /** Whether the first frame came. */
+        boolean arrived()
+        {
+            return result != null;
+        }
+
+        /** Milliseconds from its ffmpeg's start to the first frame; -1 if that could not be read. */
+        long millis()
+        {
+            return millis;
+        }
+
+        /** What was measured, for an assertion's message. */
+        String describe()
+        {
+            return result;
+        }
     }
 
     /** An H.264 MPEG-TS stream of testsrc2, 30 fps, a key frame every 10 frames, sent to udp://127.0.0.1:port. */
