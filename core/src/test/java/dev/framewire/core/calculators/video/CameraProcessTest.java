@@ -161,6 +161,50 @@ class CameraProcessTest
     }
 
     @Test
+    void aRecordingOfAnRtspCameraThatFallsSilentAtTheStopLosesNothingOverTcpAndUdp() throws Exception
+    {
+        Assumptions.assumeTrue(CameraTestSupport.rtspServerAvailable(), "GStreamer's RTSP server not installed");
+        for (final String transport : List.of("tcp", "udp"))
+        {
+            final Path rec = dir.resolve("rec-" + transport);
+            final AtomicLong frames = new AtomicLong();
+            try (CameraTestSupport.RtspServer server = CameraTestSupport.RtspServer.start(dir, 0, "alice", "s3cret"))
+            {
+                final GraphConfig config = source(n -> n.option("url", "rtsp://alice:s3cret@127.0.0.1:" + server.port +
+                    "/cam").option("pixel_format", "GRAY8").option("input_options", "-rtsp_transport " + transport)
+                    .option("record_dir", rec.toString()).option("stall_timeout_ms", 2_000L), false);
+                try (Graph graph = new Graph(config))
+                {
+                    graph.observe("video", p -> frames.incrementAndGet());
+                    graph.start();
+                    await(transport + ": 1.5 s of frames", 15_000, () -> frames.get() >= 45);
+                    // the server stops sending and answering, its connection open: ffmpeg's read waits
+                    server.pause();
+                    graph.cancel();
+                    try
+                    {
+                        graph.waitUntilDone();
+                    }
+                    catch (final Exception expected)
+                    {
+                        // cancelled
+                    }
+                }
+            }
+            final List<Path> segments = CameraRecordingTest.segments(rec);
+            long recorded = 0;
+            final StringBuilder errors = new StringBuilder();
+            for (final Path segment : segments)
+            {
+                recorded += probeFrames(segment, errors);
+            }
+            // rtsp's -timeout ended ffmpeg's read; it finished the segment with its last fragment
+            assertTrue(recorded >= frames.get(), transport + ": recorded " + recorded + " frames in " +
+                CameraRecordingTest.listing(segments) + errors + ", the graph got " + frames.get());
+        }
+    }
+
+    @Test
     void rtspWithAPasswordOverTcpAndUdpKeepsItOffTheCommandLineAndComesBack() throws Exception
     {
         Assumptions.assumeTrue(CameraTestSupport.rtspServerAvailable(),

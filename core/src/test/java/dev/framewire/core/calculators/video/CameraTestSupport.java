@@ -193,6 +193,13 @@ final class CameraTestSupport
             return new RtspServer(p, Integer.parseInt(line.substring(6).trim()));
         }
 
+        /** Stops the server (SIGSTOP): it sends and answers nothing, its connections stay open. */
+        void pause() throws Exception
+        {
+            assertTrue(new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).start().waitFor(10,
+                TimeUnit.SECONDS));
+        }
+
         @Override
         public void close() throws InterruptedException
         {
