@@ -51,7 +51,8 @@ import java.nio.file.Path;
  *       {@code reconnect_give_up} (0 = never): the backoff of a live source, see below;</li>
  *   <li>{@code stall_timeout_ms} (5000): no byte from ffmpeg for this long, once frames flow, is a
  *       dropout (a read the reader waits in, not a wait for room in a full ring; see
- *       below);</li>
+ *       below); with a recording it is also ffmpeg's read timeout on the camera (see
+ *       Processes);</li>
  *   <li>{@code connect_timeout_ms} (15000): no stream header from ffmpeg this long after it started
  *       is a failed attempt (ffmpeg probes a live stream for up to 5 s by default before its first
  *       frame; {@code -analyzeduration} and {@code -probesize} in {@code input_options} shorten that);</li>

@@ -20,8 +20,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static dev.framewire.core.calculators.video.CameraTestSupport.cancelAndWait;
 import static dev.framewire.core.calculators.video.CameraTestSupport.h264Sender;
 import static dev.framewire.core.calculators.video.CameraTestSupport.probeFrames;
+import static dev.framewire.core.calculators.video.CameraTestSupport.recordedFrames;
 import static dev.framewire.core.calculators.video.VideoSourceCalculatorTest.source;
 import static dev.framewire.core.calculators.video.VideoTestSupport.await;
 import static dev.framewire.core.calculators.video.VideoTestSupport.freeUdpPort;
@@ -96,12 +98,8 @@ class CameraProcessTest
         // killed outright: the segment is still playable up to its last fragment
         final List<Path> segments = CameraRecordingTest.segments(rec);
         assertFalse(segments.isEmpty(), "no segment in " + rec);
-        long recorded = 0;
         final StringBuilder errors = new StringBuilder();
-        for (final Path segment : segments)
-        {
-            recorded += probeFrames(segment, errors);
-        }
+        final long recorded = recordedFrames(segments, errors);
         assertTrue(recorded >= 30, "the segments cut by kill -9 play " + recorded + " frames; 2 s were sent: " +
             CameraRecordingTest.listing(segments) + errors);
     }
@@ -180,24 +178,12 @@ class CameraProcessTest
                     await(transport + ": 1.5 s of frames", 15_000, () -> frames.get() >= 45);
                     // the server stops sending and answering, its connection open: ffmpeg's read waits
                     server.pause();
-                    graph.cancel();
-                    try
-                    {
-                        graph.waitUntilDone();
-                    }
-                    catch (final Exception expected)
-                    {
-                        // cancelled
-                    }
+                    cancelAndWait(graph);
                 }
             }
             final List<Path> segments = CameraRecordingTest.segments(rec);
-            long recorded = 0;
             final StringBuilder errors = new StringBuilder();
-            for (final Path segment : segments)
-            {
-                recorded += probeFrames(segment, errors);
-            }
+            final long recorded = recordedFrames(segments, errors);
             // rtsp's -timeout ended ffmpeg's read; it finished the segment with its last fragment
             assertTrue(recorded >= frames.get(), transport + ": recorded " + recorded + " frames in " +
                 CameraRecordingTest.listing(segments) + errors + ", the graph got " + frames.get());

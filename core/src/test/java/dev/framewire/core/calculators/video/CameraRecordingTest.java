@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static dev.framewire.core.calculators.video.CameraTestSupport.cancelAndWait;
 import static dev.framewire.core.calculators.video.CameraTestSupport.h264Sender;
 import static dev.framewire.core.calculators.video.CameraTestSupport.probeFrames;
+import static dev.framewire.core.calculators.video.CameraTestSupport.recordedFrames;
 import static dev.framewire.core.calculators.video.VideoSourceCalculatorTest.source;
 import static dev.framewire.core.calculators.video.VideoTestSupport.await;
 import static dev.framewire.core.calculators.video.VideoTestSupport.freeUdpPort;
@@ -48,15 +50,7 @@ class CameraRecordingTest
             graph.observe("video", p -> frames.incrementAndGet());
             graph.start();
             await("2.5 s of frames and 2 segments", 20_000, () -> frames.get() >= 75 && segments(rec).size() >= 2);
-            graph.cancel();
-            try
-            {
-                graph.waitUntilDone();
-            }
-            catch (final Exception expected)
-            {
-                // cancelled
-            }
+            cancelAndWait(graph);
         }
         finally
         {
@@ -83,47 +77,62 @@ class CameraRecordingTest
     @Test
     void aStopWhileTheCameraIsSilentLosesNothing() throws Exception
     {
+        // ffmpeg waits in a read that SIGTERM alone does not end, with the fragment since the last
+        // key frame still in its muxer: its read timeout ends it and it finishes the segment; an
+        // interrupt (a second SIGTERM) or a kill would lose that fragment
+        assertSilenceLosesNothing(2_000, ffmpeg -> { });
+    }
+
+    @Test
+    void aDropoutKeepsEveryFrameBeforeIt() throws Exception
+    {
+        // the stall ends this ffmpeg, and the source tries again
+        assertSilenceLosesNothing(1_000, ffmpeg -> await("the dropped-out ffmpeg gone", 15_000,
+            () -> !ffmpeg.isAlive()));
+    }
+
+    /** What a test does once the camera has gone silent, before it cancels the run. */
+    @FunctionalInterface
+    private interface AfterSilence
+    {
+        void run(ProcessHandle ffmpeg) throws Exception;
+    }
+
+    /**
+     * Records a UDP camera until the graph has 1.5 s of frames, silences it (the sender killed),
+     * runs {@code then} and cancels the run; the segments must hold every frame the graph got.
+     */
+    private void assertSilenceLosesNothing(final long stallMillis, final AfterSilence then) throws Exception
+    {
         final int port = freeUdpPort();
         final Path rec = dir.resolve("rec");
         final Process sender = h264Sender(port);
         final AtomicLong frames = new AtomicLong();
         try (Graph graph = new Graph(source(n -> n.option("url", "udp://127.0.0.1:" + port)
             .option("pixel_format", "GRAY8").option("record_dir", rec.toString())
-            .option("stall_timeout_ms", 2_000L), false)))
+            .option("stall_timeout_ms", stallMillis), false)))
         {
             graph.observe("video", p -> frames.incrementAndGet());
             graph.start();
             await("1.5 s of frames", 20_000, () -> frames.get() >= 45);
-            final String cmdline = Files.readString(Path.of("/proc", "" + VideoTestSupport.sourceFfmpegs().get(0).pid(),
-                "cmdline")).replace('\0', ' ');
-            assertTrue(cmdline.contains(" -timeout 2000000 "), "a recording's input has a read timeout: " + cmdline);
-            // the camera goes silent: ffmpeg waits in a read that SIGTERM alone does not end, with the
-            // fragment since the last key frame still in its muxer
+            final List<ProcessHandle> ffmpegs = VideoTestSupport.sourceFfmpegs();
+            assertEquals(1, ffmpegs.size(), "source ffmpegs: " + ffmpegs);
+            final String cmdline = Files.readString(Path.of("/proc", "" + ffmpegs.get(0).pid(), "cmdline"))
+                .replace('\0', ' ');
+            assertTrue(cmdline.contains(" -timeout " + stallMillis * 1_000 + " "),
+                "a recording's input has a read timeout: " + cmdline);
             kill(sender);
-            graph.cancel();
-            try
-            {
-                graph.waitUntilDone();
-            }
-            catch (final Exception expected)
-            {
-                // cancelled
-            }
+            then.run(ffmpegs.get(0));
+            cancelAndWait(graph);
         }
         finally
         {
             kill(sender);
         }
         final List<Path> segments = segments(rec);
-        long recorded = 0;
-        for (final Path segment : segments)
-        {
-            final StringBuilder errors = new StringBuilder();
-            recorded += probeFrames(segment, errors);
-            assertEquals("", errors.toString(), "ffprobe of " + segment + " in " + listing(segments));
-        }
-        // ffmpeg's read timed out by itself and it finished the segment; an interrupt (a second
-        // SIGTERM) or a kill would have lost the frames since the last key frame
+        final StringBuilder errors = new StringBuilder();
+        final long recorded = recordedFrames(segments, errors);
+        assertEquals("", errors.toString(), "ffprobe of " + listing(segments));
         assertTrue(recorded >= frames.get(), "recorded " + recorded + " frames in " + listing(segments) +
             ", the graph got " + frames.get());
     }

@@ -1,5 +1,6 @@
 package dev.framewire.core.calculators.video;
 
+import dev.framewire.core.Graph;
 import dev.framewire.core.Packet;
 import dev.framewire.core.PacketObserver;
 
@@ -105,6 +106,35 @@ final class CameraTestSupport
         {
             return result;
         }
+    }
+
+    /** Cancels a run and waits until it is done (its cancellation is what it ends with). */
+    static void cancelAndWait(final Graph graph)
+    {
+        graph.cancel();
+        try
+        {
+            graph.waitUntilDone();
+        }
+        catch (final Exception expected)
+        {
+            // cancelled
+        }
+    }
+
+    /**
+     * Frames in recording segments, as ffprobe counts them by decoding.
+     *
+     * @param errors what ffprobe printed at level error, appended.
+     */
+    static long recordedFrames(final List<Path> segments, final StringBuilder errors) throws Exception
+    {
+        long recorded = 0;
+        for (final Path segment : segments)
+        {
+            recorded += probeFrames(segment, errors);
+        }
+        return recorded;
     }
 
     /** An H.264 MPEG-TS stream of testsrc2, 30 fps, a key frame every 10 frames, sent to udp://127.0.0.1:port. */
