@@ -18,16 +18,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * End to end: a source on its own worker, held back by a small queue in front of a slower node on
  * another, must be woken every time the consumer makes room, and all of its packets arrive. A
- * lost wake-up would leave the source parked and the watchdog would fail the run within two
- * seconds. The race it guards against is rare at this length (it took about a million packets to
+ * lost wake-up would leave the source parked: no packet would arrive for good. The tests fail when
+ * none has arrived for {@link #STALL_MILLIS}, not on a total time: on a machine whose cores other
+ * processes hold, each hand-off waits for a time slice and the same packets take many times longer
+ * (slow is not stalled). The race it guards against is rare at this length (it took about a million packets to
  * show without the fence), so the handshake itself is tested directly by
  * {@code InputQueueHandshakeTest}, which does fail without the fix; this test keeps the whole
  * path honest.
  */
 class ThrottleWakeupTest
 {
+    /** No packet for this long, the run not done: a stall. */
+    private static final long STALL_MILLIS = 10_000;
+
     @Test
-    @Timeout(120)
+    @Timeout(600)
     void aHeldBackSourceIsAlwaysWokenWhenRoomIsMade() throws Exception
     {
         final long count = 200_000;
@@ -57,6 +62,7 @@ class ThrottleWakeupTest
         {
             graph.observe("s1", p -> seen.incrementAndGet());
             graph.start();
+            awaitDoneWhilePackets(graph, seen, count, "");
             graph.waitUntilDone();
         }
         assertEquals(count, seen.get());
@@ -72,7 +78,7 @@ class ThrottleWakeupTest
      * packets.
      */
     @Test
-    @Timeout(180)
+    @Timeout(900)
     void aSourceFeedingAFastConsumerIsNeverLeftAsleep() throws Exception
     {
         final long count = 300_000;
@@ -91,11 +97,33 @@ class ThrottleWakeupTest
             {
                 graph.observe("out", p -> seen.incrementAndGet());
                 graph.start();
-                assertTrue(graph.awaitDone(45, TimeUnit.SECONDS), () -> "round " + r + " stalled after " +
-                    seen.get() + " of " + count + " packets\n" + graph.report());
+                awaitDoneWhilePackets(graph, seen, count, "round " + r + ": ");
                 graph.waitUntilDone();
             }
             assertEquals(count, seen.get());
+        }
+    }
+
+    /**
+     * Waits until the run is done, failing if no packet arrives for {@link #STALL_MILLIS} before
+     * then (a source left asleep), with the graph's report.
+     */
+    private static void awaitDoneWhilePackets(final Graph graph, final AtomicLong seen, final long count,
+        final String what) throws InterruptedException
+    {
+        long last = -1;
+        long lastChangeNanos = System.nanoTime();
+        while (!graph.awaitDone(100, TimeUnit.MILLISECONDS))
+        {
+            final long now = seen.get();
+            if (now != last)
+            {
+                last = now;
+                lastChangeNanos = System.nanoTime();
+            }
+            final long quietMillis = (System.nanoTime() - lastChangeNanos) / 1_000_000;
+            assertTrue(quietMillis < STALL_MILLIS, () -> what + "stalled: no packet for " + quietMillis + " ms after " +
+                seen.get() + " of " + count + "\n" + graph.report());
         }
     }
 }

@@ -33,6 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(VideoTestSupport.RealFfmpeg.class)
 class CameraRecordingTest
 {
+    /**
+     * The longest first-frame time the tests accept: a measurement, not a goal (that is 1 s, measured
+     * by scripts/first-frame-options.py), with room for a loaded machine; ffmpeg's default probing
+     * takes 5-6 s.
+     */
+    static final long LOW_DELAY_MILLIS = 4_000;
+
     @TempDir
     Path dir;
 
@@ -212,12 +219,13 @@ class CameraRecordingTest
             graph.observe("video", first);
             graph.start();
             await("a frame", 10_000, first::arrived);
-            // the goal is 1 s: 0.69-1.02 s measured at load average 15-20 on 2 cores, of which the
-            // JVM's part (NUT header read to the frame observed) is the frame interval ffmpeg also
-            // shows alone, and 0-2 ms; the rest is ffmpeg's start, 32 KB of probing and the wait for
-            // a key frame (docs/results/cameras.md). The old default (5 s of probing) took 5-6 s
+            // the goal, 1 s, is measured by scripts/first-frame-options.py (0.69-0.75 s quiet; the
+            // JVM's part is 0-2 ms, the rest ffmpeg's start, 32 KB of probing and the wait for a key
+            // frame: docs/results/cameras.md). This test checks that the low-delay input options
+            // are in effect, with room for a loaded machine (1.7 s beside 4 busy processes): the
+            // default, 5 s of probing, takes 5-6 s
             final long millis = first.millis();
-            assertTrue(millis >= 0 && millis <= 1500, first.describe());
+            assertTrue(millis >= 0 && millis <= LOW_DELAY_MILLIS, first.describe());
             graph.cancel();
         }
         finally
