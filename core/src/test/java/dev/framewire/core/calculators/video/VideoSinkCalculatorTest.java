@@ -154,20 +154,19 @@ class VideoSinkCalculatorTest
         try
         {
             sender.start();
-            final Path preset = presetFile();
+            final Preset preset = presetFile();
             final List<String> leaks = commandLinesWith(secret, receiver.pid());
             assertTrue(leaks.isEmpty(), "passphrase on a command line: " + leaks);
-            assertTrue(Files.readString(preset).contains("passphrase=" + secret), "the preset file has it");
-            assertEquals("rw-------", PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(preset)));
+            assertTrue(preset.text().contains("passphrase=" + secret), "the preset file has it");
+            assertEquals("rw-------", preset.permissions());
             assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "the receiver got 10 frames");
             final String crc = new String(receiver.getInputStream().readAllBytes());
             assertEquals(0, receiver.exitValue(), crc);
             assertEquals(10, crc.lines().filter(l -> l.startsWith("0,")).count(), crc);
             sender.join(30_000);
             assertEquals(null, failure.get(), "the publishing run ends cleanly");
-            assertFalse(Files.exists(preset), "the preset file is deleted at close");
-            assertFalse(Files.exists(preset.getParent()), "and its directory");
+            assertFalse(Files.exists(preset.path()), "the preset file is deleted at close");
+            assertFalse(Files.exists(preset.path().getParent()), "and its directory");
         }
         finally
         {
@@ -198,11 +197,37 @@ class VideoSinkCalculatorTest
         });
     }
 
-    /** The preset file of the sink's ffmpeg, once it runs with {@code -fpre}. */
-    private static Path presetFile() throws Exception
+    /** The sink's ffmpeg's preset file as it was while that ffmpeg ran. */
+    private record Preset(Path path, String text, String permissions)
     {
-        VideoTestSupport.await("the sink's ffmpeg with -fpre", 20_000, () -> !withFpre().isEmpty());
-        return Path.of(withFpre().get(0).split("-fpre ")[1].split(" ")[0]);
+    }
+
+    /**
+     * The preset file of the sink's ffmpeg, once it runs with {@code -fpre}, read in the same look
+     * that found that ffmpeg: a short publish may end, and its file go, before a second look.
+     */
+    private static Preset presetFile() throws Exception
+    {
+        final AtomicReference<Preset> seen = new AtomicReference<>();
+        VideoTestSupport.await("the sink's ffmpeg with -fpre and its preset file", 20_000, () ->
+        {
+            for (final String command : withFpre())
+            {
+                final Path path = Path.of(command.split("-fpre ")[1].split(" ")[0]);
+                try
+                {
+                    seen.set(new Preset(path, Files.readString(path),
+                        PosixFilePermissions.toString(Files.getPosixFilePermissions(path))));
+                    return true;
+                }
+                catch (final java.io.IOException ex)
+                {
+                    // gone with its ffmpeg: look again
+                }
+            }
+            return false;
+        });
+        return seen.get();
     }
 
     /**
@@ -228,16 +253,16 @@ class VideoSinkCalculatorTest
         try
         {
             sender.start();
-            final Path preset = presetFile();
+            final Preset preset = presetFile();
             final List<String> leaks = commandLinesWith(key, receiver.pid());
             assertTrue(leaks.isEmpty(), "stream key on a command line: " + leaks);
-            assertTrue(Files.readString(preset).contains("rtmp_playpath=" + key), "the preset file has it");
+            assertTrue(preset.text().contains("rtmp_playpath=" + key), "the preset file has it");
             assertTrue(receiver.waitFor(30, TimeUnit.SECONDS), "the listener got 10 frames");
             final String crc = new String(receiver.getInputStream().readAllBytes());
             assertEquals(10, crc.lines().filter(l -> l.startsWith("0,")).count(), crc);
             assertFalse(crc.contains("Unexpected stream"), "the listener was published the key it expects: " + crc);
             sender.join(30_000);
-            assertFalse(Files.exists(preset), "the preset file is deleted at close");
+            assertFalse(Files.exists(preset.path()), "the preset file is deleted at close");
         }
         finally
         {
