@@ -62,6 +62,8 @@ module dev.framewire.core
     requires org.slf4j;
     requires com.google.protobuf;
     requires jdk.jfr;
+    // the process's CPU time (com.sun.management), read by a PARK worker after a long yield
+    requires jdk.management;
     requires java.desktop;
     requires static HdrHistogram;
     requires static affinity;

@@ -17,7 +17,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  * node arriving. The spin takes a packet that comes within a few microseconds without the
  * producer's unpark and the worker's wake-up (B1's parked hop: p99 from about 15 µs to 1.5). It is
  * measured with the clock, read once per idle duty cycle (never while there is work), so that it
- * lasts as long on a fast machine as on a slow one.
+ * lasts as long on a fast machine as on a slow one. Its turns yield the core when the graph has
+ * none to spare, and stop for a second when other processes are seen holding the cores
+ * ({@link #yieldOnce}).
  *
  * <p>Threading: the worker's own thread only.
  */
@@ -26,8 +28,21 @@ public final class ParkingIdleStrategy implements IdleStrategy
     private static final long MAX_PARK_NANOS = 10_000_000L;
     private final Worker worker;
     private final long spinNanos;
+    /** A yield this long may mean other processes hold the cores ({@link #yieldOnce}). */
+    private static final long CONTENDED_YIELD_NANOS = 200_000L;
+    /** How long idle periods park at once once other processes were seen holding the cores. */
+    private static final long CONTENDED_FOR_NANOS = 1_000_000_000L;
+    /** The shortest time over which the process's CPU share is judged (its clock ticks are 10 ms). */
+    private static final long CPU_WINDOW_NANOS = 100_000_000L;
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
     /** When this idle period began, or 0 while working. */
     private long idleSinceNanos;
+    /** Until when idle periods park without spinning ({@link System#nanoTime()}). */
+    private long contendedUntilNanos = System.nanoTime();
+    /** When the process's CPU time was last read after a long yield ({@link System#nanoTime()}). */
+    private long cpuWindowStartNanos = System.nanoTime() - CPU_WINDOW_NANOS;
+    /** The process's CPU time then, -1 before the first read. */
+    private long cpuWindowCpuNanos = -1;
 
     ParkingIdleStrategy(final Worker worker, final int spinBeforeParkMicros)
     {
@@ -64,6 +79,11 @@ public final class ParkingIdleStrategy implements IdleStrategy
             final long now = System.nanoTime();
             if (idleSinceNanos == 0)
             {
+                if (now - contendedUntilNanos < 0)
+                {
+                    idle(); // other processes want the cores: park at once, an unpark wakes it soon
+                    return;
+                }
                 idleSinceNanos = now;
                 Thread.onSpinWait();
                 return;
@@ -72,7 +92,7 @@ public final class ParkingIdleStrategy implements IdleStrategy
             {
                 if (worker.spinsYield())
                 {
-                    Thread.yield(); // no core to spare: a sibling may be waiting for this one
+                    yieldOnce(now);
                 }
                 else
                 {
@@ -83,6 +103,35 @@ public final class ParkingIdleStrategy implements IdleStrategy
         }
         idleSinceNanos = 0;
         idle();
+    }
+
+    /**
+     * Gives the core away for one turn of the spin: the graph has no core to spare, and a sibling
+     * or the thread feeding the graph may be waiting for this one. A yield is a bet that whoever
+     * takes the core is one of ours and brief. Other processes lose it that bet: a yielded thread
+     * waits behind them for whole time slices and no unpark can hurry it, while a parked one that
+     * is unparked runs soon. So when a yield takes longer than {@link #CONTENDED_YIELD_NANOS} and
+     * this process has used less than all the cores but half of one since it last looked (at
+     * least {@link #CPU_WINDOW_NANOS} ago: {@link ProcessCpu}), the cores went to others, and for
+     * {@link #CONTENDED_FOR_NANOS} this worker's idle periods park at once. Long yields to the
+     * graph's own busy threads leave the process at all its cores, and the spin as it was
+     * (docs/results/executors.md, "A contended machine").
+     */
+    private void yieldOnce(final long now)
+    {
+        Thread.yield();
+        final long after = System.nanoTime();
+        if (after - now > CONTENDED_YIELD_NANOS && after - cpuWindowStartNanos >= CPU_WINDOW_NANOS)
+        {
+            final long cpu = ProcessCpu.nanos();
+            final long wall = after - cpuWindowStartNanos;
+            if (cpuWindowCpuNanos >= 0 && cpu >= 0 && (cpu - cpuWindowCpuNanos) * 2 < wall * (2L * CORES - 1))
+            {
+                contendedUntilNanos = after + CONTENDED_FOR_NANOS;
+            }
+            cpuWindowStartNanos = after;
+            cpuWindowCpuNanos = cpu;
+        }
     }
 
     @Override
