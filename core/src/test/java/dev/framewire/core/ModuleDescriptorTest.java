@@ -133,7 +133,7 @@ class ModuleDescriptorTest
         assertEquals(Set.of(ModuleDescriptor.Requires.Modifier.STATIC), requires.get("HdrHistogram"));
         assertEquals(Set.of(ModuleDescriptor.Requires.Modifier.STATIC), requires.get("affinity"));
         assertEquals(Set.of("dev.framewire.offheap", "org.agrona", "org.jctools.core", "org.slf4j", "com.google.protobuf",
-            "jdk.jfr", "java.desktop", "jdk.unsupported", "HdrHistogram", "affinity"), requires.keySet());
+            "jdk.jfr", "jdk.management", "java.desktop", "jdk.unsupported", "HdrHistogram", "affinity"), requires.keySet());
     }
 
     @Test
