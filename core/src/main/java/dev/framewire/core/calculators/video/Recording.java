@@ -115,7 +115,10 @@ final class Recording
         c.add("-segment_time");
         c.add(String.format(Locale.ROOT, "%s", segmentSeconds));
         // cut when the wall clock passes a multiple of the length: segments line up with the
-        // clock (:00, :10, ...), and two of one ffmpeg never start in the same second
+        // clock (:00, :10, ...). Each is named by time() at its open, the kernel's coarse clock,
+        // a tick behind the one that decides the cut: a key frame a few ms after the second may
+        // be named the second before. With segments of 2 s or more that name is still unique
+        // (1 s segments then took the last one's name and overwrote it: 47 of 75 frames kept)
         c.add("-segment_atclocktime");
         c.add("1");
         c.add("-reset_timestamps");

@@ -200,7 +200,7 @@ public final class VideoSourceCalculator implements Calculator
             .option("record_keep_hours", OptionType.DOUBLE, 0.0)
             .option("record_keep_mb", OptionType.LONG, 0L)
             .oneOf("record_format", "mp4", "ts")
-            .range("record_segment_seconds", 0.0, false, 86_400.0)
+            .range("record_segment_seconds", 2.0, true, 86_400.0) // names: one second, a coarse clock
             .range("record_keep_hours", 0.0, true, 1_000_000.0)
             .range("record_keep_mb", 0, Long.MAX_VALUE / 1_000_000L)
             .oneOf("pixel_format", "GRAY8", "RGB24", "RGBA32", "NV12", "I420")

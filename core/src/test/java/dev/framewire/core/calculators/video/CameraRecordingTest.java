@@ -50,11 +50,18 @@ class CameraRecordingTest
         final Path rec = dir.resolve("rec");
         final Process sender = h264Sender(port);
         final AtomicLong frames = new AtomicLong();
+        final AtomicLong firstMillis = new AtomicLong();
+        final AtomicLong lastMillis = new AtomicLong();
         try (Graph graph = new Graph(source(n -> n.option("url", "udp://127.0.0.1:" + port)
             .option("pixel_format", "GRAY8").option("record_dir", rec.toString())
-            .option("record_segment_seconds", 1.0), false)))
+            .option("record_segment_seconds", 2.0), false)))
         {
-            graph.observe("video", p -> frames.incrementAndGet());
+            graph.observe("video", p ->
+            {
+                lastMillis.set(System.currentTimeMillis());
+                firstMillis.compareAndSet(0, lastMillis.get());
+                frames.incrementAndGet();
+            });
             graph.start();
             await("2.5 s of frames and 2 segments", 20_000, () -> frames.get() >= 75 && segments(rec).size() >= 2);
             cancelAndWait(graph);
@@ -66,6 +73,7 @@ class CameraRecordingTest
         final List<Path> segments = segments(rec);
         assertTrue(segments.size() >= 2, "segments: " + segments);
         long recorded = 0;
+        final StringBuilder each = new StringBuilder();
         for (final Path segment : segments)
         {
             assertTrue(segment.getFileName().toString().matches("cam-\\d{8}T\\d{6}Z-\\d{13}\\.mp4"), segment.toString());
@@ -74,11 +82,13 @@ class CameraRecordingTest
             assertEquals("", errors.toString(), "ffprobe of " + segment + " in " + listing(segments));
             assertTrue(n > 0, segment + " has no frames");
             recorded += n;
+            each.append(segment.getFileName()).append(": ").append(n).append(" frames, ")
+                .append(segment.toFile().length()).append(" B; ");
         }
         // the recording is copied from the same input the frames were decoded from; a stop that
         // lost the last fragment (up to 10 frames here) would record fewer than the graph got
-        assertTrue(recorded >= frames.get(), "recorded " + recorded + " frames in " + segments + ", the graph got " +
-            frames.get());
+        assertTrue(recorded >= frames.get(), "recorded " + recorded + " frames (" + each + "), the graph got " +
+            frames.get() + " from " + firstMillis + " to " + lastMillis + " (wall clock ms)");
     }
 
     @Test

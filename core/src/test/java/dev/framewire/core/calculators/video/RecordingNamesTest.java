@@ -1,5 +1,7 @@
 package dev.framewire.core.calculators.video;
 
+import dev.framewire.core.Graph;
+import dev.framewire.core.GraphConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.framewire.core.calculators.video.CameraTestSupport.probeFrames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -23,6 +26,21 @@ class RecordingNamesTest
 {
     @TempDir
     Path dir;
+
+    /**
+     * Segment names have one-second resolution from ffmpeg's coarse clock: 1 s segments took the
+     * last one's name now and then and overwrote it, so a length under 2 s is refused at build,
+     * naming the node, the option and what is valid.
+     */
+    @Test
+    void segmentsShorterThanTwoSecondsAreRefused()
+    {
+        final GraphConfigException ex = assertThrows(GraphConfigException.class, () -> new Graph(
+            VideoSourceCalculatorTest.source(n -> n.option("url", "udp://127.0.0.1:1").option("record_dir",
+                dir.resolve("rec").toString()).option("record_segment_seconds", 1.0), false)));
+        assertTrue(ex.getMessage().contains("cam") && ex.getMessage().contains("record_segment_seconds") &&
+            ex.getMessage().contains("2"), ex.getMessage());
+    }
 
     @Test
     void twoFfmpegsStartingASegmentInTheSameSecondKeepBoth() throws Exception
