@@ -26,8 +26,6 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 public final class ParkingIdleStrategy implements IdleStrategy
 {
     private static final long MAX_PARK_NANOS = 10_000_000L;
-    private final Worker worker;
-    private final long spinNanos;
     /** A yield this long may mean other processes hold the cores ({@link #yieldOnce}). */
     private static final long CONTENDED_YIELD_NANOS = 200_000L;
     /** How long idle periods park at once once other processes were seen holding the cores. */
@@ -35,6 +33,8 @@ public final class ParkingIdleStrategy implements IdleStrategy
     /** The shortest time over which the process's CPU share is judged (its clock ticks are 10 ms). */
     private static final long CPU_WINDOW_NANOS = 100_000_000L;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
+    private final Worker worker;
+    private final long spinNanos;
     /** When this idle period began, or 0 while working. */
     private long idleSinceNanos;
     /** Until when idle periods park without spinning ({@link System#nanoTime()}). */
@@ -108,7 +108,7 @@ public final class ParkingIdleStrategy implements IdleStrategy
     /**
      * Gives the core away for one turn of the spin: the graph has no core to spare, and a sibling
      * or the thread feeding the graph may be waiting for this one. A yield is a bet that whoever
-     * takes the core is one of ours and brief. Other processes lose it that bet: a yielded thread
+     * takes the core is one of ours and brief. Other processes make it lose: a yielded thread
      * waits behind them for whole time slices and no unpark can hurry it, while a parked one that
      * is unparked runs soon. So when a yield takes longer than {@link #CONTENDED_YIELD_NANOS} and
      * this process has used less than all the cores but half of one since it last looked (at
