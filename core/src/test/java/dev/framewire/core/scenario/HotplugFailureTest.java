@@ -181,17 +181,23 @@ class HotplugFailureTest
         }
     }
 
+    /** A subgraph of one node that blocks in {@code process} until released ({@link Stuck}). */
+    private static GraphConfig stuckSubgraph(final CountDownLatch entered, final CountDownLatch release)
+    {
+        return GraphConfig.builder()
+            .inputStream("frames")
+            .node("stuck", n -> n.calculator(() -> new Stuck(entered, release)).inputStream("frames").outputStream("out"))
+            .outputStream("out")
+            .build();
+    }
+
     @Test
     @Timeout(30)
     void removalOfANodeBlockedInProcessReportsItAndFinishesWhenTheCallReturns() throws Exception
     {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        final GraphConfig stuck = GraphConfig.builder()
-            .inputStream("frames")
-            .node("stuck", n -> n.calculator(() -> new Stuck(entered, release)).inputStream("frames").outputStream("out"))
-            .outputStream("out")
-            .build();
+        final GraphConfig stuck = stuckSubgraph(entered, release);
         try (Graph graph = new Graph(base(2, IdleKind.PARK)))
         {
             final AtomicLong baseDelivered = new AtomicLong();
@@ -282,11 +288,7 @@ class HotplugFailureTest
         final Map<String, String> labels = new ConcurrentHashMap<>();
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        final GraphConfig stuck = GraphConfig.builder()
-            .inputStream("frames")
-            .node("stuck", n -> n.calculator(() -> new Stuck(entered, release)).inputStream("frames").outputStream("out"))
-            .outputStream("out")
-            .build();
+        final GraphConfig stuck = stuckSubgraph(entered, release);
         final java.util.concurrent.CompletableFuture<SubgraphRemoval> removal;
         try (Graph graph = new Graph(base(2, IdleKind.YIELD)))
         {
